@@ -1,0 +1,1 @@
+"""Dialects of autogpu. `agpu` is the loop dialect (the AutoGPU level of a kernel)."""

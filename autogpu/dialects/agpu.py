@@ -1,0 +1,353 @@
+"""The `agpu` loop dialect: the AutoGPU level of a kernel.
+
+A serial C kernel becomes `func.func` + `scf` + `arith` + `math` + `memref`; the only thing those
+dialects cannot say is *which loops may run in parallel and how they should be mapped to the GPU*.
+That is this dialect: `agpu.parallel_for` is the paper's ParFor, carrying its iteration space,
+its indexing scheme (dense or sparse), its unroll factor, an optional GPU dimension and the
+OpenMP reductions over it. Everything else is reused from xDSL (see docs/ir.md for conventions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import auto
+from typing import ClassVar
+
+from xdsl.dialects.arith import ConstantOp
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    ArrayAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    Signedness,
+    SignlessIntegerConstraint,
+    i64,
+)
+from xdsl.dialects.gpu import DimensionAttr, DimensionEnum
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import (
+    Attribute,
+    Block,
+    Dialect,
+    Operation,
+    Region,
+    SpacedOpaqueSyntaxAttribute,
+    SSAValue,
+)
+from xdsl.irdl import (
+    IRDLOperation,
+    VarConstraint,
+    base,
+    irdl_attr_definition,
+    irdl_op_definition,
+    lazy_traits_def,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import (
+    HasParent,
+    IsTerminator,
+    Pure,
+    RecursiveMemoryEffect,
+    SingleBlockImplicitTerminator,
+    ensure_terminator,
+)
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+
+class ReductionKind(StrEnum):
+    """The OpenMP `reduction(op: ...)` operators. `sub` combines like `add` (OpenMP 4.5+)."""
+
+    ADD = auto()
+    SUB = auto()
+    MUL = auto()
+    MIN = auto()
+    MAX = auto()
+    AND = auto()
+    OR = auto()
+    XOR = auto()
+    LAND = auto()
+    LOR = auto()
+
+    @property
+    def is_bitwise(self) -> bool:
+        return self in (ReductionKind.AND, ReductionKind.OR, ReductionKind.XOR)
+
+
+REDUCTION_OF_C_OPERATOR: dict[str, ReductionKind] = {
+    "+": ReductionKind.ADD,
+    "-": ReductionKind.SUB,
+    "*": ReductionKind.MUL,
+    "min": ReductionKind.MIN,
+    "max": ReductionKind.MAX,
+    "&": ReductionKind.AND,
+    "|": ReductionKind.OR,
+    "^": ReductionKind.XOR,
+    "&&": ReductionKind.LAND,
+    "||": ReductionKind.LOR,
+}
+
+
+class Indexing(StrEnum):
+    """How threads enumerate a strided loop (AutoGPU 2.3.1).
+
+    sparse: thread t takes i = lb + t and threads off the stride idle;
+    dense: thread t takes i = lb + t * step, so no thread idles.
+    """
+
+    SPARSE = auto()
+    DENSE = auto()
+
+
+@irdl_attr_definition
+class ReductionKindAttr(EnumAttribute[ReductionKind], SpacedOpaqueSyntaxAttribute):
+    name = "agpu.reduction"
+
+
+@irdl_attr_definition
+class IndexingAttr(EnumAttribute[Indexing], SpacedOpaqueSyntaxAttribute):
+    name = "agpu.indexing"
+
+
+def _constant_int(value: SSAValue) -> int | None:
+    """The integer a value is known to hold, if it comes straight from `arith.constant`."""
+    owner = value.owner
+    if isinstance(owner, ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """Terminates the body of an `agpu.parallel_for` (implicit in the custom syntax)."""
+
+    name = "agpu.yield"
+
+    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(ParallelForOp), Pure()))
+
+    def __init__(self):
+        super().__init__()
+
+
+@irdl_op_definition
+class ParallelForOp(IRDLOperation):
+    """A loop whose iterations are independent (`#pragma omp parallel for`).
+
+    Iterates `%i = lb, lb + step, ... < ub` (step > 0). Reductions name the scalar (rank-0) or
+    array (rank-1) memory that the iterations combine into with the given operator; each is
+    private to an iteration and combined at the end, as OpenMP specifies.
+    """
+
+    name = "agpu.parallel_for"
+
+    T: ClassVar = VarConstraint("T", base(IndexType) | SignlessIntegerConstraint)
+
+    lb = operand_def(T)
+    ub = operand_def(T)
+    step = operand_def(T)
+    reduction_vars = var_operand_def(MemRefType)
+
+    reductions = prop_def(ArrayAttr[ReductionKindAttr], default_value=ArrayAttr(()))
+    indexing = prop_def(IndexingAttr, default_value=IndexingAttr(Indexing.SPARSE))
+    unroll = prop_def(IntegerAttr, default_value=IntegerAttr(1, i64))
+    mapping = opt_prop_def(DimensionAttr)
+
+    body = region_def("single_block")
+
+    traits = traits_def(SingleBlockImplicitTerminator(YieldOp), RecursiveMemoryEffect())
+
+    def __init__(
+        self,
+        lb: SSAValue | Operation,
+        ub: SSAValue | Operation,
+        step: SSAValue | Operation,
+        body: Region | Block | Sequence[Operation],
+        reductions: Sequence[tuple[ReductionKind, SSAValue | Operation]] = (),
+        *,
+        indexing: Indexing = Indexing.SPARSE,
+        unroll: int = 1,
+        mapping: DimensionEnum | None = None,
+    ):
+        if isinstance(body, Block):
+            body = Region(body)
+        elif not isinstance(body, Region):
+            body = Region(Block(body))
+        super().__init__(
+            operands=[lb, ub, step, [var for _, var in reductions]],
+            regions=[body],
+            properties={
+                "reductions": ArrayAttr(ReductionKindAttr(kind) for kind, _ in reductions),
+                "indexing": IndexingAttr(indexing),
+                "unroll": IntegerAttr(unroll, i64),
+                **({"mapping": DimensionAttr(mapping)} if mapping is not None else {}),
+            },
+        )
+
+    @property
+    def induction_var(self):
+        return self.body.block.args[0]
+
+    @property
+    def reduction_list(self) -> list[tuple[ReductionKind, SSAValue]]:
+        return [(k.data, v) for k, v in zip(self.reductions.data, self.reduction_vars)]
+
+    def verify_(self) -> None:
+        block = self.body.block
+        if len(block.args) != 1:
+            raise VerifyException(
+                "agpu.parallel_for body must have exactly one argument, the induction variable"
+            )
+        if block.args[0].type != self.lb.type:
+            raise VerifyException(
+                "agpu.parallel_for induction variable must have the type of its bounds "
+                f"({self.lb.type}), got {block.args[0].type}"
+            )
+        if (step := _constant_int(self.step)) is not None and step <= 0:
+            raise VerifyException(
+                f"agpu.parallel_for step must be positive, got {step}; "
+                "a decreasing loop is normalised to an increasing one by the frontend"
+            )
+        if self.unroll.value.data < 1:
+            raise VerifyException(
+                f"agpu.parallel_for unroll factor must be at least 1, got {self.unroll.value.data}"
+            )
+        if len(self.reductions.data) != len(self.reduction_vars):
+            raise VerifyException(
+                f"agpu.parallel_for has {len(self.reduction_vars)} reduction variables but "
+                f"{len(self.reductions.data)} reduction operators"
+            )
+        for kind, var in self.reduction_list:
+            _verify_reduction(kind, var)
+
+    def print(self, printer: Printer) -> None:
+        _print_parallel_for(self, printer)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ParallelForOp:
+        return _parse_parallel_for(parser)
+
+
+def _verify_reduction(kind: ReductionKind, var: SSAValue) -> None:
+    assert isinstance(var.type, MemRefType)
+    rank = len(var.type.get_shape())
+    if rank > 1:
+        raise VerifyException(
+            f"agpu.parallel_for reduction variable must be a scalar (rank 0) or an array "
+            f"(rank 1) memref, got rank {rank}"
+        )
+    element = var.type.element_type
+    if isinstance(element, IntegerType) and element.signedness.data == Signedness.SIGNLESS:
+        return
+    if not isinstance(element, AnyFloat):  # pyright: ignore[reportArgumentType]
+        raise VerifyException(
+            f"agpu.parallel_for reduction variable must hold a signless integer or a float, "
+            f"got {element}"
+        )
+    if kind.is_bitwise:
+        raise VerifyException(
+            f"agpu.parallel_for reduction '{kind.value}' needs an integer variable, got {element}"
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Custom syntax:
+#   agpu.parallel_for %i = %lb to %ub step %s [: type] [indexing dense] [unroll 2] [mapping x]
+#       [reduction(add %sum : memref<f32>, ...)] { body } [attr-dict]
+# Only properties that differ from their defaults are printed, so plain loops read like C.
+# ---------------------------------------------------------------------------------------------
+
+
+def _print_parallel_for(op: ParallelForOp, printer: Printer) -> None:
+    printer.print_string(" ")
+    printer.print_ssa_value(op.induction_var)
+    printer.print_string(" = ")
+    printer.print_ssa_value(op.lb)
+    printer.print_string(" to ")
+    printer.print_ssa_value(op.ub)
+    printer.print_string(" step ")
+    printer.print_ssa_value(op.step)
+    if not isinstance(op.lb.type, IndexType):
+        printer.print_string(" : ")
+        printer.print_attribute(op.lb.type)
+    if op.indexing.data != Indexing.SPARSE:
+        printer.print_string(f" indexing {op.indexing.data.value}")
+    if op.unroll.value.data != 1:
+        printer.print_string(f" unroll {op.unroll.value.data}")
+    if op.mapping is not None:
+        printer.print_string(f" mapping {op.mapping.data.value}")
+    if op.reduction_vars:
+        printer.print_string(" reduction(")
+
+        def print_one(pair: tuple[ReductionKind, SSAValue]) -> None:
+            printer.print_string(f"{pair[0].value} ")
+            printer.print_ssa_value(pair[1])
+            printer.print_string(" : ")
+            printer.print_attribute(pair[1].type)
+
+        printer.print_list(op.reduction_list, print_one)
+        printer.print_string(")")
+    printer.print_string(" ")
+    printer.print_region(op.body, print_entry_block_args=False, print_block_terminators=False)
+    printer.print_op_attributes(op.attributes)
+
+
+def _parse_parallel_for(parser: Parser) -> ParallelForOp:
+    indvar = parser.parse_argument(expect_type=False)
+    parser.parse_punctuation("=")
+    bounds = [parser.parse_unresolved_operand()]
+    parser.parse_keyword("to")
+    bounds.append(parser.parse_unresolved_operand())
+    parser.parse_keyword("step")
+    bounds.append(parser.parse_unresolved_operand())
+    bound_type: Attribute = (
+        parser.parse_type() if parser.parse_optional_punctuation(":") else IndexType()
+    )
+    lb, ub, step = (parser.resolve_operand(b, bound_type) for b in bounds)
+
+    indexing = Indexing.SPARSE
+    unroll = 1
+    mapping: DimensionEnum | None = None
+    reductions: list[tuple[ReductionKind, SSAValue]] = []
+    while True:
+        if parser.parse_optional_keyword("indexing"):
+            indexing = parser.parse_str_enum(Indexing)
+        elif parser.parse_optional_keyword("unroll"):
+            unroll = parser.parse_integer(allow_boolean=False, allow_negative=True)
+        elif parser.parse_optional_keyword("mapping"):
+            mapping = parser.parse_str_enum(DimensionEnum)
+        elif parser.parse_optional_keyword("reduction"):
+
+            def parse_one() -> tuple[ReductionKind, SSAValue]:
+                kind = parser.parse_str_enum(ReductionKind)
+                operand = parser.parse_unresolved_operand()
+                parser.parse_punctuation(":")
+                return kind, parser.resolve_operand(operand, parser.parse_type())
+
+            reductions += parser.parse_comma_separated_list(parser.Delimiter.PAREN, parse_one)
+        else:
+            break
+
+    body = parser.parse_region((indvar.resolve(bound_type),))
+    op = ParallelForOp(
+        lb, ub, step, body, reductions, indexing=indexing, unroll=unroll, mapping=mapping
+    )
+    op.attributes |= parser.parse_optional_attr_dict()
+    for trait in op.get_traits_of_type(SingleBlockImplicitTerminator):
+        ensure_terminator(op, trait)
+    return op
+
+
+AGPU = Dialect(
+    "agpu",
+    [ParallelForOp, YieldOp],
+    [ReductionKindAttr, IndexingAttr],
+)

@@ -1,0 +1,1 @@
+"""Reference execution of IR on NumPy arrays (parallel loops run sequentially)."""

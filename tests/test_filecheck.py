@@ -1,0 +1,24 @@
+"""Runs the lit + FileCheck suite under pytest, one pytest item per test file, so that the
+README's single test command covers both suites."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SUITE = Path(__file__).resolve().parent.parent / "filecheck_tests"
+TESTS = sorted(
+    p for p in SUITE.rglob("*") if p.suffix in {".mlir", ".c"} and "inputs" not in p.parts
+)
+
+
+@pytest.mark.parametrize("test", TESTS, ids=[str(p.relative_to(SUITE)) for p in TESTS])
+def test_filecheck(test: Path):
+    if shutil.which("autogpu-opt") is None:
+        pytest.fail("autogpu-opt is not on PATH: install the package first (see README)")
+    result = subprocess.run(
+        [sys.executable, "-m", "lit", "-v", str(test)], capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
