@@ -1,3 +1,15 @@
 """autogpu: serial C loop nests in, CUDA kernels out, chosen by measuring on a real GPU."""
 
+from autogpu.api import Kernel, compile
+from autogpu.diagnostics import CompileError
+
 __version__ = "0.1.0"
+__all__ = ["CompileError", "Kernel", "compile", "tune"]
+
+
+def tune(*args, **kwargs):
+    """Tune a kernel on the GPU (or the CPU backend) and return the fastest verified variant as a
+    callable `Kernel`; see `autogpu.tuner.tune`."""
+    from autogpu.tuner import tune as _tune
+
+    return _tune(*args, **kwargs)
