@@ -1,0 +1,175 @@
+"""The user's serial C compiled by gcc, called through ctypes: the ground truth.
+
+The source is compiled exactly as the frontend reads it (the `#pragma omp` lines are ignored
+without `-fopenmp`, so the loops run serially and in order), after a prelude that defines the
+`min`/`max` the frontend accepts with the IR's meaning: C comparison on the operands' common
+integer type (`minsi`/`minui`), `fmin`/`fmax` for floating point (`minnumf`/`maxnumf`).
+
+Flags: `-O0 -ffp-contract=off -fno-fast-math` so every C operation is one IEEE operation
+(no FMA contraction, no reassociation); `-fwrapv` so signed overflow wraps as the IR says;
+`-fno-builtin` so math calls go to glibc's libm, as the interpreter's do (gcc would otherwise
+fold calls on constants with its own correctly-rounded arithmetic). Shared objects are cached
+by a hash of compiler, flags and source under `$AUTOGPU_CACHE` (default ~/.cache/autogpu).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import hashlib
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from autogpu.testing.c_signature import CParam, CSignature, dtype_of_ctype, parse_c_signature
+
+GCC_FLAGS = (
+    "-O0", "-ffp-contract=off", "-fno-fast-math", "-fwrapv", "-fno-builtin",
+    "-fPIC", "-shared", "-w",
+)
+
+_INT_TYPES = ("int", "unsigned int", "long", "unsigned long", "long long", "unsigned long long")
+
+
+def _min_max_prelude() -> str:
+    lines = ["#include <math.h>", "#include <stddef.h>", "#include <stdint.h>", "#include <stdbool.h>"]
+    for which, op in (("min", "<"), ("max", ">")):
+        cases = []
+        for type_ in _INT_TYPES:
+            suffix = type_.replace(" ", "_")
+            lines.append(
+                f"static inline {type_} __agpu_{which}_{suffix}({type_} a, {type_} b) "
+                f"{{ return a {op} b ? a : b; }}"
+            )
+            cases.append(f"{type_}: __agpu_{which}_{suffix}")
+        cases += [f"float: f{which}f", f"double: f{which}", f"long double: f{which}l"]
+        lines.append(
+            f"#define {which}(a, b) _Generic((a) + (b), {', '.join(cases)})((a), (b))"
+        )
+    return "\n".join(lines) + "\n"
+
+
+PRELUDE = _min_max_prelude()
+
+
+class ReferenceCompileError(RuntimeError):
+    """gcc rejected the source (the message holds its diagnostics)."""
+
+
+def cache_dir() -> Path:
+    root = os.environ.get("AUTOGPU_CACHE") or os.path.join(Path.home(), ".cache", "autogpu")
+    path = Path(root) / "c_reference"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@functools.cache
+def _gcc_version() -> str:
+    return subprocess.run(
+        ["gcc", "--version"], capture_output=True, text=True, check=True
+    ).stdout.splitlines()[0]
+
+
+def compile_shared_object(source: str, filename: str = "kernel.c") -> Path:
+    """gcc's shared object for `source` (with the prelude), compiled once per distinct source."""
+    full = PRELUDE + f'#line 1 "{filename}"\n' + source
+    key = hashlib.sha256("\0".join([_gcc_version(), *GCC_FLAGS, full]).encode()).hexdigest()[:24]
+    target = cache_dir() / f"{key}.so"
+    if target.exists():
+        return target
+    with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
+        c_file = Path(tmp) / "kernel.c"
+        c_file.write_text(full)
+        built = Path(tmp) / "kernel.so"
+        result = subprocess.run(
+            ["gcc", *GCC_FLAGS, "-o", str(built), str(c_file), "-lm"],
+            capture_output=True, text=True,
+        )
+        if result.returncode != 0:
+            raise ReferenceCompileError(f"gcc failed on {filename}:\n{result.stderr}")
+        os.replace(built, target)  # atomic: concurrent test workers see whole files only
+    return target
+
+
+_CTYPES = {
+    "float32": ctypes.c_float, "float64": ctypes.c_double, "bool": ctypes.c_bool,
+    "int8": ctypes.c_int8, "int16": ctypes.c_int16, "int32": ctypes.c_int32,
+    "int64": ctypes.c_int64, "uint8": ctypes.c_uint8, "uint16": ctypes.c_uint16,
+    "uint32": ctypes.c_uint32, "uint64": ctypes.c_uint64,
+}
+
+
+def _ctype(ctype: str):
+    return _CTYPES[dtype_of_ctype(ctype).name]
+
+
+class CReference:
+    """A C function compiled by gcc. Call it with NumPy arrays (updated in place) and scalars
+    in C parameter order, like `autogpu.interpreters.run_function`."""
+
+    def __init__(self, library: Path, signature: CSignature):
+        self.library = library
+        self.signature = signature
+        self._function = getattr(ctypes.CDLL(str(library)), signature.name)
+        self._function.argtypes = [
+            ctypes.c_void_p if p.is_array else _ctype(p.ctype) for p in signature.params
+        ]
+        self._function.restype = None if signature.result is None else _ctype(signature.result)
+
+    def _array(self, param: CParam, value: Any) -> np.ndarray:
+        if not isinstance(value, np.ndarray):
+            raise TypeError(f"{self.signature.name}: parameter {param.name} needs a NumPy array, "
+                            f"got {type(value).__name__}")
+        expected = param.dtype
+        if value.dtype != expected and not (
+            expected.kind in "iu" and value.dtype.kind in "iu"
+            and value.dtype.itemsize == expected.itemsize
+        ):
+            raise TypeError(f"{self.signature.name}: parameter {param.name} ({param.ctype} *) "
+                            f"needs a {expected} array, got {value.dtype}")
+        return value
+
+    def _scalar(self, param: CParam, value: Any) -> Any:
+        dtype = param.dtype
+        if dtype.kind == "f":
+            if not isinstance(value, (int, float, np.integer, np.floating)):
+                raise TypeError(f"{self.signature.name}: parameter {param.name} needs a number")
+            return float(value)
+        if not isinstance(value, (int, np.integer)):
+            raise TypeError(f"{self.signature.name}: parameter {param.name} needs an integer")
+        bits = dtype.itemsize * 8
+        if not -(1 << (bits - 1)) <= int(value) < 1 << bits:
+            raise TypeError(f"{self.signature.name}: {value} does not fit in {param.ctype}")
+        return int(value)
+
+    def __call__(self, *args: Any) -> Any:
+        params = self.signature.params
+        if len(args) != len(params):
+            raise TypeError(f"{self.signature.name} takes {len(params)} arguments, got {len(args)}")
+        converted: list[Any] = []
+        write_back: list[tuple[np.ndarray, np.ndarray]] = []
+        keep_alive: list[np.ndarray] = []
+        for param, value in zip(params, args):
+            if not param.is_array:
+                converted.append(self._scalar(param, value))
+                continue
+            array = self._array(param, value)
+            buffer = np.ascontiguousarray(array)  # a strided view goes through a copy
+            if buffer is not array and not param.const:
+                write_back.append((array, buffer))
+            keep_alive.append(buffer)
+            converted.append(buffer.ctypes.data)
+        result = self._function(*converted)
+        for array, buffer in write_back:
+            array[...] = buffer
+        return result
+
+
+def compile_c_reference(source: str, function: str, filename: str = "kernel.c") -> CReference:
+    """`function` from the C `source`, compiled serially by gcc (cached), as a callable."""
+    signature = parse_c_signature(source, function)
+    return CReference(compile_shared_object(source, filename), signature)
