@@ -715,3 +715,112 @@ def test_non_positive_dynamic_step_raises():
 def test_generated_source_is_available_for_debugging():
     source = compile_module(parse(SAXPY), "saxpy").source
     assert "def " in source and "for " in source
+
+
+# --- op by op against gcc: the same inputs give the same bits -----------------------------------
+
+ELEMENTWISE_IR = """
+func.func @k(%n: i32, %a: memref<?x{ta}>, %b: memref<?x{ta}>, %out: memref<?x{tr}>) {{
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {{
+    %ix = arith.index_cast %i : i32 to index
+    %x = memref.load %a[%ix] : memref<?x{ta}>
+    %y = memref.load %b[%ix] : memref<?x{ta}>
+    {body}
+    memref.store %r, %out[%ix] : memref<?x{tr}>
+  }}
+  func.return
+}}
+"""
+ELEMENTWISE_C = """
+void k(int n, const {ca} *a, const {ca} *b, {cr} *out) {{
+  for (int i = 0; i < n; i++) {{
+    {ca} x = a[i], y = b[i];
+    out[i] = {expr};
+  }}
+}}
+"""
+C_TYPES = {"f32": "float", "f64": "double", "i32": "int", "i64": "long"}
+DTYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64}
+
+
+def _uniform(low, high):
+    return lambda rng, n: rng.uniform(low, high, n)
+
+
+def _ints(low, high):
+    return lambda rng, n: rng.integers(low, high, n, endpoint=True)
+
+
+def _nonzero(low, high):
+    return lambda rng, n: rng.choice([-1, 1], n) * rng.integers(1, high, n, endpoint=True)
+
+
+# (id, operand type, result type, IR body defining %r, C expression, inputs of x, inputs of y)
+AGAINST_GCC = [
+    ("expf", "f32", "f32", "%r = math.exp %x : f32", "expf(x)", _uniform(-20, 20), None),
+    ("logf", "f32", "f32", "%r = math.log %x : f32", "logf(x)", _uniform(1e-3, 1e3), None),
+    ("sinf", "f32", "f32", "%r = math.sin %x : f32", "sinf(x)", _uniform(-100, 100), None),
+    ("cosf", "f32", "f32", "%r = math.cos %x : f32", "cosf(x)", _uniform(-100, 100), None),
+    ("tanf", "f32", "f32", "%r = math.tan %x : f32", "tanf(x)", _uniform(-3, 3), None),
+    ("tanhf", "f32", "f32", "%r = math.tanh %x : f32", "tanhf(x)", _uniform(-5, 5), None),
+    ("sqrtf", "f32", "f32", "%r = math.sqrt %x : f32", "sqrtf(x)", _uniform(0, 1e6), None),
+    ("powf", "f32", "f32", "%r = math.powf %x, %y : f32", "powf(x, y)", _uniform(0, 4), _uniform(-8, 8)),
+    ("atan2f", "f32", "f32", "%r = math.atan2 %x, %y : f32", "atan2f(x, y)", _uniform(-1, 1), _uniform(-1, 1)),
+    ("erff", "f32", "f32", "%r = math.erf %x : f32", "erff(x)", _uniform(-3, 3), None),
+    ("roundf", "f32", "f32", "%r = math.round %x : f32", "roundf(x)", lambda r, n: r.integers(-20, 20, n) / 2, None),
+    ("fminf", "f32", "f32", "%r = arith.minnumf %x, %y : f32", "fminf(x, y)", _uniform(-1, 1), _uniform(-1, 1)),
+    ("exp", "f64", "f64", "%r = math.exp %x : f64", "exp(x)", _uniform(-50, 50), None),
+    ("log1p", "f64", "f64", "%r = math.log1p %x : f64", "log1p(x)", _uniform(-0.5, 10), None),
+    ("pow", "f64", "f64", "%r = math.powf %x, %y : f64", "pow(x, y)", _uniform(0, 4), _uniform(-8, 8)),
+    ("cbrt", "f64", "f64", "%r = math.cbrt %x : f64", "cbrt(x)", _uniform(-8, 8), None),
+    ("f32 arithmetic", "f32", "f32",
+     "%p = arith.mulf %x, %y : f32\n %q = arith.divf %p, %x : f32\n %r = arith.subf %q, %y : f32",
+     "x * y / x - y", _uniform(-1, 1), _uniform(-1e3, 1e3)),
+    ("f64 via f32", "f32", "f64",
+     "%xd = arith.extf %x : f32 to f64\n %yd = arith.extf %y : f32 to f64\n"
+     " %r = arith.divf %xd, %yd : f64", "(double)x / y", _uniform(-1, 1), _uniform(-1, 1)),
+    ("divsi", "i32", "i32", "%r = arith.divsi %x, %y : i32", "x / y",
+     _ints(-(2**31) + 1, 2**31 - 1), _nonzero(1, 1000)),
+    ("remsi", "i32", "i32", "%r = arith.remsi %x, %y : i32", "x % y",
+     _ints(-(2**31) + 1, 2**31 - 1), _nonzero(1, 1000)),
+    ("muli wraps", "i32", "i32", "%r = arith.muli %x, %y : i32", "x * y",
+     _ints(-(2**31), 2**31 - 1), _ints(-(2**31), 2**31 - 1)),
+    ("divui", "i32", "i32", "%r = arith.divui %x, %y : i32", "(int)((unsigned)x / (unsigned)y)",
+     _ints(-(2**31), 2**31 - 1), _nonzero(1, 2**31 - 1)),
+    ("shrsi", "i32", "i32",
+     "%c31 = arith.constant 31 : i32\n %s = arith.andi %y, %c31 : i32\n"
+     " %r = arith.shrsi %x, %s : i32", "x >> (y & 31)",
+     _ints(-(2**31), 2**31 - 1), _ints(0, 100)),
+    ("fptosi", "f32", "i32", "%r = arith.fptosi %x : f32 to i32", "(int)x", _uniform(-3e9, 3e9), None),
+    ("fptoui", "f64", "i32", "%r = arith.fptoui %x : f64 to i32", "(unsigned)x", _uniform(-1e3, 8e9), None),
+    ("fptoui 64", "f64", "i64", "%r = arith.fptoui %x : f64 to i64", "(unsigned long)x", _uniform(0, 1.8e19), None),
+    ("sitofp 64", "i64", "f32", "%r = arith.sitofp %x : i64 to f32", "(float)x",
+     _ints(-(2**63), 2**63 - 1), None),
+    ("uitofp 64", "i64", "f32", "%r = arith.uitofp %x : i64 to f32", "(float)(unsigned long)x",
+     _ints(-(2**63), 2**63 - 1), None),
+]
+
+
+@pytest.mark.parametrize(
+    "ta, tr, body, expr, make_x, make_y", [case[1:] for case in AGAINST_GCC],
+    ids=[case[0] for case in AGAINST_GCC],
+)
+def test_ops_agree_with_gcc_bitwise(ta, tr, body, expr, make_x, make_y, tmp_path, monkeypatch):
+    from autogpu.testing import compile_c_reference, first_difference
+
+    monkeypatch.setenv("AUTOGPU_CACHE", str(tmp_path))
+    n = 300
+    rng = np.random.default_rng(11)
+    x = np.asarray(make_x(rng, n)).astype(DTYPES[ta])
+    y = np.asarray(make_y(rng, n) if make_y else make_x(rng, n)).astype(DTYPES[ta])
+    module = parse(ELEMENTWISE_IR.format(ta=ta, tr=tr, body=body))
+    reference = compile_c_reference(
+        ELEMENTWISE_C.format(ca=C_TYPES[ta], cr=C_TYPES[tr], expr=expr), "k"
+    )
+    interpreted = np.zeros(n, DTYPES[tr])
+    compiled = np.zeros(n, DTYPES[tr])
+    run_function(module, "k", [n, x, y, interpreted])
+    reference(n, x, y, compiled)
+    assert first_difference(interpreted, compiled) is None
