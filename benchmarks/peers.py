@@ -1,0 +1,140 @@
+"""The peers our kernels are compared with, run on the very same device buffers.
+
+- matmul: cuBLAS SGEMM with TF32 off, through CuPy (`cupy.cublas.gemm`, which calls
+  cublasSgemm) or PyTorch (`addmm_`), computing A = 1 * B @ C + 1 * A on the column-major data.
+- conv2d: `cupyx.scipy.ndimage.correlate` on the unpadded image with zero padding
+  (mode='constant'); the kernel's padded input puts the image at offset t // 2, which is
+  ndimage's centre for origin 0.
+
+Each peer is written against a library module passed in (CuPy or NumPy/SciPy, whose APIs these
+calls share), so the layout and index conventions are tested on the CPU. Libraries are imported
+lazily: a missing one makes its peer unavailable, it does not stop the run.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+# TF32 off everywhere, before any NVIDIA library is loaded: the comparison is FP32 with FP32.
+os.environ["NVIDIA_TF32_OVERRIDE"] = "0"
+os.environ["CUPY_TF32"] = "0"
+
+Gemm = Callable[..., Any]  # gemm(transa, transb, a, b, out=, alpha=, beta=) as cupy.cublas.gemm
+
+
+class PeerUnavailable(Exception):
+    """The peer's library is missing or unusable here; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class Peer:
+    name: str
+    # bind(arrays, sizes) -> a callable that runs the peer once on those arrays, writing the
+    # problem's output array in place
+    bind: Callable[[dict[str, Any], dict[str, int]], Callable[[], None]]
+
+
+def sgemm_peer(name: str, gemm: Gemm) -> Peer:
+    """A += B @ C through a BLAS gemm on Fortran-order views of the flat column-major buffers:
+    no copy, no transpose, the leading dimensions m, p and m."""
+
+    def bind(arrays: dict[str, Any], s: dict[str, int]) -> Callable[[], None]:
+        m, n, p = s["m"], s["n"], s["p"]
+        a = arrays["A"].reshape((m, n), order="F")
+        b = arrays["B"].reshape((m, p), order="F")
+        c = arrays["C"].reshape((p, n), order="F")
+        return lambda: gemm("N", "N", b, c, out=a, alpha=1.0, beta=1.0)
+
+    return Peer(name, bind)
+
+
+def correlate_peer(name: str, ndimage: Any) -> Peer:
+    """out = correlate(image, template) with zeros outside, on row-major views of the
+    column-major buffers (both transposed, so the result is the transposed output, which is
+    the column-major output)."""
+
+    def bind(arrays: dict[str, Any], s: dict[str, int]) -> Callable[[], None]:
+        n, m, t = s["n"], s["m"], s["t"]
+        image = arrays["image"].reshape(m, n)
+        window = arrays["tmpl"].reshape(t, t)
+        out = arrays["out"].reshape(m, n)
+        return lambda: ndimage.correlate(image, window, output=out, mode="constant", cval=0.0)
+
+    return Peer(name, bind)
+
+
+def torch_sgemm_peer() -> Peer:
+    """cuBLAS SGEMM through PyTorch, TF32 off. Row-major views: A^T (n x m) += C^T (n x p) @
+    B^T (p x m), the same memory as the column-major A, B, C."""
+    try:
+        import torch
+    except ImportError as e:
+        raise PeerUnavailable(f"PyTorch is not installed ({e})") from None
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+
+    def bind(arrays: dict[str, Any], s: dict[str, int]) -> Callable[[], None]:
+        m, n, p = s["m"], s["n"], s["p"]
+        a = torch.from_dlpack(arrays["A"]).view(n, m)
+        b = torch.from_dlpack(arrays["B"]).view(p, m)
+        c = torch.from_dlpack(arrays["C"]).view(n, p)
+        return lambda: a.addmm_(c, b)
+
+    return Peer("cublas-sgemm (torch)", bind)
+
+
+def cupy_sgemm_peer() -> Peer:
+    try:
+        import cupy.cublas
+    except ImportError as e:
+        raise PeerUnavailable(f"CuPy is not installed ({e})") from None
+    return sgemm_peer("cublas-sgemm (cupy)", cupy.cublas.gemm)
+
+
+def cupyx_correlate_peer() -> Peer:
+    try:
+        import cupyx.scipy.ndimage
+    except ImportError as e:
+        raise PeerUnavailable(f"cupyx.scipy.ndimage is not available ({e})") from None
+    return correlate_peer("cupyx.correlate", cupyx.scipy.ndimage)
+
+
+GPU_PEERS: dict[str, dict[str, Callable[[], Peer]]] = {
+    "matmul": {"cupy": cupy_sgemm_peer, "torch": torch_sgemm_peer},
+    "conv2d": {"cupy": cupyx_correlate_peer},
+}
+
+
+def gpu_peer(problem: str, gemm_library: str = "cupy") -> Peer:
+    """The GPU peer of `problem`; raises PeerUnavailable with the reason."""
+    choices = GPU_PEERS.get(problem)
+    if not choices:
+        raise PeerUnavailable(f"no peer is defined for {problem}")
+    make = choices.get(gemm_library if problem == "matmul" else "cupy")
+    if make is None:
+        raise PeerUnavailable(f"no {gemm_library} peer for {problem}")
+    return make()
+
+
+def numpy_gemm(transa: str, transb: str, a: Any, b: Any, out: Any, alpha: float, beta: float):
+    """cupy.cublas.gemm's contract on NumPy: out = alpha * op(a) @ op(b) + beta * out."""
+    op_a = a.T if transa == "T" else a
+    op_b = b.T if transb == "T" else b
+    out[...] = alpha * (op_a @ op_b) + beta * out
+    return out
+
+
+def cpu_peer(problem: str) -> Peer:
+    """NumPy/SciPy stand-ins with the GPU peers' exact calls (the CPU device and the tests)."""
+    if problem == "matmul":
+        return sgemm_peer("numpy-gemm", numpy_gemm)
+    if problem == "conv2d":
+        try:
+            import scipy.ndimage
+        except ImportError as e:
+            raise PeerUnavailable(f"SciPy is not installed ({e})") from None
+        return correlate_peer("scipy.correlate", scipy.ndimage)
+    raise PeerUnavailable(f"no peer is defined for {problem}")
