@@ -1,0 +1,178 @@
+"""Where variants are compiled and run.
+
+`build` is the one adapter to the compiler: `autogpu.compile` through a variant's pipeline,
+turning "this pass or option does not exist yet" into `Unavailable` (a row that says so) and
+leaving real compile errors as `CompileError` (a FAILED row).
+
+Our kernels run on the GPU through CuPy: `cupy.RawModule` compiles `kernel.cuda_source` (NVRTC,
+or nvcc on request) and each launch of `kernel.launch` is issued with the grid, block and shared
+memory of `kernel.launch_config(**sizes)`: the same source and launch description pycuda's
+executor uses. CuPy rather than pycuda because our kernels, cuBLAS (through CuPy or PyTorch) and
+cupyx then share one CUDA context, one stream, one event clock and the very same device
+buffers: the data stays resident, outputs are checked on the device, and nothing but launches
+lies between the events. The CPU device runs the kernel's CPU emulation (`backend="cpu"`) with
+NumPy/SciPy peers and a wall clock: a correctness smoke run, and the tests' device.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from benchmarks.peers import Peer, cpu_peer, gpu_peer
+from benchmarks.roofline import Roofline, gpu_roofline
+from benchmarks.timing import Timer, cuda_event_timer, wall_timer
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+DEFAULT_SHARED_LIMIT = 48 * 1024  # bytes of dynamic shared memory a launch gets without opt-in
+
+
+class Unavailable(Exception):
+    """The variant needs a pass, an option or a compiler stage that does not exist yet."""
+
+
+def missing_feature(pipeline: str) -> str | None:
+    """Why `pipeline` cannot run yet (an unregistered pass, an unknown option), or None."""
+    from xdsl.utils.arg_spec import parse_pipeline
+
+    from autogpu.api import available_passes
+
+    passes = available_passes()
+    for spec in parse_pipeline(pipeline):
+        if spec.name not in passes:
+            return f"pass '{spec.name}' is not registered"
+        options = {f.name for f in dataclasses.fields(passes[spec.name]())}
+        for option in spec.normalize_parameter_names().parameters:
+            if option not in options:
+                return f"pass '{spec.name}' has no option '{option}'"
+    return None
+
+
+def build(example: str, pipeline: str) -> Any:
+    """Compile examples/`example` through `pipeline` into an `autogpu.Kernel` whose CUDA source
+    and launch description exist. Raises Unavailable or CompileError."""
+    import autogpu
+
+    reason = missing_feature(pipeline)
+    if reason is not None:
+        raise Unavailable(reason)
+    try:
+        kernel = autogpu.compile(EXAMPLES / example, pipeline=pipeline)
+        _ = kernel.cuda_source, kernel.launch  # emit now: a missing target is unavailable too
+    except ImportError as e:
+        raise Unavailable(f"not implemented yet: {e}") from None
+    return kernel
+
+
+def bind_launches(
+    kernel: Any, get_function: Callable[[str], Any], arrays: dict[str, Any], sizes: dict[str, int]
+) -> Callable[[], None]:
+    """A callable issuing every launch of `kernel` on `arrays` (device buffers by parameter
+    name) for the scalar `sizes`, as the launch description says. `get_function(name)` returns
+    a CuPy RawKernel-like callable `f(grid, block, args, shared_mem=...)`."""
+    params = {p["name"]: p for p in kernel.params}
+    calls = []
+    for entry, config in zip(kernel.launch["launches"], kernel.launch_config(**sizes), strict=True):
+        grid, block, shared = tuple(config["grid"]), tuple(config["block"]), config["shared"]
+        if 0 in grid or 0 in block:
+            continue  # an empty launch: the C loop has no iterations
+        args = []
+        for name in entry["args"]:
+            param = params[name]
+            if param["kind"] == "array":
+                args.append(arrays[name])
+            else:
+                args.append(np.dtype(param["dtype"]).type(sizes[name]))
+        function = get_function(entry["kernel"])
+        if shared > DEFAULT_SHARED_LIMIT:
+            function.max_dynamic_shared_size_bytes = shared
+        calls.append((function, grid, block, tuple(args), shared))
+
+    def launch() -> None:
+        for function, grid, block, args, shared in calls:
+            function(grid, block, args, shared_mem=shared)
+
+    return launch
+
+
+class CudaDevice:
+    """The GPU through CuPy (see the module docstring)."""
+
+    name = "cuda"
+
+    def __init__(self, gemm_peer: str = "cupy", compiler: str = "nvrtc", copy_bytes: int = 1 << 30,
+                 options: tuple[str, ...] = ()):
+        try:
+            import cupy
+        except ImportError as e:
+            raise RuntimeError(
+                f"the cuda device needs CuPy ({e}); install cupy-cuda13x, or use --device cpu"
+            ) from None
+        self.cupy = self.xp = cupy
+        self.gemm_peer, self.compiler, self.options = gemm_peer, compiler, options
+        self.copy_bytes = copy_bytes
+        self.timer: Timer = cuda_event_timer(cupy)
+
+    def describe(self) -> dict[str, Any]:
+        props = self.cupy.cuda.runtime.getDeviceProperties(self.cupy.cuda.Device().id)
+        name = props["name"]
+        return {"name": name.decode() if isinstance(name, bytes) else name,
+                "compute_capability": self.cupy.cuda.Device().compute_capability,
+                "compiler": self.compiler, "cupy": self.cupy.__version__}
+
+    def roofline(self, peak_flops: float | None = None, bandwidth: float | None = None) -> Roofline:
+        return gpu_roofline(self.cupy, self.timer, self.copy_bytes, peak_flops, bandwidth)
+
+    def put(self, host: np.ndarray) -> Any:
+        return self.cupy.asarray(host)
+
+    def load(self, kernel: Any, arrays: dict[str, Any], sizes: dict[str, int]) -> Callable[[], None]:
+        module = self.cupy.RawModule(code=kernel.cuda_source, options=self.options,
+                                     backend=self.compiler)
+        return bind_launches(kernel, module.get_function, arrays, sizes)
+
+    def peer(self, problem: str) -> Peer:
+        return gpu_peer(problem, self.gemm_peer)
+
+    def synchronize(self) -> None:
+        self.cupy.cuda.Device().synchronize()
+
+
+class CpuDevice:
+    """The CPU emulation of the emitted CUDA: checks every variant without a GPU. Its times
+    and roofline figures are wall-clock placeholders, not GPU performance."""
+
+    name = "cpu"
+    xp = np
+
+    def __init__(self, timer: Timer = wall_timer, roofline: Roofline | None = None):
+        self.timer = timer
+        self._roofline = roofline or Roofline(1e12, 1e11, "placeholder (cpu device)",
+                                              "placeholder (cpu device)")
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": "CPU emulation of the CUDA kernels (times are not GPU times)"}
+
+    def roofline(self, peak_flops: float | None = None, bandwidth: float | None = None) -> Roofline:
+        r = self._roofline
+        return Roofline(peak_flops or r.peak_flops, bandwidth or r.bandwidth,
+                        "given" if peak_flops else r.peak_source,
+                        "given" if bandwidth else r.bandwidth_source)
+
+    def put(self, host: np.ndarray) -> np.ndarray:
+        return host.copy()
+
+    def load(self, kernel: Any, arrays: dict[str, Any], sizes: dict[str, int]) -> Callable[[], None]:
+        named = {p["name"]: arrays[p["name"]] if p["kind"] == "array" else sizes[p["name"]]
+                 for p in kernel.params}
+        return lambda: kernel(backend="cpu", **named)
+
+    def peer(self, problem: str) -> Peer:
+        return cpu_peer(problem)
+
+    def synchronize(self) -> None:
+        pass

@@ -1,0 +1,84 @@
+"""Result rows, the printed table and the JSON document (the same numbers in both)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+OK, FAILED, UNAVAILABLE = "ok", "FAILED", "unavailable"
+
+
+@dataclass
+class Row:
+    problem: str  # the C function: matmul, conv2d
+    variant: str  # mm_autogpu, or the peer's name
+    size: str  # e.g. "2048x2048x2048"
+    sizes: dict[str, int]
+    pipeline: str | None  # None for a peer
+    status: str = OK  # OK, FAILED or UNAVAILABLE
+    detail: str = ""  # why FAILED or unavailable
+    is_peer: bool = False
+    median_ms: float | None = None
+    min_ms: float | None = None
+    max_ms: float | None = None
+    gflops: float | None = None
+    gbs: float | None = None  # compulsory bytes / time
+    vs_peer: float | None = None  # peer time / our time: > 1 is faster than the peer
+    pct_roofline: float | None = None
+    bound: str | None = None  # "compute" or "memory": the roof that applies
+    max_abs_err: float | None = None
+    rel_err: float | None = None  # max abs error / max |reference|
+    samples_ms: list[float] = field(default_factory=list)
+
+    @property
+    def status_text(self) -> str:
+        return f"{self.status}: {self.detail}" if self.detail else self.status
+
+
+COLUMNS = ("kernel", "variant", "size", "ms", "GFLOP/s", "GB/s", "vs peer", "% roof", "rel err",
+           "status")
+
+
+def _num(value: float | None, fmt: str) -> str:
+    return "-" if value is None else format(value, fmt)
+
+
+def table_cells(row: Row) -> tuple[str, ...]:
+    return (
+        row.problem,
+        f"[{row.variant}]" if row.is_peer else row.variant,
+        row.size,
+        _num(row.median_ms, ".3f"),
+        _num(row.gflops, ".0f"),
+        _num(row.gbs, ".0f"),
+        _num(row.vs_peer, ".2f") + ("x" if row.vs_peer is not None else ""),
+        _num(row.pct_roofline, ".1f") + (f" {row.bound[0]}" if row.bound else ""),
+        _num(row.rel_err, ".1e"),
+        row.status_text,
+    )
+
+
+def format_table(rows: list[Row]) -> str:
+    """A plain fixed-width table; the peer's rows are in [brackets], '% roof' is followed by
+    the roof that applies (c: compute, m: memory)."""
+    cells = [COLUMNS] + [table_cells(r) for r in rows]
+    widths = [max(len(line[i]) for line in cells) for i in range(len(COLUMNS))]
+    numeric = set(range(3, 9))
+
+    def fmt(line: tuple[str, ...]) -> str:
+        parts = [c.rjust(w) if i in numeric else c.ljust(w)
+                 for i, (c, w) in enumerate(zip(line, widths))]
+        return "  ".join(parts).rstrip()
+
+    rule = "  ".join("-" * w for w in widths)
+    return "\n".join([fmt(cells[0]), rule] + [fmt(c) for c in cells[1:]])
+
+
+def to_json(rows: list[Row], **header: Any) -> str:
+    return json.dumps({**header, "rows": [dataclasses.asdict(r) for r in rows]}, indent=2)
+
+
+def rows_from_json(text: str) -> list[Row]:
+    return [Row(**r) for r in json.loads(text)["rows"]]

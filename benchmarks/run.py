@@ -1,0 +1,126 @@
+"""`python3 -m benchmarks.run --suite paper [--quick] [--json out.json]`: run a named suite, print
+a table and write the same results as JSON. Exit status 1 when a row FAILED, 2 for bad usage."""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import sys
+from collections.abc import Sequence
+
+from benchmarks.report import FAILED, format_table, to_json
+from benchmarks.suites import SUITES, Case
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python3 -m benchmarks.run",
+        description="Time autogpu's kernels against cuBLAS/cupyx on the same GPU, same run.",
+    )
+    parser.add_argument("--suite", default="paper", choices=sorted(SUITES),
+                        help="named suite (default: paper)")
+    parser.add_argument("--quick", action="store_true", help="small sizes, fewer repetitions")
+    parser.add_argument("--variant", action="append", metavar="PATTERN",
+                        help="run only matching variants (shell pattern, e.g. mm_cond_*); repeatable")
+    parser.add_argument("--list", action="store_true", help="list the suite's cases and exit")
+    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    parser.add_argument("--device", default="cuda", choices=("cuda", "cpu"),
+                        help="cuda (CuPy, default) or cpu (CPU emulation: correctness only)")
+    parser.add_argument("--reps", type=int, help="timed repetitions (default 20, quick 5)")
+    parser.add_argument("--warmup", type=int, help="untimed warm-up calls (default 3, quick 1)")
+    parser.add_argument("--seed", type=int, default=0, help="input data seed")
+    parser.add_argument("--gemm-peer", default="cupy", choices=("cupy", "torch"),
+                        help="library calling cuBLAS SGEMM for the matmul peer (default cupy)")
+    parser.add_argument("--compiler", default="nvrtc", choices=("nvrtc", "nvcc"),
+                        help="how CuPy compiles our CUDA source (default nvrtc)")
+    parser.add_argument("--peak-tflops", type=float,
+                        help="FP32 peak to use instead of SMs x clock x lanes x 2")
+    parser.add_argument("--bandwidth-tbs", type=float,
+                        help="bandwidth to use instead of measuring a D2D copy")
+    args = parser.parse_args(argv)
+    for name in ("reps", "warmup"):
+        value = getattr(args, name)
+        if value is not None and value < (1 if name == "reps" else 0):
+            parser.error(f"--{name} must be {'positive' if name == 'reps' else 'non-negative'}")
+    args.reps = args.reps or (5 if args.quick else 20)
+    args.warmup = args.warmup if args.warmup is not None else (1 if args.quick else 3)
+    return args
+
+
+def select(cases: list[Case], patterns: list[str] | None) -> list[Case]:
+    """The cases whose variant matches one of `patterns`; an unmatched pattern is an error."""
+    if not patterns:
+        return cases
+    names = sorted({c.variant.name for c in cases})
+    for pattern in patterns:
+        if not fnmatch.filter(names, pattern):
+            raise ValueError(f"no variant matches '{pattern}'; the suite has: {', '.join(names)}")
+    return [c for c in cases if any(fnmatch.fnmatchcase(c.variant.name, p) for p in patterns)]
+
+
+def list_cases(cases: list[Case]) -> str:
+    return "\n".join(
+        f"{c.variant.name:16} {c.variant.problem.label(c.size_dict):18} {c.variant.pipeline}"
+        for c in cases
+    )
+
+
+def make_device(args: argparse.Namespace):
+    from benchmarks.devices import CpuDevice, CudaDevice
+
+    if args.device == "cpu":
+        return CpuDevice()
+    return CudaDevice(gemm_peer=args.gemm_peer, compiler=args.compiler,
+                      copy_bytes=(256 << 20) if args.quick else (1 << 30))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        cases = select(SUITES[args.suite](args.quick), args.variant)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if args.list:
+        print(list_cases(cases))
+        return 0
+
+    from benchmarks.runner import Runner
+
+    try:
+        device = make_device(args)
+    except RuntimeError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    try:
+        roofline = device.roofline(
+            args.peak_tflops * 1e12 if args.peak_tflops else None,
+            args.bandwidth_tbs * 1e12 if args.bandwidth_tbs else None,
+        )
+    except RuntimeError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    runner = Runner(device, warmup=args.warmup, reps=args.reps, seed=args.seed, roofline=roofline)
+    rows = runner.run(cases)
+
+    print(f"device: {device.describe()['name']}; FP32 peak {roofline.peak_flops / 1e12:.1f} "
+          f"TFLOP/s ({roofline.peak_source}); bandwidth {roofline.bandwidth / 1e12:.2f} TB/s "
+          f"({roofline.bandwidth_source}); median of {args.reps} after {args.warmup} warm-up")
+    print(format_table(rows))
+    if args.json:
+        header = {
+            "suite": args.suite, "quick": args.quick, "device": device.describe(),
+            "roofline": {"peak_gflops": roofline.peak_flops / 1e9,
+                         "peak_source": roofline.peak_source,
+                         "bandwidth_gbs": roofline.bandwidth / 1e9,
+                         "bandwidth_source": roofline.bandwidth_source},
+            "settings": {"reps": args.reps, "warmup": args.warmup, "seed": args.seed,
+                         "gemm_peer": args.gemm_peer, "compiler": args.compiler},
+        }
+        with open(args.json, "w") as f:
+            f.write(to_json(rows, **header) + "\n")
+    return 1 if any(r.status == FAILED for r in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

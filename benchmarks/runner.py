@@ -1,0 +1,140 @@
+"""Runs cases on a device: per problem size, one set of inputs resident on the device, a float64
+reference, the peer, then every variant; each result is checked before it is timed.
+
+A variant that does not compile yet is `unavailable`; one that fails to compile or launch, or
+whose output differs from the reference, is `FAILED` and is not timed.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import numpy as np
+
+from autogpu.diagnostics import CompileError
+from benchmarks import devices
+from benchmarks.devices import Unavailable
+from benchmarks.peers import PeerUnavailable
+from benchmarks.problems import Problem
+from benchmarks.report import FAILED, OK, UNAVAILABLE, Row
+from benchmarks.roofline import Roofline
+from benchmarks.suites import Case, Variant
+from benchmarks.timing import measure
+
+Builder = Callable[[str, str], Any]  # (example, pipeline) -> autogpu.Kernel
+
+
+def group_by_size(cases: Iterable[Case]) -> dict[tuple[str, tuple], list[Variant]]:
+    """Cases grouped by (problem, sizes), in first-appearance order."""
+    groups: dict[tuple[str, tuple], list[Variant]] = {}
+    for case in cases:
+        groups.setdefault((case.variant.problem.name, case.sizes), []).append(case.variant)
+    return groups
+
+
+class Runner:
+    def __init__(self, device: Any, *, warmup: int, reps: int, seed: int = 0,
+                 builder: Builder | None = None, roofline: Roofline | None = None,
+                 log: Callable[[str], None] = lambda s: print(s, file=sys.stderr, flush=True)):
+        self.device, self.warmup, self.reps, self.seed = device, warmup, reps, seed
+        self.builder = builder or devices.build  # looked up now: tests replace it
+        self.log = log
+        self.roofline = roofline or device.roofline()
+        self._kernels: dict[tuple[str, str], Any] = {}
+
+    def run(self, cases: list[Case]) -> list[Row]:
+        rows: list[Row] = []
+        for (_, sizes), variants in group_by_size(cases).items():
+            rows += self.run_size(variants[0].problem, dict(sizes), variants)
+        return rows
+
+    def kernel(self, variant: Variant) -> Any:
+        """Compile once per (example, pipeline); a compile failure is remembered too."""
+        key = (variant.example, variant.pipeline)
+        if key not in self._kernels:
+            try:
+                self._kernels[key] = self.builder(variant.example, variant.pipeline)
+            except (Unavailable, CompileError) as e:
+                self._kernels[key] = e
+        result = self._kernels[key]
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+    def run_size(self, problem: Problem, sizes: dict[str, int], variants: list[Variant]) -> list[Row]:
+        device, xp = self.device, self.device.xp
+        host = problem.inputs(sizes, np.random.default_rng(self.seed))
+        pristine = {name: device.put(a) for name, a in host.items()}
+        arrays = {name: device.put(a) for name, a in host.items()}
+        reference = problem.reference(xp, pristine, sizes)
+        scale = max(float(xp.abs(reference).max()), np.finfo(np.float64).tiny)
+
+        def new_row(variant: str, pipeline: str | None, is_peer: bool = False) -> Row:
+            return Row(problem.name, variant, problem.label(sizes), dict(sizes), pipeline,
+                       is_peer=is_peer)
+
+        def evaluate(row: Row, bind: Callable[[], Callable[[], None]]) -> Row:
+            """Bind, run once on fresh inputs, check against the reference, then time."""
+            try:
+                run = bind()
+                for name in arrays:
+                    arrays[name][...] = pristine[name]
+                run()
+                device.synchronize()
+                out = arrays[problem.output]
+                row.max_abs_err = float(xp.abs(out - reference).max())
+                row.rel_err = row.max_abs_err / scale
+                if not bool(xp.isfinite(out).all()) or not row.rel_err <= problem.tolerance:
+                    row.status = FAILED
+                    row.detail = f"wrong result: rel err {row.rel_err:.2e} > {problem.tolerance:.0e}"
+                    return row
+                timing = measure(run, device.timer, self.warmup, self.reps)
+            except Exception as e:  # a launch or library error: report it, keep going
+                row.status, row.detail = FAILED, f"{type(e).__name__}: {e}".splitlines()[0]
+                return row
+            self.fill_metrics(row, problem, sizes, timing)
+            return row
+
+        peer_row = new_row("peer", None, is_peer=True)
+        try:
+            peer = device.peer(problem.name)
+            peer_row.variant = peer.name
+            evaluate(peer_row, lambda: peer.bind(arrays, sizes))
+        except PeerUnavailable as e:
+            peer_row.status, peer_row.detail = UNAVAILABLE, str(e)
+        self.report(peer_row)
+        rows = [peer_row]
+
+        for variant in variants:
+            row = new_row(variant.name, variant.pipeline)
+            try:
+                kernel = self.kernel(variant)
+            except Unavailable as e:
+                row.status, row.detail = UNAVAILABLE, str(e)
+            except CompileError as e:
+                row.status, row.detail = FAILED, f"compile: {e.message}".splitlines()[0]
+            else:
+                evaluate(row, lambda: device.load(kernel, arrays, sizes))
+            if row.status == OK and peer_row.status == OK:
+                row.vs_peer = peer_row.median_ms / row.median_ms
+            self.report(row)
+            rows.append(row)
+        if peer_row.status == OK:
+            peer_row.vs_peer = 1.0
+        return rows
+
+    def fill_metrics(self, row: Row, problem: Problem, sizes: dict[str, int], timing: Any) -> None:
+        flops, nbytes = problem.flops(sizes), problem.min_bytes(sizes)
+        seconds = timing.median_ms * 1e-3
+        row.median_ms, row.min_ms, row.max_ms = timing.median_ms, timing.min_ms, timing.max_ms
+        row.samples_ms = list(timing.samples_ms)
+        row.gflops = flops / seconds / 1e9
+        row.gbs = nbytes / seconds / 1e9
+        row.pct_roofline = self.roofline.percent(flops, nbytes, seconds)
+        row.bound = self.roofline.bound(flops, nbytes)
+
+    def report(self, row: Row) -> None:
+        timing = f"{row.median_ms:.3f} ms" if row.median_ms is not None else ""
+        self.log(f"{row.problem} {row.variant} {row.size}: {row.status_text} {timing}".rstrip())
