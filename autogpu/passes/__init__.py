@@ -8,4 +8,12 @@ from xdsl.passes import ModulePass
 
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Return the list of all available passes."""
-    return {}
+
+    def get_convert_agpu_to_gpu():
+        from autogpu.passes.convert_agpu_to_gpu import ConvertAgpuToGpuPass
+
+        return ConvertAgpuToGpuPass
+
+    return {
+        "convert-agpu-to-gpu": get_convert_agpu_to_gpu,
+    }

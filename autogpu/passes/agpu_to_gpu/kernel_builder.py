@@ -1,0 +1,372 @@
+"""The kernels: one `gpu.func` per segment of a C function (see `function_plan`).
+
+Every kernel takes all the C function's parameters (same order, types and argument attributes)
+and starts with a *prologue*: the scalar values it needs, recomputed from the parameters by
+cloning their pure definitions, and its variables (locals, or `memref.get_global` of device
+memory). A serial kernel then runs its segment's code in its single thread.
+
+A parallel kernel gives each thread the iterations of the mapped loops it owns. For the loop on
+x (unroll U, block size B):
+
+    gid = blockIdx.x * blockDim.x * U + threadIdx.x      // replica u: gid + u * blockDim.x
+    i = lb + gid * step   (dense)   or   i = lb + gid   (sparse)
+    if (i < ub [&& (i - lb) % step == 0 for sparse]) { body }
+
+one guard (`scf.if`) per replica, directly after its index. The loops on y and z are
+grid-stride loops, correct for any size although CUDA limits those grid dimensions to 65535:
+
+    for (j = lb + (blockIdx.y * blockDim.y * U + threadIdx.y) * step; j < ub;
+         j += gridDim.y * blockDim.y * U * step) { replicas j + u * blockDim.y * step, guarded }
+
+(with blockDim.y = 1 this is `for (j = lb + blockIdx.y * step; j < ub; j += gridDim.y * step)`).
+Indices are computed in `index` (64-bit) and cast to the loop's type inside the guard, so no
+index computation overflows the loop's type. Serial levels of the nest and parallel loops off
+its chain become `scf.for`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.dialects import gpu, memref, scf
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    IndexType,
+    MemRefType,
+    StringAttr,
+    SymbolRefAttr,
+    UnitAttr,
+)
+from xdsl.dialects.gpu import DimensionAttr, DimensionEnum
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from autogpu.dialects.agpu import ParallelForOp, YieldOp
+from autogpu.passes.agpu_to_gpu.function_plan import FunctionPlan, Segment
+from autogpu.passes.agpu_to_gpu.nest_mapping import DIMS, Level
+from autogpu.passes.agpu_to_gpu.reductions import (
+    Reduction,
+    finish_reductions,
+    start_reduction,
+)
+from autogpu.passes.utils.errors import PassError, error_at
+from autogpu.passes.utils.index_arith import IndexArith
+from autogpu.passes.utils.slices import SliceCloner
+
+
+@dataclass(frozen=True)
+class BlockShape:
+    """Threads per block on x, y, z."""
+
+    x: int
+    y: int
+    z: int
+
+    def on(self, dim: DimensionEnum) -> int:
+        return {DimensionEnum.X: self.x, DimensionEnum.Y: self.y, DimensionEnum.Z: self.z}[dim]
+
+    @property
+    def threads(self) -> int:
+        return self.x * self.y * self.z
+
+    def as_list(self) -> list[int]:
+        return [self.x, self.y, self.z]
+
+
+_SHORT = {DimensionEnum.X: "x", DimensionEnum.Y: "y", DimensionEnum.Z: "z"}
+
+
+
+@dataclass(frozen=True)
+class _DimIndex:
+    """How the threads of a kernel enumerate one mapped loop (all `index` values)."""
+
+    level: Level
+    lb: SSAValue
+    ub: SSAValue
+    step: SSAValue
+    first: SSAValue  # this thread's first iteration value
+    replica_stride: SSAValue  # between the unrolled replicas of a thread
+    loop_step: SSAValue | None  # the grid-stride step on y and z; None on x
+
+
+class KernelBuilder:
+    """Builds one kernel of `plan` for segment `seg` into the `gpu.module` block."""
+
+    def __init__(self, plan: FunctionPlan, seg: Segment, name: str, block: BlockShape):
+        self.plan = plan
+        self.seg = seg
+        self.block = block
+        fn = plan.func
+        inputs = list(fn.function_type.inputs.data)
+        self.kernel = gpu.FuncOp(name, (inputs, []), kernel=True, known_block_size=block.as_list())
+        self.kernel.attributes["gpu.kernel"] = UnitAttr()
+        if fn.arg_attrs is not None:
+            self.kernel.attributes["arg_attrs"] = fn.arg_attrs
+        else:
+            self.kernel.attributes["arg_attrs"] = ArrayAttr([DictionaryAttr({})] * len(inputs))
+        entry = self.kernel.body.block
+        self.value_map: dict[SSAValue, SSAValue] = {}
+        for old, new in zip(fn.body.block.args, entry.args, strict=True):
+            new.name_hint = old.name_hint
+            self.value_map[old] = new
+        self.builder = Builder(InsertPoint.at_end(entry))
+        self.cloner = SliceCloner(self.builder, self.value_map, self._leaf)
+
+    # -- prologue ----------------------------------------------------------------------------
+
+    def _get_global(self, name: str, memref_type: MemRefType) -> SSAValue:
+        return self.builder.insert(memref.GetGlobalOp(name, memref_type)).memref
+
+    def _leaf(self, value: SSAValue) -> SSAValue:
+        """Provides a value the prologue cannot recompute: a variable or a spilled value."""
+        if (slot := self.plan.slots.get(value)) is not None:
+            assert isinstance(value.type, MemRefType)
+            index = self.seg.index
+            if slot.global_name is None or index in slot.private_in:
+                local = self.builder.insert(slot.alloca.clone()).memref
+                return local
+            result = self._get_global(slot.global_name, value.type)
+            result.name_hint = value.name_hint
+            return result
+        if (spill := self.plan.spills.get(value)) is not None:
+            cell = self._get_global(spill.global_name, MemRefType(value.type, []))
+            loaded = self.builder.insert(memref.LoadOp.get(cell, [])).res
+            loaded.name_hint = value.name_hint
+            return loaded
+        owner = value.owner
+        raise error_at(
+            owner if isinstance(owner, Operation) else None,
+            f"internal error: kernel {self.kernel.sym_name.data} uses a value it cannot "
+            f"provide ({value})",
+        )
+
+    def _finish(self) -> gpu.FuncOp:
+        self.builder.insert(gpu.ReturnOp([]))
+        _serialize_parallel_loops(self.kernel)
+        for op in self.kernel.walk():
+            if op.name == "func.call":
+                raise error_at(op, "function calls inside kernels are not supported")
+        return self.kernel
+
+    # -- serial kernels ----------------------------------------------------------------------
+
+    def build_serial(self) -> gpu.FuncOp:
+        for value in self.seg.externals:
+            self.cloner.get(value)
+        for op in self.seg.ops:
+            self.builder.insert(op.clone(value_mapper=self.value_map))
+        for spill in self.plan.spills.values():
+            if spill.producer == self.seg.index:
+                cell = self._get_global(spill.global_name, MemRefType(spill.value.type, []))
+                self.builder.insert(memref.StoreOp.get(self.value_map[spill.value], cell, []))
+        return self._finish()
+
+    # -- parallel kernels --------------------------------------------------------------------
+
+    def build_parallel(self) -> gpu.FuncOp:
+        mapping = self.seg.mapping
+        assert mapping is not None
+        reductions = self._start_reductions()
+        for value in self.seg.externals:
+            self.cloner.get(value)
+        dims = {
+            level.dim: self._dim_index(level)
+            for level in sorted(
+                (level for level in mapping.levels if level.dim is not None),
+                key=lambda level: DIMS.index(level.dim),  # pyright: ignore[reportArgumentType]
+            )
+        }
+        order = [dims[d] for d in (DimensionEnum.Z, DimensionEnum.Y, DimensionEnum.X) if d in dims]
+        self._emit_dims(order, dict(self.value_map))
+        if reductions:
+            finish_reductions(self.builder, reductions, self._linear_thread(), self.block.threads)
+        return self._finish()
+
+    def _start_reductions(self) -> list[Reduction]:
+        reductions: list[Reduction] = []
+        for kind, var in self.seg.reductions():
+            slot = self.plan.slots[var]
+            assert slot.global_name is not None and isinstance(var.type, MemRefType)
+            cell = self._get_global(slot.global_name, var.type)
+            cell.name_hint = var.name_hint
+            red = start_reduction(
+                self.builder, kind, cell, self.block.threads, var.name_hint or "red"
+            )
+            self.value_map[var] = red.private
+            reductions.append(red)
+        return reductions
+
+    def _id(self, op_type: type[Operation], dim: DimensionEnum, prefix: str) -> SSAValue:
+        """One of blockIdx (b), blockDim (bd), threadIdx (t), gridDim (gd) on `dim`."""
+        op = self.builder.insert(op_type(DimensionAttr(dim)))  # pyright: ignore[reportCallIssue]
+        op.results[0].name_hint = f"{prefix}{_SHORT[dim]}"
+        return op.results[0]
+
+    def _dim_index(self, level: Level) -> _DimIndex:
+        """The prologue's index computation for one mapped loop: this thread's first iteration
+        value `lb + (blockIdx * blockDim * U + threadIdx) * scale` (scale = step when dense, 1
+        when sparse), the distance between its unrolled replicas and, on y and z, the
+        grid-stride step."""
+        dim = level.dim
+        assert dim is not None
+        ix = IndexArith(self.builder)
+        iv = _hint(level) or _SHORT[dim]
+        lb, ub, step = (
+            ix.cast(self.cloner.get(v), f"{iv}_{what}")
+            for v, what in zip(level.loop.operands[:3], ("lb", "ub", "step"))
+        )
+        unroll = ix.const(level.unroll)
+        block_id = self._id(gpu.BlockIdOp, dim, "b")
+        if dim == DimensionEnum.X or self.block.on(dim) > 1:
+            block_dim = self._id(gpu.BlockDimOp, dim, "bd")
+            thread_id = self._id(gpu.ThreadIdOp, dim, "t")
+            start = ix.add(ix.mul(ix.mul(block_id, block_dim), unroll), thread_id, f"gid_{_SHORT[dim]}")
+        else:
+            block_dim = ix.const(1)
+            start = ix.mul(block_id, unroll)
+        scale = ix.const(1) if level.sparse else step
+        first = ix.add(lb, ix.mul(start, scale), _index_hint(level))
+        loop_step = None
+        if dim != DimensionEnum.X:
+            grid_dim = self._id(gpu.GridDimOp, dim, "gd")
+            loop_step = ix.mul(ix.mul(ix.mul(grid_dim, block_dim), unroll), scale)
+        return _DimIndex(level, lb, ub, step, first, ix.mul(block_dim, scale), loop_step)
+
+    def _emit_dims(self, order: list[_DimIndex], env: dict[SSAValue, SSAValue]) -> None:
+        """The loops (y, z) and guards (x, and unrolled replicas) of the mapped dimensions, from
+        z inwards, then the body."""
+        if not order:
+            self._emit_level(0, env)
+            return
+        dim, rest = order[0], order[1:]
+        hint = _index_hint(dim.level)
+        if dim.loop_step is None:  # x: this thread's replicas
+            ix = IndexArith(self.builder)
+            for u in range(dim.level.unroll):
+                index = dim.first
+                if u:
+                    index = ix.add(index, ix.mul(dim.replica_stride, ix.const(u)), hint)
+                self._guarded(dim, index, True, env, rest)
+            return
+        body = Block(arg_types=[IndexType()])
+        body.args[0].name_hint = hint
+        self.builder.insert(scf.ForOp(dim.first, dim.ub, dim.loop_step, [], body))
+        outer = self.builder.insertion_point
+        self.builder.insertion_point = InsertPoint.at_end(body)
+        ix = IndexArith(self.builder)
+        for u in range(dim.level.unroll):
+            index = body.args[0]
+            if u:
+                index = ix.add(index, ix.mul(dim.replica_stride, ix.const(u)), hint)
+            self._guarded(dim, index, u > 0, env, rest)
+        self.builder.insert(scf.YieldOp())
+        self.builder.insertion_point = outer
+
+    def _guarded(
+        self,
+        dim: _DimIndex,
+        index: SSAValue,
+        check_bound: bool,
+        env: dict[SSAValue, SSAValue],
+        rest: list[_DimIndex],
+    ) -> None:
+        """`if (index < ub && on the stride) { iv = index; <inner dimensions and body> }`."""
+        ix = IndexArith(self.builder)
+        conditions: list[SSAValue] = []
+        if check_bound:
+            conditions.append(ix.lt(index, dim.ub, "in_bounds"))
+        if dim.level.sparse:
+            offset = ix.rem(ix.sub(index, dim.lb), dim.step)
+            conditions.append(ix.eq(offset, ix.const(0), "on_stride"))
+        outer = self.builder.insertion_point
+        if conditions:
+            cond = conditions[0]
+            for more in conditions[1:]:
+                cond = ix.and_(cond, more, "active")
+            then = Block()
+            self.builder.insert(scf.IfOp(cond, [], [then]))
+            self.builder.insertion_point = InsertPoint.at_end(then)
+        replica = dict(env)
+        iv = dim.level.loop.induction_var
+        replica[iv] = IndexArith(self.builder).cast_to(index, iv.type, iv.name_hint)
+        self._emit_dims(rest, replica)
+        if conditions:
+            self.builder.insert(scf.YieldOp())
+        self.builder.insertion_point = outer
+
+    def _emit_level(self, k: int, env: dict[SSAValue, SSAValue]) -> None:
+        """Clones the body of chain level `k` (the levels below are cloned in place of their
+        loop); a level without a GPU dimension becomes a serial `scf.for`."""
+        mapping = self.seg.mapping
+        assert mapping is not None
+        level = mapping.levels[k]
+        loop = level.loop
+        outer = self.builder.insertion_point
+        if level.dim is None:
+            body = Block(arg_types=[loop.induction_var.type])
+            body.args[0].name_hint = loop.induction_var.name_hint
+            env[loop.induction_var] = body.args[0]
+            bounds = [env.get(v, v) for v in loop.operands[:3]]
+            self.builder.insert(scf.ForOp(*bounds, [], body))
+            self.builder.insertion_point = InsertPoint.at_end(body)
+        inner = mapping.levels[k + 1].loop if k + 1 < len(mapping.levels) else None
+        for op in loop.body.block.ops:
+            if isinstance(op, YieldOp):
+                continue
+            if op is inner:
+                self._emit_level(k + 1, env)
+            else:
+                self.builder.insert(op.clone(value_mapper=env))
+        if level.dim is None:
+            self.builder.insert(scf.YieldOp())
+        self.builder.insertion_point = outer
+
+    def _linear_thread(self) -> SSAValue:
+        """threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)."""
+        ix = IndexArith(self.builder)
+        linear = ix.const(0)
+        for dim, size in (
+            (DimensionEnum.Z, self.block.z),
+            (DimensionEnum.Y, self.block.y),
+            (DimensionEnum.X, self.block.x),
+        ):
+            linear = ix.mul(linear, ix.const(size))
+            if size > 1:
+                tid = self.builder.insert(gpu.ThreadIdOp(DimensionAttr(dim))).result
+                tid.name_hint = f"t{_SHORT[dim]}"
+                linear = ix.add(linear, tid)
+        if not linear.name_hint:
+            linear.name_hint = "thread"
+        return linear
+
+
+def _hint(level: Level) -> str | None:
+    return level.loop.induction_var.name_hint
+
+
+def _index_hint(level: Level) -> str:
+    """The name of a loop's iteration value in `index` (the C variable is its cast)."""
+    return f"{_hint(level) or 'iv'}_idx"
+
+
+def _serialize_parallel_loops(kernel: gpu.FuncOp) -> None:
+    """Parallel loops left inside a kernel (off the mapped chain) run serially in the thread."""
+    for op in list(kernel.walk()):
+        if not isinstance(op, ParallelForOp):
+            continue
+        region = op.detach_region(op.body)
+        block = region.block
+        terminator = block.last_op
+        assert isinstance(terminator, YieldOp)
+        block.erase_op(terminator)
+        block.add_op(scf.YieldOp())
+        loop = scf.ForOp(op.lb, op.ub, op.step, [], region)
+        Rewriter.replace_op(op, loop)
+
+
+def kernel_symbol(name: str) -> SymbolRefAttr:
+    return SymbolRefAttr("kernels", [name])
+

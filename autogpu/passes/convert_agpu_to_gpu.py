@@ -1,0 +1,126 @@
+"""`convert-agpu-to-gpu`: serial C kernels with parallel loops -> CUDA-model IR.
+
+AutoGPU's direct translation (the paper's `mm_0`, Tables 2.1 and 3.1): each outermost
+`agpu.parallel_for` nest of a C function becomes a `gpu.func` kernel in `gpu.module @kernels`
+(its innermost parallel loop on threads along x, the next ones on grid y and z), the code between
+nests that touches memory becomes single-thread kernels, and the function itself becomes the host
+code that launches them in program order with grid sizes computed from its scalar parameters.
+See docs/ir.md for the shape produced and `autogpu/passes/agpu_to_gpu/` for the pieces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import builtin, func, gpu, memref
+from xdsl.dialects.builtin import MemRefType, StringAttr, UnitAttr
+from xdsl.dialects.gpu import DimensionEnum
+from xdsl.ir import Block, Region
+from xdsl.passes import ModulePass
+from xdsl.transforms.dead_code_elimination import region_dce
+from xdsl.utils.exceptions import DiagnosticException
+
+from autogpu.passes.agpu_to_gpu.function_plan import FunctionPlan, SymbolNamer, plan_function
+from autogpu.passes.agpu_to_gpu.host import HostBuilder
+from autogpu.passes.agpu_to_gpu.kernel_builder import BlockShape, KernelBuilder
+from autogpu.passes.utils.errors import PassError
+
+MAX_THREADS_PER_BLOCK = 1024
+MAX_BLOCK_Z = 64
+KERNEL_MODULE = "kernels"
+
+
+def validate_block(block_size: int, block_y: int, block_z: int) -> BlockShape:
+    """The block shape the options ask for, or a `PassError` saying why CUDA cannot run it."""
+    for name, value in (("block_size", block_size), ("block_y", block_y), ("block_z", block_z)):
+        if value < 1:
+            raise PassError(f"invalid option {name}={value}: threads per block must be >= 1")
+    if block_z > MAX_BLOCK_Z:
+        raise PassError(f"invalid option block_z={block_z}: CUDA allows at most {MAX_BLOCK_Z}")
+    if (threads := block_size * block_y * block_z) > MAX_THREADS_PER_BLOCK:
+        raise PassError(
+            f"invalid block of {block_size}x{block_y}x{block_z} = {threads} threads: CUDA "
+            f"allows at most {MAX_THREADS_PER_BLOCK} threads per block"
+        )
+    return BlockShape(block_size, block_y, block_z)
+
+
+@dataclass(frozen=True)
+class ConvertAgpuToGpuPass(ModulePass):
+    """Lowers every C function of the module to a host function and its `gpu.func` kernels."""
+
+    name = "convert-agpu-to-gpu"
+
+    block_size: int = 256
+    """Threads per block along x (the innermost parallel loop)."""
+    block_y: int = 1
+    """Threads per block along y (the loop mapped to y); 1: one grid row per y iteration."""
+    block_z: int = 1
+    """Threads per block along z."""
+
+    def __post_init__(self) -> None:
+        validate_block(self.block_size, self.block_y, self.block_z)
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        block = validate_block(self.block_size, self.block_y, self.block_z)
+        functions = [f for f in op.ops if isinstance(f, func.FuncOp) and f.body.blocks]
+        if not functions:
+            return
+        for existing in op.ops:
+            if isinstance(existing, gpu.ModuleOp):
+                raise PassError(
+                    f"the module already has a gpu.module @{existing.sym_name.data}: "
+                    "convert-agpu-to-gpu runs once, on C-level IR"
+                )
+        kernels = gpu.ModuleOp(StringAttr(KERNEL_MODULE), Region(Block()))  # pyright: ignore[reportArgumentType]
+        op.body.block.insert_op_before(kernels, op.body.block.first_op)  # pyright: ignore[reportArgumentType]
+        op.attributes["gpu.container_module"] = UnitAttr()
+        namer = SymbolNamer(set())
+        for fn in functions:
+            _lower_function(plan_function(fn, namer), kernels.body.block, namer, block)
+        try:
+            op.verify()
+        except DiagnosticException as e:  # a bug of this pass, reported as such
+            raise PassError(f"internal error: convert-agpu-to-gpu produced invalid IR: {e}")
+
+
+def _lower_function(
+    plan: FunctionPlan, kernels: Block, namer: SymbolNamer, block: BlockShape
+) -> None:
+    fn_name = plan.func.sym_name.data
+    for slot in plan.slots.values():
+        if slot.global_name is not None:
+            assert isinstance(slot.value.type, MemRefType)
+            kernels.add_op(_device_global(slot.global_name, slot.value.type))
+    for spill in plan.spills.values():
+        kernels.add_op(_device_global(spill.global_name, MemRefType(spill.value.type, [])))
+    host = HostBuilder(plan.func)
+    single = len(plan.segments) == 1
+    for seg in plan.segments:
+        name = namer.fresh(f"{fn_name}_kernel" if single else f"{fn_name}_kernel{seg.index}")
+        shape = _shape_of(seg.mapping, block) if seg.is_parallel else BlockShape(1, 1, 1)
+        builder = KernelBuilder(plan, seg, name, shape)
+        kernel = builder.build_parallel() if seg.is_parallel else builder.build_serial()
+        region_dce(kernel.body)
+        kernels.add_op(kernel)
+        host.launch(seg, name, shape)
+    host.finish()
+    region_dce(plan.func.body)
+
+
+def _shape_of(mapping, block: BlockShape) -> BlockShape:
+    """The block of a kernel: threads only along the dimensions its nest uses."""
+    return BlockShape(
+        *(
+            block.on(dim) if mapping.level_on(dim) is not None else 1
+            for dim in (DimensionEnum.X, DimensionEnum.Y, DimensionEnum.Z)
+        )
+    )
+
+
+def _device_global(name: str, memref_type: MemRefType) -> memref.GlobalOp:
+    """An uninitialised variable in device memory (`__device__ T name;`)."""
+    if any(size < 0 for size in memref_type.get_shape()):
+        raise PassError(f"variable-length arrays cannot live in device memory ('{name}')")
+    return memref.GlobalOp.get(StringAttr(name), memref_type, UnitAttr())
