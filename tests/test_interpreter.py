@@ -707,9 +707,19 @@ def test_non_positive_dynamic_step_raises():
       }
       func.return
     }"""
-    with pytest.raises(UndefinedBehaviorError, match="non-positive step 0"):
+    with pytest.raises(UndefinedBehaviorError, match="scf.for.* non-positive step 0"):
         run(text, "f", 0)
     run(text, "f", 3)
+
+
+def test_negative_dynamic_alloca_size_raises():
+    text = """
+    func.func @f(%n: index) {
+      %a = memref.alloca(%n) : memref<?xf32>
+      func.return
+    }"""
+    with pytest.raises(UndefinedBehaviorError, match="memref.alloca.* negative size -2"):
+        run(text, "f", -2)
 
 
 def test_generated_source_is_available_for_debugging():

@@ -113,7 +113,9 @@ def shift_amount(b: int, width: int, site: str) -> int:
     """The shift amount as C sees it; shifting by the width or more is undefined."""
     amount = b & ((1 << width) - 1)
     if amount >= width:
-        raise UndefinedBehaviorError(f"{site}: " + UNDEFINED_SHIFT.format(amount=amount, width=width))
+        raise UndefinedBehaviorError(
+            f"{site}: " + UNDEFINED_SHIFT.format(amount=amount, width=width)
+        )
     return amount
 
 

@@ -161,11 +161,18 @@ class CompiledModule:
     source: str
 
 
-def _describe(op: Operation, function: str) -> str:
-    """How an error names the op that raised it."""
-    if op.regions:
-        return f"'{op.name}' in @{function}"
-    return f"'{str(op).strip()}' in @{function}"
+class _Site:
+    """Names the op an error comes from; printed only when an error is raised (printing every
+    op up front would dominate compile time)."""
+
+    def __init__(self, op: Operation, function: str):
+        self.op = op
+        self.function = function
+
+    def __str__(self) -> str:
+        if self.op.regions:
+            return f"'{self.op.name}' in @{self.function}"
+        return f"'{str(self.op).strip()}' in @{self.function}"
 
 
 class _FunctionWriter:
@@ -202,7 +209,7 @@ class _FunctionWriter:
         return name
 
     def site(self, op: Operation) -> str:
-        return self.bind(_describe(op, self.fname), "S")
+        return self.bind(_Site(op, self.fname), "S")
 
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
@@ -479,8 +486,8 @@ class _FunctionWriter:
             size = str(shape[0])
         else:
             size = self.use(op.operands[0])
-            self.emit(f"if {size} < 0: raise _Error('negative size %d in ' % {size} + "
-                      f"{self.site(op)})")
+            message = f"'%s: negative size %d' % ({self.site(op)}, {size})"
+            self.emit(f"if {size} < 0: raise _Error({message})")
         self._result(op, f"[{zero}] * {size}")
 
     def _load_expr(self, element: Attribute, ref: str, index: str) -> str:
@@ -539,8 +546,8 @@ class _FunctionWriter:
             if isinstance(constant, IntegerAttr) and constant.value.data > 0:
                 return
         step = self.use(step_value)
-        self.emit(f"if {step} <= 0: raise _Error('non-positive step %d in ' % {step} + "
-                  f"{self.site(op)})")
+        message = f"'%s: non-positive step %d' % ({self.site(op)}, {step})"
+        self.emit(f"if {step} <= 0: raise _Error({message})")
 
     def _for(self, op: Operation) -> None:
         """scf.for and agpu.parallel_for: lb, ub, step, then loop-carried values (scf.for)."""

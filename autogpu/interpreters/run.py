@@ -28,7 +28,9 @@ def _array_argument(value: Any, type_: MemRefType, where: str) -> Any:
     """The caller's array, viewed so that the generated code reads and writes it in place: 1-D,
     with the dtype the element type stores (integers viewed as signed: bits are bits)."""
     if not isinstance(value, np.ndarray):
-        raise InterpreterError(f"{where}: expected a NumPy array for {type_}, got {type(value).__name__}")
+        raise InterpreterError(
+            f"{where}: expected a NumPy array for {type_}, got {type(value).__name__}"
+        )
     element = type_.element_type
     check_scalar_type(element, where)
     shape = type_.get_shape()
@@ -52,7 +54,9 @@ def _array_argument(value: Any, type_: MemRefType, where: str) -> Any:
         assert width is not None
         if width == 1:
             if value.dtype != np.bool_:
-                raise InterpreterError(f"{where}: expected a bool array for {type_}, got {value.dtype}")
+                raise InterpreterError(
+                    f"{where}: expected a bool array for {type_}, got {value.dtype}"
+                )
         elif value.dtype.kind not in "iu" or value.dtype.itemsize * 8 != width:
             raise InterpreterError(
                 f"{where}: expected a {width}-bit integer array for {type_}, got {value.dtype}"
@@ -61,7 +65,9 @@ def _array_argument(value: Any, type_: MemRefType, where: str) -> Any:
             value = value.view(_SIGNED_DTYPES[width])
     expected = 1 if not shape else shape[0]
     if expected >= 0 and len(value) != expected:
-        raise InterpreterError(f"{where}: {type_} needs exactly {expected} elements, got {len(value)}")
+        raise InterpreterError(
+            f"{where}: {type_} needs exactly {expected} elements, got {len(value)}"
+        )
     return value
 
 

@@ -198,7 +198,9 @@ def signature_of_function(function: func.FuncOp) -> CSignature:
     return CSignature(function.sym_name.data, tuple(params), result)
 
 
-def signature_of(obj: CSignature | func.FuncOp | ModuleOp, function: str | None = None) -> CSignature:
+def signature_of(
+    obj: CSignature | func.FuncOp | ModuleOp, function: str | None = None
+) -> CSignature:
     """A CSignature from a signature, a func.func, or a module (and a function name, which may
     be omitted when the module holds a single function)."""
     if isinstance(obj, CSignature):

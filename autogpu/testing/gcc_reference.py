@@ -36,7 +36,7 @@ _INT_TYPES = ("int", "unsigned int", "long", "unsigned long", "long long", "unsi
 
 
 def _min_max_prelude() -> str:
-    lines = ["#include <math.h>", "#include <stddef.h>", "#include <stdint.h>", "#include <stdbool.h>"]
+    lines = [f"#include <{header}.h>" for header in ("math", "stddef", "stdint", "stdbool")]
     for which, op in (("min", "<"), ("max", ">")):
         cases = []
         for type_ in _INT_TYPES:

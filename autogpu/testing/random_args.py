@@ -92,7 +92,9 @@ def first_difference(actual: np.ndarray, expected: np.ndarray) -> str | None:
     )
 
 
-def assert_same_outputs(actual: Sequence[Any], expected: Sequence[Any], names: Sequence[str] = ()) -> None:
+def assert_same_outputs(
+    actual: Sequence[Any], expected: Sequence[Any], names: Sequence[str] = ()
+) -> None:
     """Every array argument after two runs is identical bit for bit (floats compared by their
     bits, since both runs perform the same IEEE operations in the same order)."""
     problems = []
