@@ -25,7 +25,17 @@ class Problem:
     example: str  # file under examples/
     output: str  # the parameter the function writes
     size_names: tuple[str, ...]  # its scalar parameters, which are the problem size
-    tolerance: float = 1e-4  # max |out - ref| / max |ref| accepted for float32 results
+
+    def reduction_length(self, sizes: dict[str, int]) -> int:
+        """How many products are summed into one output element."""
+        raise NotImplementedError
+
+    def tolerance(self, sizes: dict[str, int]) -> float:
+        """The largest max |out - ref| / max |ref| accepted for a float32 result: 16 eps
+        sqrt(K), the random-walk growth of rounding error in a reassociated sum of K terms
+        (the tuner's bound, 8 eps sqrt(K) per element against |ref| + max |ref|, taken
+        normwise at its largest)."""
+        return 16 * float(np.finfo(FLOAT).eps) * self.reduction_length(sizes) ** 0.5
 
     def label(self, sizes: dict[str, int]) -> str:
         raise NotImplementedError
@@ -58,6 +68,9 @@ class Matmul(Problem):
     def __init__(self) -> None:
         super().__init__("matmul", "matmul.c", "A", ("m", "n", "p"))
 
+    def reduction_length(self, s: dict[str, int]) -> int:
+        return s["p"]
+
     def label(self, s: dict[str, int]) -> str:
         return f"{s['m']}x{s['n']}x{s['p']}"
 
@@ -88,6 +101,9 @@ class Conv2d(Problem):
 
     def __init__(self) -> None:
         super().__init__("conv2d", "conv2d.c", "out", ("n", "m", "t"))
+
+    def reduction_length(self, s: dict[str, int]) -> int:
+        return s["t"] ** 2
 
     def label(self, s: dict[str, int]) -> str:
         return f"{s['n']}x{s['m']} t={s['t']}"

@@ -86,9 +86,10 @@ class Runner:
                 out = arrays[problem.output]
                 row.max_abs_err = float(xp.abs(out - reference).max())
                 row.rel_err = row.max_abs_err / scale
-                if not bool(xp.isfinite(out).all()) or not row.rel_err <= problem.tolerance:
+                tolerance = problem.tolerance(sizes)
+                if not bool(xp.isfinite(out).all()) or not row.rel_err <= tolerance:
                     row.status = FAILED
-                    row.detail = f"wrong result: rel err {row.rel_err:.2e} > {problem.tolerance:.0e}"
+                    row.detail = f"wrong result: rel err {row.rel_err:.1e} > {tolerance:.1e}"
                     return row
                 timing = measure(run, device.timer, self.warmup, self.reps)
             except Exception as e:  # a launch or library error: report it, keep going

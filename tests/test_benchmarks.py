@@ -99,6 +99,14 @@ def test_flop_and_byte_counts():
     assert CONV2D.label(c) == "8192x8192 t=11"
 
 
+def test_tolerance_grows_with_the_reduction_length():
+    eps = float(np.finfo(np.float32).eps)
+    assert MATMUL.tolerance({"m": 1, "n": 1, "p": 3000}) == pytest.approx(16 * eps * 3000**0.5)
+    assert CONV2D.tolerance({"n": 1, "m": 1, "t": 5}) == pytest.approx(16 * eps * 5)
+    # one product of 25 missing from a 5x5 window is far outside it
+    assert CONV2D.tolerance({"n": 1, "m": 1, "t": 5}) < 1e-3
+
+
 def matmul_c(A, B, C, m, n, p):
     A, B, C = (x.astype(np.float64) for x in (A, B, C))
     for j in range(n):
