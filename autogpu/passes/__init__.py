@@ -9,11 +9,29 @@ from xdsl.passes import ModulePass
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Return the list of all available passes."""
 
+    def get_agpu_dense_indexing():
+        from autogpu.passes.agpu_dense_indexing import AgpuDenseIndexingPass
+
+        return AgpuDenseIndexingPass
+
+    def get_agpu_stage_accumulations():
+        from autogpu.passes.agpu_stage_accumulations import AgpuStageAccumulationsPass
+
+        return AgpuStageAccumulationsPass
+
+    def get_agpu_unroll_serial():
+        from autogpu.passes.agpu_unroll_serial import AgpuUnrollSerialPass
+
+        return AgpuUnrollSerialPass
+
     def get_convert_agpu_to_gpu():
         from autogpu.passes.convert_agpu_to_gpu import ConvertAgpuToGpuPass
 
         return ConvertAgpuToGpuPass
 
     return {
+        "agpu-dense-indexing": get_agpu_dense_indexing,
+        "agpu-stage-accumulations": get_agpu_stage_accumulations,
+        "agpu-unroll-serial": get_agpu_unroll_serial,
         "convert-agpu-to-gpu": get_convert_agpu_to_gpu,
     }
