@@ -29,9 +29,15 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return ConvertAgpuToGpuPass
 
+    def get_autogpu_vanilla():
+        from autogpu.passes.pipelines import AutogpuVanillaPipeline
+
+        return AutogpuVanillaPipeline
+
     return {
         "agpu-dense-indexing": get_agpu_dense_indexing,
         "agpu-stage-accumulations": get_agpu_stage_accumulations,
         "agpu-unroll-serial": get_agpu_unroll_serial,
         "convert-agpu-to-gpu": get_convert_agpu_to_gpu,
+        "autogpu-vanilla": get_autogpu_vanilla,
     }

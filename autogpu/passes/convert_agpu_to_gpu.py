@@ -64,25 +64,33 @@ class ConvertAgpuToGpuPass(ModulePass):
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         block = validate_block(self.block_size, self.block_y, self.block_z)
-        functions = [f for f in op.ops if isinstance(f, func.FuncOp) and f.body.blocks]
-        if not functions:
-            return
         for existing in op.ops:
             if isinstance(existing, gpu.ModuleOp):
                 raise PassError(
                     f"the module already has a gpu.module @{existing.sym_name.data}: "
                     "convert-agpu-to-gpu runs once, on C-level IR"
                 )
-        kernels = gpu.ModuleOp(StringAttr(KERNEL_MODULE), Region(Block()))  # pyright: ignore[reportArgumentType]
-        op.body.block.insert_op_before(kernels, op.body.block.first_op)  # pyright: ignore[reportArgumentType]
+        if not any(isinstance(f, func.FuncOp) and f.body.blocks for f in op.ops):
+            return
+        # Lower a copy, so that a refused construct leaves the input untouched.
+        work = op.clone()
+        _lower_module(work, block)
+        op.body.detach_block(op.body.block).erase(safe_erase=False)
+        op.body.add_block(work.body.detach_block(work.body.block))
         op.attributes["gpu.container_module"] = UnitAttr()
-        namer = SymbolNamer(set())
-        for fn in functions:
-            _lower_function(plan_function(fn, namer), kernels.body.block, namer, block)
-        try:
-            op.verify()
-        except DiagnosticException as e:  # a bug of this pass, reported as such
-            raise PassError(f"internal error: convert-agpu-to-gpu produced invalid IR: {e}")
+
+
+def _lower_module(op: builtin.ModuleOp, block: BlockShape) -> None:
+    functions = [f for f in op.ops if isinstance(f, func.FuncOp) and f.body.blocks]
+    kernels = gpu.ModuleOp(StringAttr(KERNEL_MODULE), Region(Block()))  # pyright: ignore[reportArgumentType]
+    op.body.block.insert_op_before(kernels, op.body.block.first_op)  # pyright: ignore[reportArgumentType]
+    namer = SymbolNamer(set())
+    for fn in functions:
+        _lower_function(plan_function(fn, namer), kernels.body.block, namer, block)
+    try:
+        op.verify()
+    except DiagnosticException as e:  # a bug of this pass, reported as such
+        raise PassError(f"internal error: convert-agpu-to-gpu produced invalid IR: {e}")
 
 
 def _lower_function(

@@ -66,7 +66,7 @@ class HostBuilder:
             new_arg.name_hint = old_arg.name_hint
             self.value_map[old_arg] = new_arg
         self.builder = Builder(InsertPoint.at_end(self.block))
-        self.ix = IndexArith(self.builder)
+        self.ix = IndexArith(self.builder, share_constants=True)
         self._segment: Segment | None = None
         self.cloner = SliceCloner(
             self.builder,

@@ -114,6 +114,7 @@ class KernelBuilder:
             self.value_map[old] = new
         self.builder = Builder(InsertPoint.at_end(entry))
         self.cloner = SliceCloner(self.builder, self.value_map, self._leaf)
+        self._ids: dict[tuple[type[Operation], DimensionEnum], SSAValue] = {}
 
     # -- prologue ----------------------------------------------------------------------------
 
@@ -200,10 +201,14 @@ class KernelBuilder:
         return reductions
 
     def _id(self, op_type: type[Operation], dim: DimensionEnum, prefix: str) -> SSAValue:
-        """One of blockIdx (b), blockDim (bd), threadIdx (t), gridDim (gd) on `dim`."""
-        op = self.builder.insert(op_type(DimensionAttr(dim)))  # pyright: ignore[reportCallIssue]
-        op.results[0].name_hint = f"{prefix}{_SHORT[dim]}"
-        return op.results[0]
+        """One of blockIdx (b), blockDim (bd), threadIdx (t), gridDim (gd) on `dim`, created
+        once in the prologue."""
+        key = (op_type, dim)
+        if key not in self._ids:
+            op = self.builder.insert(op_type(DimensionAttr(dim)))  # pyright: ignore[reportCallIssue]
+            op.results[0].name_hint = f"{prefix}{_SHORT[dim]}"
+            self._ids[key] = op.results[0]
+        return self._ids[key]
 
     def _dim_index(self, level: Level) -> _DimIndex:
         """The prologue's index computation for one mapped loop: this thread's first iteration
@@ -228,7 +233,9 @@ class KernelBuilder:
             block_dim = ix.const(1)
             start = ix.mul(block_id, unroll)
         scale = ix.const(1) if level.sparse else step
-        first = ix.add(lb, ix.mul(start, scale), _index_hint(level))
+        first = ix.add(
+            lb, ix.mul(start, scale), _index_hint(level) if dim == DimensionEnum.X else f"{iv}_start"
+        )
         loop_step = None
         if dim != DimensionEnum.X:
             grid_dim = self._id(gpu.GridDimOp, dim, "gd")
@@ -309,7 +316,7 @@ class KernelBuilder:
             body = Block(arg_types=[loop.induction_var.type])
             body.args[0].name_hint = loop.induction_var.name_hint
             env[loop.induction_var] = body.args[0]
-            bounds = [env.get(v, v) for v in loop.operands[:3]]
+            bounds = [env[v] for v in loop.operands[:3]]
             self.builder.insert(scf.ForOp(*bounds, [], body))
             self.builder.insertion_point = InsertPoint.at_end(body)
         inner = mapping.levels[k + 1].loop if k + 1 < len(mapping.levels) else None
@@ -335,9 +342,7 @@ class KernelBuilder:
         ):
             linear = ix.mul(linear, ix.const(size))
             if size > 1:
-                tid = self.builder.insert(gpu.ThreadIdOp(DimensionAttr(dim))).result
-                tid.name_hint = f"t{_SHORT[dim]}"
-                linear = ix.add(linear, tid)
+                linear = ix.add(linear, self._id(gpu.ThreadIdOp, dim, "t"))
         if not linear.name_hint:
             linear.name_hint = "thread"
         return linear

@@ -35,10 +35,15 @@ def _c_rem(a: int, b: int) -> int:
 
 
 class IndexArith:
-    """Emits folded `index` arithmetic at a builder's insertion point."""
+    """Emits folded `index` arithmetic at a builder's insertion point.
 
-    def __init__(self, builder: Builder):
+    With `share_constants`, each constant is created once and reused: only valid while every
+    insertion goes to one block, after the first use (e.g. straight-line host code).
+    """
+
+    def __init__(self, builder: Builder, share_constants: bool = False):
         self.builder = builder
+        self._constants: dict[int, SSAValue] | None = {} if share_constants else None
 
     def _insert(self, op: Operation, name: str | None) -> SSAValue:
         self.builder.insert(op)
@@ -48,14 +53,19 @@ class IndexArith:
         return result
 
     def const(self, value: int, name: str | None = None) -> SSAValue:
-        return self._insert(arith.ConstantOp.from_int_and_width(value, IndexType()), name)
+        if self._constants is not None and value in self._constants:
+            return self._constants[value]
+        result = self._insert(arith.ConstantOp.from_int_and_width(value, IndexType()), name)
+        if self._constants is not None:
+            self._constants[value] = result
+        return result
 
     def cast(self, value: SSAValue, name: str | None = None) -> SSAValue:
         """`value` (a signless integer, sign-extended, or already `index`) as `index`."""
         if isinstance(value.type, IndexType):
             return value
         if (known := constant_value(value)) is not None:
-            return self.const(known, name)
+            return self.const(known)
         return self._insert(arith.IndexCastOp(value, IndexType()), name)
 
     def cast_to(self, value: SSAValue, to: Attribute, name: str | None = None) -> SSAValue:

@@ -1,0 +1,149 @@
+// RUN: autogpu-opt %s --split-input-file --verify-diagnostics -p convert-agpu-to-gpu | filecheck %s
+
+// Constructs the lowering refuses, each with a message naming it (never a wrong kernel).
+
+func.func @returns_value(%n: i32) -> i32 {
+  func.return %n : i32
+}
+// CHECK: function 'returns_value' returns a value: only void functions can be lowered to kernels
+
+// -----
+
+func.func @parallel_in_serial_loop(%A: memref<?xf32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %t = %c0 to %n step %c1 : i32 {
+    agpu.parallel_for %i = %c0 to %n step %c1 : i32 {
+    }
+  }
+  func.return
+}
+// CHECK: a parallel loop inside serial control flow (scf.for) cannot be launched from the host
+
+// -----
+
+func.func @mapping_conflict(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  agpu.parallel_for %j = %c0 to %n step %c1 : i32 mapping y {
+    agpu.parallel_for %i = %c0 to %n step %c1 : i32 mapping y {
+    }
+  }
+  func.return
+}
+// CHECK: two parallel loops of one nest are mapped to y: the loop over 'j' and the loop over 'i'
+
+// -----
+
+// The inner loop's bounds depend on j (a triangle): it runs serially in each thread, so it
+// cannot honour a mapping.
+func.func @mapping_off_chain(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  agpu.parallel_for %j = %c0 to %n step %c1 : i32 {
+    agpu.parallel_for %i = %c0 to %j step %c1 : i32 mapping x {
+    }
+  }
+  func.return
+}
+// CHECK: agpu.parallel_for with 'mapping x' is not perfectly nested in the outer parallel loops
+
+// -----
+
+func.func @land_reduction(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %ok = memref.alloca() : memref<i32>
+  agpu.parallel_for %i = %c0 to %n step %c1 : i32 reduction(land %ok : memref<i32>) {
+  }
+  func.return
+}
+// CHECK: reductions with 'land' ('ok') are not lowered to the GPU yet
+
+// -----
+
+func.func @array_reduction(%h: memref<?xi32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  agpu.parallel_for %i = %c0 to %n step %c1 : i32 reduction(add %h : memref<?xi32>) {
+  }
+  func.return
+}
+// CHECK: array reductions ('h') are not lowered to the GPU yet
+
+// -----
+
+// `s = s + x[i]` without reduction(+: s): each iteration reads the shared s (a race in OpenMP).
+func.func @shared_accumulator(%x: memref<?xf32>, %out: memref<?xf32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %s = memref.alloca() : memref<f32>
+  %zero = arith.constant 0.0 : f32
+  memref.store %zero, %s[] : memref<f32>
+  agpu.parallel_for %i = %c0 to %n step %c1 : i32 {
+    %ii = arith.index_cast %i : i32 to index
+    %v = memref.load %x[%ii] : memref<?xf32>
+    %old = memref.load %s[] : memref<f32>
+    %new = arith.addf %old, %v : f32
+    memref.store %new, %s[] : memref<f32>
+  }
+  %r = memref.load %s[] : memref<f32>
+  %z = arith.constant 0 : index
+  memref.store %r, %out[%z] : memref<?xf32>
+  func.return
+}
+// CHECK: 's' is assigned by the iterations of a parallel loop and it may be read before the iteration assigns it
+
+// -----
+
+// `last = i` in every iteration, read after the loop: lastprivate semantics, not lowered.
+func.func @value_after_loop(%out: memref<?xi32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %last = memref.alloca() : memref<i32>
+  memref.store %c0, %last[] : memref<i32>
+  agpu.parallel_for %i = %c0 to %n step %c1 : i32 {
+    memref.store %i, %last[] : memref<i32>
+  }
+  %r = memref.load %last[] : memref<i32>
+  %z = arith.constant 0 : index
+  memref.store %r, %out[%z] : memref<?xi32>
+  func.return
+}
+// CHECK: 'last' is assigned by the iterations of a parallel loop and code after the loop reads the value the loop left in it
+
+// -----
+
+func.func @bound_from_memory(%A: memref<?xi32>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %z = arith.constant 0 : index
+  %n = memref.load %A[%z] : memref<?xi32>
+  agpu.parallel_for %i = %c0 to %n step %c1 : i32 {
+  }
+  func.return
+}
+// CHECK: the bounds of this parallel loop depend on 'n', which is computed from memory: the host cannot compute the launch size
+
+// -----
+
+func.func @bound_not_expressible(%n: i32, %m: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %lt = arith.cmpi slt, %n, %m : i32
+  %ub = arith.select %lt, %n, %m : i32
+  agpu.parallel_for %i = %c0 to %ub step %c1 : i32 {
+  }
+  func.return
+}
+// CHECK: the bounds of this parallel loop are computed with arith.select, which the launch description cannot express
+
+// -----
+
+func.func @already_lowered() {
+  func.return
+}
+"gpu.module"() <{sym_name = "kernels"}> ({
+^bb0:
+}) : () -> ()
+// CHECK: the module already has a gpu.module @kernels: convert-agpu-to-gpu runs once
