@@ -1,1 +1,100 @@
-"""The C frontend: a lark grammar for the C subset of serial kernels, and IR generation."""
+"""The C frontend: serial C kernels (a C99 subset with `#pragma omp parallel for`) to the
+C-level IR of docs/ir.md.
+
+    parse_c(source, filename) -> ModuleOp   (one verified func.func per C function)
+
+Stages, one module each: `preprocess` (comments, #define, #pragma; positions kept), `parse`
+(c.lark, LALR, -> `ast`), `sema` (names, C types, canonical loops, every diagnostic) and
+`irgen` (-> xDSL ops). Bad input raises a located `CompileError`; warnings (ignored pragmas
+and clauses) are printed to stderr in the same `file:line:col: warning:` format.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from xdsl.dialects.builtin import ModuleOp
+
+from autogpu.diagnostics import CompileError, located
+from autogpu.frontend.irgen import generate
+from autogpu.frontend.parse import parse_text
+from autogpu.frontend.preprocess import Pragma, Preprocessed, preprocess
+from autogpu.frontend.sema import Sema
+
+__all__ = ["parse_c", "parse_c_file"]
+
+_PARALLEL_FOR = re.compile(r"omp\s+parallel\s+for(?![\w])(?!\s+simd\b)")
+
+
+def parse_c(
+    source: str,
+    filename: str = "<input>",
+    warn: Callable[[CompileError], None] | None = None,
+) -> ModuleOp:
+    """Compiles C source to a verified module; `warn` receives warnings (default: stderr)."""
+    if warn is None:
+
+        def warn(warning: CompileError) -> None:
+            print(warning.format(), file=sys.stderr)
+
+    pre, warnings = preprocess(source, filename)
+    for w in warnings:
+        warn(w)
+    parallel = []
+    for pragma in pre.pragmas:
+        if _PARALLEL_FOR.match(pragma.text):
+            parallel.append(pragma)
+        else:
+            w = located(
+                f"ignoring '#pragma {pragma.text}': only '#pragma omp parallel for' is "
+                "supported",
+                filename,
+                source,
+                pragma.line,
+                pragma.column,
+            )
+            w.severity = "warning"
+            warn(w)
+    unit = parse_text(pre, source, filename)
+    targets = _pragma_targets(parallel, pre, source, filename)
+    functions = Sema(source, filename, targets, warn).run(unit)
+    module = generate(functions)
+    module.verify()
+    return module
+
+
+def parse_c_file(path: str | Path) -> ModuleOp:
+    path = Path(path)
+    return parse_c(path.read_text(), str(path))
+
+
+def _pragma_targets(
+    pragmas: list[Pragma], pre: Preprocessed, source: str, filename: str
+) -> dict[tuple[int, int], Pragma]:
+    """Where each `parallel for` pragma points: the user's position of the next token, which
+    sema requires to be the `for` of a loop."""
+    lines = pre.text.split("\n")
+    targets: dict[tuple[int, int], Pragma] = {}
+    for pragma in pragmas:
+        target = None
+        for index in range(pragma.line, len(lines)):
+            stripped = lines[index].lstrip()
+            if stripped:
+                column = len(lines[index]) - len(stripped) + 1
+                target = pre.original(index + 1, column)
+                break
+        if target is None:
+            raise located(
+                "'#pragma omp parallel for' must be followed by a for loop",
+                filename, source, pragma.line, pragma.column,
+            )  # fmt: skip
+        if target in targets:
+            raise located(
+                "two '#pragma omp parallel for' for one loop", filename, source, pragma.line,
+                pragma.column,
+            )  # fmt: skip
+        targets[target] = pragma
+    return targets

@@ -1,0 +1,441 @@
+"""Parsing: preprocessed text -> lark tree (c.lark, LALR) -> the AST of `ast.py`.
+
+Syntax errors become located `CompileError`s that say what was expected. Every AST node gets
+the user's (line, column), mapped back through macro substitution.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
+
+from autogpu.diagnostics import CompileError, located
+from autogpu.frontend import ast
+from autogpu.frontend.preprocess import Preprocessed
+from autogpu.frontend.types import (
+    DOUBLE,
+    FLOAT,
+    INT,
+    LONG,
+    UINT,
+    ULONG,
+    LiteralError,
+    float_literal,
+    int_literal,
+)
+
+GRAMMAR = Path(__file__).with_name("c.lark")
+
+# Keywords and common extensions outside the subset, each with what to do instead. They are
+# lexed as names and rejected as soon as the lexer meets them.
+UNSUPPORTED_KEYWORDS = {
+    "goto": "'goto' is not supported: structure the code with loops and if/else",
+    "break": "'break' is not supported: express the exit in the loop condition",
+    "continue": "'continue' is not supported: guard the rest of the loop body with 'if'",
+    "switch": "'switch' is not supported: use if/else",
+    "case": "'case' is not supported: use if/else instead of switch",
+    "default": "'default' is not supported: use if/else instead of switch",
+    "struct": "structs are not supported: pass each field as its own array or scalar parameter",
+    "union": "unions are not supported: pass each member as its own parameter",
+    "enum": "enums are not supported: use #define constants",
+    "typedef": "typedefs are not supported: write the type out (or use #define)",
+    "sizeof": "'sizeof' is not supported: kernels index arrays by element, not by byte",
+    "static": "'static' is not supported: kernels are plain functions with local variables",
+    "extern": "'extern' is not supported: kernels are self-contained functions",
+    "inline": "'inline' is not supported: kernels are plain void functions",
+    "register": "'register' is not supported: drop it",
+    "auto": "'auto' is not supported: write the type out",
+    "bool": "'bool' is not supported: use int",
+    "asm": "inline assembly is not supported",
+    "__asm__": "inline assembly is not supported",
+    "__attribute__": "attributes are not supported: drop them",
+    "_Pragma": "'_Pragma' is not supported: write #pragma on its own line",
+    "__global__": "CUDA qualifiers are not supported: write the serial C loop nest instead",
+    "__device__": "CUDA qualifiers are not supported: write the serial C loop nest instead",
+    "__shared__": "CUDA qualifiers are not supported: write the serial C loop nest instead",
+}
+
+
+class _Keyword(Exception):
+    """Raised from the lexer callback (no source text at hand there); becomes a CompileError."""
+
+    def __init__(self, token: Token):
+        self.token = token
+
+
+def _reject_keyword(token: Token) -> Token:
+    if token.value in UNSUPPORTED_KEYWORDS:
+        raise _Keyword(token)
+    return token
+
+
+@cache
+def _parser() -> Lark:
+    return Lark(
+        GRAMMAR.read_text(),
+        parser="lalr",
+        lexer="basic",
+        propagate_positions=True,
+        maybe_placeholders=True,
+        lexer_callbacks={"NAME": _reject_keyword},
+        cache=True,
+    )
+
+
+def parse_text(pre: Preprocessed, source: str, filename: str) -> ast.TranslationUnit:
+    """Parses preprocessed text; errors are located in `source` (the user's text)."""
+
+    def error(message: str, line: int, column: int) -> CompileError:
+        line, column = pre.original(line, column)
+        return located(message, filename, source, line, column)
+
+    try:
+        tree = _parser().parse(pre.text)
+    except _Keyword as e:
+        raise error(UNSUPPORTED_KEYWORDS[e.token.value], e.token.line, e.token.column) from None
+    except UnexpectedInput as e:
+        raise _syntax_error(e, pre, error) from None
+    try:
+        return _ToAst(pre, error).transform(tree)
+    except VisitError as e:
+        if isinstance(e.orig_exc, CompileError):
+            raise e.orig_exc from None
+        raise
+
+
+# ---- syntax errors ----------------------------------------------------------------------------
+
+_READABLE = {"NAME": "an identifier", "INT_LIT": "a number", "FLOAT_LIT": "a number"}
+_EXPRESSION_STARTS = {"NAME", "INT_LIT", "FLOAT_LIT", "LPAR"}
+_CLOSERS = ("SEMICOLON", "RPAR", "RSQB", "RBRACE", "COLON")
+
+
+def _describe(token: Token) -> str:
+    if token.type == "$END":
+        return "end of input"
+    return f"'{token.value}'"
+
+
+def _syntax_error(e: UnexpectedInput, pre: Preprocessed, error) -> CompileError:
+    if isinstance(e, UnexpectedCharacters):
+        char = pre.text[e.pos_in_stream]
+        if char in "\"'":
+            return error("string and character literals are not supported", e.line, e.column)
+        return error(f"unexpected character '{char}'", e.line, e.column)
+    assert isinstance(e, UnexpectedToken)
+    token = e.token
+    previous = _previous_token(pre.text, token)
+    line, column = _token_position(pre.text, token)
+    expected = set(e.expected)
+    if token.type == "NAME" and previous is not None and previous.type == "NAME":
+        return error(
+            f"unknown type name '{previous.value}': the supported types are void, int, "
+            "unsigned, long, unsigned long, size_t, float and double",
+            previous.line,
+            previous.column,
+        )
+    terminals = {t.name: t.pattern.value for t in _parser().terminals}
+    for closer in _CLOSERS:
+        if closer in expected and not (_EXPRESSION_STARTS & expected and closer != "SEMICOLON"):
+            what = f"expected '{terminals[closer]}' before {_describe(token)}"
+            if previous is not None and closer in ("SEMICOLON", "RPAR"):
+                # Like clang: point just after the token the ';' or ')' should follow.
+                end = previous.end_column if previous.end_column is not None else previous.column
+                return error(what, previous.end_line or previous.line, end)
+            return error(what, line, column)
+    if _EXPRESSION_STARTS <= expected:
+        return error(f"expected an expression before {_describe(token)}", line, column)
+    if expected == {"NAME"} or "NAME" in expected and "INT_LIT" not in expected:
+        return error(f"expected an identifier before {_describe(token)}", line, column)
+    names = sorted(_READABLE.get(t, f"'{terminals.get(t, t)}'") for t in expected)
+    shown = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
+    return error(f"unexpected {_describe(token)}: expected one of {shown}", line, column)
+
+
+def _token_position(text: str, token: Token) -> tuple[int, int]:
+    if token.type != "$END" and token.line is not None:
+        return token.line, token.column
+    lines = text.rstrip().split("\n")
+    return len(lines), len(lines[-1]) + 1
+
+
+def _previous_token(text: str, token: Token) -> Token | None:
+    """The token before `token` (lark does not keep it), found by lexing up to it."""
+    end = len(text) if token.type == "$END" else token.start_pos
+    previous = None
+    try:
+        for t in _parser().lex(text[:end]):
+            previous = t
+    except (UnexpectedInput, _Keyword):
+        return None
+    return previous
+
+
+# ---- lark tree -> AST -------------------------------------------------------------------------
+
+_SPEC_WORDS = {"void", "char", "short", "int", "long", "float", "double", "signed", "unsigned",
+               "size_t", "_Bool"}  # fmt: skip
+
+
+def _token_pos(token: Token) -> tuple[int, int]:
+    return token.line, token.column
+
+
+@v_args(meta=True)
+class _ToAst(Transformer):
+    def __init__(self, pre: Preprocessed, error):
+        super().__init__()
+        self.pre = pre
+        self.error = error
+
+    def pos(self, meta_or_token) -> ast.Pos:
+        return self.pre.original(meta_or_token.line, meta_or_token.column)
+
+    # ---- top level
+    def start(self, meta, items):
+        return ast.TranslationUnit((1, 1), items)
+
+    def function_def(self, meta, children):
+        specs, declarator, body = children
+        return ast.FunctionDef(self.pos(meta), specs, declarator, body)
+
+    def declaration(self, meta, children):
+        specs, *declarators = children
+        return ast.Decl(self.pos(meta), specs, [d for d in declarators if d is not None])
+
+    def init_declarator(self, meta, children):
+        declarator, init = children
+        return ast.InitDeclarator(self.pos(meta), declarator, init)
+
+    def brace_init(self, meta, children):
+        return ast.BraceInit(self.pos(meta), [c for c in children if c is not None])
+
+    # ---- types
+    def type_spec(self, meta, children):
+        return children[0]
+
+    def qualifier(self, meta, children):
+        return children[0]
+
+    def decl_specs(self, meta, tokens: list[Token]):
+        words = [t for t in tokens if t.value in _SPEC_WORDS]
+        quals = [t for t in tokens if t.value not in _SPEC_WORDS]
+        base, spelling = self.base_type(words, (meta.line, meta.column))
+        type_name = ast.TypeName(self.pos(meta), base, spelling)
+        for q in quals:
+            if q.value == "volatile":
+                raise self.error("'volatile' is not supported", q.line, q.column)
+            if q.value == "const":
+                type_name.const = True
+            else:
+                type_name.restrict = True
+                type_name.restrict_pos = self.pos(q)
+        return type_name
+
+    def base_type(self, words: list[Token], pos: ast.Pos):
+        names = [w.value for w in words]
+        for w in words:
+            if w.value in ("char", "short", "_Bool"):
+                raise self.error(
+                    f"type '{w.value}' is not supported: use int (or unsigned) instead",
+                    w.line,
+                    w.column,
+                )
+        if not words:
+            raise self.error("missing type specifier (implicit int is not supported)", *pos)
+        counts = {n: names.count(n) for n in set(names)}
+        first = words[0]
+
+        def bad(what: str):
+            return self.error(what, first.line, first.column)
+
+        if counts.get("long", 0) > 2 or any(c > 1 for n, c in counts.items() if n != "long"):
+            raise bad(f"invalid type '{' '.join(names)}'")
+        if "long" in counts and "double" in counts:
+            raise bad("'long double' is not supported: use double")
+        for solo in ("void", "float", "double", "size_t"):
+            if solo in counts:
+                if len(names) > 1:
+                    raise bad(f"invalid type '{' '.join(names)}'")
+                return {"void": None, "float": FLOAT, "double": DOUBLE,
+                        "size_t": ULONG}[solo], solo  # fmt: skip
+        if "signed" in counts and "unsigned" in counts:
+            raise bad("a type cannot be both signed and unsigned")
+        unsigned = "unsigned" in counts
+        if "long" in counts:
+            return (ULONG, "unsigned long") if unsigned else (LONG, "long")
+        return (UINT, "unsigned") if unsigned else (INT, "int")
+
+    def pointer(self, meta, children):
+        p = ast.Pointer(self.pos(meta))
+        for q in children[1:]:
+            if q.value == "const":
+                p.const = True
+            elif q.value == "volatile":
+                raise self.error("'volatile' is not supported", q.line, q.column)
+            else:
+                p.restrict = True
+        return p
+
+    def type_name(self, meta, children):
+        specs, *pointers = children
+        specs.pointers = len(pointers)
+        return specs
+
+    # ---- declarators
+    def declarator(self, meta, children):
+        *pointers, inner = children
+        if pointers and (inner.arrays or inner.params is not None) and not inner.function_pointer:
+            if inner.arrays:
+                raise self.error(
+                    "arrays of pointers are not supported: use a flat array", *meta_pos(meta)
+                )
+        inner.pointers = pointers + inner.pointers
+        inner.pos = self.pos(meta)
+        return inner
+
+    def name_declarator(self, meta, children):
+        (name,) = children
+        return ast.Declarator(self.pos(name), name.value)
+
+    def paren_declarator(self, meta, children):
+        (inner,) = children
+        inner._parenthesized = bool(inner.pointers)  # noqa: SLF001
+        return inner
+
+    def array_declarator(self, meta, children):
+        inner, *quals, size = children
+        if getattr(inner, "_parenthesized", False):
+            inner.pointer_to_array = True
+        if inner.params is not None:
+            raise self.error("functions cannot return arrays", *meta_pos(meta))
+        inner.arrays.append(size)
+        qual = ast.Pointer(self.pos(meta))
+        for q in quals:
+            if q.value == "const":
+                qual.const = True
+            elif q.value == "volatile":
+                raise self.error("'volatile' is not supported", q.line, q.column)
+            else:
+                qual.restrict = True
+        inner.array_quals.append(qual)
+        return inner
+
+    def function_declarator(self, meta, children):
+        inner, *params = children
+        if getattr(inner, "_parenthesized", False):
+            inner.function_pointer = True
+        inner.params = [p for p in params if p is not None]
+        return inner
+
+    def param(self, meta, children):
+        specs, declarator = children
+        return ast.Param(self.pos(meta), specs, declarator)
+
+    def abstract_param(self, meta, children):
+        specs, *pointers = children
+        return ast.Param(self.pos(meta), specs, ast.Declarator(self.pos(meta), None, pointers))
+
+    # ---- statements
+    def compound_stmt(self, meta, items):
+        block = ast.Block(self.pos(meta), items)
+        block.end = self.pre.original(meta.end_line, max(meta.end_column - 1, 1))
+        return block
+
+    def expr_stmt(self, meta, children):
+        (expr,) = children
+        return ast.ExprStmt(self.pos(meta), expr)
+
+    def if_stmt(self, meta, children):
+        cond, then, otherwise = children
+        return ast.If(self.pos(meta), cond, then, otherwise)
+
+    def while_stmt(self, meta, children):
+        cond, body = children
+        return ast.While(self.pos(meta), cond, body)
+
+    def do_stmt(self, meta, children):
+        body, cond = children
+        return ast.DoWhile(self.pos(meta), body, cond)
+
+    def for_stmt(self, meta, children):
+        init, cond, step, body = children
+        return ast.For(self.pos(meta), init, cond, step, body)
+
+    def return_stmt(self, meta, children):
+        (value,) = children
+        return ast.Return(self.pos(meta), value)
+
+    def labeled_stmt(self, meta, children):
+        label, stmt = children
+        return ast.Labeled(self.pos(label), label.value, stmt)
+
+    # ---- expressions
+    def comma(self, meta, children):
+        lhs, rhs = children
+        items = lhs.items if isinstance(lhs, ast.Comma) else [lhs]
+        return ast.Comma(self.pos(meta), [*items, rhs])
+
+    def assign(self, meta, children):
+        target, op, value = children
+        return ast.Assign(self.pos(op), op.value, target, value)
+
+    def assign_op(self, meta, children):
+        return children[0]
+
+    def conditional(self, meta, children):
+        cond, then, otherwise = children
+        return ast.Conditional(self.pos(meta), cond, then, otherwise)
+
+    def binary(self, meta, children):
+        lhs, op, rhs = children
+        return ast.Binary(self.pos(op), op.value, lhs, rhs)
+
+    def cast(self, meta, children):
+        to, operand = children
+        return ast.Cast(self.pos(meta), to, operand)
+
+    def pre_incdec(self, meta, children):
+        op, target = children
+        return ast.IncDec(self.pos(op), op.value, True, target)
+
+    def post_incdec(self, meta, children):
+        target, op = children
+        return ast.IncDec(self.pos(op), op.value, False, target)
+
+    def unary(self, meta, children):
+        op, operand = children
+        return ast.Unary(self.pos(op), op.value, operand)
+
+    def index(self, meta, children):
+        base, index = children
+        return ast.Index(self.pos(meta), base, index)
+
+    def call(self, meta, children):
+        callee, *args = children
+        return ast.Call(self.pos(meta), callee, [a for a in args if a is not None])
+
+    def name(self, meta, children):
+        (token,) = children
+        return ast.Name(self.pos(token), token.value)
+
+    def int_lit(self, meta, children):
+        (token,) = children
+        try:
+            value, ctype = int_literal(token.value)
+        except LiteralError as e:
+            raise self.error(str(e), token.line, token.column) from None
+        return ast.IntLit(self.pos(token), value, ctype, token.value)
+
+    def float_lit(self, meta, children):
+        (token,) = children
+        value, ctype, long_double = float_literal(token.value)
+        return ast.FloatLit(self.pos(token), value, ctype, token.value, long_double)
+
+
+def meta_pos(meta) -> tuple[int, int]:
+    return meta.line, meta.column
+

@@ -1,0 +1,234 @@
+"""The preprocessor of the C subset: comments, `#include`, object-like `#define`, `#pragma`.
+
+It keeps every line where it was (comments become spaces, directives become empty lines), so
+the parser's line numbers are the user's. Macro substitution shifts columns on the lines where
+it happens; `Preprocessed.original` maps a parser position back to the user's column (inside an
+expansion: the column of the macro's name), so diagnostics always point into the real source.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from autogpu.diagnostics import CompileError, located
+
+# Preprocessing tokens, enough to find identifiers: numbers first so `1e5` or `0x1f` stay whole.
+_PP_TOKEN = re.compile(r"\.?[0-9](?:[eEpP][+-]|[A-Za-z0-9_.])*|[A-Za-z_][A-Za-z0-9_]*|\s+|.")
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_DIRECTIVE = re.compile(r"\s*#\s*([A-Za-z_]*)")
+
+
+@dataclass(frozen=True)
+class Pragma:
+    """A `#pragma` line: its text after `pragma` (macros expanded) and the user's column of
+    each character of that text (and of its end)."""
+
+    line: int
+    text: str
+    columns: tuple[int, ...]
+
+    @property
+    def column(self) -> int:
+        return self.columns[0]
+
+    def column_of(self, index: int) -> int:
+        return self.columns[min(index, len(self.columns) - 1)]
+
+
+@dataclass(frozen=True)
+class Macro:
+    name: str
+    body: str
+    line: int
+
+
+@dataclass
+class Preprocessed:
+    text: str
+    pragmas: list[Pragma] = field(default_factory=list)
+    # For lines changed by macro substitution: parser column (1-based) -> user column.
+    column_maps: dict[int, list[int]] = field(default_factory=dict)
+
+    def original(self, line: int, column: int) -> tuple[int, int]:
+        """The user's (line, column) for a (line, column) in the preprocessed text."""
+        mapping = self.column_maps.get(line)
+        if mapping is None:
+            return line, column
+        if column - 1 < len(mapping):
+            return line, mapping[column - 1]
+        return line, mapping[-1] + 1 if mapping else column
+
+
+def strip_comments(source: str, filename: str) -> str:
+    """Replaces each comment by spaces (keeping its newlines), so positions do not move."""
+    out: list[str] = []
+    i, n = 0, len(source)
+    while i < n:
+        if source.startswith("//", i):
+            end = source.find("\n", i)
+            end = n if end < 0 else end
+            out.append(" " * (end - i))
+            i = end
+        elif source.startswith("/*", i):
+            end = source.find("*/", i + 2)
+            if end < 0:
+                line = source.count("\n", 0, i) + 1
+                column = i - (source.rfind("\n", 0, i) + 1) + 1
+                raise located(
+                    "unterminated /* comment: close it with */", filename, source, line, column
+                )
+            out.append(re.sub(r"[^\n]", " ", source[i : end + 2]))
+            i = end + 2
+        else:
+            out.append(source[i])
+            i += 1
+    return "".join(out)
+
+
+class Preprocessor:
+    def __init__(self, source: str, filename: str):
+        self.source = source
+        self.filename = filename
+        self.macros: dict[str, Macro] = {}
+        self.warnings: list[CompileError] = []
+
+    def error(self, message: str, line: int, column: int) -> CompileError:
+        return located(message, self.filename, self.source, line, column)
+
+    def run(self) -> Preprocessed:
+        lines = strip_comments(self.source, self.filename).split("\n")
+        result = Preprocessed("")
+        out: list[str] = []
+        active: list[tuple[bool, int]] = []  # (condition, line) of each open #ifdef/#ifndef
+        index = 0
+        while index < len(lines):
+            line_no = index + 1
+            text = lines[index]
+            if not _DIRECTIVE.match(text):
+                if all(cond for cond, _ in active):
+                    expanded, mapping = self.expand_line(text)
+                    if mapping is not None:
+                        result.column_maps[line_no] = mapping
+                    out.append(expanded)
+                else:
+                    out.append("")
+                index += 1
+                continue
+            # A directive, possibly continued over several lines with a trailing backslash.
+            full = text
+            out.append("")
+            while full.endswith("\\") and index + 1 < len(lines):
+                index += 1
+                full = full[:-1] + " " + lines[index]
+                out.append("")
+            index += 1
+            self.directive(full, line_no, active, result)
+        if active:
+            raise self.error("unterminated conditional directive: add #endif", active[-1][1], 1)
+        result.text = "\n".join(out)
+        return result
+
+    def directive(
+        self, text: str, line: int, active: list[tuple[bool, int]], result: Preprocessed
+    ) -> None:
+        match = _DIRECTIVE.match(text)
+        assert match is not None
+        name = match.group(1)
+        column = match.start(1) + 1
+        rest_start = match.end()
+        rest = text[rest_start:]
+        if name in ("ifdef", "ifndef"):
+            macro = rest.strip()
+            if not _IDENT.fullmatch(macro):
+                raise self.error(f"#{name} needs one macro name", line, column)
+            defined = macro in self.macros
+            active.append((defined if name == "ifdef" else not defined, line))
+            return
+        if name == "else":
+            if not active:
+                raise self.error("#else without #ifdef or #ifndef", line, column)
+            cond, start = active.pop()
+            active.append((not cond, start))
+            return
+        if name == "endif":
+            if not active:
+                raise self.error("#endif without #ifdef or #ifndef", line, column)
+            active.pop()
+            return
+        if not all(cond for cond, _ in active):
+            return
+        if name == "" and not rest.strip():
+            return  # the null directive
+        if name == "include":
+            return  # kernels use only what the frontend knows (math functions, size_t)
+        if name == "define":
+            self.define(rest, line, rest_start + 1)
+        elif name == "undef":
+            self.macros.pop(rest.strip(), None)
+        elif name == "pragma":
+            expanded, mapping = self.expand_line(rest)
+            if mapping is None:
+                mapping = list(range(1, len(rest) + 2))
+            lead = len(expanded) - len(expanded.lstrip())
+            stripped = expanded.strip()
+            columns = tuple(rest_start + c for c in mapping[lead : lead + len(stripped) + 1])
+            result.pragmas.append(Pragma(line, stripped, columns))
+        else:
+            raise self.error(
+                f"preprocessor directive '#{name}' is not supported: only #include, #define, "
+                "#undef, #ifdef/#ifndef/#else/#endif and #pragma are",
+                line,
+                column,
+            )
+
+    def define(self, rest: str, line: int, column: int) -> None:
+        match = re.match(r"\s*([A-Za-z_][A-Za-z0-9_]*)", rest)
+        if match is None:
+            raise self.error("#define needs a macro name", line, column)
+        name = match.group(1)
+        body = rest[match.end() :]
+        if body.startswith("("):
+            raise self.error(
+                f"function-like macro '{name}' is not supported: only object-like macros "
+                "(#define NAME value) are; write the expression out or use a function",
+                line,
+                column + match.start(1),
+            )
+        self.macros[name] = Macro(name, body.strip(), line)
+
+    def expand(self, text: str, hidden: frozenset[str]) -> str:
+        """Expands macros in a macro body (no position bookkeeping needed inside it)."""
+        parts: list[str] = []
+        for token in _PP_TOKEN.findall(text):
+            macro = self.macros.get(token)
+            if macro is not None and token not in hidden:
+                parts.append(" " + self.expand(macro.body, hidden | {token}) + " ")
+            else:
+                parts.append(token)
+        return "".join(parts)
+
+    def expand_line(self, text: str) -> tuple[str, list[int] | None]:
+        """Expands macros in one source line; the column map if anything was substituted."""
+        if not any(t in self.macros for t in _IDENT.findall(text)):
+            return text, None
+        parts: list[str] = []
+        mapping: list[int] = []
+        column = 1
+        for token in _PP_TOKEN.findall(text):
+            macro = self.macros.get(token)
+            if macro is not None:
+                replacement = " " + self.expand(macro.body, frozenset({token})) + " "
+                parts.append(replacement)
+                mapping += [column] * len(replacement)
+            else:
+                parts.append(token)
+                mapping += range(column, column + len(token))
+            column += len(token)
+        mapping.append(column)
+        return "".join(parts), mapping
+
+
+def preprocess(source: str, filename: str) -> tuple[Preprocessed, list[CompileError]]:
+    pre = Preprocessor(source, filename)
+    return pre.run(), pre.warnings
