@@ -37,8 +37,8 @@ class Row:
         return f"{self.status}: {self.detail}" if self.detail else self.status
 
 
-COLUMNS = ("kernel", "variant", "size", "ms", "GFLOP/s", "GB/s", "vs peer", "% roof", "rel err",
-           "status")
+COLUMNS = ("kernel", "variant", "size", "ms", "GFLOP/s", "GB/s", "vs peer", "% roof", "abs err",
+           "rel err", "status")
 
 
 def _num(value: float | None, fmt: str) -> str:
@@ -55,6 +55,7 @@ def table_cells(row: Row) -> tuple[str, ...]:
         _num(row.gbs, ".0f"),
         _num(row.vs_peer, ".2f") + ("x" if row.vs_peer is not None else ""),
         _num(row.pct_roofline, ".1f") + (f" {row.bound[0]}" if row.bound else ""),
+        _num(row.max_abs_err, ".1e"),
         _num(row.rel_err, ".1e"),
         row.status_text,
     )
@@ -65,7 +66,7 @@ def format_table(rows: list[Row]) -> str:
     the roof that applies (c: compute, m: memory)."""
     cells = [COLUMNS] + [table_cells(r) for r in rows]
     widths = [max(len(line[i]) for line in cells) for i in range(len(COLUMNS))]
-    numeric = set(range(3, 9))
+    numeric = set(range(3, len(COLUMNS) - 1))
 
     def fmt(line: tuple[str, ...]) -> str:
         parts = [c.rjust(w) if i in numeric else c.ljust(w)

@@ -451,7 +451,7 @@ def test_table_and_json_carry_the_same_rows():
     table = format_table(rows)
     lines = table.splitlines()
     assert lines[0].split() == ["kernel", "variant", "size", "ms", "GFLOP/s", "GB/s", "vs", "peer",
-                                "%", "roof", "rel", "err", "status"]
+                                "%", "roof", "abs", "err", "rel", "err", "status"]
     assert "[numpy-gemm]" in lines[2] and "12x10x9" in lines[2]
     assert lines[3].split()[3] == "2.000" and lines[3].rstrip().endswith("ok")
     assert "FAILED: wrong result" in lines[4]
