@@ -8,4 +8,10 @@ from xdsl.utils.target import Target
 
 def get_all_targets() -> dict[str, Callable[[], type[Target]]]:
     """Return the targets autogpu adds to xDSL's."""
-    return {}
+
+    def get_cuda():
+        from autogpu.backend.cuda_target import CudaTarget
+
+        return CudaTarget
+
+    return {"cuda": get_cuda}

@@ -1,0 +1,707 @@
+"""One `gpu.func ... kernel` → one `extern "C" __global__` CUDA function.
+
+Readability rules: a pure value (or a load) used once, by an op of the same block, with no
+store, barrier or writing loop/branch between them, is inlined into its user as an expression;
+names, literals and `threadIdx.x`-like builtins are inlined everywhere; every other value gets a
+`const T name = ...;` named after its name hint. Loop-carried values, `scf.if` results and
+`scf.while` results become mutable variables assigned at the end of their region.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from xdsl.dialects import gpu, memref, scf
+from xdsl.dialects.arith import CMPI_COMPARISON_OPERATIONS
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    IntegerAttr,
+    MemRefType,
+    NoneAttr,
+    StringAttr,
+    StridedLayoutAttr,
+)
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+
+from autogpu.backend.c_expr import Binary, Expr, Index, IntLiteral, Name, Unary
+from autogpu.backend.c_names import RESERVED, Scopes
+from autogpu.backend.cuda_atomics import ATOMIC_KINDS, AtomicUnsupported, atomic_call
+from autogpu.backend.c_types import (
+    Mode,
+    UnsupportedType,
+    convert,
+    ctype_of,
+    ir_width,
+    is_float_type,
+    user_ctype,
+    width,
+)
+from autogpu.backend.cuda_exprs import (
+    Unsupported,
+    build_expression,
+    conditional_bool,
+    is_expression_op,
+    needs_atomic_operands,
+    pair,
+)
+from autogpu.diagnostics import CompileError
+
+INDENT = "  "
+
+# Uses under which a value computed as `unsigned` is best declared `unsigned` (rather than
+# converted back to `int`): unsigned ops and ops that wrap the same either way.
+_UNSIGNED_FRIENDLY = frozenset(
+    """
+    arith.divui arith.remui arith.shrui arith.minui arith.maxui arith.uitofp arith.extui
+    arith.ceildivui arith.index_castui arith.addi arith.subi arith.muli arith.andi arith.ori
+    arith.xori arith.shli math.ctpop memref.store
+    """.split()
+)
+
+
+def is_workgroup(memory_space: Attribute) -> bool:
+    """Workgroup (CUDA shared) memory: `#gpu.address_space<workgroup>` where a dialect defines
+    it, the string "workgroup", or NVVM's address space 3 (what plain xDSL can parse)."""
+    if isinstance(memory_space, IntegerAttr):
+        return memory_space.value.data == 3
+    if isinstance(memory_space, StringAttr):
+        return memory_space.data == "workgroup"
+    return getattr(memory_space, "name", None) == "gpu.address_space" and "workgroup" in str(
+        memory_space
+    )
+
+
+def is_global(memory_space: Attribute) -> bool:
+    if isinstance(memory_space, NoneAttr):
+        return True
+    if isinstance(memory_space, IntegerAttr):
+        return memory_space.value.data in (0, 1)
+    if isinstance(memory_space, StringAttr):
+        return memory_space.data == "global"
+    return getattr(memory_space, "name", None) == "gpu.address_space" and "global" in str(
+        memory_space
+    )
+
+
+@dataclass
+class Memory:
+    """How a memref is addressed in C: a pointer (flat, row-major) or a local/shared array."""
+
+    base: Expr
+    shape: tuple[int, ...]
+    element: str  # C type of the elements
+    is_pointer: bool
+
+
+class KernelEmitter:
+    def __init__(
+        self,
+        func: gpu.FuncOp,
+        helpers: dict[str, str],
+        globals: dict[str, Memory] | None = None,
+    ):
+        self.func = func
+        self.name = func.sym_name.data
+        self.helpers = helpers
+        self.globals = globals or {}
+        self.scopes = Scopes(RESERVED | frozenset(self.globals))
+        self.exprs: dict[SSAValue, Expr] = {}
+        self.memories: dict[SSAValue, Memory] = {}
+        self.inline: set[SSAValue] = set()
+        self.lines: list[str] = []
+        self.depth = 1
+        self.done: set[Operation] = set()  # ops printed ahead of their turn
+
+    # --- errors ----------------------------------------------------------------------------
+
+    def fail(self, op: Operation | None, why: str = "") -> CompileError:
+        what = f"'{op.name}'" if op is not None else "this"
+        detail = f" ({why})" if why else ""
+        return CompileError(f"cuda target: cannot print {what}{detail} in gpu.func @{self.name}")
+
+    # --- output ----------------------------------------------------------------------------
+
+    def line(self, text: str) -> None:
+        self.lines.append(INDENT * self.depth + text)
+
+    @contextmanager
+    def nested(self) -> Iterator[None]:
+        """A C block: one more indent level and a scope of its own."""
+        self.depth += 1
+        self.scopes.push()
+        try:
+            yield
+        finally:
+            self.scopes.pop()
+            self.depth -= 1
+
+    @contextmanager
+    def capture(self) -> Iterator[list[str]]:
+        """Collect the lines printed inside instead of appending them."""
+        saved, self.lines = self.lines, []
+        captured = self.lines
+        try:
+            yield captured
+        finally:
+            self.lines = saved
+
+    # --- the function ----------------------------------------------------------------------
+
+    def emit(self) -> str:
+        func = self.func
+        if len(func.body.blocks) != 1:
+            raise self.fail(func, "a kernel of more than one block")
+        block = func.body.block
+        inputs = func.function_type.inputs.data
+        params = [self.param(i, arg) for i, arg in enumerate(block.args[: len(inputs)])]
+        shared = [self.attribution(arg) for arg in block.args[len(inputs) :]]
+        bounds = ""
+        if func.known_block_size is not None:
+            threads = 1
+            for size in func.known_block_size.get_values():
+                threads *= size
+            bounds = f"__launch_bounds__({threads}) "
+        header = f'extern "C" __global__ void {bounds}{self.name}({", ".join(params)}) {{'
+        for declaration in shared:
+            self.line(declaration)
+        terminator = self.block(block)
+        if not isinstance(terminator, gpu.ReturnOp):
+            raise self.fail(terminator, "a kernel must end with gpu.return")
+        return "\n".join([header, *self.lines, "}"])
+
+    def param(self, index: int, arg: BlockArgument) -> str:
+        attrs = _arg_attrs(self.func, index)
+        name = self.scopes.declare(_str_attr(attrs, "agpu.name") or arg.name_hint or f"arg{index}")
+        spelling = _str_attr(attrs, "agpu.ctype")
+        type = arg.type
+        if isinstance(type, MemRefType):
+            shape = self.check_memref(type, None)
+            if not is_global(type.memory_space):
+                raise self.fail(self.func, f"parameter {name} in memory space {type.memory_space}")
+            element = self.c_type(type.element_type, spelling)
+            written = any(_writes_to(u.operation, arg) for u in arg.uses)
+            restrict = not written or "agpu.restrict" in attrs
+            self.memories[arg] = Memory(Name(name), shape, element, True)
+            const = "" if written else "const "
+            return f"{const}{element} *{'__restrict__ ' if restrict else ''}{name}"
+        ctype = self.c_type(type, spelling)
+        self.exprs[arg] = Name(name, ctype)
+        return f"{ctype} {name}"
+
+    def attribution(self, arg: BlockArgument) -> str:
+        """A workgroup attribution of the gpu.func: a `__shared__` array."""
+        type = arg.type
+        if not isinstance(type, MemRefType) or not is_workgroup(type.memory_space):
+            raise self.fail(self.func, "a private or non-memref attribution")
+        return self.local_array(arg, type, None, shared=True)
+
+    def c_type(self, type: Attribute, spelling: str | None) -> str:
+        try:
+            if spelling is not None and (ctype := user_ctype(spelling, type)) is not None:
+                return ctype
+            return ctype_of(type)
+        except UnsupportedType:
+            raise self.fail(self.func, f"type {type}") from None
+
+    def check_memref(self, type: MemRefType, op: Operation | None) -> tuple[int, ...]:
+        layout = type.layout
+        if not isinstance(layout, NoneAttr):
+            if not (isinstance(layout, StridedLayoutAttr) and _is_identity(layout, type)):
+                raise self.fail(op or self.func, f"memref layout {layout}")
+        shape = type.get_shape()
+        if len(shape) > 1 and any(size < 0 for size in shape):
+            raise self.fail(op or self.func, f"dynamic multi-dimensional {type}")
+        return shape
+
+    # --- blocks ----------------------------------------------------------------------------
+
+    def block(self, block: Block) -> Operation:
+        """Print the ops of `block` but its terminator, which the caller handles."""
+        self.plan(block)
+        ops = list(block.ops)
+        for op in ops[:-1]:
+            if op not in self.done:
+                self.op(op)
+        terminator = ops[-1]
+        if isinstance(terminator, gpu.ReturnOp) and terminator.parent_block() is not (
+            self.func.body.block
+        ):
+            raise self.fail(terminator, "gpu.return inside a region")
+        return terminator
+
+    def plan(self, block: Block) -> None:
+        """Decide which values of `block` are inlined into their (single) user."""
+        ops = list(block.ops)
+        position = {op: i for i, op in enumerate(ops)}
+        writes_before = [0]
+        for op in ops:
+            writes_before.append(writes_before[-1] + _writes(op))
+        reads: dict[SSAValue, bool] = {}
+        for i, op in enumerate(ops):
+            if not (is_expression_op(op) or isinstance(op, memref.LoadOp) or _is_pure_if(op)):
+                continue
+            if len(op.results) != 1:
+                continue
+            result = op.results[0]
+            use = result.get_unique_use()
+            if use is None or use.operation not in position:
+                continue
+            user = use.operation
+            reading = isinstance(op, memref.LoadOp) or _is_pure_if(op) and _reads(op)
+            reading = reading or any(reads.get(o, False) for o in op.operands if o in self.inline)
+            if needs_atomic_operands(user):
+                continue
+            if _is_widening_cast(user) and not user.results[0].has_one_use():
+                # The cast will be declared: declare this value instead and let the (identity)
+                # cast alias it, so `const int i = ...;` keeps its name and `A[i]` reads well.
+                continue
+            if isinstance(user, scf.ForOp) and use.index in (1, 2) and reading:
+                continue  # `i < ub` is evaluated every iteration: it must not read memory
+            if reading and writes_before[position[user]] != writes_before[i + 1]:
+                continue
+            self.inline.add(result)
+            reads[result] = reading
+
+    def value(self, value: SSAValue, user: Operation) -> Expr:
+        expr = self.exprs.get(value)
+        if expr is None:
+            raise self.fail(user, f"operand {value.name_hint or ''} of type {value.type}")
+        return expr
+
+    def bind(self, result: SSAValue, expr: Expr) -> None:
+        """Make `expr` the C form of `result`: inline, or declared as a named constant."""
+        named_builtin = isinstance(expr, Name) and not expr.is_variable and result.name_hint
+        if (expr.is_atomic() and not named_builtin) or result in self.inline:
+            self.exprs[result] = expr
+            return
+        if not result.uses:
+            return  # dead and side-effect free
+        ctype = self.declared_type(result, expr)
+        name = self.scopes.declare(result.name_hint)
+        self.line(f"const {ctype} {name} = {convert(expr, ctype, Mode.ASSIGN)};")
+        self.exprs[result] = Name(name, ctype)
+
+    def declared_type(self, result: SSAValue, expr: Expr) -> str:
+        canonical = ctype_of(result.type)
+        if expr.ctype is None or expr.ctype == canonical or is_float_type(result.type):
+            return canonical
+        if width(expr.ctype) == ir_width(result.type) and all(
+            _unsigned_friendly(use.operation) for use in result.uses
+        ):
+            return expr.ctype
+        return canonical
+
+    # --- ops -------------------------------------------------------------------------------
+
+    def op(self, op: Operation) -> None:
+        if is_expression_op(op):
+            operands = [self.value(o, op) for o in op.operands]
+            try:
+                expr = build_expression(op, operands, self.helpers)
+            except (Unsupported, UnsupportedType) as e:
+                raise self.fail(op, str(e)) from None
+            self.bind(op.results[0], expr)
+        elif isinstance(op, memref.LoadOp):
+            self.bind(op.res, self.access(op.memref, op.indices, op))
+        elif isinstance(op, memref.StoreOp):
+            target = self.access(op.memref, op.indices, op)
+            value = convert(self.value(op.value, op), target.ctype or "", Mode.ASSIGN)
+            self.line(f"{target} = {value};")
+        elif isinstance(op, memref.AllocaOp):
+            self.alloca(op)
+        elif isinstance(op, memref.GetGlobalOp):
+            self.get_global(op)
+        elif isinstance(op, memref.AtomicRMWOp):
+            self.atomic(op)
+        elif isinstance(op, gpu.BarrierOp):
+            self.line("__syncthreads();")
+        elif isinstance(op, scf.ForOp):
+            self.for_loop(op)
+        elif isinstance(op, scf.IfOp):
+            self.if_op(op)
+        elif isinstance(op, scf.WhileOp):
+            self.while_loop(op)
+        elif isinstance(op, gpu.ReturnOp):
+            self.line("return;")
+        else:
+            raise self.fail(op)
+
+    # --- memory ----------------------------------------------------------------------------
+
+    def alloca(self, op: memref.AllocaOp) -> None:
+        type = op.memref.type
+        assert isinstance(type, MemRefType)
+        if op.dynamic_sizes:
+            raise self.fail(op, "dynamic size")
+        shared = is_workgroup(type.memory_space)
+        if not shared and not is_global(type.memory_space):
+            raise self.fail(op, f"memory space {type.memory_space}")
+        declaration = self.local_array(op.memref, type, op, shared=shared)
+        initial = None if shared or type.get_shape() else self.initial_store(op)
+        if initial is not None:
+            value = convert(self.value(initial.value, initial), self.memories[op.memref].element,
+                            Mode.ASSIGN)
+            declaration = f"{declaration[:-1]} = {value};"
+            self.done.add(initial)
+        self.line(declaration)
+
+    def initial_store(self, op: memref.AllocaOp) -> memref.StoreOp | None:
+        """The store right after a scalar variable's alloca (past constants only), which the
+        declaration can do: `float s = 0.0f;`."""
+        following = op.next_op
+        constants: list[Operation] = []
+        while following is not None and following.name == "arith.constant":
+            constants.append(following)
+            following = following.next_op
+        if not (isinstance(following, memref.StoreOp) and following.memref is op.memref):
+            return None
+        if following.value not in self.exprs and following.value.owner not in constants:
+            return None
+        for constant in constants:
+            self.op(constant)
+            self.done.add(constant)
+        return following
+
+    def get_global(self, op: memref.GetGlobalOp) -> None:
+        name = op.name_.string_value()
+        memory = self.globals.get(name)
+        if memory is None:
+            raise self.fail(op, f"no memref.global @{name} in the gpu.module")
+        self.memories[op.memref] = memory
+
+    def atomic(self, op: memref.AtomicRMWOp) -> None:
+        kind_index = op.kind.value.data
+        if not 0 <= kind_index < len(ATOMIC_KINDS):
+            raise self.fail(op, f"atomic kind {kind_index}")
+        target = self.access(op.memref, op.indices, op)
+        try:
+            expr = atomic_call(
+                ATOMIC_KINDS[kind_index],
+                target.ctype or "",
+                target,
+                self.value(op.value, op),
+                self.helpers,
+            )
+        except AtomicUnsupported as e:
+            raise self.fail(op, str(e)) from None
+        if op.result.uses:
+            ctype = self.declared_type(op.result, expr)
+            name = self.scopes.declare(op.result.name_hint or "old")
+            self.line(f"const {ctype} {name} = {convert(expr, ctype, Mode.ASSIGN)};")
+            self.exprs[op.result] = Name(name, ctype)
+        else:
+            self.line(f"{expr};")
+
+    def local_array(
+        self, value: SSAValue, type: MemRefType, op: Operation | None, *, shared: bool
+    ) -> str:
+        shape = self.check_memref(type, op)
+        if any(size < 0 for size in shape):
+            raise self.fail(op or self.func, f"dynamic {type}")
+        try:
+            element = ctype_of(type.element_type)
+        except UnsupportedType:
+            raise self.fail(op or self.func, f"type {type.element_type}") from None
+        name = self.scopes.declare(value.name_hint)
+        self.memories[value] = Memory(Name(name), shape, element, False)
+        extents = "".join(f"[{size}]" for size in shape)
+        return f"{'__shared__ ' if shared else ''}{element} {name}{extents};"
+
+    def access(self, ref: SSAValue, indices: Sequence[SSAValue], op: Operation) -> Expr:
+        memory = self.memories.get(ref)
+        if memory is None:
+            raise self.fail(op, f"memref {ref.name_hint or ''} not from a parameter or alloca")
+        subscripts = [self.value(i, op) for i in indices]
+        if not memory.shape:
+            if memory.is_pointer:
+                return Index(memory.base, (IntLiteral(0),), memory.element)
+            return Name(memory.base.render(), memory.element)
+        if memory.is_pointer and len(subscripts) > 1:
+            flat = subscripts[0]
+            for subscript, size in zip(subscripts[1:], memory.shape[1:]):
+                scaled = Binary("*", *pair(flat, IntLiteral(size), "long long"), "long long")
+                flat = Binary("+", *pair(scaled, subscript, "long long"), "long long")
+            subscripts = [flat]
+        return Index(memory.base, tuple(subscripts), memory.element)
+
+    # --- control flow ----------------------------------------------------------------------
+
+    def declare_variable(self, result: SSAValue, hint: str | None, init: Expr | None) -> Name:
+        try:
+            ctype = ctype_of(result.type)
+        except UnsupportedType:
+            raise self.fail(result.owner if isinstance(result.owner, Operation) else None,
+                            f"type {result.type}") from None
+        name = self.scopes.declare(hint)
+        if init is None:
+            self.line(f"{ctype} {name};")
+        else:
+            self.line(f"{ctype} {name} = {convert(init, ctype, Mode.ASSIGN)};")
+        return Name(name, ctype)
+
+    def assign(self, targets: Sequence[Name], sources: Sequence[Expr]) -> None:
+        """Parallel assignment `targets = sources`: a source that reads a target assigned
+        before it is saved in a temporary first."""
+        pending = [
+            (t, s)
+            for t, s in zip(targets, sources)
+            if not (isinstance(s, Name) and s.text == t.text)
+        ]
+        for k, (target, source) in enumerate(pending):
+            earlier = {t.text for t, _ in pending[:k]}
+            if source.variables() & earlier:
+                ctype = target.ctype or ""
+                temp = self.scopes.declare(f"{target.text}_next")
+                self.line(f"const {ctype} {temp} = {convert(source, ctype, Mode.ASSIGN)};")
+                pending[k] = (target, Name(temp, ctype))
+        for target, source in pending:
+            self.line(f"{target.text} = {convert(source, target.ctype or '', Mode.ASSIGN)};")
+
+    def yielded(self, terminator: Operation, expected: type[Operation]) -> list[Expr]:
+        if not isinstance(terminator, expected):
+            raise self.fail(terminator, f"expected {expected.name} here")
+        return [self.value(v, terminator) for v in terminator.operands]
+
+    def for_loop(self, op: scf.ForOp) -> None:
+        iv_type = op.lb.type
+        ctype = ctype_of(iv_type)
+        body = op.body.block
+        carried = [
+            self.declare_variable(res, res.name_hint or arg.name_hint, self.value(init, op))
+            for res, arg, init in zip(op.res, body.args[1:], op.iter_args)
+        ]
+        for res, arg, var in zip(op.res, body.args[1:], carried):
+            self.exprs[res] = var
+            self.exprs[arg] = var
+        lb = convert(self.value(op.lb, op), ctype, Mode.ASSIGN)
+        with self.nested():
+            iv = Name(self.scopes.declare(body.args[0].name_hint or "i"), ctype)
+            self.exprs[body.args[0]] = iv
+            condition = Binary("<", *pair(iv, self.value(op.ub, op), ctype), "bool")
+            step = self.value(op.step, op)
+            if isinstance(step, IntLiteral) and step.value == 1:
+                increment = f"{iv.text}++"
+            else:
+                increment = f"{iv.text} += {convert(step, ctype, Mode.PRESERVE)}"
+            self.depth -= 1
+            self.line(f"for ({ctype} {iv.text} = {lb}; {condition}; {increment}) {{")
+            self.depth += 1
+            terminator = self.block(body)
+            self.assign(carried, self.yielded(terminator, scf.YieldOp))
+        self.line("}")
+
+    def if_op(self, op: scf.IfOp) -> None:
+        cond = convert(self.value(op.cond, op), "bool", Mode.EXACT)
+        then_block = op.true_region.block
+        else_block = op.false_region.blocks[0] if op.false_region.blocks else None
+        for result in op.output:
+            if isinstance(result.type, MemRefType):
+                raise self.fail(op, "a memref result")
+        # Result variables are named before the branches so that nothing inside shadows them.
+        names = [self.scopes.declare(r.name_hint) for r in op.output]
+        with self.nested():
+            then_lines, then_values = self.branch(then_block)
+        else_lines: list[str] = []
+        else_values: list[Expr] = []
+        if else_block is not None:
+            with self.nested():
+                else_lines, else_values = self.branch(else_block)
+        if len(op.output) == 1 and not then_lines and not else_lines:
+            for name in names:
+                self.scopes.release(name)
+            (result,) = op.output
+            self.bind(result, self.ternary(cond, then_values[0], else_values[0], result))
+            return
+        targets: list[Name] = []
+        for result, name in zip(op.output, names):
+            ctype = ctype_of(result.type)
+            self.line(f"{ctype} {name};")
+            targets.append(Name(name, ctype))
+            self.exprs[result] = targets[-1]
+        then_lines += self.assignments(targets, then_values)
+        else_lines += self.assignments(targets, else_values)
+        if not then_lines and else_lines:
+            self.line(f"if ({_negate(cond)}) {{")
+            self.lines += else_lines
+        else:
+            self.line(f"if ({cond}) {{")
+            self.lines += then_lines
+            if else_lines:
+                self.line("} else {")
+                self.lines += else_lines
+        self.line("}")
+
+    def branch(self, block: Block) -> tuple[list[str], list[Expr]]:
+        with self.capture() as lines:
+            terminator = self.block(block)
+            values = self.yielded(terminator, scf.YieldOp)
+        return lines, values
+
+    def assignments(self, targets: Sequence[Name], values: Sequence[Expr]) -> list[str]:
+        self.depth += 1
+        with self.capture() as lines:
+            self.assign(targets, values)
+        self.depth -= 1
+        return lines
+
+    def ternary(self, cond: Expr, if_true: Expr, if_false: Expr, result: SSAValue) -> Expr:
+        from autogpu.backend.c_expr import Conditional
+
+        if ir_width(result.type) == 1:
+            t = convert(if_true, "bool", Mode.EXACT)
+            f = convert(if_false, "bool", Mode.EXACT)
+            return conditional_bool(cond, t, f)
+        want = ctype_of(result.type)
+        if width(want) < 32:
+            a, b = convert(if_true, want, Mode.EXACT), convert(if_false, want, Mode.EXACT)
+        else:
+            a, b = pair(if_true, if_false, want)
+        return Conditional(cond, a, b, want)
+
+    def while_loop(self, op: scf.WhileOp) -> None:
+        before = op.before_region.block
+        after = op.after_region.block
+        condition_op = before.last_op
+        if not isinstance(condition_op, scf.ConditionOp):
+            raise self.fail(op, "before region must end with scf.condition")
+        carried = [
+            self.declare_variable(arg, arg.name_hint, self.value(init, op))
+            for arg, init in zip(before.args, op.arguments)
+        ]
+        for arg, var in zip(before.args, carried):
+            self.exprs[arg] = var
+        # What the condition forwards: a carried variable as is, else a new variable.
+        results: list[Name] = []
+        forwarded: list[tuple[Name, SSAValue]] = []
+        for k, value in enumerate(condition_op.args):
+            if value in before.args:
+                results.append(carried[list(before.args).index(value)])
+            else:
+                hint = op.res[k].name_hint or after.args[k].name_hint
+                var = self.declare_variable(op.res[k], hint, None)
+                results.append(var)
+                forwarded.append((var, value))
+        for res, arg, var in zip(op.res, after.args, results):
+            self.exprs[res] = var
+            self.exprs[arg] = var
+        with self.nested():
+            with self.capture() as before_lines:
+                self.block(before)
+                declared_inside = set(self.scopes._stack[-1])  # pyright: ignore[reportPrivateUsage]
+                self.assign(
+                    [v for v, _ in forwarded], [self.value(s, condition_op) for _, s in forwarded]
+                )
+            cond = convert(self.value(condition_op.condition, condition_op), "bool", Mode.EXACT)
+            with self.capture() as after_lines:
+                terminator = self.block(after)
+                self.assign(carried, self.yielded(terminator, scf.YieldOp))
+            if not before_lines:
+                self.depth -= 1
+                self.line(f"while ({cond}) {{")
+                self.depth += 1
+                self.lines += after_lines
+            elif not after_lines and not (cond.variables() & declared_inside):
+                self.depth -= 1
+                self.line("do {")
+                self.depth += 1
+                self.lines += before_lines
+                self.depth -= 1
+                self.line(f"}} while ({cond});")
+                self.depth += 1
+                return
+            else:
+                self.depth -= 1
+                self.line("while (true) {")
+                self.depth += 1
+                self.lines += before_lines
+                self.line(f"if ({_negate(cond)}) break;")
+                self.lines += after_lines
+        self.line("}")
+
+
+def _negate(cond: Expr) -> Expr:
+    if isinstance(cond, Unary) and cond.op == "!":
+        return cond.operand
+    return Unary("!", cond, "bool")
+
+
+def _arg_attrs(func: Operation, index: int) -> dict[str, Attribute]:
+    arg_attrs = func.attributes.get("arg_attrs") or func.properties.get("arg_attrs")
+    if isinstance(arg_attrs, ArrayAttr) and index < len(arg_attrs.data):
+        entry = arg_attrs.data[index]
+        if isinstance(entry, DictionaryAttr):
+            return dict(entry.data)
+    return {}
+
+
+def _str_attr(attrs: dict[str, Attribute], key: str) -> str | None:
+    value = attrs.get(key)
+    return value.data if isinstance(value, StringAttr) else None
+
+
+def _is_identity(layout: StridedLayoutAttr, type: MemRefType) -> bool:
+    shape = type.get_shape()
+    expected, stride = [], 1
+    for size in reversed(shape):
+        expected.append(stride)
+        stride *= max(size, 1)
+    strides = [s.data if hasattr(s, "data") else s for s in layout.strides.data]
+    offset = layout.offset
+    offset_value = offset.data if hasattr(offset, "data") else offset
+    return offset_value == 0 and strides == list(reversed(expected))
+
+
+_WRITERS = (memref.StoreOp, memref.AtomicRMWOp, gpu.BarrierOp)
+
+
+def _writes(op: Operation) -> int:
+    """1 if `op` may write memory or synchronise (so no load may move across it)."""
+    if isinstance(op, _WRITERS):
+        return 1
+    if op.regions:
+        return int(any(isinstance(o, _WRITERS) for o in op.walk()))
+    return 0
+
+
+def _writes_to(user: Operation, ref: SSAValue) -> bool:
+    if isinstance(user, memref.StoreOp | memref.AtomicRMWOp):
+        return user.memref is ref
+    return False
+
+
+def _reads(op: Operation) -> bool:
+    return any(isinstance(o, memref.LoadOp) for o in op.walk())
+
+
+def _is_widening_cast(op: Operation) -> bool:
+    if op.name not in ("arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui"):
+        return False
+    try:
+        return ir_width(op.results[0].type) > ir_width(op.operands[0].type)
+    except UnsupportedType:
+        return False
+
+
+def _is_pure_if(op: Operation) -> bool:
+    """An scf.if computing one value from pure ops and loads only: may become `c ? a : b`."""
+    if not isinstance(op, scf.IfOp) or len(op.output) != 1 or not op.false_region.blocks:
+        return False
+    for inner in op.walk():
+        if inner is op or isinstance(inner, scf.YieldOp | memref.LoadOp):
+            continue
+        if not is_expression_op(inner) or inner.regions:
+            return False
+    return True
+
+
+def _unsigned_friendly(user: Operation) -> bool:
+    if user.name in _UNSIGNED_FRIENDLY:
+        return True
+    if user.name == "arith.cmpi":
+        predicate = user.properties["predicate"]
+        assert isinstance(predicate, IntegerAttr)
+        return CMPI_COMPARISON_OPERATIONS[predicate.value.data].startswith(("u", "e", "n"))
+    return False

@@ -1,0 +1,164 @@
+"""Evaluating the launch description's size expressions (docs/ir.md, "The launch description").
+
+The grid, block and shared-memory sizes of a launch are C integer expressions over the host
+function's scalar parameters. This module reads exactly that language, with C semantics on
+64-bit signed integers (division truncates toward zero, `%` takes the dividend's sign):
+
+    expr    := term (('+' | '-') term)*
+    term    := unary (('*' | '/' | '%') unary)*
+    unary   := ('-' | '+') unary | primary
+    primary := INTEGER | NAME | '(' expr ')' | ('min' | 'max') '(' expr ',' expr ')'
+
+Anything else is rejected with a ValueError; strings are never handed to Python's `eval`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from numbers import Integral
+from typing import Any
+
+_TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z_][A-Za-z0-9_]*)|(.))")
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
+
+def _tokenize(expr: str) -> list[tuple[str, str]]:
+    tokens: list[tuple[str, str]] = []
+    for match in _TOKEN.finditer(expr):
+        number, name, other = match.groups()
+        if number is not None:
+            tokens.append(("int", number))
+        elif name is not None:
+            tokens.append(("name", name))
+        elif other is not None:
+            if other not in "+-*/%(),":
+                raise ValueError(f"launch expression {expr!r}: unexpected character {other!r}")
+            tokens.append(("op", other))
+    return tokens
+
+
+def _check(value: int, expr: str) -> int:
+    if not _INT64_MIN <= value <= _INT64_MAX:
+        raise ValueError(f"launch expression {expr!r} overflows 64-bit integers")
+    return value
+
+
+def _c_div(a: int, b: int, expr: str) -> int:
+    if b == 0:
+        raise ValueError(f"launch expression {expr!r} divides by zero")
+    q = abs(a) // abs(b)
+    return _check(q if (a < 0) == (b < 0) else -q, expr)
+
+
+def _c_rem(a: int, b: int, expr: str) -> int:
+    return a - b * _c_div(a, b, expr)
+
+
+class _Parser:
+    def __init__(self, expr: str, scalars: Mapping[str, Any]):
+        self.expr = expr
+        self.scalars = scalars
+        self.tokens = _tokenize(expr)
+        self.pos = 0
+
+    def error(self, what: str) -> ValueError:
+        return ValueError(f"launch expression {self.expr!r}: {what}")
+
+    def peek(self) -> tuple[str, str] | None:
+        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
+
+    def take(self) -> tuple[str, str]:
+        token = self.peek()
+        if token is None:
+            raise self.error("unexpected end")
+        self.pos += 1
+        return token
+
+    def expect(self, op: str) -> None:
+        if self.take() != ("op", op):
+            raise self.error(f"expected {op!r}")
+
+    def parse(self) -> int:
+        value = self.additive()
+        if self.peek() is not None:
+            raise self.error(f"unexpected {self.peek()[1]!r}")  # type: ignore[index]
+        return value
+
+    def additive(self) -> int:
+        value = self.term()
+        while (token := self.peek()) in (("op", "+"), ("op", "-")):
+            self.pos += 1
+            rhs = self.term()
+            value = _check(value + rhs if token[1] == "+" else value - rhs, self.expr)
+        return value
+
+    def term(self) -> int:
+        value = self.unary()
+        while (token := self.peek()) in (("op", "*"), ("op", "/"), ("op", "%")):
+            self.pos += 1
+            rhs = self.unary()
+            if token[1] == "*":
+                value = _check(value * rhs, self.expr)
+            elif token[1] == "/":
+                value = _c_div(value, rhs, self.expr)
+            else:
+                value = _c_rem(value, rhs, self.expr)
+        return value
+
+    def unary(self) -> int:
+        token = self.peek()
+        if token in (("op", "-"), ("op", "+")):
+            self.pos += 1
+            operand = self.unary()
+            return _check(-operand if token[1] == "-" else operand, self.expr)
+        return self.primary()
+
+    def primary(self) -> int:
+        kind, text = self.take()
+        if kind == "int":
+            # Literals above INT64_MAX only appear negated: `-9223372036854775807 - 1` is
+            # how the most negative value is spelled, so plain range checking suffices.
+            return _check(int(text), self.expr)
+        if kind == "name":
+            if text in ("min", "max") and self.peek() == ("op", "("):
+                self.pos += 1
+                a = self.additive()
+                self.expect(",")
+                b = self.additive()
+                self.expect(")")
+                return min(a, b) if text == "min" else max(a, b)
+            if text not in self.scalars:
+                raise self.error(f"unknown name {text!r}")
+            value = self.scalars[text]
+            if isinstance(value, bool) or not isinstance(value, Integral):
+                raise self.error(f"{text} = {value!r} is not an integer")
+            return _check(int(value), self.expr)
+        if (kind, text) == ("op", "("):
+            value = self.additive()
+            self.expect(")")
+            return value
+        raise self.error(f"unexpected {text!r}")
+
+
+def evaluate(expr: str, scalars: Mapping[str, Any]) -> int:
+    """The value of a launch size expression given the scalar parameters' values."""
+    if not isinstance(expr, str):
+        raise ValueError(f"launch expression must be a string, got {expr!r}")
+    return _Parser(expr, scalars).parse()
+
+
+def launch_config(
+    launch: Mapping[str, Any], scalars: Mapping[str, Any]
+) -> tuple[tuple[int, int, int], tuple[int, int, int], int]:
+    """(grid, block, dynamic shared bytes) of one entry of a function's `launches`.
+
+    Values are returned as computed; a grid with a zero or negative size means the loop it
+    covers is empty, and it is the executor's business not to launch it.
+    """
+    grid = tuple(evaluate(e, scalars) for e in launch["grid"])
+    block = tuple(evaluate(e, scalars) for e in launch["block"])
+    if len(grid) != 3 or len(block) != 3:
+        raise ValueError(f"launch of {launch.get('kernel')!r}: grid and block need 3 sizes")
+    shared = evaluate(launch.get("dynamic_shared_bytes", "0"), scalars)
+    return grid, block, shared  # type: ignore[return-value]
