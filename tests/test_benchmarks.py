@@ -521,3 +521,135 @@ def test_quick_paper_suite_on_the_gpu(tmp_path):
     peers = [r for r in rows if r["is_peer"]]
     assert peers and all(r["status"] == OK for r in peers), peers
     assert code == 0, [r for r in rows if r["status"] == FAILED]
+
+
+# --- the CuPy glue, against a stand-in module (the real one runs in the GPU test) ---------------
+
+
+class FakeCupy:
+    """Just the CuPy surface the cuda device uses, recording what it is asked."""
+
+    float32, float64 = np.float32, np.float64
+    __version__ = "fake"
+
+    def __init__(self):
+        import types
+
+        self.log = []
+        self.clock = iter(range(0, 1000, 4))  # an event records the next "time", 4 ms apart
+
+        fake = self
+
+        class Event:
+            def record(self):
+                self.t = next(fake.clock)
+                fake.log.append("record")
+
+            def synchronize(self):
+                fake.log.append("sync")
+
+        class Device:
+            id = 0
+            compute_capability = "90"
+            attributes = {"MultiProcessorCount": 132, "ClockRate": 1_980_000}
+
+            def synchronize(self):
+                pass
+
+        class RawModule:
+            def __init__(self, code, options, backend):
+                fake.log.append(("module", code, options, backend))
+
+            def get_function(self, name):
+                return lambda grid, block, args, shared_mem=0: fake.log.append(
+                    ("launch", name, grid, block, shared_mem))
+
+        self.cuda = types.SimpleNamespace(
+            Event=Event, Device=Device, get_elapsed_time=lambda a, b: float(b.t - a.t),
+            runtime=types.SimpleNamespace(getDeviceProperties=lambda i: {"name": b"NVIDIA H100"}))
+        self.RawModule = RawModule
+
+    def asarray(self, a):
+        return np.array(a)
+
+
+def test_cuda_event_timer_records_around_the_call_and_waits_for_the_end():
+    from benchmarks.timing import cuda_event_timer
+
+    fake = FakeCupy()
+    elapsed = cuda_event_timer(fake)(lambda: fake.log.append("launch"))
+    assert fake.log == ["record", "launch", "record", "sync"] and elapsed == 4.0
+
+
+def test_gpu_peak_and_copy_bandwidth_from_the_device():
+    from benchmarks.roofline import copy_bandwidth, gpu_fp32_peak
+
+    fake = FakeCupy()
+    assert gpu_fp32_peak(fake)[0] == pytest.approx(66.9e12, rel=1e-3)
+    fake.cuda.Device.attributes = {"MultiProcessorCount": 132}
+    with pytest.raises(RuntimeError, match="--peak-tflops"):
+        gpu_fp32_peak(fake)
+
+    copies = []
+
+    class Buffer:
+        def __init__(self, n):
+            self.nbytes = 4 * n
+            self.data = self
+
+        def copy_from_device_async(self, src, size):
+            copies.append(size)
+
+    fake.ones = lambda n, dtype: Buffer(n)
+    fake.empty_like = lambda a: Buffer(a.nbytes // 4)
+    bandwidth, text = copy_bandwidth(fake, FakeTimer(2.0), 1 << 30, reps=4)
+    assert copies == [1 << 30] * 6  # 2 warm-up + 4 timed, each the whole buffer
+    assert bandwidth == pytest.approx(2 * 2**30 / 2e-3)  # read + written in 2 ms
+    assert text == "cudaMemcpy D2D of 1024 MiB, median of 4"
+
+
+def test_cuda_device_compiles_the_kernel_source_and_launches_its_description(monkeypatch):
+    fake = FakeCupy()
+    monkeypatch.setitem(sys.modules, "cupy", fake)
+    device = devices.CudaDevice(compiler="nvcc", options=("-lineinfo",))
+    assert device.describe()["name"] == "NVIDIA H100"
+    kernel = FakeKernel(launches=[{"kernel": "matmul_kernel", "args": ["A", "m"]}],
+                        configs=[{"grid": (2, 3, 1), "block": (256, 1, 1), "shared": 0}])
+    kernel.cuda_source = "extern \"C\" __global__ void matmul_kernel(float *A, int m) {}"
+    launch = device.load(kernel, {"A": device.put(np.zeros(4))}, {"m": 4, "n": 1, "p": 1})
+    launch()
+    assert fake.log == [("module", kernel.cuda_source, ("-lineinfo",), "nvcc"),
+                        ("launch", "matmul_kernel", (2, 3, 1), (256, 1, 1), 0)]
+
+
+def test_gpu_peers_call_cublas_gemm_and_cupyx_correlate(monkeypatch):
+    """With NumPy/SciPy installed under CuPy's module names, the GPU peers compute the right
+    thing: this checks their wiring; the layouts are checked above."""
+    import types
+
+    import scipy.ndimage
+
+    from benchmarks.peers import gpu_peer
+
+    cupy = types.ModuleType("cupy")
+    cupy.cublas = types.SimpleNamespace(gemm=numpy_gemm)
+    cupyx = types.ModuleType("cupyx")
+    cupyx.scipy = types.SimpleNamespace(ndimage=scipy.ndimage)
+    for name, module in {"cupy": cupy, "cupy.cublas": cupy.cublas, "cupyx": cupyx,
+                         "cupyx.scipy": cupyx.scipy, "cupyx.scipy.ndimage": scipy.ndimage}.items():
+        monkeypatch.setitem(sys.modules, name, module)
+
+    s = {"m": 4, "n": 6, "p": 5}
+    arrays = MATMUL.inputs(s, RNG)
+    expected = MATMUL.reference(np, arrays, s)
+    peer = gpu_peer("matmul")
+    assert peer.name == "cublas-sgemm (cupy)"
+    peer.bind(arrays, s)()
+    np.testing.assert_allclose(arrays["A"], expected, rtol=1e-5)
+
+    c = {"n": 9, "m": 7, "t": 5}
+    arrays = CONV2D.inputs(c, RNG)
+    peer = gpu_peer("conv2d")
+    assert peer.name == "cupyx.correlate"
+    peer.bind(arrays, c)()
+    np.testing.assert_allclose(arrays["out"], CONV2D.reference(np, arrays, c), rtol=1e-5, atol=1e-6)
