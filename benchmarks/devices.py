@@ -130,7 +130,8 @@ class CudaDevice:
     def put(self, host: np.ndarray) -> Any:
         return self.cupy.asarray(host)
 
-    def load(self, kernel: Any, arrays: dict[str, Any], sizes: dict[str, int]) -> Callable[[], None]:
+    def load(self, kernel: Any, arrays: dict[str, Any], sizes: dict[str, int]
+             ) -> Callable[[], None]:
         module = self.cupy.RawModule(code=kernel.cuda_source, options=self.options,
                                      backend=self.compiler)
         return bind_launches(kernel, module.get_function, arrays, sizes)
@@ -166,7 +167,8 @@ class CpuDevice:
     def put(self, host: np.ndarray) -> np.ndarray:
         return host.copy()
 
-    def load(self, kernel: Any, arrays: dict[str, Any], sizes: dict[str, int]) -> Callable[[], None]:
+    def load(self, kernel: Any, arrays: dict[str, Any], sizes: dict[str, int]
+             ) -> Callable[[], None]:
         named = {p["name"]: arrays[p["name"]] if p["kind"] == "array" else sizes[p["name"]]
                  for p in kernel.params}
         return lambda: kernel(backend="cpu", **named)

@@ -21,7 +21,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="named suite (default: paper)")
     parser.add_argument("--quick", action="store_true", help="small sizes, fewer repetitions")
     parser.add_argument("--variant", action="append", metavar="PATTERN",
-                        help="run only matching variants (shell pattern, e.g. mm_cond_*); repeatable")
+                        help="run only matching variants (shell pattern: mm_cond_*); repeatable")
     parser.add_argument("--list", action="store_true", help="list the suite's cases and exit")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     parser.add_argument("--device", default="cuda", choices=("cuda", "cpu"),

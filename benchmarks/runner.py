@@ -63,7 +63,8 @@ class Runner:
             raise result
         return result
 
-    def run_size(self, problem: Problem, sizes: dict[str, int], variants: list[Variant]) -> list[Row]:
+    def run_size(self, problem: Problem, sizes: dict[str, int],
+                 variants: list[Variant]) -> list[Row]:
         device, xp = self.device, self.device.xp
         host = problem.inputs(sizes, np.random.default_rng(self.seed))
         pristine = {name: device.put(a) for name, a in host.items()}

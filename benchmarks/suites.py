@@ -101,7 +101,8 @@ def conv_variants(t: int) -> dict[str, Variant]:
         for v in (
             Variant(f"{prefix}_0", CONV2D, vanilla(256), "autogpu-vanilla: one thread per pixel"),
             Variant(f"{prefix}_1", CONV2D, optimize(**CACHED), "staged + template cached"),
-            Variant(f"{prefix}_autogpu", CONV2D, conv_autogpu(t), "block 32x1, j x8, template unrolled"),
+            Variant(f"{prefix}_autogpu", CONV2D, conv_autogpu(t),
+                    "block 32x1, j x8, template unrolled"),
         )
     }
 

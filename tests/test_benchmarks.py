@@ -16,9 +16,9 @@ import pytest
 from autogpu.diagnostics import CompileError
 from benchmarks import devices, run
 from benchmarks.devices import CpuDevice, Unavailable, bind_launches, build, missing_feature
-from benchmarks.peers import correlate_peer, cpu_peer, numpy_gemm, sgemm_peer
+from benchmarks.peers import correlate_peer, numpy_gemm, sgemm_peer
 from benchmarks.problems import CONV2D, MATMUL
-from benchmarks.report import FAILED, OK, UNAVAILABLE, Row, format_table, rows_from_json, to_json
+from benchmarks.report import FAILED, OK, UNAVAILABLE, format_table, rows_from_json, to_json
 from benchmarks.roofline import Roofline, fp32_peak
 from benchmarks.runner import Runner, group_by_size
 from benchmarks.suites import MATMUL_VARIANTS, SUITES, Case, paper, sizes_of
@@ -399,7 +399,8 @@ def run_fake(*names, timer=None):
     timer = timer or FakeTimer(2.0)
     roof = Roofline(1e12, 1e11, "test", "test")
     device = CpuDevice(timer=timer)
-    runner = Runner(device, warmup=1, reps=3, builder=fake_builder, roofline=roof, log=lambda s: None)
+    runner = Runner(device, warmup=1, reps=3, builder=fake_builder, roofline=roof,
+                    log=lambda s: None)
     return runner.run(fake_cases(*names)), timer
 
 
@@ -512,7 +513,7 @@ def test_cli_runs_a_suite_on_the_cpu_device_and_writes_json(monkeypatch, tmp_pat
 def test_quick_paper_suite_on_the_gpu(tmp_path):
     """The real thing, on the GPU machine: the peers must verify against the float64 reference
     (which checks their layouts), and no autogpu variant may be FAILED."""
-    cupy = pytest.importorskip("cupy", reason="needs CuPy and an NVIDIA GPU: run on the GPU machine")
+    cupy = pytest.importorskip("cupy", reason="needs CuPy and a GPU: run on the GPU machine")
     if cupy.cuda.runtime.getDeviceCount() == 0:
         pytest.skip("needs an NVIDIA GPU: run on the GPU machine")
     out = tmp_path / "quick.json"
