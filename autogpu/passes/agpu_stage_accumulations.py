@@ -168,7 +168,7 @@ def _stage(
     assert isinstance(mem_type, MemRefType)
     slot = memref.AllocaOp.get(mem_type.element_type, shape=())
     slot.memref.name_hint = f"{c_name(element.memref) or 'array'}_acc"
-    rewriter.insert_op(slot, InsertPoint.before(outer))
+    rewriter.insert(slot, InsertPoint.before(outer))
 
     mapping: dict[SSAValue, SSAValue] = {}
     guard = _guard(nest, rewriter, mapping)
@@ -176,11 +176,11 @@ def _stage(
         _move_into_if(outer, guard, rewriter)
     indices = [hoist(i, outer, rewriter, mapping) for i in element.indices]
     initial = memref.LoadOp.get(element.memref, indices)
-    rewriter.insert_op(
+    rewriter.insert(
         [initial, memref.StoreOp.get(initial.res, slot.memref, ())], InsertPoint.before(outer)
     )
     final = memref.LoadOp.get(slot.memref, ())
-    rewriter.insert_op(
+    rewriter.insert(
         [final, memref.StoreOp.get(final.res, element.memref, indices)], InsertPoint.after(outer)
     )
     _redirect(element, outer, slot.memref, rewriter, analysis)
@@ -207,7 +207,7 @@ def _redirect(
             new.res.name_hint = access.op.res.name_hint
         else:
             new = memref.StoreOp.get(access.op.value, slot, ())
-        rewriter.replace_op(access.op, new)
+        rewriter.replace(access.op, new)
         for index in old_indices:
             _erase_if_dead(index, rewriter)
 
@@ -221,7 +221,7 @@ def _erase_if_dead(value: SSAValue, rewriter: PatternRewriter) -> None:
         and all(not r.uses for r in owner.results)
     ):
         operands = list(owner.operands)
-        rewriter.erase_op(owner)
+        rewriter.erase(owner)
         for operand in operands:
             _erase_if_dead(operand, rewriter)
 
@@ -245,7 +245,7 @@ def _guard(
         ops: list[Operation] = [runs]
         if condition is not None:
             ops.append(arith.AndIOp(condition, runs))
-        rewriter.insert_op(ops, InsertPoint.before(outer))
+        rewriter.insert(ops, InsertPoint.before(outer))
         condition = ops[-1].results[0]
     if condition is not None:
         assert condition.type == i1
@@ -258,11 +258,11 @@ def _move_into_if(loop: scf.ForOp, condition: SSAValue, rewriter: PatternRewrite
     result_types = [r.type for r in loop.results]
     else_region = Region(Block([scf.YieldOp(*loop.iter_args)])) if result_types else Region()
     if_op = scf.IfOp(condition, result_types, Region(Block()), else_region)
-    rewriter.insert_op(if_op, InsertPoint.before(loop))
+    rewriter.insert(if_op, InsertPoint.before(loop))
     for result, replacement in zip(loop.results, if_op.results, strict=True):
         rewriter.replace_all_uses_with(result, replacement)
     loop.detach()
-    rewriter.insert_op([loop, scf.YieldOp(*loop.results)], InsertPoint.at_end(if_op.true_region.block))
+    rewriter.insert([loop, scf.YieldOp(*loop.results)], InsertPoint.at_end(if_op.true_region.block))
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,7 @@ def _constant(value: int, type: Attribute, rewriter: PatternRewriter, at: Insert
     width = bit_width(type)
     assert width is not None
     op = arith.ConstantOp(IntegerAttr(to_signed(value, width), type))
-    rewriter.insert_op(op, at)
+    rewriter.insert(op, at)
     return op.result
 
 
@@ -67,7 +67,7 @@ def _clone_body(
         if isinstance(op, scf.YieldOp):
             yielded = [mapping.get(v, v) for v in op.arguments]
         else:
-            rewriter.insert_op(op.clone(mapping), at)
+            rewriter.insert(op.clone(mapping), at)
     return yielded
 
 
@@ -106,7 +106,7 @@ def _unrolled_loop(
     for arg, original in zip(carried, loop.body.block.args[1:]):
         arg.name_hint = original.name_hint
     new_loop = scf.ForOp(lb, ub, big_step, loop.iter_args, Region(block))
-    rewriter.insert_op(new_loop, InsertPoint.before(loop))
+    rewriter.insert(new_loop, InsertPoint.before(loop))
     at = InsertPoint.at_end(block)
     values: list[SSAValue] = list(carried)
     current = iv
@@ -114,10 +114,10 @@ def _unrolled_loop(
         if k:
             step_op = arith.AddiOp(current, loop.step)
             step_op.result.name_hint = iv.name_hint
-            rewriter.insert_op(step_op, at)
+            rewriter.insert(step_op, at)
             current = step_op.result
         values = _clone_body(loop, current, values, rewriter, at)
-    rewriter.insert_op(scf.YieldOp(*values), at)
+    rewriter.insert(scf.YieldOp(*values), at)
     return new_loop
 
 
@@ -127,7 +127,7 @@ def _remainder_loop(
     """`loop` itself, restarted at `lb` with initial values `carried` (moved after the main
     loop, which is where it runs)."""
     remainder = scf.ForOp(lb, loop.ub, loop.step, carried, loop.body.clone())
-    rewriter.insert_op(remainder, InsertPoint.before(loop))
+    rewriter.insert(remainder, InsertPoint.before(loop))
     return remainder
 
 
@@ -140,7 +140,7 @@ def _runtime_main_bound(
     lb, ub, step = loop.lb, loop.ub, loop.step
 
     def emit(op: Operation, name: str | None = None) -> SSAValue:
-        rewriter.insert_op(op, at)
+        rewriter.insert(op, at)
         if name is not None:
             op.results[0].name_hint = name
         return op.results[0]
@@ -191,7 +191,7 @@ class UnrollSerialLoop(RewritePattern):
             results = _straight_line(
                 op, lb, trips, op.iter_args, rewriter, InsertPoint.before(op)
             )
-            rewriter.replace_op(op, [], results)
+            rewriter.replace(op, [], results)
             return
         if self.factor == 1 or (trips is not None and trips < self.factor):
             return  # (a short constant loop stays whole above the full-unroll limit)
@@ -215,13 +215,13 @@ class UnrollSerialLoop(RewritePattern):
         results = _straight_line(
             op, lb + main_trips * step, trips % self.factor, main.results, rewriter, at
         )
-        rewriter.replace_op(op, [], results)
+        rewriter.replace(op, [], results)
 
     def _unroll_runtime(self, op: scf.ForOp, rewriter: PatternRewriter) -> None:
         main_ub, big_step = _runtime_main_bound(op, self.factor, rewriter)
         main = _unrolled_loop(op, op.lb, main_ub, self.factor, big_step, rewriter)
         remainder = _remainder_loop(op, main_ub, main.results, rewriter)
-        rewriter.replace_op(op, [], remainder.results)
+        rewriter.replace(op, [], remainder.results)
 
 
 def _selected_loops(module: ModuleOp, names: Sequence[str]) -> set[scf.ForOp]:

@@ -61,7 +61,7 @@ def hoist(
     for operand in owner.operands:
         hoist(operand, loop, rewriter, mapping)
     clone = owner.clone(mapping)
-    rewriter.insert_op(clone, InsertPoint.before(loop))
+    rewriter.insert(clone, InsertPoint.before(loop))
     return mapping[value]
 
 
