@@ -187,7 +187,9 @@ class Binary(Expr):
 
     def render(self) -> str:
         prec = self.precedence
-        left = self.lhs.operand_text(prec + 1 if _wants_clarity(prec, self.lhs) else prec)
+        left = self.lhs.operand_text(prec)
+        if _wants_clarity(prec, self.lhs) and self.lhs.precedence >= prec:
+            left = f"({left})"
         right = self.rhs.operand_text(prec + 1)
         if _wants_clarity(prec, self.rhs) and self.rhs.precedence >= prec + 1:
             right = f"({right})"

@@ -236,7 +236,10 @@ def float_literal(value: float, ctype: str) -> Expr:
 def _shortest_float32(value: float) -> str:
     """The shortest decimal that C rounds to exactly this float, else a hex float."""
     v32 = np.float32(value)
-    text = str(v32)
+    if v32 == 0 or 1e-4 <= abs(v32) < 1e16:  # where Python's repr of doubles is positional
+        text = np.format_float_positional(v32, unique=True, trim="-")
+    else:
+        text = np.format_float_scientific(v32, unique=True, trim="-")
     if _decimal_rounds_to_float32(text, v32):
         return text
     return float(v32).hex()
@@ -249,11 +252,15 @@ def _decimal_rounds_to_float32(text: str, v32: np.float32) -> bool:
 
     exact = Fraction(text)
     target = Fraction(float(v32))
-    for toward in (np.float32(np.inf), np.float32(-np.inf)):
-        neighbour = np.nextafter(v32, toward)
-        if np.isinf(neighbour):
-            continue
-        if abs(exact - target) >= abs(exact - Fraction(float(neighbour))):
+    for toward in (np.inf, -np.inf):
+        with np.errstate(over="ignore"):
+            neighbour = np.nextafter(v32, np.float32(toward))
+        if np.isinf(neighbour):  # past the largest float: as if the exponent range went on
+            other = Fraction(float(np.nextafter(v32, np.float32(-toward))))
+            neighbour_value = target + (target - other)
+        else:
+            neighbour_value = Fraction(float(neighbour))
+        if abs(exact - target) >= abs(exact - neighbour_value):
             return False
     return True
 

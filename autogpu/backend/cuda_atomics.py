@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from autogpu.backend.c_expr import Cast, Expr, Unary, call
 from autogpu.backend.c_types import Mode, convert
-from autogpu.backend.cuda_exprs import HELPERS
+from autogpu.backend.cuda_exprs import helper
 
 ATOMIC_KINDS = (
     "addf", "addi", "andi", "assign", "maximumf", "maxnumf", "maxs", "maxu",
@@ -104,8 +104,7 @@ def atomic_call(
     ):
         raise AtomicUnsupported(f"atomic {kind} on {element}")
     name = f"agpu_atomic_{kind}"
-    helpers[f"{name}_{element}"] = _cas_helper(kind, element)
     if kind in ("maximumf", "minimumf"):
-        scalar = f"agpu_{kind[:7]}"  # the scalar helper it calls
-        helpers[scalar] = HELPERS[scalar]
+        helper(helpers, f"agpu_{kind[:7]}", element)  # the scalar helper it calls
+    helpers[f"{name} {element}"] = _cas_helper(kind, element)
     return call(name, [Unary("&", target), convert(value, element, Mode.EXACT)], element)

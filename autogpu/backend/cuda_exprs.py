@@ -4,8 +4,8 @@
 returns the one of its result; unsigned ops compute on the unsigned view of their operands
 (`divui` on i32: `(unsigned)a / (unsigned)b`), float ops call the math function of the right
 precision (`sqrtf` for f32, `sqrt` for f64). A few ops have no C operator or CUDA function; they
-call small device functions (`agpu_floordiv`, ...) whose definitions `HELPERS` holds and which
-are printed before the kernels when used.
+call small device functions (`agpu_floordiv`, ...) whose definitions `helper()` registers and
+which are printed before the kernels when used.
 """
 
 from __future__ import annotations
@@ -49,49 +49,37 @@ class Unsupported(Exception):
     """The op (or this use of it) has no C translation here; the emitter names the op."""
 
 
-# Device functions for ops without a C operator, printed once before the kernels when used.
-HELPERS: dict[str, str] = {
-    "agpu_floordiv": """\
-static __device__ inline int agpu_floordiv(int a, int b) {
-  return a / b - (a % b != 0 && (a < 0) != (b < 0));
+# Device functions for ops without a C operator, one definition per C type, printed once before
+# the kernels when used (only the overloads used: nvcc warns about unused static functions).
+_HELPER_BODIES: dict[str, str] = {
+    "agpu_floordiv": "{T} a, {T} b) {{\n  return a / b - (a % b != 0 && (a < 0) != (b < 0));\n}}",
+    "agpu_ceildiv": "{T} a, {T} b) {{\n  return a / b + (a % b != 0 && (a < 0) == (b < 0));\n}}",
+    "agpu_ceildivu": "{T} a, {T} b) {{\n  return a / b + (a % b != 0);\n}}",
+    "agpu_minimum": "{T} a, {T} b) {{\n"
+    "  return isnan(a) || isnan(b) ? a + b : a == b ? (signbit(a) ? a : b) : {fmin}(a, b);\n}}",
+    "agpu_maximum": "{T} a, {T} b) {{\n"
+    "  return isnan(a) || isnan(b) ? a + b : a == b ? (signbit(a) ? b : a) : {fmax}(a, b);\n}}",
+    "agpu_cttz": "{T} x) {{\n  return x == 0 ? {bits} : {ffs}(x) - 1;\n}}",
 }
-static __device__ inline long long agpu_floordiv(long long a, long long b) {
-  return a / b - (a % b != 0 && (a < 0) != (b < 0));
-}""",
-    "agpu_ceildiv": """\
-static __device__ inline int agpu_ceildiv(int a, int b) {
-  return a / b + (a % b != 0 && (a < 0) == (b < 0));
-}
-static __device__ inline long long agpu_ceildiv(long long a, long long b) {
-  return a / b + (a % b != 0 && (a < 0) == (b < 0));
-}
-static __device__ inline unsigned agpu_ceildiv(unsigned a, unsigned b) {
-  return a / b + (a % b != 0);
-}
-static __device__ inline unsigned long long agpu_ceildiv(unsigned long long a,
-                                                         unsigned long long b) {
-  return a / b + (a % b != 0);
-}""",
-    "agpu_minimum": """\
-static __device__ inline float agpu_minimum(float a, float b) {
-  return isnan(a) || isnan(b) ? a + b : a == b ? (signbit(a) ? a : b) : fminf(a, b);
-}
-static __device__ inline double agpu_minimum(double a, double b) {
-  return isnan(a) || isnan(b) ? a + b : a == b ? (signbit(a) ? a : b) : fmin(a, b);
-}""",
-    "agpu_maximum": """\
-static __device__ inline float agpu_maximum(float a, float b) {
-  return isnan(a) || isnan(b) ? a + b : a == b ? (signbit(a) ? b : a) : fmaxf(a, b);
-}
-static __device__ inline double agpu_maximum(double a, double b) {
-  return isnan(a) || isnan(b) ? a + b : a == b ? (signbit(a) ? b : a) : fmax(a, b);
-}""",
-    "agpu_cttz": """\
-static __device__ inline int agpu_cttz(int x) { return x == 0 ? 32 : __ffs(x) - 1; }
-static __device__ inline long long agpu_cttz(long long x) {
-  return x == 0 ? 64 : __ffsll(x) - 1;
-}""",
-}
+HELPER_ORDER = tuple(_HELPER_BODIES)
+
+
+def helper(helpers: dict[str, str], name: str, ctype: str) -> str:
+    """Register the definition of helper `name` for C type `ctype`; returns the name to call
+    (C++ overloads: `agpu_ceildivu` is the unsigned `agpu_ceildiv`; callers pass operands of
+    exactly `ctype`, so overload resolution is never ambiguous)."""
+    called = "agpu_ceildiv" if name == "agpu_ceildivu" else name
+    suffix = "f" if ctype == "float" else ""
+    body = _HELPER_BODIES[name].format(
+        T=ctype,
+        fmin=f"fmin{suffix}",
+        fmax=f"fmax{suffix}",
+        bits=64 if ctype == "long long" else 32,
+        ffs="__ffsll" if ctype == "long long" else "__ffs",
+    )
+    helpers[f"{name} {ctype}"] = f"static __device__ inline {ctype} {called}({body}"
+    return called
+
 
 DIMENSIONS = ("x", "y", "z")
 _GPU_BUILTINS = {
@@ -351,9 +339,13 @@ def _div_helper(op: Operation, args: Sequence[Expr], helpers: dict[str, str]) ->
     want = ctype_of(type, unsigned=unsigned)
     if width(want) < 32:
         raise Unsupported(f"on {type}")
-    name = "agpu_floordiv" if op.name == "arith.floordivsi" else "agpu_ceildiv"
-    helpers[name] = HELPERS[name]
-    return call(name, [convert(a, want, Mode.EXACT) for a in args], want)
+    name = {
+        "arith.floordivsi": "agpu_floordiv",
+        "arith.ceildivsi": "agpu_ceildiv",
+        "arith.ceildivui": "agpu_ceildivu",
+    }[op.name]
+    called = helper(helpers, name, want)
+    return call(called, [convert(a, want, Mode.EXACT) for a in args], want)
 
 
 def _cmpi(op: Operation, args: Sequence[Expr], _: dict[str, str]) -> Expr:
@@ -433,8 +425,7 @@ def _math_call(op: Operation, args: Sequence[Expr], helpers: dict[str, str]) -> 
     operands = [convert(a, want, Mode.EXACT) for a in args]
     if op.name in ("arith.minimumf", "arith.maximumf"):
         name = "agpu_minimum" if op.name == "arith.minimumf" else "agpu_maximum"
-        helpers[name] = HELPERS[name]
-        return call(name, operands, want)
+        return call(helper(helpers, name, want), operands, want)
     if op.name == "math.fma":
         return call(_math_name("fma", want), operands, want)
     base = _MATH_UNARY.get(op.name) or _MATH_BINARY[op.name]
@@ -462,8 +453,7 @@ def _int_math(op: Operation, args: Sequence[Expr], helpers: dict[str, str]) -> E
     operand = convert(args[0], ctype_of(type), Mode.EXACT)
     if op.name == "math.ctlz":
         return call("__clzll" if wide else "__clz", [operand], "int")
-    helpers["agpu_cttz"] = HELPERS["agpu_cttz"]
-    return call("agpu_cttz", [operand], ctype_of(type))
+    return call(helper(helpers, "agpu_cttz", ctype_of(type)), [operand], ctype_of(type))
 
 
 # --- casts -----------------------------------------------------------------------------------
@@ -626,7 +616,8 @@ def build_expression(op: Operation, operands: Sequence[Expr], helpers: dict[str,
 
 
 __all__ = [
-    "HELPERS",
+    "HELPER_ORDER",
+    "helper",
     "Unsupported",
     "build_expression",
     "conditional_bool",

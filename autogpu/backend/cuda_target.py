@@ -17,7 +17,7 @@ from xdsl.dialects import func, gpu, memref
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, NoneAttr
 from xdsl.utils.target import Target
 
-from autogpu.backend.cuda_exprs import HELPERS
+from autogpu.backend.cuda_exprs import HELPER_ORDER
 from autogpu.backend.cuda_host import describe_module
 from autogpu.backend.c_expr import Name
 from autogpu.backend.c_names import sanitize
@@ -63,8 +63,12 @@ def emit_cuda(module: ModuleOp) -> CudaProgram:
     helpers: dict[str, str] = {}
     bodies = [KernelEmitter(kernel, helpers, globals).emit() for kernel in kernels.values()]
     launch = describe_module(module, kernels)
-    ordered = [helpers[n] for n in HELPERS if n in helpers]
-    ordered += [text for n, text in helpers.items() if n not in HELPERS]
+    # Scalar helpers first (atomic helpers may call them), in a stable order.
+    def rank(key: str) -> tuple[int, str]:
+        base = key.split(" ", 1)[0]
+        return (HELPER_ORDER.index(base) if base in HELPER_ORDER else len(HELPER_ORDER), key)
+
+    ordered = [helpers[key] for key in sorted(helpers, key=rank)]
     parts = ordered + (["\n".join(declarations)] if declarations else []) + bodies
     return CudaProgram("\n\n".join(parts) + "\n" if parts else "", launch)
 
