@@ -1,0 +1,45 @@
+// RUN: autogpu-opt %s -p 'convert-agpu-to-gpu{block_size=128}' | filecheck %s
+// RUN: autogpu-opt %s -p 'convert-agpu-to-gpu{block_size=32 block_y=8}' | filecheck %s --check-prefix=BLOCK2D
+
+// block_size sets the threads per block along x (launch, grid and gpu.known_block_size);
+// block_y gives the loop on y threads too: j = blockIdx.y * blockDim.y + threadIdx.y, striding
+// by gridDim.y * blockDim.y.
+
+func.func @copy2d(%A: memref<?xf32>, %B: memref<?xf32>, %m: i32, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  agpu.parallel_for %j = %c0 to %n step %c1 : i32 {
+    agpu.parallel_for %i = %c0 to %m step %c1 : i32 {
+      %jm = arith.muli %j, %m : i32
+      %c = arith.addi %jm, %i : i32
+      %ii = arith.index_cast %c : i32 to index
+      %v = memref.load %B[%ii] : memref<?xf32>
+      memref.store %v, %A[%ii] : memref<?xf32>
+    }
+  }
+  func.return
+}
+
+// CHECK: sym_name = "copy2d_kernel", gpu.known_block_size = array<i32: 128, 1, 1>
+// CHECK-LABEL: func.func @copy2d(
+// CHECK: %[[BS:.*]] = arith.constant 128 : index
+// CHECK-NEXT: arith.ceildivsi %{{.*}}, %[[BS]] : index
+// CHECK: "gpu.launch_func"(%{{.*}}, %{{.*}}, %[[ONE:[^,]*]], %[[BS]], %[[ONE]], %[[ONE]],
+
+// BLOCK2D: "gpu.thread_id"() <{dimension = #gpu<dim x>}>
+// BLOCK2D: %[[J_UB:.*]] = arith.index_cast %{{.*}} : i32 to index
+// BLOCK2D-NEXT: %[[BY:.*]] = "gpu.block_id"() <{dimension = #gpu<dim y>}> : () -> index
+// BLOCK2D-NEXT: %[[BDY:.*]] = "gpu.block_dim"() <{dimension = #gpu<dim y>}> : () -> index
+// BLOCK2D-NEXT: %[[TY:.*]] = "gpu.thread_id"() <{dimension = #gpu<dim y>}> : () -> index
+// BLOCK2D-NEXT: %[[T:.*]] = arith.muli %[[BY]], %[[BDY]] : index
+// BLOCK2D-NEXT: %[[GIDY:.*]] = arith.addi %[[T]], %[[TY]] : index
+// BLOCK2D-NEXT: %[[GDY:.*]] = "gpu.grid_dim"() <{dimension = #gpu<dim y>}> : () -> index
+// BLOCK2D-NEXT: %[[STRIDE:.*]] = arith.muli %[[GDY]], %[[BDY]] : index
+// BLOCK2D-NEXT: scf.for %{{.*}} = %[[GIDY]] to %[[J_UB]] step %[[STRIDE]] {
+// BLOCK2D: sym_name = "copy2d_kernel", gpu.known_block_size = array<i32: 32, 8, 1>
+// BLOCK2D-LABEL: func.func @copy2d(
+// BLOCK2D: %[[BX:.*]] = arith.constant 32 : index
+// BLOCK2D: %[[NY:.*]] = arith.index_cast %{{.*}} : i32 to index
+// BLOCK2D-NEXT: %[[BYS:.*]] = arith.constant 8 : index
+// BLOCK2D-NEXT: %[[ROWS:.*]] = arith.ceildivsi %[[NY]], %[[BYS]] : index
+// BLOCK2D: "gpu.launch_func"(%{{.*}}, %{{.*}}, %[[ONE:[^,]*]], %[[BX]], %[[BYS]], %[[ONE]],
