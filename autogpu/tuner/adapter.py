@@ -1,0 +1,471 @@
+"""The one place where the tuner touches the rest of autogpu.
+
+The frontend, the passes, the cuda target and the executors are developed alongside the tuner;
+every call the tuner makes into them goes through this module, so that an interface change is
+absorbed here and nowhere else. Everything returned from here is plain data (strings, dicts,
+tuples), so it crosses process boundaries (compile pool, measurement process) by pickling.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import platform
+import re
+import shutil
+import subprocess
+import typing
+from dataclasses import dataclass
+from functools import lru_cache
+from types import NoneType, UnionType
+from typing import Any
+
+from autogpu.diagnostics import CompileError
+
+
+# --- passes and pipelines --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    """One option of a pass: its field name, kind, default and the pass's own tuning hints."""
+
+    name: str
+    kind: str  # "int" | "float" | "bool" | "str" | "tuple"
+    default: Any
+    element_kind: str | None = None  # for tuples: the kind of the elements
+    tuning_values: Any = None  # from the pass's TUNING_SPACE, if it declares one
+
+
+@dataclass(frozen=True)
+class PassSpec:
+    """A pass of a pipeline as written: its name and the options given explicitly."""
+
+    name: str
+    options: dict[str, tuple[Any, ...]]
+
+
+def parse_pipeline_spec(spec: str) -> list[PassSpec]:
+    """Split `a,b{x=1 y=2}` into passes with their explicit options (xDSL's parser)."""
+    from xdsl.utils.arg_spec import parse_pipeline
+
+    try:
+        specs = list(parse_pipeline(spec))
+    except Exception as e:  # xDSL raises ArgSpecParseError/ValueError
+        raise CompileError(f"invalid pipeline '{spec}': {e}") from None
+    available = _available_passes()
+    result = []
+    for s in specs:
+        if s.name not in available:
+            raise CompileError(
+                f"unknown pass '{s.name}' in pipeline '{spec}' "
+                f"(autogpu's passes: {', '.join(sorted(_autogpu_pass_names())) or 'none yet'})"
+            )
+        s = s.normalize_parameter_names()
+        result.append(PassSpec(s.name, dict(s.parameters)))
+    return result
+
+
+def format_pipeline(passes: list[PassSpec]) -> str:
+    """The inverse of parse_pipeline_spec: `name{opt=v ...}` joined by commas."""
+    from xdsl.utils.arg_spec import ArgSpec
+
+    parts = []
+    for p in passes:
+        params = {k: tuple(v) if isinstance(v, (tuple, list)) else (v,) for k, v in p.options.items()}
+        parts.append(str(ArgSpec(p.name, params)))
+    return ",".join(parts)
+
+
+def _available_passes():
+    from autogpu.api import available_passes
+
+    return available_passes()
+
+
+def _autogpu_pass_names() -> list[str]:
+    from autogpu.passes import get_all_passes
+
+    return list(get_all_passes())
+
+
+def pass_class(name: str):
+    passes = _available_passes()
+    if name not in passes:
+        raise CompileError(f"unknown pass '{name}'")
+    return passes[name]()
+
+
+def _kind_of(tp: Any) -> tuple[str, str | None]:
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, UnionType):
+        args = [a for a in typing.get_args(tp) if a is not NoneType]
+        return _kind_of(args[0]) if args else ("str", None)
+    if origin is tuple:
+        args = [a for a in typing.get_args(tp) if a is not Ellipsis]
+        return "tuple", (_kind_of(args[0])[0] if args else "int")
+    for kind, py in (("bool", bool), ("int", int), ("float", float), ("str", str)):
+        if tp is py:
+            return kind, None
+    return "str", None
+
+
+def pass_options(name: str) -> list[OptionInfo]:
+    """The options of pass `name` (its dataclass fields), with the pass's tuning hints.
+
+    A pass may declare `TUNING_SPACE: ClassVar[dict[str, str | list]]` (option name -> values or
+    a generator expression such as "pow2(32, 512)") and `TUNING_RESTRICTIONS:
+    ClassVar[tuple[str, ...]]` (expressions over its options and the sizes); the tuner uses them
+    before its own defaults table.
+    """
+    cls = pass_class(name)
+    hints = typing.get_type_hints(cls)
+    declared = getattr(cls, "TUNING_SPACE", {}) or {}
+    infos = []
+    for f in dataclasses.fields(cls):
+        if f.name == "name" or not f.init:
+            continue
+        kind, element = _kind_of(hints.get(f.name, str))
+        if f.default is not dataclasses.MISSING:
+            default = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            default = f.default_factory()
+        else:
+            default = None
+        infos.append(OptionInfo(f.name, kind, default, element, declared.get(f.name)))
+    return infos
+
+
+def pass_restrictions(name: str) -> tuple[str, ...]:
+    return tuple(getattr(pass_class(name), "TUNING_RESTRICTIONS", ()) or ())
+
+
+# --- the kernel's signature ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Param:
+    """A C parameter of the kernel function (the launch description's `params` entry)."""
+
+    name: str
+    kind: str  # "array" | "scalar"
+    dtype: str  # numpy dtype name
+    ctype: str
+    const: bool = False
+    extents: tuple[str, ...] | None = None
+
+
+def _param_from_launch(p: dict[str, Any]) -> Param:
+    ext = p.get("extents")
+    return Param(p["name"], p["kind"], p["dtype"], p.get("ctype", ""), bool(p.get("const")),
+                 tuple(str(e) for e in ext) if ext else None)
+
+
+_CTYPE_DTYPES = {
+    "float": "float32", "double": "float64", "int": "int32", "unsigned": "uint32",
+    "unsigned int": "uint32", "long": "int64", "long long": "int64", "size_t": "uint64",
+    "unsigned long": "uint64", "short": "int16", "char": "int8", "_Bool": "bool",
+    "int64_t": "int64", "int32_t": "int32", "uint32_t": "uint32", "uint64_t": "uint64",
+}
+
+
+def kernel_signature(source: str, filename: str, function: str | None) -> tuple[str, list[Param]]:
+    """(function name, its parameters) from the C source, via the frontend only (no pipeline),
+    so that sizes can be checked before anything is compiled."""
+    from autogpu.api import load_source  # noqa: F401  (same module the API uses)
+    from autogpu.frontend import parse_c
+
+    module = parse_c(source, filename)
+    funcs = [op for op in module.ops if hasattr(op, "sym_name")]
+    names = [op.sym_name.data for op in funcs]
+    if function is None:
+        if len(names) != 1:
+            raise CompileError(
+                f"{filename} defines {len(names)} functions ({', '.join(names)}): "
+                "choose one with --function NAME"
+            )
+        function = names[0]
+    if function not in names:
+        raise CompileError(f"{filename} has no function '{function}' (it defines: {', '.join(names)})")
+    func = funcs[names.index(function)]
+    params = []
+    arg_attrs = func.arg_attrs.data if func.arg_attrs is not None else ()
+    for i, arg in enumerate(func.body.blocks[0].args):
+        attrs = arg_attrs[i].data if i < len(arg_attrs) else {}
+        name = _attr_value(attrs.get("agpu.name")) or f"arg{i}"
+        ctype = _attr_value(attrs.get("agpu.ctype")) or ""
+        is_array = "memref" in str(arg.type).split("<")[0]
+        extents = attrs.get("agpu.extents")
+        ext = tuple(str(_attr_value(e)) for e in extents.data) if extents is not None else None
+        params.append(Param(
+            name,
+            "array" if is_array else "scalar",
+            _CTYPE_DTYPES.get(ctype, _dtype_of_type(arg.type)),
+            ctype,
+            "agpu.const" in attrs,
+            ext,
+        ))
+    return function, params
+
+
+def _attr_value(attr: Any) -> Any:
+    if attr is None:
+        return None
+    data = getattr(attr, "data", attr)
+    if hasattr(data, "data"):  # IntegerAttr's IntAttr
+        data = data.data
+    return data
+
+
+def _dtype_of_type(tp: Any) -> str:
+    text = str(tp)
+    for mlir, np_name in (("f32", "float32"), ("f64", "float64"), ("i64", "int64"),
+                          ("i32", "int32"), ("i16", "int16"), ("i8", "int8"), ("i1", "bool")):
+        if mlir in text:
+            return np_name
+    return "float32"
+
+
+def parallel_depth(source: str, filename: str, function: str) -> int:
+    """How many `agpu.parallel_for` are nested in `function` (its parallel dimensions)."""
+    from autogpu.frontend import parse_c
+
+    module = parse_c(source, filename)
+    best = 0
+    for func in module.ops:
+        if getattr(func, "sym_name", None) is None or func.sym_name.data != function:
+            continue
+        for op in func.walk():
+            if op.name == "agpu.parallel_for":
+                depth, parent = 0, op
+                while parent is not None:
+                    if getattr(parent, "name", None) == "agpu.parallel_for":
+                        depth += 1
+                    parent = parent.parent_op()
+                best = max(best, depth)
+    return best
+
+
+# --- compiling a variant ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Artifact:
+    """What compiling one variant produces: CUDA source and the launch description."""
+
+    cuda_source: str
+    launch: dict[str, Any]  # the whole launch description ({"functions": [...]})
+    function: str
+
+    @property
+    def entry(self) -> dict[str, Any]:
+        for f in self.launch["functions"]:
+            if f["name"] == self.function:
+                return f
+        raise CompileError(f"function '{self.function}' has no kernel launches")
+
+    @property
+    def digest(self) -> str:
+        text = self.cuda_source + json.dumps(self.launch, sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def compile_variant(source: str, filename: str, function: str, pipeline: str) -> Artifact:
+    """Run the frontend, `pipeline` and the cuda target: the variant as plain data."""
+    import autogpu
+
+    kernel = autogpu.compile(source if "\n" in source else source + "\n", pipeline, function)
+    launch = kernel._cuda.launch if hasattr(kernel, "_cuda") else {"functions": [kernel.launch]}
+    artifact = Artifact(kernel.cuda_source, launch, function)
+    artifact.entry  # noqa: B018  (fails early if the function has no launches)
+    return artifact
+
+
+def compile_kernel(source: str, filename: str, function: str, pipeline: str):
+    """The user-facing `Kernel` of a pipeline (what autogpu.tune returns)."""
+    import autogpu
+
+    kernel = autogpu.compile(source if "\n" in source else source + "\n", pipeline, function)
+    kernel.source_file = filename
+    return kernel
+
+
+def launch_config(artifact: Artifact, scalars: dict[str, Any]) -> list[dict[str, Any]]:
+    """Grid, block and dynamic shared bytes of each launch, evaluated for `scalars`."""
+    from autogpu.backend.launch import launch_config as evaluate
+
+    configs = []
+    for entry in artifact.entry["launches"]:
+        grid, block, shared = evaluate(entry, scalars)
+        configs.append({"kernel": entry["kernel"], "grid": list(grid), "block": list(block),
+                        "shared": int(shared)})
+    return configs
+
+
+_SHARED_DECL = re.compile(
+    r"__shared__\s+(?:volatile\s+)?(?P<type>[A-Za-z_][\w ]*?)\s+(?P<name>\w+)\s*(?P<dims>(\[[^\]]+\])+)\s*;"
+)
+_TYPE_BYTES = {"float": 4, "double": 8, "int": 4, "unsigned": 4, "unsigned int": 4, "long": 8,
+               "long long": 8, "size_t": 8, "char": 1, "short": 2, "bool": 1, "half": 2}
+
+
+def static_shared_bytes(cuda_source: str) -> int:
+    """Static `__shared__` bytes declared in the source (literal extents only; the driver's
+    figure replaces this estimate on the GPU)."""
+    total = 0
+    for m in _SHARED_DECL.finditer(cuda_source):
+        n = 1
+        for dim in re.findall(r"\[([^\]]+)\]", m.group("dims")):
+            try:
+                n *= int(dim.strip(), 0)
+            except ValueError:
+                n = 0
+        total += n * _TYPE_BYTES.get(m.group("type").strip(), 4)
+    return total
+
+
+# --- executors -------------------------------------------------------------------------------
+
+
+def make_program(artifact: Artifact, backend: str, device: int = 0):
+    """The executor for `backend` over the artifact's CUDA source and launch description."""
+    if backend == "cpu":
+        from autogpu.backend.cpu_exec import CpuProgram
+
+        return CpuProgram(artifact.cuda_source, artifact.launch)
+    if backend == "cuda":
+        from autogpu.backend.cuda_exec import CudaProgram
+
+        try:
+            return CudaProgram(artifact.cuda_source, artifact.launch, device=device)
+        except TypeError:  # an executor without device selection
+            return CudaProgram(artifact.cuda_source, artifact.launch)
+    raise CompileError(f"unknown backend '{backend}': choose cpu or cuda")
+
+
+def _takes_varargs(method: Any) -> bool:
+    import inspect
+
+    try:
+        params = inspect.signature(method).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    return any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in params)
+
+
+def run_program(program: Any, function: str, args: list[Any]) -> None:
+    """Run the function's launches on `args` (outputs in place), whichever calling convention
+    the executor has: run(fn, *args) or run(fn, args, named)."""
+    if _takes_varargs(program.run):
+        program.run(function, *args)
+    else:
+        program.run(function, tuple(args), {})
+
+
+class BuildError(Exception):
+    """The executor could not build a variant (g++ or nvcc failed)."""
+
+    stage = "build"
+
+
+def prebuild(artifact: Artifact, backend: str) -> None:
+    """Build the variant's binary in a compile worker, so the measurement process finds it in
+    the executor's on-disk cache instead of compiling serially. Executors without such a cache
+    simply build again when measuring."""
+    try:
+        if backend == "cpu":
+            from autogpu.backend.cpu_exec import CpuProgram
+
+            CpuProgram(artifact.cuda_source, artifact.launch)
+        elif backend == "cuda":
+            from autogpu.backend import cuda_exec
+
+            build = getattr(cuda_exec, "prebuild", None) or getattr(cuda_exec, "compile_cubin", None)
+            if build is not None:
+                build(artifact.cuda_source, artifact.launch)
+    except ImportError:
+        return
+    except Exception as e:  # noqa: BLE001
+        raise BuildError(str(e).strip() or type(e).__name__) from None
+
+
+def time_program(program: Any, function: str, args: list[Any], *, warmup: int, repetitions: int,
+                 reset) -> list[float] | None:
+    """Seconds per run from the executor's own timer (CUDA events), or None if it has none."""
+    timer = getattr(program, "time", None)
+    if timer is None:
+        return None
+    try:
+        result = timer(function, tuple(args), {}, warmup=warmup, repetitions=repetitions)
+    except TypeError:
+        result = timer(function, tuple(args), {})
+    if isinstance(result, (int, float)):
+        return [float(result)]
+    if isinstance(result, dict):
+        times = result.get("times") or [result.get("median") or result.get("median_s")]
+        return [float(t) for t in times]
+    return [float(t) for t in result]
+
+
+# --- devices and versions (part of the cache key) ---------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def _command_version(cmd: tuple[str, ...]) -> str:
+    if shutil.which(cmd[0]) is None:
+        return "none"
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=20).stdout
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    lines = [line for line in out.splitlines() if line.strip()]
+    return lines[-1].strip() if cmd[0] == "nvcc" else (lines[0].strip() if lines else "unknown")
+
+
+def cpu_device_key() -> dict[str, str]:
+    """The CPU "device": the machine, and the compiler the CPU executor uses."""
+    compiler = "gcc"
+    try:
+        from autogpu.backend import cpu_exec
+
+        compiler = getattr(cpu_exec, "COMPILER", compiler)
+    except Exception:
+        pass
+    return {"backend": "cpu", "machine": platform.machine(), "cpu": _cpu_model(),
+            "compiler": _command_version((str(compiler), "--version"))}
+
+
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def nvcc_version() -> str:
+    return _command_version(("nvcc", "--version"))
+
+
+def cuda_device_info(device: int) -> dict[str, Any]:
+    """Name, compute capability, driver version and limits of GPU `device` (in the measurement
+    process: it initialises CUDA)."""
+    import pycuda.driver as drv
+
+    drv.init()
+    dev = drv.Device(device)
+    attrs = dev.get_attributes()
+    a = drv.device_attribute
+    return {
+        "backend": "cuda",
+        "gpu": dev.name(),
+        "compute_capability": "%d.%d" % dev.compute_capability(),
+        "driver": str(drv.get_driver_version()),
+        "nvcc": nvcc_version(),
+        "max_threads_per_block": int(attrs[a.MAX_THREADS_PER_BLOCK]),
+        "max_shared_per_block": int(attrs[a.MAX_SHARED_MEMORY_PER_BLOCK]),
+    }

@@ -1,0 +1,506 @@
+"""The search space: tunable pass options, their candidate values, and restrictions.
+
+A space is built from the pipeline: every option of every pass can be tuned. Values come, in
+order of precedence, from the user (space file, `--set`, the API), from the pass itself
+(`TUNING_SPACE`), from the defaults table below (option names the AutoGPU paper tuned), and
+otherwise the option stays at its default. Values are lists or generator expressions over the
+sizes (`pow2(32, 512)`, `seq(1, 8)`, `divisors(n)`, ...), see `GENERATORS`.
+
+Restrictions are checked before anything is compiled. Each is an expression (see `expr.py`) or
+a Python callable over one configuration: the parameters, the sizes, and the device limits
+`max_threads` and `max_shared`. Enumeration checks a restriction as soon as all the names it
+reads are bound, so large products with tight restrictions stay cheap.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from autogpu.diagnostics import CompileError
+from autogpu.tuner import expr
+from autogpu.tuner.adapter import OptionInfo, PassSpec
+
+# --- value generators ------------------------------------------------------------------------
+
+
+def pow2(lo: int, hi: int) -> list[int]:
+    """Powers of two in [lo, hi]."""
+    lo, hi = int(lo), int(hi)
+    return [1 << k for k in range(0, 63) if lo <= (1 << k) <= hi]
+
+
+def seq(lo: int, hi: int, step: int = 1) -> list[int]:
+    """lo, lo+step, ... up to and including hi."""
+    if step <= 0:
+        raise ValueError("seq step must be positive")
+    return list(range(int(lo), int(hi) + 1, int(step)))
+
+
+def divisors(n: int, lo: int = 1, hi: int | None = None) -> list[int]:
+    """Divisors of n in [lo, hi]."""
+    n = int(n)
+    if n <= 0:
+        raise ValueError(f"divisors of {n}: expected a positive size")
+    small = [d for d in range(1, math.isqrt(n) + 1) if n % d == 0]
+    all_divs = sorted(set(small + [n // d for d in small]))
+    return [d for d in all_divs if d >= lo and (hi is None or d <= hi)]
+
+
+def multiples(k: int, lo: int, hi: int) -> list[int]:
+    """Multiples of k in [lo, hi]."""
+    k = int(k)
+    first = -(-int(lo) // k) * k
+    return list(range(max(first, k), int(hi) + 1, k))
+
+
+def _range(*args: int) -> list[int]:
+    if len(args) > 3 or not args:
+        raise ValueError("range takes 1 to 3 arguments")
+    r = range(*(int(a) for a in args))
+    if len(r) > 1_000_000:
+        raise ValueError("range is too long")
+    return list(r)
+
+
+GENERATORS: dict[str, Callable[..., list]] = {
+    "pow2": pow2,
+    "seq": seq,
+    "range": _range,
+    "divisors": divisors,
+    "multiples": multiples,
+}
+
+# --- defaults ----------------------------------------------------------------------------------
+
+#: Values for options the paper tuned, by option name (a regular expression on the whole name).
+#: Block widths 32..512, parallel unroll 1,2,4,8, serial unroll 1..16, caching on/off.
+DEFAULT_VALUES: tuple[tuple[str, Any], ...] = (
+    (r"serial_unroll(_\w+)?|unroll_serial(_\w+)?", "[1, 2, 4, 8, 16]"),
+    (r"block(_size)?(_x)?|block_width|threads(_per_block)?(_x)?", "pow2(32, 512)"),
+    (r"block(_size)?_y|block_height|threads_y", "pow2(1, 16)"),
+    (r"block(_size)?_z|block_depth|threads_z", "[1, 2, 4]"),
+    (r"(parallel_)?unroll(_factor)?(_[xyz0-9])?|unroll_parallel(_\w+)?", "[1, 2, 4, 8]"),
+    (r"\w*cache\w*|\w*shared\w*|use_\w+|\w*registers?\w*", "[false, true]"),
+)
+
+#: Per-pass exceptions to the table: the vanilla kernel's only knob spans every legal width.
+PASS_DEFAULT_VALUES: dict[str, dict[str, Any]] = {
+    "autogpu-vanilla": {"block_size": "pow2(32, 1024)"},
+}
+
+#: Options that say how many threads a block has, along one dimension or in all.
+_BLOCK_OPTION = re.compile(r"block(_size)?(_[xyz])?|block_(width|height|depth)|threads(_per_block)?(_[xyz])?")
+
+DEFAULT_MAX_THREADS = 1024
+DEFAULT_MAX_SHARED = 48 * 1024
+
+
+def default_values(pass_name: str, option: OptionInfo) -> Any:
+    """The default candidate values of one option (a list or a generator expression), or None
+    when the option is not tuned by default."""
+    if option.tuning_values is not None:
+        return option.tuning_values
+    per_pass = PASS_DEFAULT_VALUES.get(pass_name, {})
+    if option.name in per_pass:
+        return per_pass[option.name]
+    kind = option.element_kind if option.kind == "tuple" else option.kind
+    if kind not in ("int", "bool"):
+        return None
+    for pattern, values in DEFAULT_VALUES:
+        if re.fullmatch(pattern, option.name):
+            is_flag = values == "[false, true]"
+            if is_flag != (kind == "bool"):
+                continue
+            return values
+    return None
+
+
+# --- parameters and restrictions -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A tunable value: one option of one pass (or one component of a tuple option)."""
+
+    name: str  # how restrictions, space files and reports name it
+    pass_name: str
+    option: str
+    values: tuple[Any, ...]
+    index: int | None = None  # component of a tuple-valued option
+    default: Any = None
+
+    @property
+    def is_block_dimension(self) -> bool:
+        return bool(_BLOCK_OPTION.fullmatch(self.option))
+
+
+@dataclass(frozen=True)
+class Restriction:
+    """A predicate on a configuration; `names` lets enumeration check it early (None: only
+    once every parameter is bound)."""
+
+    description: str
+    check: Callable[[Mapping[str, Any]], Any]
+    names: frozenset[str] | None = None
+
+    @staticmethod
+    def from_expression(text: str) -> Restriction:
+        parsed = expr.parse(text, GENERATORS)
+        return Restriction(parsed.text, lambda env, e=parsed: e(env, GENERATORS), parsed.names)
+
+    @staticmethod
+    def from_callable(fn: Callable[[Mapping[str, Any]], Any]) -> Restriction:
+        name = getattr(fn, "__name__", "callable")
+        return Restriction(f"{name}(...)", fn, None)
+
+    def __call__(self, env: Mapping[str, Any]) -> bool:
+        return bool(self.check(env))
+
+
+def as_restriction(r: str | Callable | Restriction) -> Restriction:
+    if isinstance(r, Restriction):
+        return r
+    if isinstance(r, str):
+        return Restriction.from_expression(r)
+    if callable(r):
+        return Restriction.from_callable(r)
+    raise CompileError(f"a restriction must be an expression or a callable, not {r!r}")
+
+
+def threads_restrictions(params: Sequence[Parameter]) -> list[Restriction]:
+    """Per pass: threads per block (the product of its block-dimension parameters) <=
+    max_threads."""
+    by_pass: dict[str, list[str]] = {}
+    for p in params:
+        if p.is_block_dimension:
+            by_pass.setdefault(p.pass_name, []).append(p.name)
+    restrictions = []
+    for dims in by_pass.values():
+        def check(env: Mapping[str, Any], dims: list[str] = dims) -> bool:
+            return math.prod(_threads(env[d]) for d in dims) <= env["max_threads"]
+
+        text = f"{' * '.join(dims)} <= max_threads"
+        restrictions.append(Restriction(f"threads per block: {text}", check,
+                                        frozenset(dims) | {"max_threads"}))
+    return restrictions
+
+
+def _threads(value: Any) -> int:
+    return math.prod(value) if isinstance(value, (list, tuple)) else int(value)
+
+
+# --- the space -------------------------------------------------------------------------------
+
+
+@dataclass
+class Space:
+    """Parameters, restrictions, and the environment (sizes, limits) they are evaluated in."""
+
+    parameters: list[Parameter]
+    restrictions: list[Restriction] = field(default_factory=list)
+    environment: dict[str, Any] = field(default_factory=dict)
+    base_pipeline: list[PassSpec] = field(default_factory=list)
+    fixed: dict[str, Any] = field(default_factory=dict)  # untuned options, for the record
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.parameters]
+
+    @property
+    def product_size(self) -> int:
+        return math.prod(len(p.values) for p in self.parameters)
+
+    def parameter(self, name: str) -> Parameter:
+        for p in self.parameters:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def rejects(self, config: Mapping[str, Any]) -> str | None:
+        """The first restriction `config` violates (its description), or None."""
+        env = {**self.environment, **config}
+        for r in self.restrictions:
+            try:
+                if not r(env):
+                    return r.description
+            except CompileError as e:
+                raise CompileError(f"restriction '{r.description}': {e.message}") from None
+        return None
+
+    def enumerate(self) -> list[dict[str, Any]]:
+        """Every configuration that satisfies the restrictions, in lexicographic order of the
+        parameters' value lists (the exhaustive strategy's order)."""
+        return list(self._walk())
+
+    def _walk(self) -> Iterator[dict[str, Any]]:
+        names = self.names
+        # Check each restriction at the first depth where every name it reads is bound.
+        env_names = set(self.environment)
+        at_depth: list[list[Restriction]] = [[] for _ in range(len(names) + 1)]
+        for r in self.restrictions:
+            if r.names is None:
+                at_depth[len(names)].append(r)
+                continue
+            unknown = r.names - env_names - set(names)
+            if unknown:
+                raise CompileError(
+                    f"restriction '{r.description}' names {', '.join(sorted(unknown))}, which "
+                    f"is neither a parameter ({', '.join(names) or 'none'}) nor a size or limit "
+                    f"({', '.join(sorted(env_names))})"
+                )
+            depth = max((names.index(n) + 1 for n in r.names if n in names), default=0)
+            at_depth[depth].append(r)
+        env = dict(self.environment)
+        for r in at_depth[0]:
+            if not self._holds(r, env):
+                return
+
+        def walk(depth: int) -> Iterator[dict[str, Any]]:
+            if depth == len(names):
+                yield {n: env[n] for n in names}
+                return
+            for value in self.parameters[depth].values:
+                env[names[depth]] = value
+                if all(self._holds(r, env) for r in at_depth[depth + 1]):
+                    yield from walk(depth + 1)
+            env.pop(names[depth], None)
+
+        yield from walk(0)
+
+    @staticmethod
+    def _holds(r: Restriction, env: Mapping[str, Any]) -> bool:
+        try:
+            return r(env)
+        except CompileError as e:
+            raise CompileError(f"restriction '{r.description}': {e.message}") from None
+
+    def pipeline(self, config: Mapping[str, Any]) -> list[PassSpec]:
+        """The pipeline with `config`'s values filled into each pass's options."""
+        passes = [PassSpec(p.name, dict(p.options)) for p in self.base_pipeline]
+        by_pass = {p.name: p for p in passes}
+        tuples: dict[tuple[str, str], dict[int, Any]] = {}
+        for param in self.parameters:
+            value = config[param.name]
+            target = by_pass[param.pass_name]
+            if param.index is None:
+                target.options[param.option] = _as_tuple(value)
+            else:
+                tuples.setdefault((param.pass_name, param.option), {})[param.index] = value
+        for (pass_name, option), parts in tuples.items():
+            by_pass[pass_name].options[option] = tuple(parts[i] for i in sorted(parts))
+        return passes
+
+    def describe(self) -> dict[str, Any]:
+        """A JSON-friendly description of the space (for reports and `--list-space`)."""
+        return {
+            "parameters": {p.name: {"pass": p.pass_name, "option": p.option,
+                                    "values": list(p.values)} for p in self.parameters},
+            "restrictions": [r.description for r in self.restrictions],
+            "fixed": self.fixed,
+            "product": self.product_size,
+        }
+
+
+def _as_tuple(value: Any) -> tuple[Any, ...]:
+    return tuple(value) if isinstance(value, (list, tuple)) else (value,)
+
+
+# --- building a space from a pipeline ------------------------------------------------------
+
+
+def resolve_values(spec: Any, environment: Mapping[str, Any], what: str) -> tuple[Any, ...]:
+    """A value list from a space entry: a list/tuple, a scalar, or a generator expression."""
+    if isinstance(spec, str):
+        if spec.strip().lower() in ("true", "false"):
+            return (spec.strip().lower() == "true",)
+        try:
+            value = expr.evaluate(expr.parse(spec, GENERATORS), environment, GENERATORS)
+        except CompileError as e:
+            raise CompileError(f"values of {what}: {e.message}") from None
+    else:
+        value = spec
+    if isinstance(value, range):
+        value = list(value)
+    if not isinstance(value, (list, tuple)):
+        value = [value]
+    values: list[Any] = []
+    for v in value:
+        if isinstance(v, float) and v.is_integer():
+            v = int(v)
+        if isinstance(v, list):
+            v = tuple(v)
+        if v not in values:
+            values.append(v)
+    if not values:
+        raise CompileError(f"{what} has no candidate values ({spec!r} is empty)")
+    return tuple(values)
+
+
+def build_space(
+    base_pipeline: list[PassSpec],
+    options: Mapping[str, list[OptionInfo]],
+    environment: Mapping[str, Any],
+    *,
+    overrides: Mapping[str, Any] | None = None,
+    restrictions: Sequence[str | Callable | Restriction] = (),
+    pass_restrictions: Mapping[str, Sequence[str]] | None = None,
+    parallel_dims: int = 1,
+    use_defaults: bool = True,
+) -> Space:
+    """The space of `base_pipeline`: `options[pass]` lists each pass's options.
+
+    Options written in the pipeline string are fixed. `overrides` maps a parameter name
+    (`option`, `pass.option`, or `option_i` for a component of a tuple option) to values.
+    """
+    overrides = dict(overrides or {})
+    env = dict(environment)
+    env.setdefault("max_threads", DEFAULT_MAX_THREADS)
+    env.setdefault("max_shared", DEFAULT_MAX_SHARED)
+    env.setdefault("parallel_dims", parallel_dims)
+    counts: dict[str, int] = {}
+    for p in base_pipeline:
+        for o in options.get(p.name, []):
+            counts[o.name] = counts.get(o.name, 0) + 1
+
+    params: list[Parameter] = []
+    fixed: dict[str, Any] = {}
+    used: set[str] = set()
+    for p in base_pipeline:
+        for o in options.get(p.name, []):
+            qualified = f"{p.name}.{o.name}"
+            short = o.name if counts[o.name] == 1 else f"{_identifier(p.name)}_{o.name}"
+            if o.name in p.options:
+                fixed[qualified] = list(p.options[o.name])
+                for key in (short, qualified, o.name):
+                    if key in overrides:
+                        raise CompileError(
+                            f"option '{o.name}' of '{p.name}' is fixed in the pipeline string: "
+                            "remove it there to tune it"
+                        )
+                continue
+            if _axis(o.name) >= max(parallel_dims, 1) and not _mentioned(overrides, short, qualified):
+                fixed[qualified] = o.default  # a block/unroll axis the kernel does not have
+                continue
+            if o.kind == "tuple":
+                dims = len(o.default) if o.default else max(parallel_dims, 1)
+                whole = _lookup(overrides, used, short, qualified)
+                for i in range(dims):
+                    name = f"{short}_{i}"
+                    spec = _lookup(overrides, used, name, f"{qualified}_{i}")
+                    if spec is None:
+                        spec = whole
+                    if spec is None and use_defaults:
+                        spec = default_values(p.name, o)
+                    default_i = o.default[i] if o.default and i < len(o.default) else None
+                    if spec is None:
+                        fixed[f"{qualified}_{i}"] = default_i
+                        continue
+                    params.append(Parameter(name, p.name, o.name,
+                                            resolve_values(spec, env, name), i, default_i))
+                continue
+            spec = _lookup(overrides, used, short, qualified)
+            if spec is None and use_defaults:
+                spec = default_values(p.name, o)
+            if spec is None:
+                fixed[qualified] = list(o.default) if isinstance(o.default, tuple) else o.default
+                continue
+            values = resolve_values(spec, env, short)
+            params.append(Parameter(short, p.name, o.name, values, None, o.default))
+
+    unknown = set(overrides) - used
+    if unknown:
+        known = [p.name for p in params] + [k.split(".", 1)[-1] for k in fixed]
+        raise CompileError(
+            f"the space names {', '.join(sorted(unknown))}, which "
+            f"{'is not an option' if len(unknown) == 1 else 'are not options'} of the pipeline "
+            f"(its options: {', '.join(sorted(set(known))) or 'none'})"
+        )
+
+    all_restrictions: list[Restriction] = threads_restrictions(params)
+    for pass_name, texts in (pass_restrictions or {}).items():
+        for text in texts:
+            all_restrictions.append(Restriction.from_expression(text))
+    all_restrictions += [as_restriction(r) for r in restrictions]
+    return Space(params, all_restrictions, env, list(base_pipeline), fixed)
+
+
+def _identifier(pass_name: str) -> str:
+    return re.sub(r"\W", "_", pass_name)
+
+
+def _axis(option: str) -> int:
+    """0, 1 or 2 for an option about the x, y or z axis (by its name), else 0."""
+    m = re.search(r"(?:^|_)(x|y|z|height|depth)$", option)
+    if not m:
+        return 0
+    return {"x": 0, "y": 1, "height": 1, "z": 2, "depth": 2}[m.group(1)]
+
+
+def _mentioned(overrides: Mapping[str, Any], *keys: str) -> bool:
+    return any(k in overrides for k in keys)
+
+
+def _lookup(overrides: Mapping[str, Any], used: set[str], *keys: str) -> Any:
+    for key in keys:
+        if key in overrides:
+            used.add(key)
+            return overrides[key]
+    return None
+
+
+# --- space files -------------------------------------------------------------------------------
+
+
+@dataclass
+class SpaceFile:
+    """What a `--space` file says: parameter values, restrictions, array lengths, inputs."""
+
+    parameters: dict[str, Any] = field(default_factory=dict)
+    restrictions: list[str] = field(default_factory=list)
+    arrays: dict[str, str] = field(default_factory=dict)
+    sizes: dict[str, Any] = field(default_factory=dict)
+    use_defaults: bool = True
+
+
+def load_space_file(path: str | Path) -> SpaceFile:
+    """Read a JSON or TOML space file (see docs/tuner.md for the format)."""
+    path = Path(path)
+    if not path.is_file():
+        raise CompileError(f"no such space file: {path}")
+    text = path.read_text()
+    try:
+        if path.suffix == ".toml":
+            import tomllib
+
+            data = tomllib.loads(text)
+        else:
+            data = json.loads(text)
+    except Exception as e:
+        raise CompileError(f"{path}: not valid {'TOML' if path.suffix == '.toml' else 'JSON'}: {e}") from None
+    if not isinstance(data, dict):
+        raise CompileError(f"{path}: expected a table/object at the top level")
+    known = {"parameters", "restrictions", "arrays", "sizes", "defaults"}
+    extra = set(data) - known
+    if extra:
+        raise CompileError(f"{path}: unknown keys {', '.join(sorted(extra))} (known: {', '.join(sorted(known))})")
+    params = data.get("parameters", {})
+    restrictions = data.get("restrictions", [])
+    if isinstance(restrictions, str):
+        restrictions = [restrictions]
+    if not isinstance(params, dict) or not isinstance(restrictions, list):
+        raise CompileError(f"{path}: 'parameters' must be a table and 'restrictions' a list")
+    return SpaceFile(dict(params), [str(r) for r in restrictions], dict(data.get("arrays", {})),
+                     dict(data.get("sizes", {})), bool(data.get("defaults", True)))
+
+
+def product_of(space: Space) -> Iterator[dict[str, Any]]:
+    """The unrestricted product (for tests and estimates)."""
+    for values in itertools.product(*(p.values for p in space.parameters)):
+        yield dict(zip(space.names, values))
