@@ -1,0 +1,331 @@
+"""Runs the emitted CUDA C on the CPU with CUDA's thread semantics, so that machines without a GPU
+(CI) can prove every kernel correct.
+
+The CUDA source is compiled unchanged by g++ against `cpu_runtime.h`, which defines the CUDA names
+and runs a grid as CUDA would: blocks spread over OpenMP threads in any order, the threads of a
+block as fibers with `__syncthreads()` a real barrier, `__shared__` memory per block, locals per
+thread (see the header for the design). Floating point follows C: `-ffp-contract=off` (no fused
+multiply-add), no fast math; signed integers wrap (`-fwrapv`). To compare a GPU's results bitwise,
+build the GPU code with `--fmad=false` (nvcc contracts `a * b + c` by default), otherwise compare
+with a tolerance; CUDA's math functions (expf, sinf, ...) are not correctly rounded, glibc's are
+closer, so those always need a tolerance.
+
+Each distinct source is compiled once: the shared library is cached under `$AUTOGPU_CACHE/cpu`
+(default `~/.cache/autogpu/cpu`) by a hash of the source, the header, the flags and the compiler,
+written to a temporary file and renamed into place, so parallel test workers never race.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import threading
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from autogpu.backend.arguments import (
+    BoundCall,
+    Function,
+    KernelCompileError,
+    KernelLaunchError,
+    LaunchConfig,
+    LaunchDescriptionError,
+    LaunchEntry,
+    bind_arguments,
+    find_function,
+    kernel_names,
+    launch_configs,
+    parse_launch_description,
+)
+
+HEADER = Path(__file__).with_name("cpu_runtime.h")
+CXXFLAGS = (
+    "-std=c++17",
+    "-O2",
+    "-fPIC",
+    "-shared",
+    "-fopenmp",
+    "-fvisibility=hidden",  # only the launch entry points are exported (see cpu_runtime.h)
+    "-fno-gnu-unique",
+    "-ffp-contract=off",
+    "-fno-fast-math",
+    "-fwrapv",
+    "-fno-strict-aliasing",
+)
+THREAD_ORDERS = {"forward": 0, "reverse": 1, "random": 2}
+SOURCE_NAME = "kernels.cu"
+_CTYPES = {
+    "bool": ctypes.c_bool,
+    "int8": ctypes.c_int8,
+    "uint8": ctypes.c_uint8,
+    "int16": ctypes.c_int16,
+    "uint16": ctypes.c_uint16,
+    "int32": ctypes.c_int32,
+    "uint32": ctypes.c_uint32,
+    "int64": ctypes.c_int64,
+    "uint64": ctypes.c_uint64,
+    "float32": ctypes.c_float,
+    "float64": ctypes.c_double,
+}
+_ERROR_BYTES = 2048
+
+
+def cache_dir() -> Path:
+    """Where compiled kernels are kept: $AUTOGPU_CACHE, else ~/.cache/autogpu."""
+    root = os.environ.get("AUTOGPU_CACHE") or os.path.join(Path.home(), ".cache", "autogpu")
+    return Path(root) / "cpu"
+
+
+@functools.cache
+def _compiler_identity(cxx: str) -> str:
+    if shutil.which(cxx) is None:
+        raise KernelCompileError(
+            f"the CPU executor needs a C++17 compiler with OpenMP: '{cxx}' was not found"
+            " (install g++ or set $CXX)"
+        )
+    return subprocess.run([cxx, "--version"], capture_output=True, text=True).stdout
+
+
+# --------------------------------------------------------------------------------------------
+# Source preparation
+# --------------------------------------------------------------------------------------------
+# Headers the emulation replaces: the CUDA ones, and assert's (its abort would kill the process;
+# the runtime's assert fails the launch instead).
+_REPLACED_INCLUDE = re.compile(
+    r'^[ \t]*#[ \t]*include[ \t]*[<"]'
+    r'(cuda_runtime\.h|cuda\.h|device_launch_parameters\.h|assert\.h|cassert)[>"]',
+    re.MULTILINE,
+)
+_EXTERN_SHARED = re.compile(
+    r"\bextern\s+__shared__\s+(?P<type>[^;\[\]{}()]*?(?:__align__\s*\(\s*\d+\s*\)[^;\[\]{}()]*?)?)"
+    r"\s*\b(?P<name>[A-Za-z_]\w*)\s*\[\s*\]\s*;"
+)
+
+
+def _rewrite_extern_shared(source: str) -> str:
+    """`extern __shared__ T name[];` (dynamic shared memory) has no C++ equivalent: inside a
+    function it becomes a pointer to the block's dynamic shared buffer, at file scope a macro."""
+    out, last = [], 0
+    for m in _EXTERN_SHARED.finditer(source):
+        ctype = re.sub(r"__align__\s*\(\s*\d+\s*\)", " ", m["type"]).strip()
+        ctype = " ".join(ctype.split())
+        pointer = f"(reinterpret_cast<{ctype}*>(agpu::dynamic_shared()))"
+        depth = source.count("{", 0, m.start()) - source.count("}", 0, m.start())
+        line = source.count("\n", 0, m.end()) + 1
+        if depth > 0:
+            text = f"{ctype}* const {m['name']} = {pointer};"
+        else:
+            text = f'\n#define {m["name"]} {pointer}\n#line {line} "{SOURCE_NAME}"\n'
+        out.append(source[last : m.start()] + text)
+        last = m.end()
+    out.append(source[last:])
+    return "".join(out)
+
+
+def prepare_source(cuda_source: str, kernels: Sequence[str]) -> str:
+    """The C++ translation unit: the header, the CUDA source (line numbers kept for errors) and a
+    C-linkage entry point and signature query per launched kernel."""
+    body = _REPLACED_INCLUDE.sub(lambda m: "// " + m.group(0).lstrip(), cuda_source)
+    body = _rewrite_extern_shared(body)
+    wrappers = [f'#line 1 "<launch wrappers of {SOURCE_NAME}>"']
+    for k in kernels:
+        wrappers.append(
+            f'extern "C" __attribute__((visibility("default"))) int agpu_launch__{k}('
+            "const long long* config, void** argv, char* err, unsigned long errlen)"
+            f" {{ return agpu::launch(&{k}, config, argv, err, errlen); }}"
+        )
+        wrappers.append(
+            f'extern "C" __attribute__((visibility("default"))) int agpu_signature__{k}('
+            f"char* out, unsigned long len) {{ return agpu::signature(&{k}, out, len); }}"
+        )
+    return "\n".join(
+        ['#include "cpu_runtime.h"', f'#line 1 "{SOURCE_NAME}"', body, *wrappers, ""]
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Compilation and the cache
+# --------------------------------------------------------------------------------------------
+_loaded: dict[Path, ctypes.CDLL] = {}
+_load_lock = threading.Lock()
+
+
+def compile_library(
+    cpp_source: str, cache: Path, cxx: str, extra_flags: Sequence[str] = ()
+) -> tuple[Path, bool]:
+    """Compiles (or finds in the cache) the shared library; returns its path and whether it was
+    compiled now."""
+    flags = (*CXXFLAGS, *extra_flags)
+    key = hashlib.sha256(
+        "\0".join(
+            [cpp_source, HEADER.read_text(), " ".join(flags), _compiler_identity(cxx)]
+        ).encode()
+    ).hexdigest()[:32]
+    library = cache / f"kernels-{key}.so"
+    if library.exists():
+        return library, False
+    cache.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="autogpu-cpu-") as work:
+        source_path = Path(work) / "kernels.cpp"
+        source_path.write_text(cpp_source)
+        built = Path(work) / "kernels.so"
+        result = subprocess.run(
+            [cxx, *flags, "-I", str(HEADER.parent), str(source_path), "-o", str(built)],
+            capture_output=True,
+            text=True,
+        )
+        if result.returncode != 0:
+            raise KernelCompileError(
+                "the CUDA source did not compile for the CPU emulation"
+                " (g++ against autogpu/backend/cpu_runtime.h)",
+                result.stderr.strip(),
+            )
+        # Same directory as the target, so the rename is atomic: a concurrent compile of the same
+        # source by another process just replaces it with an identical library.
+        fd, staging = tempfile.mkstemp(prefix=library.name + ".", suffix=".tmp", dir=cache)
+        os.close(fd)
+        shutil.copyfile(built, staging)
+        os.replace(staging, library)
+    return library, True
+
+
+def _load(library: Path) -> ctypes.CDLL:
+    with _load_lock:
+        if library not in _loaded:
+            _loaded[library] = ctypes.CDLL(str(library))
+        return _loaded[library]
+
+
+# --------------------------------------------------------------------------------------------
+# The program
+# --------------------------------------------------------------------------------------------
+class CpuProgram:
+    """The kernels of one CUDA source, runnable on the CPU from its launch description.
+
+    `run(function_name, *args, **named)` takes NumPy arrays and Python scalars in the C
+    parameter order (or by name), runs the function's launches in order and leaves the results
+    in the arrays. `threads` caps the OS threads that run blocks (default: all cores);
+    `thread_order` is the order in which the threads of a block run between barriers ("forward",
+    "reverse", or "random" from `seed`): a correct kernel gives the same results for each, so
+    running a kernel under several orders exposes missing barriers.
+    """
+
+    def __init__(
+        self,
+        cuda_source: str,
+        launch: Mapping[str, Any],
+        *,
+        threads: int | None = None,
+        thread_order: str = "forward",
+        seed: int = 0,
+        cache: str | os.PathLike[str] | None = None,
+        cxx: str | None = None,
+        extra_flags: Sequence[str] = (),
+    ):
+        if thread_order not in THREAD_ORDERS:
+            raise ValueError(
+                f"thread_order must be one of {', '.join(THREAD_ORDERS)}, not {thread_order!r}"
+            )
+        self.functions: dict[str, Function] = parse_launch_description(launch)
+        self.threads = threads
+        self.thread_order = thread_order
+        self.seed = seed
+        self.source = cuda_source
+        kernels = kernel_names(self.functions)
+        self.cpp_source = prepare_source(cuda_source, kernels)
+        try:
+            self.library_path, self.compiled_now = compile_library(
+                self.cpp_source,
+                Path(cache) / "cpu" if cache is not None else cache_dir(),
+                cxx or os.environ.get("CXX") or "g++",
+                extra_flags,
+            )
+        except KernelCompileError as e:
+            missing = [k for k in kernels if not re.search(rf"\b{re.escape(k)}\s*\(", cuda_source)]
+            if missing:
+                raise LaunchDescriptionError(
+                    f"the launch description launches {', '.join(missing)}, which the CUDA"
+                    " source does not define"
+                ) from e
+            raise
+        library = _load(self.library_path)
+        self._entries: dict[str, Any] = {}
+        self.kernel_signatures: dict[str, tuple[str, ...]] = {}
+        for k in kernels:
+            entry = getattr(library, f"agpu_launch__{k}")
+            entry.restype = ctypes.c_int
+            entry.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_ulong]
+            self._entries[k] = entry
+            query = getattr(library, f"agpu_signature__{k}")
+            query.restype = ctypes.c_int
+            query.argtypes = [ctypes.c_char_p, ctypes.c_ulong]
+            buffer = ctypes.create_string_buffer(4096)
+            query(buffer, len(buffer))
+            text = buffer.value.decode()
+            self.kernel_signatures[k] = tuple(text.split(",")) if text else ()
+        for function in self.functions.values():
+            for entry in function.launches:
+                _check_signature(function, entry, self.kernel_signatures[entry.kernel])
+
+    def run(self, function_name: str, /, *args: Any, **named: Any) -> None:
+        """Runs the function's launches in order on the given arguments (outputs in place)."""
+        call = bind_arguments(find_function(self.functions, function_name), args, named)
+        for entry, config in zip(call.function.launches, launch_configs(call)):
+            if not config.empty:
+                self._launch(entry, config, call)
+
+    __call__ = run
+
+    def _launch(self, entry: LaunchEntry, config: LaunchConfig, call: BoundCall) -> None:
+        holders = []
+        for name in entry.args:
+            value = call.values[name]
+            if isinstance(value, np.ndarray):
+                holders.append(ctypes.c_void_p(value.ctypes.data))
+            else:
+                holders.append(_CTYPES[value.dtype.name](value.item()))
+        argv = (ctypes.c_void_p * max(len(holders), 1))(
+            *[ctypes.addressof(h) for h in holders]
+        )
+        settings = (ctypes.c_longlong * 10)(
+            *config.grid,
+            *config.block,
+            config.dynamic_shared_bytes,
+            THREAD_ORDERS[self.thread_order],
+            self.seed & (2**63 - 1),
+            self.threads or 0,
+        )
+        error = ctypes.create_string_buffer(_ERROR_BYTES)
+        if self._entries[entry.kernel](settings, argv, error, _ERROR_BYTES) != 0:
+            raise KernelLaunchError(
+                f"kernel '{entry.kernel}' (grid {config.grid}, block {config.block}) failed on"
+                f" the CPU: {error.value.decode(errors='replace')}"
+            )
+
+
+def _check_signature(function: Function, entry: LaunchEntry, signature: Sequence[str]) -> None:
+    """The launch description must pass what the kernel takes: same count, same types."""
+    where = f"launch of '{entry.kernel}' in '{function.name}'"
+    if len(signature) != len(entry.args):
+        raise LaunchDescriptionError(
+            f"{where} passes {len(entry.args)} arguments, but the kernel takes"
+            f" {len(signature)} ({', '.join(signature)})"
+        )
+    for position, (name, ktype) in enumerate(zip(entry.args, signature)):
+        p = function.param(name)
+        expected = f"{p.dtype.name}*" if p.is_array else p.dtype.name
+        if ktype == expected or (p.is_array and ktype == "?*"):
+            continue
+        raise LaunchDescriptionError(
+            f"{where}: argument {position} is '{name}', a {p.describe()}, but the kernel's"
+            f" parameter {position} is {ktype}"
+        )

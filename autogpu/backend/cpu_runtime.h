@@ -1,0 +1,675 @@
+// cpu_runtime.h: run emitted CUDA C on the CPU, with CUDA's thread semantics.
+//
+// The CUDA source is compiled unchanged with g++ after this header: it defines the CUDA keywords,
+// built-in variables, math and atomic functions that kernels use. A grid runs like this:
+//   - blocks are independent: they are spread over OpenMP threads, in any order;
+//   - the threads of a block are user-level fibers on one OS thread. A fiber runs until it calls
+//     __syncthreads() or returns; when every thread of the block waits at the barrier, all resume.
+//     A thread that returns while others wait at a barrier is reported as an error (the barrier
+//     is in divergent code: undefined behaviour in CUDA, a hang or garbage on a GPU);
+//   - __shared__ variables are `static thread_local`: shared by the fibers of a block (one OS
+//     thread), distinct between blocks running at the same time (other OS threads);
+//   - locals live on each fiber's own stack, so every thread has its own.
+// A fiber's stack is only held while its thread waits at a barrier: a kernel without barriers runs
+// its threads one after another on a single stack.
+//
+// The Python side (cpu_exec.py) appends, per kernel, a C-linkage entry point that calls
+// agpu::launch(&kernel, ...) with the launch configuration and the argument values.
+#pragma once
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstddef>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
+#if !defined(__x86_64__) || defined(AGPU_FIBERS_UCONTEXT)
+#define AGPU_USE_UCONTEXT 1
+#include <ucontext.h>
+#endif
+
+#ifndef AGPU_FIBER_STACK_BYTES
+#define AGPU_FIBER_STACK_BYTES (256 * 1024)
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// CUDA keywords
+// ---------------------------------------------------------------------------------------------
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __managed__
+#define __shared__ static thread_local
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __align__(n) __attribute__((aligned(n)))
+#define __launch_bounds__(...)
+#define __grid_constant__
+// __restrict__ is understood by g++ as it is.
+
+// ---------------------------------------------------------------------------------------------
+// Vector types and built-in variables
+// ---------------------------------------------------------------------------------------------
+struct uint3 {
+  unsigned int x, y, z;
+};
+struct dim3 {
+  unsigned int x, y, z;
+  constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1)
+      : x(vx), y(vy), z(vz) {}
+  constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+  constexpr operator uint3() const { return uint3{x, y, z}; }
+};
+
+#define AGPU_VECTOR2(T, name, align)                                                   \
+  struct __attribute__((aligned(align))) name {                                        \
+    T x, y;                                                                            \
+  };                                                                                   \
+  static inline name make_##name(T x, T y) { return name{x, y}; }
+#define AGPU_VECTOR4(T, name, align)                                                   \
+  struct __attribute__((aligned(align))) name {                                        \
+    T x, y, z, w;                                                                      \
+  };                                                                                   \
+  static inline name make_##name(T x, T y, T z, T w) { return name{x, y, z, w}; }
+AGPU_VECTOR2(float, float2, 8)
+AGPU_VECTOR4(float, float4, 16)
+AGPU_VECTOR2(double, double2, 16)
+AGPU_VECTOR2(int, int2, 8)
+AGPU_VECTOR4(int, int4, 16)
+AGPU_VECTOR2(unsigned int, uint2, 8)
+AGPU_VECTOR4(unsigned int, uint4, 16)
+#undef AGPU_VECTOR2
+#undef AGPU_VECTOR4
+static inline uint3 make_uint3(unsigned int x, unsigned int y, unsigned int z) {
+  return uint3{x, y, z};
+}
+
+// Per OS thread; the scheduler sets threadIdx before resuming each fiber. Everything here has
+// internal linkage: `inline` variables and statics of inline functions would be STB_GNU_UNIQUE
+// symbols, which the dynamic linker merges across every loaded library (RTLD_LOCAL or not), so
+// two loaded programs would share one scheduler.
+static thread_local uint3 threadIdx;
+static thread_local uint3 blockIdx;
+static thread_local dim3 blockDim;
+static thread_local dim3 gridDim;
+static const int warpSize = 32;
+
+// ---------------------------------------------------------------------------------------------
+// Fibers: a minimal context switch (x86-64 System V), or ucontext elsewhere
+// ---------------------------------------------------------------------------------------------
+namespace agpu {
+namespace {
+
+#if AGPU_USE_UCONTEXT
+using Context = ucontext_t;
+inline void switch_context(Context* save, Context* to) { swapcontext(save, to); }
+inline void make_context(Context* ctx, char* stack, size_t size, void (*entry)()) {
+  getcontext(ctx);
+  ctx->uc_stack.ss_sp = stack;
+  ctx->uc_stack.ss_size = size;
+  ctx->uc_link = nullptr;
+  makecontext(ctx, entry, 0);
+}
+#else
+struct Context {
+  void* sp;
+};
+extern "C" __attribute__((visibility("hidden"))) void agpu_switch_stack(void** save_sp,
+                                                                          void* new_sp);
+extern "C" __attribute__((visibility("hidden"))) void agpu_fiber_start();
+// Saves the callee-saved registers on the current stack, stores the stack pointer, switches to
+// the other stack and restores its registers. A fresh stack is laid out so that the final `ret`
+// lands in agpu_fiber_start, which calls the entry function (in r13) with an aligned stack.
+asm(R"(
+    .text
+    .globl agpu_switch_stack
+    .hidden agpu_switch_stack
+    .type agpu_switch_stack,@function
+agpu_switch_stack:
+    pushq %rbp
+    pushq %rbx
+    pushq %r12
+    pushq %r13
+    pushq %r14
+    pushq %r15
+    movq %rsp, (%rdi)
+    movq %rsi, %rsp
+    popq %r15
+    popq %r14
+    popq %r13
+    popq %r12
+    popq %rbx
+    popq %rbp
+    ret
+    .size agpu_switch_stack,.-agpu_switch_stack
+
+    .globl agpu_fiber_start
+    .hidden agpu_fiber_start
+    .type agpu_fiber_start,@function
+agpu_fiber_start:
+    callq *%r13
+    ud2
+    .size agpu_fiber_start,.-agpu_fiber_start
+)");
+inline void switch_context(Context* save, Context* to) { agpu_switch_stack(&save->sp, to->sp); }
+inline void make_context(Context* ctx, char* stack, size_t size, void (*entry)()) {
+  uintptr_t top = (reinterpret_cast<uintptr_t>(stack) + size) & ~uintptr_t(15);
+  void** sp = reinterpret_cast<void**>(top - 72);  // 6 registers + return address, aligned
+  sp[0] = nullptr;                                 // r15
+  sp[1] = nullptr;                                 // r14
+  sp[2] = reinterpret_cast<void*>(entry);          // r13: called by agpu_fiber_start
+  sp[3] = nullptr;                                 // r12
+  sp[4] = nullptr;                                 // rbx
+  sp[5] = nullptr;                                 // rbp
+  sp[6] = reinterpret_cast<void*>(&agpu_fiber_start);
+  ctx->sp = sp;
+}
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// The scheduler of one OS thread: runs one block at a time
+// ---------------------------------------------------------------------------------------------
+enum ThreadState : unsigned char { NOT_STARTED, RUNNABLE, WAITING, FINISHED };
+enum Order : int { FORWARD = 0, REVERSE = 1, RANDOM = 2 };
+
+struct Launch {
+  dim3 grid, block;
+  size_t dynamic_shared_bytes;
+  Order order;
+  uint64_t seed;
+  void (*thunk)(void*);  // runs the kernel body for the current thread
+  void* call;            // its argument: the kernel and its parameter values
+};
+
+inline uint64_t splitmix64(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+struct Stack {
+  char* base;  // lowest usable address; a guard page lies below it
+  size_t size;
+};
+
+struct Worker {
+  const Launch* launch = nullptr;
+  Context scheduler;
+  std::vector<Context> contexts;  // per thread of the block
+  std::vector<int> stack_of;      // per thread: index into stacks, or -1
+  std::vector<unsigned char> state;
+  std::vector<unsigned> order;  // the order in which a pass visits the threads
+  std::vector<Stack> stacks;
+  std::vector<int> free_stacks;
+  int current = -1;
+  bool failed = false;
+  std::string error;
+  void* dynamic_shared = nullptr;
+  size_t dynamic_shared_capacity = 0;
+
+  ~Worker() {
+    for (const Stack& s : stacks) munmap(s.base - page_size(), s.size + page_size());
+    free(dynamic_shared);
+  }
+  static size_t page_size() { return static_cast<size_t>(sysconf(_SC_PAGESIZE)); }
+
+  int acquire_stack() {
+    if (!free_stacks.empty()) {
+      int s = free_stacks.back();
+      free_stacks.pop_back();
+      return s;
+    }
+    size_t guard = page_size();
+    size_t size = (AGPU_FIBER_STACK_BYTES + guard - 1) / guard * guard;
+    void* mem = mmap(nullptr, size + guard, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mem == MAP_FAILED) return -1;
+    mprotect(mem, guard, PROT_NONE);  // a stack overflow faults instead of corrupting memory
+    stacks.push_back(Stack{static_cast<char*>(mem) + guard, size});
+    return static_cast<int>(stacks.size()) - 1;
+  }
+
+  bool reserve_dynamic_shared(size_t bytes) {
+    if (bytes <= dynamic_shared_capacity) return true;
+    free(dynamic_shared);
+    dynamic_shared = aligned_alloc(256, (bytes + 255) / 256 * 256);
+    dynamic_shared_capacity = dynamic_shared ? bytes : 0;
+    return dynamic_shared != nullptr;
+  }
+};
+
+thread_local Worker* tls_worker = nullptr;
+
+inline Worker& this_worker() {
+  static thread_local Worker worker;
+  tls_worker = &worker;
+  return worker;
+}
+
+// The block's dynamic shared memory (`extern __shared__ T name[];` is rewritten to use it).
+inline void* dynamic_shared() { return tls_worker->dynamic_shared; }
+
+inline uint3 unflatten(uint64_t i, dim3 d) {
+  return uint3{static_cast<unsigned>(i % d.x), static_cast<unsigned>(i / d.x % d.y),
+               static_cast<unsigned>(i / d.x / d.y)};
+}
+
+inline std::string describe(const char* what, uint3 v) {
+  return std::string(what) + " (" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " +
+         std::to_string(v.z) + ")";
+}
+
+inline void fiber_main() {
+  Worker& w = *tls_worker;
+  w.launch->thunk(w.launch->call);
+  w.state[w.current] = FINISHED;
+  switch_context(&w.contexts[w.current], &w.scheduler);
+  __builtin_unreachable();
+}
+
+// Stops the calling CUDA thread and fails the launch with `message` (assert, __trap).
+[[noreturn]] __attribute__((noinline)) inline void fail_thread(const std::string& message) {
+  Worker& w = *tls_worker;
+  w.failed = true;
+  w.error = message + " in thread" + describe("", threadIdx) + " of block" +
+            describe("", blockIdx);
+  w.state[w.current] = FINISHED;
+  switch_context(&w.contexts[w.current], &w.scheduler);
+  __builtin_unreachable();
+}
+
+inline void set_pass_order(Worker& w, unsigned n, uint64_t block, uint64_t pass) {
+  w.order.resize(n);
+  for (unsigned i = 0; i < n; ++i) w.order[i] = w.launch->order == REVERSE ? n - 1 - i : i;
+  if (w.launch->order == RANDOM) {
+    uint64_t r = splitmix64(w.launch->seed ^ splitmix64(block * 0x100000001ull + pass));
+    for (unsigned i = n - 1; i > 0; --i) {
+      r = splitmix64(r);
+      std::swap(w.order[i], w.order[r % (i + 1)]);
+    }
+  }
+}
+
+// Runs every thread of one block to completion; false (with w.error) on failure.
+inline bool run_block(Worker& w, uint64_t linear_block) {
+  const Launch& L = *w.launch;
+  const unsigned n = L.block.x * L.block.y * L.block.z;
+  blockIdx = unflatten(linear_block, L.grid);
+  blockDim = L.block;
+  gridDim = L.grid;
+  w.contexts.resize(n);
+  w.stack_of.assign(n, -1);
+  w.state.assign(n, NOT_STARTED);
+  w.free_stacks.clear();
+  for (int s = static_cast<int>(w.stacks.size()) - 1; s >= 0; --s) w.free_stacks.push_back(s);
+  w.failed = false;
+  unsigned finished = 0;
+  for (uint64_t pass = 0;; ++pass) {
+    set_pass_order(w, n, linear_block, pass);
+    unsigned waiting = 0;
+    int a_finished = -1, a_waiting = -1;
+    for (unsigned k = 0; k < n; ++k) {
+      const unsigned t = w.order[k];
+      if (w.state[t] == FINISHED) {
+        a_finished = static_cast<int>(t);
+        continue;
+      }
+      threadIdx = unflatten(t, L.block);
+      if (w.state[t] == NOT_STARTED) {
+        int s = w.acquire_stack();
+        if (s < 0) {
+          w.error = "cannot allocate a fiber stack (out of memory)";
+          return false;
+        }
+        w.stack_of[t] = s;
+        make_context(&w.contexts[t], w.stacks[s].base, w.stacks[s].size, &fiber_main);
+      }
+      w.state[t] = RUNNABLE;
+      w.current = static_cast<int>(t);
+      switch_context(&w.scheduler, &w.contexts[t]);
+      if (w.failed) return false;
+      if (w.state[t] == FINISHED) {
+        w.free_stacks.push_back(w.stack_of[t]);
+        w.stack_of[t] = -1;
+        ++finished;
+        a_finished = static_cast<int>(t);
+      } else {
+        ++waiting;
+        a_waiting = static_cast<int>(t);
+      }
+    }
+    if (waiting == 0) return true;
+    if (finished > 0) {
+      w.error = "__syncthreads() in divergent code: in block" + describe("", blockIdx) +
+                ", thread" + describe("", unflatten(a_waiting, L.block)) + " waits at a barrier that thread" +
+                describe("", unflatten(a_finished, L.block)) + " never reached (it returned); " +
+                std::to_string(waiting) + " of " + std::to_string(n) +
+                " threads wait (undefined behaviour in CUDA: a hang or wrong results on a GPU)";
+      return false;
+    }
+  }
+}
+
+// Runs the whole grid; returns 0, or 1 with a message in err.
+inline int run_grid(const Launch& L, int num_threads, char* err, size_t errlen) {
+  const uint64_t threads = uint64_t(L.block.x) * L.block.y * L.block.z;
+  const uint64_t blocks = uint64_t(L.grid.x) * L.grid.y * L.grid.z;
+  std::string message;
+  if (threads == 0 || threads > 1024)
+    message = "invalid block size: " + std::to_string(threads) + " threads (1 to 1024)";
+  std::atomic<bool> failed{!message.empty()};
+  std::mutex lock;
+  if (!failed) {
+    const int64_t nb = static_cast<int64_t>(blocks);
+#if defined(_OPENMP)
+    int team = num_threads > 0 ? num_threads : omp_get_max_threads();
+    if (static_cast<uint64_t>(team) > blocks) team = static_cast<int>(blocks > 0 ? blocks : 1);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(team)
+#endif
+    for (int64_t b = 0; b < nb; ++b) {
+      if (failed.load(std::memory_order_relaxed)) continue;
+      Worker& w = this_worker();
+      w.launch = &L;
+      if (!w.reserve_dynamic_shared(L.dynamic_shared_bytes)) {
+        w.error = "cannot allocate " + std::to_string(L.dynamic_shared_bytes) +
+                  " bytes of dynamic shared memory";
+      } else {
+        uint64_t block = L.order == FORWARD ? b : nb - 1 - b;
+        if (run_block(w, block)) continue;
+      }
+      std::lock_guard<std::mutex> guard(lock);
+      if (!failed.exchange(true)) message = w.error;
+    }
+  }
+  if (!failed) return 0;
+  snprintf(err, errlen, "%s", message.c_str());
+  return 1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Typed entry: agpu::launch(&kernel, config, argv, ...) from the generated C-linkage wrappers
+// ---------------------------------------------------------------------------------------------
+template <class... P>
+struct KernelCall {
+  void (*kernel)(P...);
+  std::tuple<P...> args;
+  static void run(void* self) {
+    auto* c = static_cast<KernelCall*>(self);
+    std::apply(c->kernel, c->args);  // each CUDA thread gets its own copy of the parameters
+  }
+};
+
+template <class... P, size_t... I>
+std::tuple<P...> read_args(void** argv, std::index_sequence<I...>) {
+  return std::tuple<P...>{*static_cast<P*>(argv[I])...};
+}
+
+// config: grid x, y, z, block x, y, z, dynamic shared bytes, order, seed, OS threads (0: all).
+// argv: pointers to the parameter values, in order (as for cuLaunchKernel).
+template <class... P>
+int launch(void (*kernel)(P...), const long long* config, void** argv, char* err,
+           size_t errlen) {
+  KernelCall<P...> call{kernel, read_args<P...>(argv, std::index_sequence_for<P...>{})};
+  Launch L;
+  L.grid = dim3(config[0], config[1], config[2]);
+  L.block = dim3(config[3], config[4], config[5]);
+  L.dynamic_shared_bytes = static_cast<size_t>(config[6]);
+  L.order = static_cast<Order>(config[7]);
+  L.seed = static_cast<uint64_t>(config[8]);
+  L.thunk = &KernelCall<P...>::run;
+  L.call = &call;
+  return run_grid(L, static_cast<int>(config[9]), err, errlen);
+}
+
+// The parameter types as NumPy dtype names ("float32", "int64*", ...), comma separated, so that
+// the launch description can be checked against the kernel's real signature.
+template <class T>
+std::string type_name() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_pointer_v<U>) {
+    return type_name<std::remove_pointer_t<U>>() + "*";
+  } else if constexpr (std::is_same_v<U, bool>) {
+    return "bool";
+  } else if constexpr (std::is_integral_v<U>) {
+    return std::string(std::is_signed_v<U> ? "int" : "uint") + std::to_string(8 * sizeof(U));
+  } else if constexpr (std::is_floating_point_v<U>) {
+    return "float" + std::to_string(8 * sizeof(U));
+  } else {
+    return "?";
+  }
+}
+
+template <class... P>
+int signature(void (*)(P...), char* out, size_t len) {
+  std::string s;
+  ((s += (s.empty() ? "" : ",") + type_name<P>()), ...);
+  snprintf(out, len, "%s", s.c_str());
+  return static_cast<int>(s.size());
+}
+
+}  // namespace
+}  // namespace agpu
+
+// ---------------------------------------------------------------------------------------------
+// Synchronisation
+// ---------------------------------------------------------------------------------------------
+__attribute__((noinline)) inline void __syncthreads() {
+  agpu::Worker& w = *agpu::tls_worker;
+  const int t = w.current;
+  w.state[t] = agpu::WAITING;
+  agpu::switch_context(&w.contexts[t], &w.scheduler);
+}
+inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+[[noreturn]] inline void __trap() { agpu::fail_thread("__trap() called"); }
+
+#undef assert
+#define assert(e) \
+  ((e) ? (void)0  \
+       : agpu::fail_thread(std::string("assertion '" #e "' failed at ") + __FILE__ + ":" + \
+                           std::to_string(__LINE__)))
+
+// ---------------------------------------------------------------------------------------------
+// Math: <math.h> gives sqrtf, expf, fminf, ... and the C++ overloads (sqrt(float) is float).
+// CUDA's min/max overloads (floating point ones behave like fmin/fmax):
+// ---------------------------------------------------------------------------------------------
+#define AGPU_MINMAX(R, A, B)                                                     \
+  static inline R min(const A a, const B b) { return (R)a < (R)b ? (R)a : (R)b; } \
+  static inline R max(const A a, const B b) { return (R)a > (R)b ? (R)a : (R)b; }
+AGPU_MINMAX(int, int, int)
+AGPU_MINMAX(unsigned int, unsigned int, unsigned int)
+AGPU_MINMAX(unsigned int, int, unsigned int)
+AGPU_MINMAX(unsigned int, unsigned int, int)
+AGPU_MINMAX(long, long, long)
+AGPU_MINMAX(unsigned long, unsigned long, unsigned long)
+AGPU_MINMAX(unsigned long, long, unsigned long)
+AGPU_MINMAX(unsigned long, unsigned long, long)
+AGPU_MINMAX(long long, long long, long long)
+AGPU_MINMAX(unsigned long long, unsigned long long, unsigned long long)
+AGPU_MINMAX(unsigned long long, long long, unsigned long long)
+AGPU_MINMAX(unsigned long long, unsigned long long, long long)
+#undef AGPU_MINMAX
+static inline float min(const float a, const float b) { return fminf(a, b); }
+static inline float max(const float a, const float b) { return fmaxf(a, b); }
+static inline double min(const double a, const double b) { return fmin(a, b); }
+static inline double max(const double a, const double b) { return fmax(a, b); }
+static inline double min(const float a, const double b) { return fmin(a, b); }
+static inline double max(const float a, const double b) { return fmax(a, b); }
+static inline double min(const double a, const float b) { return fmin(a, b); }
+static inline double max(const double a, const float b) { return fmax(a, b); }
+
+// Intrinsics. The rounded-as-named ones (__fadd_rn, ...) are exact IEEE operations on both sides;
+// the fast approximations (__expf, rsqrtf, __fdividef, ...) are computed exactly here, so compare
+// results of kernels using them with a tolerance.
+static inline float __fadd_rn(float a, float b) { return a + b; }
+static inline float __fsub_rn(float a, float b) { return a - b; }
+static inline float __fmul_rn(float a, float b) { return a * b; }
+static inline float __fdiv_rn(float a, float b) { return a / b; }
+static inline float __fsqrt_rn(float a) { return sqrtf(a); }
+static inline float __frcp_rn(float a) { return 1.0f / a; }
+static inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
+static inline double __dadd_rn(double a, double b) { return a + b; }
+static inline double __dsub_rn(double a, double b) { return a - b; }
+static inline double __dmul_rn(double a, double b) { return a * b; }
+static inline double __ddiv_rn(double a, double b) { return a / b; }
+static inline double __dsqrt_rn(double a) { return sqrt(a); }
+static inline double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
+static inline float __fdividef(float a, float b) { return a / b; }
+// glibc declares __expf, __logf, __sinf, __cosf, __powf and exp10f itself (the same functions).
+static inline float rsqrtf(float a) { return 1.0f / sqrtf(a); }
+static inline double rsqrt(double a) { return 1.0 / sqrt(a); }
+static inline float __saturatef(float a) {
+  return a < 0.0f ? 0.0f : (a > 1.0f ? 1.0f : (a != a ? 0.0f : a));
+}
+static inline int __float2int_rz(float a) { return (int)a; }
+static inline int __float2int_rn(float a) { return (int)nearbyintf(a); }
+static inline int __float2int_rd(float a) { return (int)floorf(a); }
+static inline int __float2int_ru(float a) { return (int)ceilf(a); }
+static inline float __int2float_rn(int a) { return (float)a; }
+static inline float __uint2float_rn(unsigned a) { return (float)a; }
+
+template <class To, class From>
+static inline To agpu_bit_cast(From v) {
+  static_assert(sizeof(To) == sizeof(From), "bit cast between types of different sizes");
+  To r;
+  memcpy(&r, &v, sizeof r);
+  return r;
+}
+static inline float __int_as_float(int v) { return agpu_bit_cast<float>(v); }
+static inline int __float_as_int(float v) { return agpu_bit_cast<int>(v); }
+static inline float __uint_as_float(unsigned int v) { return agpu_bit_cast<float>(v); }
+static inline unsigned int __float_as_uint(float v) { return agpu_bit_cast<unsigned int>(v); }
+static inline double __longlong_as_double(long long v) { return agpu_bit_cast<double>(v); }
+static inline long long __double_as_longlong(double v) { return agpu_bit_cast<long long>(v); }
+
+static inline int __popc(unsigned int v) { return __builtin_popcount(v); }
+static inline int __popcll(unsigned long long v) { return __builtin_popcountll(v); }
+static inline int __clz(int v) { return v == 0 ? 32 : __builtin_clz((unsigned)v); }
+static inline int __clzll(long long v) {
+  return v == 0 ? 64 : __builtin_clzll((unsigned long long)v);
+}
+static inline int __ffs(int v) { return __builtin_ffs(v); }
+static inline int __ffsll(long long v) { return __builtin_ffsll(v); }
+static inline unsigned int __brev(unsigned int v) {
+  v = ((v >> 1) & 0x55555555u) | ((v & 0x55555555u) << 1);
+  v = ((v >> 2) & 0x33333333u) | ((v & 0x33333333u) << 2);
+  v = ((v >> 4) & 0x0F0F0F0Fu) | ((v & 0x0F0F0F0Fu) << 4);
+  v = ((v >> 8) & 0x00FF00FFu) | ((v & 0x00FF00FFu) << 8);
+  return (v >> 16) | (v << 16);
+}
+static inline int __mulhi(int a, int b) { return (int)(((long long)a * b) >> 32); }
+static inline unsigned int __umulhi(unsigned int a, unsigned int b) {
+  return (unsigned int)(((unsigned long long)a * b) >> 32);
+}
+static inline long long __mul64hi(long long a, long long b) {
+  return (long long)(((__int128)a * b) >> 64);
+}
+static inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
+  return (unsigned long long)(((unsigned __int128)a * b) >> 64);
+}
+static inline int __mul24(int a, int b) {
+  return (int)(((long long)(a << 8 >> 8) * (long long)(b << 8 >> 8)));
+}
+static inline unsigned int __umul24(unsigned int a, unsigned int b) {
+  return (a & 0xFFFFFFu) * (b & 0xFFFFFFu);
+}
+template <class T>
+static inline T __ldg(const T* p) {
+  return *p;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Atomics: exactly CUDA's overloads; real atomics, since blocks run on several OS threads.
+// ---------------------------------------------------------------------------------------------
+#define AGPU_ATOMIC_INT(T)                                                                    \
+  static inline T atomicAdd(T* p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); } \
+  static inline T atomicExch(T* p, T v) { return __atomic_exchange_n(p, v, __ATOMIC_RELAXED); } \
+  static inline T atomicCAS(T* p, T expected, T desired) {                                    \
+    __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_RELAXED,               \
+                                __ATOMIC_RELAXED);                                            \
+    return expected;                                                                          \
+  }
+#define AGPU_ATOMIC_BITS(T)                                                                   \
+  static inline T atomicAnd(T* p, T v) { return __atomic_fetch_and(p, v, __ATOMIC_RELAXED); } \
+  static inline T atomicOr(T* p, T v) { return __atomic_fetch_or(p, v, __ATOMIC_RELAXED); }   \
+  static inline T atomicXor(T* p, T v) { return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED); } \
+  static inline T atomicMin(T* p, T v) {                                                      \
+    T old = __atomic_load_n(p, __ATOMIC_RELAXED);                                             \
+    while (v < old && !__atomic_compare_exchange_n(p, &old, v, true, __ATOMIC_RELAXED,        \
+                                                   __ATOMIC_RELAXED)) {                       \
+    }                                                                                         \
+    return old;                                                                               \
+  }                                                                                           \
+  static inline T atomicMax(T* p, T v) {                                                      \
+    T old = __atomic_load_n(p, __ATOMIC_RELAXED);                                             \
+    while (v > old && !__atomic_compare_exchange_n(p, &old, v, true, __ATOMIC_RELAXED,        \
+                                                   __ATOMIC_RELAXED)) {                       \
+    }                                                                                         \
+    return old;                                                                               \
+  }
+AGPU_ATOMIC_INT(int)
+AGPU_ATOMIC_INT(unsigned int)
+AGPU_ATOMIC_INT(unsigned long long)
+AGPU_ATOMIC_BITS(int)
+AGPU_ATOMIC_BITS(unsigned int)
+AGPU_ATOMIC_BITS(long long)
+AGPU_ATOMIC_BITS(unsigned long long)
+#undef AGPU_ATOMIC_INT
+#undef AGPU_ATOMIC_BITS
+static inline int atomicSub(int* p, int v) { return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED); }
+static inline unsigned int atomicSub(unsigned int* p, unsigned int v) {
+  return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED);
+}
+static inline unsigned int atomicInc(unsigned int* p, unsigned int limit) {
+  unsigned int old = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (!__atomic_compare_exchange_n(p, &old, old >= limit ? 0u : old + 1u, true,
+                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+  return old;
+}
+static inline unsigned int atomicDec(unsigned int* p, unsigned int limit) {
+  unsigned int old = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (!__atomic_compare_exchange_n(p, &old, (old == 0u || old > limit) ? limit : old - 1u,
+                                      true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+  return old;
+}
+
+// Floating point read-modify-write through a compare-and-swap on the bits.
+template <class F, class Bits, class Op>
+static inline F agpu_atomic_float(F* p, Op op) {
+  Bits* bits = reinterpret_cast<Bits*>(p);
+  Bits old = __atomic_load_n(bits, __ATOMIC_RELAXED);
+  while (!__atomic_compare_exchange_n(bits, &old, agpu_bit_cast<Bits>(op(agpu_bit_cast<F>(old))),
+                                      true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+  return agpu_bit_cast<F>(old);
+}
+static inline float atomicAdd(float* p, float v) {
+  return agpu_atomic_float<float, uint32_t>(p, [v](float old) { return old + v; });
+}
+static inline double atomicAdd(double* p, double v) {
+  return agpu_atomic_float<double, uint64_t>(p, [v](double old) { return old + v; });
+}
+static inline float atomicExch(float* p, float v) {
+  return agpu_bit_cast<float>(
+      __atomic_exchange_n(reinterpret_cast<uint32_t*>(p), agpu_bit_cast<uint32_t>(v),
+                          __ATOMIC_RELAXED));
+}

@@ -1,0 +1,399 @@
+"""The CPU emulation runs CUDA source with CUDA's semantics: grids and partial blocks, barriers,
+shared memory per block, __device__ globals and atomics, C's float and integer arithmetic; and it
+rejects bad arguments and undefined barrier use with clear errors."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+from kernel_fixtures import LAUNCH, SOURCE, array, function, launch, scalar
+
+from autogpu.backend.arguments import (
+    KernelArgumentError,
+    KernelCompileError,
+    KernelLaunchError,
+    LaunchConfig,
+    LaunchDescriptionError,
+    check_launch_config,
+)
+from autogpu.backend.cpu_exec import CpuProgram
+
+RNG = np.random.default_rng(1234)
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("autogpu-cache")
+
+
+@pytest.fixture(scope="module")
+def program(cache) -> CpuProgram:
+    return CpuProgram(SOURCE, LAUNCH, cache=cache, threads=2)
+
+
+def with_order(program: CpuProgram, order: str, seed: int = 0) -> CpuProgram:
+    """The same compiled program (from the cache) with another thread order."""
+    p = CpuProgram(SOURCE, LAUNCH, cache=program.library_path.parent.parent, threads=2,
+                   thread_order=order, seed=seed)
+    assert not p.compiled_now
+    return p
+
+
+# ---------------------------------------------------------------------------------------------
+# Grids
+# ---------------------------------------------------------------------------------------------
+def test_saxpy_partial_last_block(program):
+    n = 1000  # 4 blocks of 256, the last one a quarter full
+    x = RNG.standard_normal(n + 24).astype(np.float32)
+    y = RNG.standard_normal(n + 24).astype(np.float32)
+    expected = y.copy()
+    expected[:n] = np.float32(2.5) * x[:n] + y[:n]
+    program.run("saxpy", n, 2.5, x, y)
+    np.testing.assert_array_equal(y, expected)  # and y[n:] untouched: the guard works
+
+
+def test_named_arguments_and_call(program):
+    x = np.ones(10, np.float32)
+    y = np.zeros(10, np.float32)
+    program(function_name := "saxpy", y=y, x=x, a=3, n=10)
+    assert function_name == "saxpy"
+    np.testing.assert_array_equal(y, np.full(10, 3.0, np.float32))
+
+
+def test_2d_grid(program):
+    m, n = 37, 53  # neither a multiple of the block
+    A = RNG.standard_normal((m, n)).astype(np.float32)
+    out = np.zeros((m, n), np.float32)
+    program.run("grid2d", m, n, A, out)
+    i, j = np.indices((m, n))
+    np.testing.assert_array_equal(out, A * np.float32(2) + (i * 1000 + j).astype(np.float32))
+
+
+def test_3d_grid_and_block_indices(program):
+    gx, gy, gz = 3, 2, 2
+    bx, by, bz = 4, 3, 2
+    out = np.zeros((gz, gy, gx, bz, by, bx, 4), np.int32)
+    program.run("ids3d", gx, gy, gz, out)
+    z, y, x, tz, ty, tx = np.indices((gz, gy, gx, bz, by, bx))
+    np.testing.assert_array_equal(out[..., 0], x * 100 + tx)
+    np.testing.assert_array_equal(out[..., 1], y * 100 + ty)
+    np.testing.assert_array_equal(out[..., 2], z * 100 + tz)
+    assert (out[..., 3] == gx * 1000000 + gy * 10000 + gz * 100 + bz).all()
+
+
+def test_empty_grid_is_skipped(program):
+    y = np.full(4, 7.0, np.float32)
+    program.run("saxpy", 0, 1.0, np.ones(4, np.float32), y)
+    assert (y == 7.0).all()
+
+
+# ---------------------------------------------------------------------------------------------
+# Barriers and shared memory
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("order", ["forward", "reverse", "random"])
+def test_barrier_makes_block_reversal_correct_in_any_order(program, order):
+    blocks = 9
+    v = np.arange(blocks * 256, dtype=np.float32)
+    with_order(program, order, seed=7).run("reverse", blocks, v)
+    np.testing.assert_array_equal(v.reshape(blocks, 256), np.arange(blocks * 256,
+                                  dtype=np.float32).reshape(blocks, 256)[:, ::-1])
+
+
+def test_missing_barrier_is_visible(program):
+    """Without __syncthreads the reversal reads shared memory not yet written: the emulation
+    does not hide the race."""
+    blocks = 4
+    v = np.arange(blocks * 256, dtype=np.float32)
+    program.run("reverse_racy", blocks, v)
+    expected = np.arange(blocks * 256, dtype=np.float32).reshape(blocks, 256)[:, ::-1]
+    assert not np.array_equal(v.reshape(blocks, 256), expected)
+
+
+def test_thread_orders_expose_a_race_the_forward_order_hides(program):
+    blocks = 3
+    v = RNG.standard_normal(blocks * 256).astype(np.float32)
+    expected = np.zeros_like(v).reshape(blocks, 256)
+    expected[:, 1:] = v.reshape(blocks, 256)[:, :-1]
+    out = np.zeros_like(v)
+    program.run("shift_racy", blocks, v, out)
+    np.testing.assert_array_equal(out.reshape(blocks, 256), expected)  # right by luck
+    with_order(program, "reverse").run("shift_racy", blocks, v, out)
+    assert not np.array_equal(out.reshape(blocks, 256), expected)
+
+
+@pytest.mark.parametrize("threads", [32, 256, 1024])
+def test_tree_sum_with_barriers_in_a_loop(program, threads):
+    n = 5 * threads - 17
+    x = RNG.integers(-100, 100, n).astype(np.float32)  # exact sums in float
+    blocks = (n + threads - 1) // threads
+    sums = np.zeros(blocks, np.float32)
+    checks = np.zeros(n, np.float32)
+    program.run("block_sum", n, threads, x, sums, checks)
+    padded = np.zeros(blocks * threads, np.float32)
+    padded[:n] = x
+    np.testing.assert_array_equal(sums, padded.reshape(blocks, threads).sum(axis=1))
+    i = np.arange(n)  # each thread's local array survived the barriers
+    np.testing.assert_array_equal(
+        checks, (x + (i % threads) * 1000.0 + (i // threads) * 1e6).astype(np.float32)
+    )
+
+
+def test_blocks_have_their_own_shared_memory(program):
+    blocks = 16  # over 2 OS threads
+    bad = np.full(blocks * 128, -1, np.int32)
+    program.run("isolation", blocks, 5, bad)
+    assert (bad == 0).all()
+
+
+def test_dynamic_shared_memory(program):
+    blocks, threads, k = 5, 96, 11
+    v = RNG.standard_normal(blocks * threads).astype(np.float32)
+    expected = np.roll(v.reshape(blocks, threads), -k, axis=1)
+    program.run("rotate", blocks, threads, k, v)
+    np.testing.assert_array_equal(v.reshape(blocks, threads), expected)
+
+
+def test_barrier_after_an_early_return_is_an_error(program):
+    with pytest.raises(KernelLaunchError, match=r"__syncthreads\(\) in divergent code") as e:
+        program.run("divergent_exit", np.zeros(64, np.float32))
+    assert "never reached" in str(e.value)
+
+
+def test_barrier_in_a_branch_is_an_error(program):
+    with pytest.raises(KernelLaunchError, match="divergent"):
+        program.run("divergent_barrier", np.zeros(64, np.float32))
+
+
+def test_failed_assert_fails_the_launch_and_the_program_still_works(program):
+    v = np.arange(32, dtype=np.int32)
+    with pytest.raises(KernelLaunchError, match=r"assertion 'v\[threadIdx.x\] < limit' failed"):
+        program.run("check_below", 20, v)
+    program.run("check_below", 32, v)  # passes
+    test_saxpy_partial_last_block(program)
+
+
+# ---------------------------------------------------------------------------------------------
+# __device__ globals and atomics
+# ---------------------------------------------------------------------------------------------
+def test_atomics_into_device_globals_over_three_launches(program):
+    n = 3000
+    values = RNG.integers(-(2**31), 2**31 - 1, n, dtype=np.int64).astype(np.int32)
+    fvalues = RNG.integers(-1000, 1000, n).astype(np.float32)  # order-independent float sum
+    outs = [np.zeros(1, t) for t in (np.uint64, np.float32, np.int32, np.uint32, np.int32,
+                                      np.float32)]
+    for _ in range(2):  # the reset launch makes a second run start afresh
+        program.run("reduce", n, values, fvalues, *outs)
+        total, fsum, mx, mn, count, fmx = (o[0] for o in outs)
+        assert int(total) == int(values.astype(np.int64).sum()) % 2**64
+        assert fsum == fvalues.sum()
+        assert mx == values.max()
+        assert mn == values.view(np.uint32).min()
+        assert count == n
+        assert fmx == fvalues.max()
+
+
+# ---------------------------------------------------------------------------------------------
+# C arithmetic
+# ---------------------------------------------------------------------------------------------
+def test_float32_arithmetic_is_float_not_double_and_not_fused(program):
+    n = 2000
+    a = RNG.uniform(-4, 4, n).astype(np.float32)
+    b = RNG.uniform(0.5, 4, n).astype(np.float32)
+    c = RNG.uniform(-4, 4, n).astype(np.float32)
+    a[0], b[0], c[0] = np.float32(1 + 2**-13), np.float32(1 + 2**-13), np.float32(-1)
+    outs = [np.zeros(n, np.float32) for _ in range(4)]
+    program.run("floats", n, a, b, c, *outs)
+    cancel, muladd, div, root = outs
+    np.testing.assert_array_equal(cancel, (a + np.float32(1e8)) - np.float32(1e8))
+    assert cancel[0] == 0.0  # 1.0001 vanishes next to 1e8 in float; in double it would not
+    np.testing.assert_array_equal(muladd, a * b + c)
+    assert muladd[0] == np.float32(2**-12)  # a fused multiply-add gives 2**-12 + 2**-26
+    np.testing.assert_array_equal(div, a / b)
+    np.testing.assert_array_equal(root, np.sqrt(np.abs(c)))
+
+
+def test_integer_wraparound_division_and_conversions(program):
+    n = 1000
+    a = RNG.integers(-(2**31), 2**31 - 1, n, dtype=np.int64).astype(np.int32)
+    a[:4] = [2**31 - 1, -(2**31), -7, 13]
+    u = RNG.integers(0, 2**32 - 1, n, dtype=np.uint64).astype(np.uint32)
+    v = RNG.integers(1, 2**32 - 1, n, dtype=np.uint64).astype(np.uint32)
+    u[0], v[0] = 4294967295, 2
+    outs = [np.zeros(n, t) for t in (np.int32, np.uint32, np.uint32, np.int32, np.int32,
+                                      np.uint32, np.uint32, np.int32)]
+    program.run("ints", n, a, u, v, *outs)
+    wrap, udiv, urem, sdiv, srem, mixed, umin, smax = outs
+    wide = a.astype(np.int64)
+    expected_wrap = ((wide * 65537 + 2147483647 + 2**31) % 2**32 - 2**31).astype(np.int32)
+    np.testing.assert_array_equal(wrap, expected_wrap)
+    np.testing.assert_array_equal(udiv, u // v)
+    np.testing.assert_array_equal(urem, u % v)
+    truncated = np.trunc(wide / 7).astype(np.int64)  # C division truncates toward zero
+    np.testing.assert_array_equal(sdiv, truncated)
+    np.testing.assert_array_equal(srem, wide - truncated * 7)
+    assert sdiv[2] == -1 and srem[2] == 0 and sdiv[3] == 1 and srem[3] == 6
+    np.testing.assert_array_equal(mixed, a.view(np.uint32) // v)
+    # CUDA's min(int, unsigned) compares as unsigned, like C's usual arithmetic conversions
+    np.testing.assert_array_equal(umin, np.minimum(a.view(np.uint32), v))
+    np.testing.assert_array_equal(smax, np.maximum(a, -5))
+
+
+def test_math_functions_and_bit_casts(program):
+    x = np.array([0.0, 0.25, 0.3, 2.0, 1e-30, np.nan, -0.0], np.float32)
+    out = np.zeros(5 * len(x), np.float32)
+    program.run("math", len(x), x, out)
+    out = out.reshape(len(x), 5)
+    np.testing.assert_array_equal(out[:, 0], np.sqrt(x))
+    np.testing.assert_array_equal(out[:, 1], np.fmin(x, np.float32(0.5)))  # NaN-dropping
+    np.testing.assert_array_equal(out[:, 2], np.fmin(x, np.float32(0.25)))
+    np.testing.assert_array_equal(out[:, 3], np.fmax(x, np.float32(0.75)))
+    np.testing.assert_array_equal(out[:, 4].view(np.uint32), x.view(np.uint32) ^ 0x80000000)
+
+
+# ---------------------------------------------------------------------------------------------
+# Argument checking
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "args, named, message",
+    [
+        ((10, 1.0, np.ones(10, np.float32)), {}, r"missing argument\(s\) y"),
+        ((10, 1.0, np.ones(10, np.float32), np.ones(10, np.float32), 3), {}, "takes 4 arguments"),
+        ((10, 1.0, np.ones(10, np.float32), np.ones(10, np.float32)), {"y": 1}, "given twice"),
+        ((10, 1.0), {"x": np.ones(10, np.float32), "y": np.ones(10, np.float32), "z": 1},
+         "has no parameter 'z'"),
+        ((10, 1.0, np.ones(10, np.float64), np.ones(10, np.float32)), {},
+         r"argument 'x' of saxpy\(\) expects a float32 array \(C type const float\), got dtype"
+         " float64"),
+        ((10, 1.0, np.ones(20, np.float32)[::2], np.ones(10, np.float32)), {},
+         "'x' of saxpy.. is not C-contiguous"),
+        ((10, 1.0, [1.0] * 10, np.ones(10, np.float32)), {}, "expects a NumPy float32 array"),
+        ((2**31, 1.0, np.ones(10, np.float32), np.ones(10, np.float32)), {},
+         r"'n' of saxpy\(\) = 2147483648 is out of range for int32"),
+        ((10.0, 1.0, np.ones(10, np.float32), np.ones(10, np.float32)), {},
+         "'n' of saxpy.. expects an integer"),
+        ((10, 1e39, np.ones(10, np.float32), np.ones(10, np.float32)), {},
+         "'a' of saxpy.. = 1e[+]?39 is out of range for float32"),
+        ((10, "2", np.ones(10, np.float32), np.ones(10, np.float32)), {},
+         "'a' of saxpy.. expects a number"),
+    ],
+)
+def test_bad_arguments_are_rejected_before_running(program, args, named, message):
+    with pytest.raises(KernelArgumentError, match=message):
+        program.run("saxpy", *args, **named)
+
+
+def test_read_only_output_and_aliasing_are_rejected(program):
+    y = np.ones(10, np.float32)
+    y.flags.writeable = False
+    with pytest.raises(KernelArgumentError, match="'y' of saxpy.. is read-only"):
+        program.run("saxpy", 10, 1.0, np.ones(10, np.float32), y)
+    z = np.ones(10, np.float32)
+    with pytest.raises(KernelArgumentError, match="'x' and 'y' of saxpy.. overlap"):
+        program.run("saxpy", 10, 1.0, z, z)
+    with pytest.raises(KernelArgumentError, match="overlap"):
+        program.run("saxpy", 5, 1.0, z[:6], z[5:])
+
+
+def test_c99_array_extents_are_checked(program):
+    m, n = 4, 5
+    with pytest.raises(KernelArgumentError, match=r"'out' of grid2d\(\) has 19 elements, but"
+                                                   r" float out\[m\]\[n\] needs 20"):
+        program.run("grid2d", m, n, np.ones(20, np.float32), np.ones(19, np.float32))
+    program.run("grid2d", m, n, np.ones((m, n), np.float32), np.ones(25, np.float32))  # larger: ok
+
+
+def test_unknown_function(program):
+    with pytest.raises(KernelArgumentError, match="no function 'sxpy'.*saxpy"):
+        program.run("sxpy")
+
+
+def test_launch_limits_are_checked(program):
+    with pytest.raises(KernelLaunchError, match="2048 threads per block"):
+        check_launch_config("k", LaunchConfig((1, 1, 1), (32, 32, 2), 0))
+    with pytest.raises(KernelLaunchError, match="grid extents"):
+        check_launch_config("k", LaunchConfig((1, 65536, 1), (32, 1, 1), 0))
+    with pytest.raises(KernelLaunchError, match=r"block \(2048, 1, 1\): block extents"):
+        program.run("block_sum", 10, 2048, np.ones(10, np.float32), np.ones(1, np.float32),
+                    np.ones(10, np.float32))
+    with pytest.raises(KernelLaunchError, match="launch of 'block_sum_kernel'.*divides by zero"):
+        program.run("block_sum", 10, 0, np.ones(10, np.float32), np.ones(1, np.float32),
+                    np.ones(10, np.float32))
+
+
+# ---------------------------------------------------------------------------------------------
+# The launch description against the source
+# ---------------------------------------------------------------------------------------------
+KERNEL = r"""extern "C" __global__ void k(int n, float* out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = (float)i;
+}"""
+
+
+def k_launch(n_dtype: str = "int32", kernel: str = "k", args=("n", "out")):
+    return {"functions": [function(
+        "f", [scalar("n", n_dtype), array("out", "float32")],
+        launch(kernel, ["(n + 63) / 64", "1", "1"], ["64", "1", "1"], list(args)))]}
+
+
+def test_launch_description_must_match_the_kernel_signature(cache):
+    with pytest.raises(LaunchDescriptionError, match=r"argument 0 is 'n', a int64.*parameter 0"
+                                                     " is int32"):
+        CpuProgram(KERNEL, k_launch("int64"), cache=cache)
+    with pytest.raises(LaunchDescriptionError, match="passes 1 arguments, but the kernel takes 2"):
+        CpuProgram(KERNEL, k_launch(args=("out",)), cache=cache)
+    with pytest.raises(LaunchDescriptionError, match="launches missing_kernel, which the CUDA"):
+        CpuProgram(KERNEL, k_launch(kernel="missing_kernel"), cache=cache)
+    with pytest.raises(LaunchDescriptionError, match="passes 'm', which is not a parameter"):
+        CpuProgram(KERNEL, k_launch(args=("m", "out")), cache=cache)
+
+
+def test_compile_errors_point_into_the_cuda_source(cache):
+    source = KERNEL.replace("(float)i;", "(float)i\n}")  # a missing semicolon on line 3
+    with pytest.raises(KernelCompileError, match=r"kernels\.cu:3"):
+        CpuProgram(source, k_launch(), cache=cache)
+
+
+# ---------------------------------------------------------------------------------------------
+# The cache
+# ---------------------------------------------------------------------------------------------
+def test_second_compile_of_a_source_comes_from_the_cache(tmp_path):
+    source = KERNEL.replace("(float)i", "(float)i + 0.5f")
+    first = CpuProgram(source, k_launch(), cache=tmp_path)
+    assert first.compiled_now
+    stamp = first.library_path.stat().st_mtime_ns
+    second = CpuProgram(source, k_launch(), cache=tmp_path)
+    assert not second.compiled_now and second.library_path == first.library_path
+    assert first.library_path.stat().st_mtime_ns == stamp
+    assert [p.name for p in (tmp_path / "cpu").iterdir()] == [first.library_path.name]
+    out = np.zeros(100, np.float32)
+    second.run("f", 100, out)
+    np.testing.assert_array_equal(out, np.arange(100, dtype=np.float32) + np.float32(0.5))
+    other = CpuProgram(KERNEL, k_launch(), cache=tmp_path)  # another source: compiled
+    assert other.compiled_now and other.library_path != first.library_path
+
+
+def test_cache_location_from_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("AUTOGPU_CACHE", str(tmp_path))
+    program = CpuProgram(KERNEL.replace("(float)i", "(float)(2 * i)"), k_launch())
+    assert program.library_path.parent == tmp_path / "cpu"
+
+
+# ---------------------------------------------------------------------------------------------
+# The portable fiber implementation
+# ---------------------------------------------------------------------------------------------
+def test_ucontext_fibers_give_the_same_results(cache):
+    """Non-x86-64 machines switch fibers with ucontext: the same kernels must pass with it."""
+    program = CpuProgram(SOURCE, LAUNCH, cache=cache, extra_flags=["-DAGPU_FIBERS_UCONTEXT"])
+    assert program.library_path != CpuProgram(SOURCE, LAUNCH, cache=cache).library_path
+    test_barrier_makes_block_reversal_correct_in_any_order(program, "forward")
+    test_tree_sum_with_barriers_in_a_loop(program, 256)
+    test_barrier_after_an_early_return_is_an_error(program)
+    test_failed_assert_fails_the_launch_and_the_program_still_works(program)
+
+
+def test_source_and_header_are_packaged():
+    from autogpu.backend import cpu_exec
+
+    assert cpu_exec.HEADER.is_file() and os.path.getsize(cpu_exec.HEADER) > 0
