@@ -20,7 +20,8 @@ across the outermost enclosing serial loop of a perfect chain whose iterations a
    parameters may alias unless one is `restrict` — `const` does not help — or the pass option
    `assume_no_alias` is set (the AutoGPU paper's assumption); local allocations never alias;
 4. no op with unknown memory effects (calls, copies) and no `agpu.parallel_for` inside the loop
-   (another thread could touch the element between the iterations);
+   (another thread could touch the element between the iterations), and the array is not a
+   reduction variable of an enclosing `agpu.parallel_for` (the lowering privatises those);
 5. the loop bounds of the chain are invariant in it, so that whether the body runs at all is
    known before the loop: the slot is loaded and written back under `scf.if (lb < ub && ...)`
    (omitted when the bounds are constants), so a loop that does not run does not touch the
@@ -124,6 +125,8 @@ def _accumulated_elements(loop: scf.ForOp, analysis: LinearAnalysis) -> list[Ele
             continue  # a rank-0 slot is a register already
         if defined_inside(mem, loop) or not all(is_invariant(i, loop) for i in store.indices):
             continue
+        if _is_reduction_variable(mem, loop):
+            continue
         forms = [analysis.index_form(i) for i in store.indices]
         element = Element(mem, store.indices, forms)
         if any(
@@ -132,6 +135,17 @@ def _accumulated_elements(loop: scf.ForOp, analysis: LinearAnalysis) -> list[Ele
         ):
             elements.append(element)
     return elements
+
+
+def _is_reduction_variable(mem: SSAValue, op: Operation) -> bool:
+    """Whether `mem` is a reduction variable of a parallel loop around `op` (the lowering
+    privatises those; their accesses are left for it to see as they are)."""
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, ParallelForOp) and any(v is mem for v in parent.reduction_vars):
+            return True
+        parent = parent.parent_op()
+    return False
 
 
 def _invariant_chain(loop: scf.ForOp, element: Element) -> list[scf.ForOp]:

@@ -218,3 +218,25 @@ func.func @mixed_index_types(%A: memref<?xf32> {agpu.restrict}, %n: i32, %t: i32
   }
   func.return
 }
+
+// -----
+
+// An array that is a reduction variable of the enclosing parallel loop is left to the lowering.
+// CHECK-LABEL: func.func @reduction_array
+// CHECK: scf.for
+// CHECK: memref.store %{{.*}}, %A[
+func.func @reduction_array(%A: memref<?xf32> {agpu.restrict}, %x: memref<?xf32> {agpu.restrict}, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %i0 = arith.constant 0 : index
+  agpu.parallel_for %i = %c0 to %n step %c1 : i32 reduction(add %A : memref<?xf32>) {
+    scf.for %k = %c0 to %n step %c1 : i32 {
+      %0 = arith.index_cast %k : i32 to index
+      %b = memref.load %x[%0] : memref<?xf32>
+      %1 = memref.load %A[%i0] : memref<?xf32>
+      %2 = arith.addf %1, %b : f32
+      memref.store %2, %A[%i0] : memref<?xf32>
+    }
+  }
+  func.return
+}
