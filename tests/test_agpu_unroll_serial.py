@@ -221,3 +221,18 @@ def test_options_from_pipeline_spec():
     assert p == AgpuUnrollSerialPass(factor=8, loops=("k", "v"), full_unroll_limit=0)
     with pytest.raises(CompileError, match="factor must be at least 1"):
         parse_pipeline("agpu-unroll-serial{factor=0}")
+
+
+@pytest.mark.parametrize("m, n, p", [(3, 2, 0), (3, 2, 1), (3, 2, 6), (3, 2, 7)])
+def test_any_order_with_staging(m, n, p):
+    """Unrolling before staging stages the main and the remainder loop separately; either
+    order keeps the results."""
+    from autogpu.passes.agpu_stage_accumulations import AgpuStageAccumulationsPass
+
+    stage = AgpuStageAccumulationsPass(assume_no_alias=True)
+    unroll = AgpuUnrollSerialPass(factor=3)
+    before = module_of(example("matmul.c"))
+    for passes in ((stage, unroll), (unroll, stage)):
+        after = transformed(before, *passes)
+        assert "_acc" in str(after)
+        check_equivalent(before, after, "matmul", [matmul(m, n, p)], seeds=1)
