@@ -218,7 +218,10 @@ struct Worker {
   std::vector<unsigned> order;  // the order in which a pass visits the threads
   std::vector<Stack> stacks;
   std::vector<int> free_stacks;
-  int current = -1;
+  int current = -1;      // the thread running (or last run)
+  unsigned cursor = 0;   // position in `order` of the next thread a pass looks at
+  unsigned finished = 0;  // threads of the block that returned
+  int last_finished = -1;
   bool failed = false;
   std::string error;
   void* dynamic_shared = nullptr;
@@ -276,12 +279,38 @@ inline std::string describe(const char* what, uint3 v) {
          std::to_string(v.z) + ")";
 }
 
+inline uint3 thread_index(unsigned t, dim3 d) {
+  if (d.y == 1 && d.z == 1) return uint3{t, 0, 0};
+  return uint3{t % d.x, t / d.x % d.y, t / (d.x * d.y)};
+}
+
+inline void begin_thread(Worker& w, unsigned t) {
+  w.current = static_cast<int>(t);
+  threadIdx = thread_index(t, w.launch->block);
+  w.state[t] = RUNNABLE;
+}
+
+// A fiber runs a thread; when the thread returns, the fiber goes on with the next thread of the
+// pass that has not started yet, on the same stack (the finished thread left nothing on it). So
+// a block without barriers runs in one fiber, and a fiber is left behind only by a thread that
+// waits at a barrier.
 inline void fiber_main() {
   Worker& w = *tls_worker;
-  w.launch->thunk(w.launch->call);
-  w.state[w.current] = FINISHED;
-  switch_context(&w.contexts[w.current], &w.scheduler);
-  __builtin_unreachable();
+  for (;;) {
+    w.launch->thunk(w.launch->call);
+    const unsigned t = static_cast<unsigned>(w.current);
+    w.state[t] = FINISHED;
+    ++w.finished;
+    w.last_finished = static_cast<int>(t);
+    if (w.cursor < w.order.size() && w.state[w.order[w.cursor]] == NOT_STARTED) {
+      const unsigned next = w.order[w.cursor++];
+      w.stack_of[next] = w.stack_of[t];
+      w.stack_of[t] = -1;
+      begin_thread(w, next);
+      continue;
+    }
+    switch_context(&w.contexts[t], &w.scheduler);  // the scheduler frees this stack
+  }
 }
 
 // Stops the calling CUDA thread and fails the launch with `message` (assert, __trap).
@@ -307,7 +336,8 @@ inline void set_pass_order(Worker& w, unsigned n, uint64_t block, uint64_t pass)
   }
 }
 
-// Runs every thread of one block to completion; false (with w.error) on failure.
+// Runs every thread of one block to completion; false (with w.error) on failure. Each pass
+// runs every thread until it waits at the barrier or returns; then the barrier is released.
 inline bool run_block(Worker& w, uint64_t linear_block) {
   const Launch& L = *w.launch;
   const unsigned n = L.block.x * L.block.y * L.block.z;
@@ -320,18 +350,16 @@ inline bool run_block(Worker& w, uint64_t linear_block) {
   w.free_stacks.clear();
   for (int s = static_cast<int>(w.stacks.size()) - 1; s >= 0; --s) w.free_stacks.push_back(s);
   w.failed = false;
-  unsigned finished = 0;
+  w.finished = 0;
+  w.last_finished = -1;
   for (uint64_t pass = 0;; ++pass) {
     set_pass_order(w, n, linear_block, pass);
     unsigned waiting = 0;
-    int a_finished = -1, a_waiting = -1;
-    for (unsigned k = 0; k < n; ++k) {
-      const unsigned t = w.order[k];
-      if (w.state[t] == FINISHED) {
-        a_finished = static_cast<int>(t);
-        continue;
-      }
-      threadIdx = unflatten(t, L.block);
+    int a_waiting = -1;
+    w.cursor = 0;
+    while (w.cursor < n) {
+      const unsigned t = w.order[w.cursor++];
+      if (w.state[t] == FINISHED) continue;
       if (w.state[t] == NOT_STARTED) {
         int s = w.acquire_stack();
         if (s < 0) {
@@ -341,26 +369,26 @@ inline bool run_block(Worker& w, uint64_t linear_block) {
         w.stack_of[t] = s;
         make_context(&w.contexts[t], w.stacks[s].base, w.stacks[s].size, &fiber_main);
       }
-      w.state[t] = RUNNABLE;
-      w.current = static_cast<int>(t);
+      begin_thread(w, t);
       switch_context(&w.scheduler, &w.contexts[t]);
       if (w.failed) return false;
-      if (w.state[t] == FINISHED) {
-        w.free_stacks.push_back(w.stack_of[t]);
-        w.stack_of[t] = -1;
-        ++finished;
-        a_finished = static_cast<int>(t);
+      const unsigned c = static_cast<unsigned>(w.current);  // t, or a thread started after it
+      if (w.state[c] == FINISHED) {
+        w.free_stacks.push_back(w.stack_of[c]);
+        w.stack_of[c] = -1;
       } else {
         ++waiting;
-        a_waiting = static_cast<int>(t);
+        a_waiting = static_cast<int>(c);
       }
     }
     if (waiting == 0) return true;
-    if (finished > 0) {
+    if (w.finished > 0) {
       w.error = "__syncthreads() in divergent code: in block" + describe("", blockIdx) +
-                ", thread" + describe("", unflatten(a_waiting, L.block)) + " waits at a barrier that thread" +
-                describe("", unflatten(a_finished, L.block)) + " never reached (it returned); " +
-                std::to_string(waiting) + " of " + std::to_string(n) +
+                ", thread" + describe("", thread_index(a_waiting, L.block)) +
+                " waits at a barrier that thread" +
+                describe("", thread_index(w.last_finished, L.block)) +
+                " never reached (it returned); " + std::to_string(waiting) + " of " +
+                std::to_string(n) +
                 " threads wait (undefined behaviour in CUDA: a hang or wrong results on a GPU)";
       return false;
     }
