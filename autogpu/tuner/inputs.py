@@ -1,0 +1,190 @@
+"""The kernel's arguments for tuning: sizes, array lengths and input data.
+
+Scalars come from `--size NAME=VALUE`. Integer scalars are sizes and must be given; a
+floating-point scalar that is not given gets a random value like the arrays.
+
+Every array needs a length (in elements), decided in this order:
+1. `--array NAME=EXPR` (an expression over the scalars, e.g. `A=m*n`), or the space file's
+   `[arrays]` table, or `tune(arrays={...})`;
+2. the extents of a C99 array parameter (`float A[m][n]` has m*n elements);
+3. otherwise it is an error that names the arrays and says what to write. The tuner never guesses:
+   a wrong length would make a correct kernel fail verification, or a wrong one pass.
+
+Data: floating-point arrays are uniform in [-1, 1] (as in the AutoGPU paper), integer arrays small
+integers in [-8, 8] ([0, 8] if unsigned), all from one seed so that every run and every worker
+sees the same inputs; `--input NAME=FILE.npy` loads an array (or a scalar) from a file instead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from autogpu.diagnostics import CompileError
+from autogpu.tuner import expr
+from autogpu.tuner.adapter import Param
+
+
+def parse_scalar(text: str, dtype: str, name: str) -> Any:
+    """A scalar value of the parameter's dtype from the command line."""
+    kind = np.dtype(dtype).kind
+    try:
+        if kind in "iu":
+            value = int(text, 0) if isinstance(text, str) else int(text)
+            info = np.iinfo(dtype)
+            if not info.min <= value <= info.max:
+                raise CompileError(f"size {name}={value} does not fit in {dtype}")
+            return value
+        if kind == "b":
+            return str(text).lower() in ("1", "true", "yes")
+        return float(text)
+    except ValueError:
+        raise CompileError(f"size {name}={text!r}: expected a value of type {dtype}") from None
+
+
+def check_sizes(params: Sequence[Param], sizes: Mapping[str, Any], function: str,
+                require_all: bool = True) -> dict[str, Any]:
+    """Validate `sizes` against the kernel's scalar parameters; typed values by name."""
+    scalars = {p.name: p for p in params if p.kind == "scalar"}
+    arrays = {p.name for p in params if p.kind == "array"}
+    result: dict[str, Any] = {}
+    for name, value in sizes.items():
+        if name not in scalars:
+            what = "an array" if name in arrays else "not a parameter"
+            raise CompileError(
+                f"unknown size '{name}': it is {what} of {function} "
+                f"(its scalar parameters: {', '.join(scalars) or 'none'})"
+            )
+        result[name] = parse_scalar(value, scalars[name].dtype, name)
+    missing = [p.name for p in scalars.values()
+               if p.name not in result and np.dtype(p.dtype).kind in "iub"]
+    if missing and require_all:
+        raise CompileError(
+            f"{function} needs a value for its integer parameter"
+            f"{'s' if len(missing) > 1 else ''} {', '.join(missing)}: "
+            + " ".join(f"--size {m}=VALUE" for m in missing)
+        )
+    return result
+
+
+def array_lengths(params: Sequence[Param], sizes: Mapping[str, Any],
+                  given: Mapping[str, str | int], function: str) -> dict[str, int]:
+    """The length of every array parameter (see the module docstring for the rules)."""
+    arrays = {p.name: p for p in params if p.kind == "array"}
+    unknown = set(given) - set(arrays)
+    if unknown:
+        raise CompileError(
+            f"--array names {', '.join(sorted(unknown))}, which "
+            f"{'is' if len(unknown) == 1 else 'are'} not an array parameter of {function} "
+            f"(its arrays: {', '.join(arrays) or 'none'})"
+        )
+    lengths: dict[str, int] = {}
+    missing: list[str] = []
+    for name, p in arrays.items():
+        if name in given:
+            text = str(given[name])
+        elif p.extents:
+            text = " * ".join(f"({e})" for e in p.extents)
+        else:
+            missing.append(name)
+            continue
+        try:
+            value = expr.evaluate(text, sizes)
+        except CompileError as e:
+            raise CompileError(f"length of array '{name}': {e.message}") from None
+        if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)
+            else:
+                raise CompileError(f"length of array '{name}' ({text}) is {value!r}, not an integer")
+        if value < 0:
+            raise CompileError(f"length of array '{name}' ({text}) is negative: {value}")
+        lengths[name] = int(value)
+    if missing:
+        raise CompileError(
+            f"cannot tell the length of array{'s' if len(missing) > 1 else ''} "
+            f"{', '.join(missing)} of {function}: give "
+            + " ".join(f"--array {m}=EXPR" for m in missing)
+            + f" (an expression over {', '.join(sizes) or 'the sizes'}, e.g. --array "
+            f"{missing[0]}={next(iter(sizes), 'n')}), or declare C99 extents "
+            f"(float {missing[0]}[n])"
+        )
+    return lengths
+
+
+def make_arguments(params: Sequence[Param], sizes: Mapping[str, Any], lengths: Mapping[str, int],
+                   seed: int = 0, files: Mapping[str, str | Path] | None = None) -> list[Any]:
+    """The argument list in C parameter order: numpy arrays and numpy scalars."""
+    files = dict(files or {})
+    unknown = set(files) - {p.name for p in params}
+    if unknown:
+        raise CompileError(f"--input names {', '.join(sorted(unknown))}, which "
+                           "is not a parameter of the kernel")
+    rng = np.random.default_rng(seed)
+    args: list[Any] = []
+    for p in params:
+        dtype = np.dtype(p.dtype)
+        if p.name in files:
+            args.append(_load(p, files[p.name], lengths.get(p.name)))
+            continue
+        if p.kind == "scalar":
+            if p.name in sizes:
+                args.append(dtype.type(sizes[p.name]))
+            else:
+                args.append(dtype.type(rng.uniform(-1.0, 1.0)))
+            continue
+        n = lengths[p.name]
+        if dtype.kind == "f":
+            data = rng.uniform(-1.0, 1.0, n).astype(dtype)
+        elif dtype.kind == "u":
+            data = rng.integers(0, 9, n).astype(dtype)
+        elif dtype.kind == "i":
+            data = rng.integers(-8, 9, n).astype(dtype)
+        elif dtype.kind == "b":
+            data = rng.integers(0, 2, n).astype(dtype)
+        else:
+            raise CompileError(f"cannot generate inputs of type {dtype} for '{p.name}'")
+        args.append(data)
+    return args
+
+
+def _load(p: Param, path: str | Path, length: int | None) -> Any:
+    path = Path(path)
+    if not path.is_file():
+        raise CompileError(f"--input {p.name}: no such file {path}")
+    try:
+        data = np.load(path, allow_pickle=False)
+    except Exception as e:
+        raise CompileError(f"--input {p.name}: cannot read {path}: {e}") from None
+    if p.kind == "scalar":
+        if data.size != 1:
+            raise CompileError(f"--input {p.name}: a scalar parameter needs a file with one value")
+        return np.dtype(p.dtype).type(data.reshape(()))
+    data = np.ascontiguousarray(data.reshape(-1)).astype(p.dtype, copy=False)
+    if length is not None and data.size != length:
+        raise CompileError(f"--input {p.name}: {path} has {data.size} elements, the array needs "
+                           f"{length}")
+    return data
+
+
+def fingerprint(args: Sequence[Any]) -> str:
+    """A hash of the arguments (part of the cache context)."""
+    h = hashlib.sha256()
+    for a in args:
+        arr = np.asarray(a)
+        h.update(str(arr.dtype).encode() + str(arr.shape).encode())
+        h.update(np.ascontiguousarray(arr).tobytes())
+    return h.hexdigest()[:16]
+
+
+def reduction_length(sizes: Mapping[str, Any], given: str | int | None) -> int:
+    """K in the tolerance formula: `--reduction-length EXPR`, or the largest integer size."""
+    if given is not None:
+        value = expr.evaluate(str(given), sizes)
+        return max(1, int(value))
+    ints = [int(v) for v in sizes.values() if isinstance(v, (int, np.integer)) and not isinstance(v, bool)]
+    return max([1, *ints])

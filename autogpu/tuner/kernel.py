@@ -1,0 +1,91 @@
+"""Compiling variants of a C kernel (the `Compiler` of a tuning session).
+
+A configuration becomes a pipeline string (the space fills the tuned options into the passes),
+which a pool worker compiles through `autogpu.compile` and the cuda target (see adapter.py).
+Before a variant is launched its launch configuration is evaluated for the sizes and checked
+against the device: threads per block and shared memory per block (static `__shared__`
+declarations plus the dynamic shared bytes).
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from autogpu.tuner import adapter
+from autogpu.tuner.space import Space
+
+#: A test-only hook: called as hook(config, artifact) -> artifact after compiling, to inject
+#: deliberately wrong or hanging variants. A module-level function or "module:function".
+VariantHook = Callable[[Mapping[str, Any], adapter.Artifact], adapter.Artifact] | str | None
+
+
+def resolve_hook(hook: VariantHook) -> Callable | None:
+    if hook is None or callable(hook):
+        return hook
+    module, _, name = str(hook).partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def compile_task(source: str, filename: str, function: str, pipeline: str, hook: VariantHook,
+                 backend: str | None, config: Mapping[str, Any]) -> adapter.Artifact:
+    """Runs in a pool worker: one variant, compiled to plain data (and, for `backend`, built
+    into the executor's cache)."""
+    artifact = adapter.compile_variant(source, filename, function, pipeline)
+    fn = resolve_hook(hook)
+    if fn is not None:
+        artifact = fn(config, artifact)
+    if backend is not None:
+        adapter.prebuild(artifact, backend)
+    return artifact
+
+
+@dataclass
+class KernelCompiler:
+    """Compiles configurations of `space` for one C function."""
+
+    source: str
+    filename: str
+    function: str
+    space: Space
+    scalars: dict[str, Any]
+    max_threads: int = 1024
+    max_shared: int = 48 * 1024
+    hook: VariantHook = None
+    backend: str | None = None  # prebuild the executor's binary in the pool worker
+    _pipelines: dict[str, str] = field(default_factory=dict, repr=False)
+
+    def pipeline(self, config: Mapping[str, Any]) -> str:
+        return adapter.format_pipeline(self.space.pipeline(config))
+
+    def task(self, config: Mapping[str, Any]):
+        return compile_task, (self.source, self.filename, self.function, self.pipeline(config),
+                              self.hook, self.backend, dict(config))
+
+    def check(self, config: Mapping[str, Any], artifact: adapter.Artifact) -> str | None:
+        try:
+            launches = adapter.launch_config(artifact, self.scalars)
+        except ImportError:
+            return None
+        except Exception as e:  # noqa: BLE001 — a launch expression that cannot be evaluated
+            return f"cannot evaluate the launch configuration: {e}"
+        static = adapter.static_shared_bytes(artifact.cuda_source)
+        for launch in launches:
+            threads = math.prod(launch["block"])
+            if threads > self.max_threads:
+                return (f"{launch['kernel']}: {threads} threads per block > device limit "
+                        f"{self.max_threads}")
+            if threads <= 0 or any(g <= 0 for g in launch["grid"]):
+                continue  # an empty launch: the executor skips it
+            shared = static + launch["shared"]
+            if shared > self.max_shared:
+                return (f"{launch['kernel']}: {shared} bytes of shared memory per block > "
+                        f"limit {self.max_shared}")
+        return None
+
+    def to_record(self, artifact: adapter.Artifact) -> dict[str, Any]:
+        return {"digest": artifact.digest, "cuda_source": artifact.cuda_source,
+                "launch": artifact.launch}

@@ -1,0 +1,363 @@
+"""Measuring one variant: run it, verify it against the reference, time it — in isolation.
+
+A `Measurer` lives in the measurement process and measures variants one at a time. The kernel
+measurer (`KernelMeasurer`) holds the inputs and the reference outputs; for each variant it
+builds the executor (stage `build`: nvcc errors), runs once on fresh copies of the inputs (stage
+`launch`: too many registers or too much shared memory, illegal addresses), compares every
+array with the reference (stage `verify`), and then times it (stage `time`): the executor's
+CUDA-event timer on the GPU (warm-up, median of repetitions, outputs restored between runs),
+wall-clock around the executor on the CPU (fresh inputs before each run, not timed).
+
+`Isolated` runs a measurer in a child process and waits at most `timeout` seconds per variant: a
+hung or crashed variant is killed, recorded as `timeout`/`crash`, and a fresh process carries on.
+
+Verification tolerance (floating-point outputs), with eps the dtype's machine epsilon and K the
+reduction length (the serial trip count accumulated into one output; by default the largest
+integer size, an over-estimate):
+
+    |out - ref| <= rtol * (|ref| + max|ref|),   rtol = c * eps * sqrt(K),  c = 8
+
+The sqrt(K) is the typical (random-walk) growth of rounding error when a sum of K terms is
+reassociated (unrolling, different thread mapping); the `max|ref|` term makes the check normwise,
+so outputs that cancel to almost zero do not need relative accuracy. Integer and boolean outputs
+must match exactly. NaNs must appear exactly where the reference has them.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import statistics
+import time
+import traceback
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+TOLERANCE_FACTOR = 8.0
+
+
+@dataclass
+class Outcome:
+    """The result of measuring a variant."""
+
+    status: str  # "ok" | "failed"
+    time_s: float | None = None
+    times: list[float] = field(default_factory=list)
+    stage: str | None = None  # where it failed: compile, resources, build, launch, verify, ...
+    reason: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @staticmethod
+    def failed(stage: str, reason: str, **extra: Any) -> Outcome:
+        return Outcome("failed", stage=stage, reason=reason, extra=extra)
+
+
+def tolerance(dtype: np.dtype, reduction_length: int, factor: float = TOLERANCE_FACTOR) -> float:
+    """rtol for floating-point outputs of `dtype` (0 for exact types)."""
+    dtype = np.dtype(dtype)
+    if dtype.kind not in "fc":
+        return 0.0
+    return float(factor * np.finfo(dtype).eps * np.sqrt(max(1, reduction_length)))
+
+
+def compare(name: str, out: np.ndarray, ref: np.ndarray, rtol: float) -> str | None:
+    """None if `out` matches `ref` within the tolerance, else a sentence saying where not."""
+    if out.shape != ref.shape:
+        return f"{name}: shape {out.shape} != reference {ref.shape}"
+    if out.dtype.kind not in "fc" or rtol == 0.0:
+        bad = np.flatnonzero(out != ref)
+        if bad.size:
+            i = int(bad[0])
+            return (f"{name}[{i}] = {out.flat[i].item()!r}, reference {ref.flat[i].item()!r} "
+                    f"({bad.size} of {out.size} elements differ)")
+        return None
+    out64, ref64 = out.astype(np.float64).reshape(-1), ref.astype(np.float64).reshape(-1)
+    nan_out, nan_ref = np.isnan(out64), np.isnan(ref64)
+    if np.any(nan_out != nan_ref):
+        i = int(np.flatnonzero(nan_out != nan_ref)[0])
+        return f"{name}[{i}] = {out64[i].item()!r}, reference {ref64[i].item()!r} (NaN mismatch)"
+    finite = np.isfinite(ref64)
+    infinite = ~finite & ~nan_ref
+    if np.any(out64[infinite] != ref64[infinite]):
+        i = int(np.flatnonzero(infinite & (out64 != ref64))[0])
+        return f"{name}[{i}] = {out64[i].item()!r}, reference {ref64[i].item()!r} (infinity mismatch)"
+    if not np.any(finite):
+        return None
+    scale = float(np.max(np.abs(ref64[finite]))) or 1.0
+    with np.errstate(invalid="ignore"):
+        err = np.where(finite, np.abs(out64 - ref64), 0.0)
+        bound = rtol * (np.abs(np.where(finite, ref64, 0.0)) + scale)
+        bad = np.flatnonzero(finite & ~(err <= bound))
+    if bad.size:
+        i = int(bad[np.argmax(err[bad] / bound[bad])])
+        return (f"{name}[{i}] = {out64[i].item()!r}, reference {ref64[i].item()!r}: error {err[i]:.3g} > "
+                f"tolerance {bound[i]:.3g} ({bad.size} of {out64.size} elements wrong; "
+                f"rtol {rtol:.3g})")
+    return None
+
+
+def max_relative_error(out: np.ndarray, ref: np.ndarray) -> float:
+    if out.dtype.kind not in "fc" or out.size == 0:
+        return 0.0 if np.array_equal(out, ref) else float("inf")
+    with np.errstate(invalid="ignore"):
+        ref64 = ref.astype(np.float64)
+        scale = float(np.nanmax(np.abs(ref64))) or 1.0
+        return float(np.nanmax(np.abs(out.astype(np.float64) - ref64)) / scale)
+
+
+# --- measurers --------------------------------------------------------------------------------
+
+
+class Measurer:
+    """Measures variants; lives in the measurement process. Subclasses must be picklable."""
+
+    def setup(self) -> dict[str, Any]:
+        """Prepare (initialise the device, compute the reference); returns the device
+        description (part of the cache context)."""
+        return {}
+
+    def measure(self, config: Mapping[str, Any], artifact: Any) -> Outcome:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+
+@dataclass
+class KernelMeasurer(Measurer):
+    """Runs CUDA variants through an executor on the given arguments and checks their outputs."""
+
+    backend: str
+    function: str
+    args: list[Any]
+    reference: Any = None  # an adapter.Artifact, or None to skip verification
+    reference_backend: str | None = None
+    reduction_length: int = 1
+    tolerance_factor: float = TOLERANCE_FACTOR
+    warmup: int = 1
+    repetitions: int = 5
+    device: int = 0
+    _reference_outputs: list[Any] | None = field(default=None, repr=False)
+
+    def setup(self) -> dict[str, Any]:
+        from autogpu.tuner import adapter
+
+        info = adapter.cuda_device_info(self.device) if self.backend == "cuda" \
+            else adapter.cpu_device_key()
+        if self.reference is not None and self._reference_outputs is None:
+            backend = self.reference_backend or self.backend
+            program = adapter.make_program(self.reference, backend, self.device)
+            args = self._fresh()
+            adapter.run_program(program, self.function, args)
+            self._reference_outputs = args
+        return info
+
+    @property
+    def reference_outputs(self) -> list[Any] | None:
+        return self._reference_outputs
+
+    def _fresh(self) -> list[Any]:
+        return [a.copy() if isinstance(a, np.ndarray) else a for a in self.args]
+
+    def measure(self, config: Mapping[str, Any], artifact: Any) -> Outcome:
+        from autogpu.tuner import adapter
+
+        try:
+            program = adapter.make_program(artifact, self.backend, self.device)
+        except Exception as e:
+            return Outcome.failed("build", _message(e))
+        args = self._fresh()
+        try:
+            adapter.run_program(program, self.function, args)
+        except Exception as e:
+            return Outcome.failed("launch", _message(e))
+        extra: dict[str, Any] = {}
+        if self._reference_outputs is not None:
+            worst = 0.0
+            for i, (out, ref) in enumerate(zip(args, self._reference_outputs)):
+                if not isinstance(out, np.ndarray):
+                    continue
+                rtol = tolerance(out.dtype, self.reduction_length, self.tolerance_factor)
+                problem = compare(self._name(artifact, i), out, ref, rtol)
+                if problem is not None:
+                    return Outcome.failed("verify", problem)
+                worst = max(worst, max_relative_error(out, ref))
+            extra["max_error"] = worst
+        try:
+            times = adapter.time_program(program, self.function, self._fresh(),
+                                         warmup=self.warmup, repetitions=self.repetitions,
+                                         reset=self._fresh)
+            if times is None:
+                times = self._wall_times(program)
+        except Exception as e:
+            return Outcome.failed("time", _message(e))
+        return Outcome("ok", statistics.median(times), list(times), extra=extra)
+
+    def _wall_times(self, program: Any) -> list[float]:
+        from autogpu.tuner import adapter
+
+        times = []
+        for r in range(self.warmup + self.repetitions):
+            args = self._fresh()
+            start = time.perf_counter()
+            adapter.run_program(program, self.function, args)
+            elapsed = time.perf_counter() - start
+            if r >= self.warmup:
+                times.append(elapsed)
+        return times
+
+    def _name(self, artifact: Any, i: int) -> str:
+        try:
+            return artifact.entry["params"][i]["name"]
+        except Exception:
+            return f"argument {i}"
+
+
+def _message(e: BaseException) -> str:
+    text = str(e).strip() or type(e).__name__
+    lines = text.splitlines()
+    if len(lines) > 12:
+        text = "\n".join(lines[:6] + ["..."] + lines[-5:])
+    return f"{type(e).__name__}: {text}" if not hasattr(e, "format") else text
+
+
+# --- isolation --------------------------------------------------------------------------------
+
+
+class Local:
+    """Runs the measurer in this process (no timeout: for tests and debugging)."""
+
+    def __init__(self, measurer: Measurer, timeout: float | None = None):
+        self.measurer = measurer
+        self.device_info: dict[str, Any] | None = None
+
+    def start(self) -> dict[str, Any]:
+        self.device_info = self.measurer.setup()
+        return self.device_info
+
+    def measure(self, config: Mapping[str, Any], artifact: Any) -> Outcome:
+        try:
+            return self.measurer.measure(config, artifact)
+        except Exception as e:
+            return Outcome.failed("crash", _message(e))
+
+    def close(self) -> None:
+        self.measurer.close()
+
+
+def _serve(conn: Any, measurer: Measurer) -> None:
+    """The measurement process: set up, then measure what the parent sends until told to stop."""
+    try:
+        info = measurer.setup()
+        conn.send(("ready", info))
+    except BaseException as e:  # noqa: BLE001 — reported to the parent
+        conn.send(("error", f"{_message(e)}\n{traceback.format_exc(limit=3)}"))
+        return
+    while True:
+        try:
+            message = conn.recv()
+        except EOFError:
+            return
+        if message[0] == "stop":
+            measurer.close()
+            return
+        _, config, artifact = message
+        try:
+            outcome = measurer.measure(config, artifact)
+        except BaseException as e:  # noqa: BLE001
+            outcome = Outcome.failed("crash", _message(e))
+        conn.send(("done", outcome))
+
+
+class MeasurementSetupError(Exception):
+    """The measurement process could not start (no GPU, the reference failed, ...)."""
+
+
+class Isolated:
+    """Runs the measurer in a child process with a per-variant timeout.
+
+    The child is started once and reused; a variant that runs past `timeout` seconds (or kills
+    the child) is recorded as failed and the child is restarted for the next one.
+    """
+
+    def __init__(self, measurer: Measurer, timeout: float = 60.0,
+                 start_method: str = "forkserver"):
+        self.measurer = measurer
+        self.timeout = timeout
+        # forkserver: restarts after a timeout are cheap (the server has imported everything)
+        # and each child still starts without any CUDA state (the server never touches CUDA).
+        self.context = multiprocessing.get_context(start_method)
+        if start_method == "forkserver":
+            self.context.set_forkserver_preload(["autogpu.tuner.measure", "numpy"])
+        self.process = None
+        self.conn = None
+        self.device_info: dict[str, Any] | None = None
+        self.setup_timeout = max(120.0, timeout)
+
+    def start(self) -> dict[str, Any]:
+        parent, child = self.context.Pipe()
+        self.process = self.context.Process(target=_serve, args=(child, self.measurer),
+                                            daemon=True)
+        self.process.start()
+        child.close()
+        self.conn = parent
+        if not parent.poll(self.setup_timeout):
+            self._kill()
+            raise MeasurementSetupError(f"the measurement process did not start within "
+                                        f"{self.setup_timeout:.0f} s")
+        try:
+            kind, payload = parent.recv()
+        except EOFError:
+            code = self.process.exitcode
+            self._kill()
+            raise MeasurementSetupError(f"the measurement process died while starting "
+                                        f"(exit code {code})") from None
+        if kind != "ready":
+            self._kill()
+            raise MeasurementSetupError(payload)
+        self.device_info = payload
+        return payload
+
+    def measure(self, config: Mapping[str, Any], artifact: Any) -> Outcome:
+        if self.process is None or not self.process.is_alive():
+            self.start()
+        assert self.conn is not None and self.process is not None
+        try:
+            self.conn.send(("measure", dict(config), artifact))
+        except (BrokenPipeError, OSError):
+            self._kill()
+            self.start()
+            self.conn.send(("measure", dict(config), artifact))
+        if self.conn.poll(self.timeout):
+            try:
+                kind, outcome = self.conn.recv()
+                return outcome
+            except EOFError:
+                pass
+            code = self.process.exitcode if self.process else None
+            self.process.join(1.0)
+            code = self.process.exitcode
+            self._kill()
+            return Outcome.failed("crash", f"the measurement process died (exit code {code})")
+        self._kill()
+        return Outcome.failed("timeout", f"did not finish within {self.timeout:g} s")
+
+    def _kill(self) -> None:
+        if self.process is not None:
+            if self.process.is_alive():
+                self.process.kill()
+            self.process.join(5.0)
+        if self.conn is not None:
+            self.conn.close()
+        self.process, self.conn = None, None
+
+    def close(self) -> None:
+        if self.process is not None and self.process.is_alive() and self.conn is not None:
+            try:
+                self.conn.send(("stop",))
+                self.process.join(5.0)
+            except (BrokenPipeError, OSError):
+                pass
+        self._kill()

@@ -1,0 +1,379 @@
+"""The tuning loop: compile ahead on all cores, measure one variant at a time, cache everything.
+
+    strategy.ask() -> claim in the cache -> compile (process pool) -> pre-launch checks
+        -> measure (one process per GPU, with a timeout) -> cache.finish -> strategy.tell()
+
+Variants already in the cache are answered from it (nothing is compiled or measured again);
+variants another tuner has claimed are set aside and their result is read when it lands, or
+measured here if that tuner dies. Compilation is CPU-bound (xDSL passes, nvcc), so up to
+`jobs` variants compile in parallel while the GPU measures; measurement is serial, so timings do
+not disturb each other. On interruption every claim this run holds is released, so a re-run
+resumes where this one stopped.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import math
+import multiprocessing
+import os
+import time
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from autogpu.tuner.cache import Cache, Record, canonical
+from autogpu.tuner.measure import Outcome
+from autogpu.tuner.strategies import Strategy
+
+
+@dataclass
+class Evaluation:
+    """One variant as this run saw it, in the order results arrived."""
+
+    params: dict[str, Any]
+    status: str  # ok | failed
+    time_s: float | None
+    stage: str | None = None
+    reason: str | None = None
+    cached: bool = False  # answered from the cache (this run measured nothing)
+    elapsed_s: float = 0.0  # since the run started
+    times: list[float] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+    digest: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    def as_dict(self, index: int) -> dict[str, Any]:
+        return {"index": index, "params": self.params, "status": self.status,
+                "time_s": self.time_s, "times_s": self.times, "stage": self.stage,
+                "reason": self.reason, "cached": self.cached,
+                "elapsed_s": round(self.elapsed_s, 6), "digest": self.digest, **self.extra}
+
+
+class Compiler(Protocol):
+    """Turns a configuration into an artifact, in a worker process."""
+
+    def task(self, config: Mapping[str, Any]) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+        """A picklable (module-level function, arguments) that compiles `config`."""
+
+    def check(self, config: Mapping[str, Any], artifact: Any) -> str | None:
+        """A reason not to launch this artifact (too many threads, too much shared memory)."""
+
+    def to_record(self, artifact: Any) -> dict[str, Any]:
+        """What to keep of a successful artifact in the cache (source, launch, digest)."""
+
+
+class MeasureProxy(Protocol):
+    def start(self) -> dict[str, Any]: ...
+
+    def measure(self, config: Mapping[str, Any], artifact: Any) -> Outcome: ...
+
+    def close(self) -> None: ...
+
+
+def compile_in_worker(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Pool entry point: ("ok", artifact) or ("failed", stage, reason); never raises, so no
+    unpicklable exception crosses the process boundary."""
+    try:
+        return ("ok", fn(*args))
+    except Exception as e:  # noqa: BLE001 — every compile error is a result
+        text = e.format() if hasattr(e, "format") and callable(e.format) else \
+            f"{type(e).__name__}: {e}"
+        return ("failed", getattr(e, "stage", "compile"), text.strip() or type(e).__name__)
+
+
+class _InlineFuture:
+    """A finished 'future' for compiling in this process (jobs=0)."""
+
+    def __init__(self, result: Any):
+        self._result = result
+
+    def done(self) -> bool:
+        return True
+
+    def result(self, timeout: float | None = None) -> Any:
+        return self._result
+
+
+class CompilePool:
+    """A process pool that survives crashed and hung compilations."""
+
+    def __init__(self, jobs: int, timeout: float, start_method: str = "forkserver",
+                 preload: Sequence[str] = ()):
+        self.jobs = jobs
+        self.timeout = timeout
+        self.start_method = start_method
+        self.preload = list(preload)
+        self._pool: cf.ProcessPoolExecutor | None = None
+
+    def _ensure(self) -> cf.ProcessPoolExecutor:
+        if self._pool is None:
+            ctx = multiprocessing.get_context(self.start_method)
+            if self.start_method == "forkserver" and self.preload:
+                ctx.set_forkserver_preload(self.preload)
+            self._pool = cf.ProcessPoolExecutor(max_workers=self.jobs, mp_context=ctx)
+        return self._pool
+
+    def submit(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+        if self.jobs == 0:
+            return _InlineFuture(compile_in_worker(fn, args))
+        return self._ensure().submit(compile_in_worker, fn, args)
+
+    def _processes(self) -> list[Any]:
+        return list((getattr(self._pool, "_processes", None) or {}).values())
+
+    def kill(self) -> None:
+        """Terminate the workers (a hung compilation) and start afresh on the next submit."""
+        if self._pool is None:
+            return
+        processes = self._processes()
+        for p in processes:
+            if p.is_alive():
+                p.kill()
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._pool = None
+
+    def close(self) -> None:
+        """Stop the workers: idle ones exit on their own, busy ones are killed."""
+        if self._pool is None:
+            return
+        processes = self._processes()
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        deadline = time.monotonic() + 2.0
+        for p in processes:
+            p.join(max(0.0, deadline - time.monotonic()))
+            if p.is_alive():
+                p.kill()
+        self._pool = None
+
+
+@dataclass
+class _Pending:
+    config: dict[str, Any]
+    future: Any = None
+    submitted: float = 0.0
+    attempts: int = 0
+
+
+class Session:
+    """One tuner's run over a context."""
+
+    def __init__(self, strategy: Strategy, compiler: Compiler, measurer: MeasureProxy,
+                 cache: Cache, context: str, *, jobs: int = 1, budget: int | None = None,
+                 time_limit: float | None = None, compile_timeout: float = 300.0,
+                 lookahead: int | None = None, progress: Any = None, poll_interval: float = 0.1,
+                 start_method: str = "forkserver", preload: Sequence[str] = ()):
+        self.strategy = strategy
+        self.compiler = compiler
+        self.measurer = measurer
+        self.cache = cache
+        self.context = context
+        self.budget = budget
+        self.time_limit = time_limit
+        self.jobs = jobs
+        self.lookahead = lookahead if lookahead is not None else max(1, jobs) + 1
+        self.progress = progress
+        self.poll_interval = poll_interval
+        self.pool = CompilePool(jobs, compile_timeout, start_method, preload)
+        self.evaluations: list[Evaluation] = []
+        self.measured = 0  # variants this run compiled or measured itself
+        self._start = 0.0
+        self._compiling: deque[_Pending] = deque()
+        self._ready: deque[tuple[_Pending, Any]] = deque()
+        self._deferred: list[dict[str, Any]] = []
+        self.stopped_by: str | None = None
+        self._exhausted = False
+
+    # --- the loop ------------------------------------------------------------------------------
+
+    def run(self) -> list[Evaluation]:
+        self._start = time.monotonic()
+        try:
+            while True:
+                self._fill()
+                self._collect()
+                if self._ready:
+                    if self._over_time():
+                        self.stopped_by = "time limit"
+                        break
+                    self._measure(*self._ready.popleft())
+                    continue
+                if self._compiling:
+                    self._wait_for_compile()
+                    continue
+                if self._deferred:
+                    if self._over_time():
+                        self.stopped_by = "time limit"
+                        break
+                    time.sleep(self.poll_interval)
+                    self._recheck_deferred()
+                    continue
+                if not self._exhausted and self._may_ask():
+                    continue  # everything asked so far was answered without measuring
+                break
+        finally:
+            self._shutdown()
+        if self.stopped_by is None:
+            self.stopped_by = "budget" if self._budget_spent() else "space exhausted"
+        return self.evaluations
+
+    def _elapsed(self) -> float:
+        return time.monotonic() - self._start
+
+    def _over_time(self) -> bool:
+        return self.time_limit is not None and self._elapsed() >= self.time_limit
+
+    def _in_flight(self) -> int:
+        return len(self._compiling) + len(self._ready) + len(self._deferred)
+
+    def _budget_spent(self) -> bool:
+        return self.budget is not None and len(self.evaluations) >= self.budget
+
+    def _may_ask(self) -> bool:
+        if self._over_time():
+            return False
+        if self.budget is not None and len(self.evaluations) + self._in_flight() >= self.budget:
+            return False
+        return len(self._compiling) + len(self._ready) < self.lookahead
+
+    def _fill(self) -> None:
+        self._recheck_deferred()
+        while self._may_ask():
+            config = self.strategy.ask()
+            if config is None:
+                self._exhausted = True
+                return
+            self._claim_or_defer(config)
+
+    def _claim_or_defer(self, config: dict[str, Any]) -> None:
+        claim = self.cache.claim(self.context, config)
+        if claim.state == "done":
+            self._record_cached(config, claim.record)
+        elif claim.state == "busy":
+            self._deferred.append(config)
+        else:
+            fn, args = self.compiler.task(config)
+            self._compiling.append(_Pending(config, self.pool.submit(fn, args), time.monotonic()))
+
+    def _recheck_deferred(self) -> None:
+        if not self._deferred:
+            return
+        waiting, self._deferred = self._deferred, []
+        for config in waiting:
+            self._claim_or_defer(config)
+
+    def _collect(self) -> None:
+        """Move finished compilations to the ready queue (in submission order)."""
+        still: deque[_Pending] = deque()
+        for pending in self._compiling:
+            if pending.future.done():
+                self._compiled(pending)
+            else:
+                still.append(pending)
+        self._compiling = still
+
+    def _compiled(self, pending: _Pending) -> None:
+        try:
+            result = pending.future.result()
+        except Exception as e:  # the pool broke (a worker crashed)
+            self.pool.kill()
+            if pending.attempts == 0:
+                pending.attempts += 1
+                fn, args = self.compiler.task(pending.config)
+                pending.future = self.pool.submit(fn, args)
+                pending.submitted = time.monotonic()
+                self._compiling.append(pending)
+                return
+            result = ("failed", "compile", f"the compiler process crashed ({type(e).__name__})")
+        if result[0] == "failed":
+            self._finish(pending.config, Outcome.failed(result[1], result[2]), None)
+            return
+        artifact = result[1]
+        problem = self.compiler.check(pending.config, artifact)
+        if problem is not None:
+            self._finish(pending.config, Outcome.failed("resources", problem), artifact)
+            return
+        self._ready.append((pending, artifact))
+
+    def _wait_for_compile(self) -> None:
+        oldest = self._compiling[0]
+        futures = [p.future for p in self._compiling if hasattr(p.future, "_state")]
+        if futures:
+            cf.wait(futures, timeout=min(0.5, self.pool.timeout), return_when=cf.FIRST_COMPLETED)
+        if not oldest.future.done() and time.monotonic() - oldest.submitted > self.pool.timeout:
+            # A hung compilation: kill the pool, fail the oldest, resubmit the others.
+            self.pool.kill()
+            self._compiling.popleft()
+            self._finish(oldest.config, Outcome.failed(
+                "compile", f"compilation did not finish within {self.pool.timeout:g} s"), None)
+            for p in self._compiling:
+                fn, args = self.compiler.task(p.config)
+                p.future, p.submitted = self.pool.submit(fn, args), time.monotonic()
+
+    def _measure(self, pending: _Pending, artifact: Any) -> None:
+        self.cache.renew(self.context, pending.config)
+        outcome = self.measurer.measure(pending.config, artifact)
+        self._finish(pending.config, outcome, artifact)
+
+    # --- results -------------------------------------------------------------------------------
+
+    def _finish(self, config: dict[str, Any], outcome: Outcome, artifact: Any) -> None:
+        saved = self.compiler.to_record(artifact) if artifact is not None else {}
+        record = Record(params=config, status=outcome.status, time_s=outcome.time_s,
+                        times=list(outcome.times), stage=outcome.stage, reason=outcome.reason,
+                        digest=saved.get("digest"),
+                        cuda_source=saved.get("cuda_source"),
+                        launch=saved.get("launch"), extra=dict(outcome.extra))
+        self.cache.finish(self.context, config, record)
+        self.measured += 1
+        self._tell(config, record, cached=False)
+
+    def _record_cached(self, config: dict[str, Any], record: Record | None) -> None:
+        assert record is not None
+        self._tell(config, record, cached=True)
+
+    def _tell(self, config: dict[str, Any], record: Record, cached: bool) -> None:
+        value = record.time_s if record.ok else None
+        self.strategy.tell(config, value)
+        evaluation = Evaluation(dict(config), record.status, value, record.stage, record.reason,
+                                cached, self._elapsed(), list(record.times), dict(record.extra),
+                                record.digest)
+        self.evaluations.append(evaluation)
+        if self.progress is not None:
+            self.progress(evaluation, self.evaluations)
+
+    def _shutdown(self) -> None:
+        for pending in self._compiling:
+            self.strategy.forget(pending.config)
+        for pending, _ in self._ready:
+            self.strategy.forget(pending.config)
+        for config in self._deferred:
+            self.strategy.forget(config)
+        self._compiling.clear()
+        self._ready.clear()
+        self._deferred.clear()
+        self.pool.close()
+        try:
+            self.cache.release_all()
+        except Exception:  # noqa: BLE001 — the cache may already be closed on interpreter exit
+            pass
+
+
+def best(evaluations: Sequence[Evaluation]) -> Evaluation | None:
+    ok = [e for e in evaluations if e.ok and e.time_s is not None and math.isfinite(e.time_s)]
+    return min(ok, key=lambda e: e.time_s) if ok else None
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover
+        return max(1, os.cpu_count() or 1)
+
+
+def params_key(config: Mapping[str, Any]) -> str:
+    return canonical(config)

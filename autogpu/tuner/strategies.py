@@ -1,0 +1,351 @@
+"""Search strategies: which variant to evaluate next.
+
+Every strategy works on the list of *valid* configurations (the space after its restrictions)
+through `ask()` (the next configuration, or None when there is nothing left) and
+`tell(config, seconds_or_None)`. Several asks may be outstanding at once: the tuner compiles
+ahead while the GPU measures. A strategy never proposes the same configuration twice.
+
+- `exhaustive`: every configuration, in enumeration order (the AutoGPU paper's tuner);
+- `random`: every configuration, in a random order (without replacement);
+- `model`: Optuna's TPE sampler (`gp`: Optuna's Gaussian-process sampler, needs PyTorch).
+  Ordered numeric parameters are presented to the sampler as an integer index over their sorted
+  values, so it can model "bigger is better"; others are categorical. Proposals that violate a
+  restriction or repeat a known configuration are answered immediately and never count as
+  evaluations; if the sampler keeps repeating itself, an unseen configuration is enqueued.
+
+`compare_strategies` replays strategies against a finished exhaustive table and counts the
+evaluations each needs to come within 3% of the optimum.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from autogpu.diagnostics import CompileError
+from autogpu.tuner.cache import canonical
+
+STRATEGIES = ("exhaustive", "random", "model", "gp")
+
+
+class Strategy:
+    """Base class: bookkeeping of the candidates, the pending and the finished ones."""
+
+    name = "base"
+
+    def __init__(self, candidates: Sequence[Mapping[str, Any]], seed: int = 0):
+        self.candidates = [dict(c) for c in candidates]
+        self.keys = {canonical(c): i for i, c in enumerate(self.candidates)}
+        self.seed = seed
+        self.pending: set[str] = set()
+        self.results: dict[str, float | None] = {}
+
+    @property
+    def remaining(self) -> int:
+        return len(self.candidates) - len(self.results) - len(self.pending)
+
+    def ask(self) -> dict[str, Any] | None:
+        raise NotImplementedError
+
+    def tell(self, config: Mapping[str, Any], value: float | None) -> None:
+        key = canonical(config)
+        self.pending.discard(key)
+        self.results[key] = value
+
+    def forget(self, config: Mapping[str, Any]) -> None:
+        """Drop a pending ask without a result (it will be proposed again)."""
+        self.pending.discard(canonical(config))
+
+    def _take(self, config: dict[str, Any]) -> dict[str, Any]:
+        self.pending.add(canonical(config))
+        return dict(config)
+
+
+class OrderedStrategy(Strategy):
+    """Walk a fixed order of the candidates, skipping what is pending or done."""
+
+    def order(self) -> list[int]:
+        return list(range(len(self.candidates)))
+
+    def __init__(self, candidates: Sequence[Mapping[str, Any]], seed: int = 0):
+        super().__init__(candidates, seed)
+        self._order = self.order()
+
+    def ask(self) -> dict[str, Any] | None:
+        for i in self._order:
+            key = canonical(self.candidates[i])
+            if key not in self.pending and key not in self.results:
+                return self._take(self.candidates[i])
+        return None
+
+
+class Exhaustive(OrderedStrategy):
+    name = "exhaustive"
+
+
+class Random(OrderedStrategy):
+    name = "random"
+
+    def order(self) -> list[int]:
+        order = list(range(len(self.candidates)))
+        random.Random(self.seed).shuffle(order)
+        return order
+
+
+class Model(Strategy):
+    """Optuna's samplers over the valid configurations (TPE by default)."""
+
+    name = "model"
+    max_proposals = 30  # sampler proposals tried before enqueueing an unseen configuration
+
+    def __init__(self, candidates: Sequence[Mapping[str, Any]], seed: int = 0, *,
+                 sampler: str = "tpe", storage: Any = None, study_name: str | None = None,
+                 n_startup_trials: int | None = None):
+        super().__init__(candidates, seed)
+        import optuna
+
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
+        self._optuna = optuna
+        self._rng = random.Random(seed)
+        self._distributions, self._encoders = self._build_distributions()
+        startup = n_startup_trials if n_startup_trials is not None else \
+            max(3, min(10, len(self.candidates) // 10))
+        if sampler == "tpe":
+            sampler_obj = optuna.samplers.TPESampler(seed=seed, n_startup_trials=startup,
+                                                     constant_liar=True)
+        elif sampler == "gp":
+            try:
+                import torch  # noqa: F401
+            except ImportError:
+                raise CompileError("strategy 'gp' needs PyTorch (pip install torch); "
+                                   "use --strategy model (TPE) instead") from None
+            sampler_obj = optuna.samplers.GPSampler(seed=seed, n_startup_trials=startup)
+        else:
+            raise CompileError(f"unknown sampler '{sampler}'")
+        self.shared = storage is not None
+        self.study = self._create_study(sampler_obj, storage, study_name)
+        self._trials: dict[str, list[Any]] = {}
+        self._mine: set[int] = set()  # trial numbers this strategy asked for
+
+    def _create_study(self, sampler: Any, storage: Any, study_name: str | None) -> Any:
+        optuna = self._optuna
+        for attempt in range(20):  # workers may create the shared study at the same moment
+            try:
+                return optuna.create_study(direction="minimize", sampler=sampler,
+                                           storage=storage, study_name=study_name,
+                                           load_if_exists=storage is not None)
+            except Exception:  # noqa: BLE001 — a race on creation; the next try loads it
+                if storage is None or attempt == 19:
+                    raise
+                import time
+
+                time.sleep(0.1 * (attempt + 1))
+        raise AssertionError("unreachable")
+
+    def _elsewhere(self) -> tuple[dict[str, float | None], set[str]]:
+        """Results and work in progress that other tuners put in the shared study."""
+        if not self.shared:
+            return {}, set()
+        TrialState = self._optuna.trial.TrialState
+        done: dict[str, float | None] = {}
+        running: set[str] = set()
+        for t in self.study.get_trials(deepcopy=False):
+            if t.number in self._mine or set(t.params) != set(self._distributions):
+                continue
+            try:
+                key = canonical(self._decode(t.params))
+            except (IndexError, StopIteration, ValueError):
+                continue
+            if t.state == TrialState.COMPLETE:
+                done[key] = t.value
+            elif t.state == TrialState.FAIL and t.user_attrs.get("autogpu") == "failed":
+                done.setdefault(key, None)
+            elif t.state == TrialState.RUNNING:
+                running.add(key)
+        return done, running
+
+    def _skip(self, trial: Any, value: float | None = None) -> None:
+        """Answer a proposal that will not be evaluated here."""
+        if value is None:
+            trial.set_user_attr("autogpu", "skipped")
+            self.study.tell(trial, state=self._optuna.trial.TrialState.FAIL)
+        else:
+            self.study.tell(trial, value)
+
+    def _build_distributions(self):
+        from optuna.distributions import CategoricalDistribution, IntDistribution
+
+        names = list(self.candidates[0]) if self.candidates else []
+        distributions, encoders = {}, {}
+        for name in names:
+            values = []
+            for c in self.candidates:
+                if c[name] not in values:
+                    values.append(c[name])
+            numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+            if numeric:
+                values = sorted(values)
+                distributions[name] = IntDistribution(0, max(len(values) - 1, 0))
+            else:
+                distributions[name] = CategoricalDistribution(
+                    [v if isinstance(v, (int, float, str, bool)) or v is None else canonical(v)
+                     for v in values])
+            encoders[name] = (numeric, values)
+        return distributions, encoders
+
+    def _decode(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        config = {}
+        for name, (numeric, values) in self._encoders.items():
+            raw = params[name]
+            if numeric:
+                config[name] = values[int(raw)]
+            else:
+                config[name] = next(v for v in values
+                                    if v == raw or (not isinstance(v, (int, float, str, bool))
+                                                    and canonical(v) == raw))
+        return config
+
+    def _encode(self, config: Mapping[str, Any]) -> dict[str, Any]:
+        params = {}
+        for name, (numeric, values) in self._encoders.items():
+            v = config[name]
+            params[name] = values.index(v) if numeric else (
+                v if isinstance(v, (int, float, str, bool)) or v is None else canonical(v))
+        return params
+
+    def ask(self) -> dict[str, Any] | None:
+        if self.remaining <= 0:
+            return None
+        done, running = self._elsewhere()
+        # Fewer proposals once most of the space is known: the sampler then mostly repeats.
+        tries = max(2, min(self.max_proposals,
+                           self.max_proposals * self.remaining // max(1, len(self.candidates))))
+        for _ in range(tries):
+            trial = self.study.ask(self._distributions)
+            self._mine.add(trial.number)
+            config = self._decode(trial.params)
+            key = canonical(config)
+            if key not in self.keys:  # violates a restriction: never evaluated
+                self._skip(trial)
+                continue
+            if key in self.results:  # known: answer from memory
+                self._skip(trial, self.results[key])
+                continue
+            if key in done:  # another tuner measured it (shared study)
+                self.results[key] = done[key]
+                self._skip(trial, done[key])
+                continue
+            if key in self.pending or key in running:
+                self._skip(trial)
+                continue
+            self._trials.setdefault(key, []).append(trial)
+            return self._take(config)
+        # The sampler keeps proposing known configurations: enqueue an unseen one.
+        unseen = [c for c in self.candidates
+                  if canonical(c) not in self.results and canonical(c) not in self.pending
+                  and canonical(c) not in running and canonical(c) not in done]
+        if not unseen:
+            return None
+        config = self._rng.choice(unseen)
+        self.study.enqueue_trial(self._encode(config))
+        trial = self.study.ask(self._distributions)
+        self._mine.add(trial.number)
+        if canonical(self._decode(trial.params)) != canonical(config):
+            # Another worker popped our enqueued trial; answer this one and let the caller retry.
+            self._skip(trial)
+            return self.ask()
+        self._trials.setdefault(canonical(config), []).append(trial)
+        return self._take(config)
+
+    def tell(self, config: Mapping[str, Any], value: float | None) -> None:
+        key = canonical(config)
+        super().tell(config, value)
+        trials = self._trials.get(key)
+        if not trials:
+            return
+        trial = trials.pop(0)
+        if value is None:
+            trial.set_user_attr("autogpu", "failed")
+            self.study.tell(trial, state=self._optuna.trial.TrialState.FAIL)
+        else:
+            self.study.tell(trial, value)
+
+    def forget(self, config: Mapping[str, Any]) -> None:
+        key = canonical(config)
+        super().forget(config)
+        trials = self._trials.get(key)
+        if trials:
+            self._skip(trials.pop(0))
+
+
+def make_strategy(name: str, candidates: Sequence[Mapping[str, Any]], seed: int = 0,
+                  **options: Any) -> Strategy:
+    if name == "exhaustive":
+        return Exhaustive(candidates, seed)
+    if name == "random":
+        return Random(candidates, seed)
+    if name in ("model", "tpe"):
+        return Model(candidates, seed, sampler="tpe", **options)
+    if name == "gp":
+        return Model(candidates, seed, sampler="gp", **options)
+    raise CompileError(f"unknown strategy '{name}': choose one of {', '.join(STRATEGIES)}")
+
+
+# --- replaying strategies against a finished table ---------------------------------------------
+
+
+def evaluations_to_reach(strategy: Strategy, table: Mapping[str, float | None], target: float,
+                         limit: int | None = None) -> int | None:
+    """How many evaluations `strategy` makes before one within `target` seconds is found."""
+    limit = limit if limit is not None else len(strategy.candidates)
+    for n in range(1, limit + 1):
+        config = strategy.ask()
+        if config is None:
+            return None
+        value = table.get(canonical(config))
+        strategy.tell(config, value)
+        if value is not None and value <= target:
+            return n
+    return None
+
+
+def compare_strategies(
+    table: Iterable[tuple[Mapping[str, Any], float | None]],
+    strategies: Sequence[str] = ("exhaustive", "random", "model"),
+    seeds: Sequence[int] = tuple(range(10)),
+    tolerance: float = 0.03,
+) -> dict[str, Any]:
+    """Evaluations each strategy needs to reach within `tolerance` of the table's optimum.
+
+    `table` is a finished exhaustive result: (configuration, seconds or None for a failure) in
+    enumeration order. Each strategy is replayed against it (the table answers instead of the
+    GPU) once per seed; exhaustive is deterministic and replayed once.
+    """
+    rows = [(dict(c), v) for c, v in table]
+    values = [v for _, v in rows if v is not None]
+    if not values:
+        raise CompileError("no variant succeeded: there is no optimum to compare against")
+    optimum = min(values)
+    target = optimum * (1 + tolerance)
+    lookup = {canonical(c): v for c, v in rows}
+    candidates = [c for c, _ in rows]
+    result: dict[str, Any] = {"optimum_s": optimum, "tolerance": tolerance,
+                              "variants": len(candidates), "strategies": {}}
+    for name in strategies:
+        runs = []
+        for seed in (seeds[:1] if name == "exhaustive" else seeds):
+            strategy = make_strategy(name, candidates, seed)
+            runs.append(evaluations_to_reach(strategy, lookup, target))
+        found = [r for r in runs if r is not None]
+        result["strategies"][name] = {
+            "evaluations": runs,
+            "median": statistics.median(found) if found else None,
+            "mean": statistics.fmean(found) if found else None,
+            "max": max(found) if found else None,
+            "fraction_of_space": (statistics.median(found) / len(candidates)) if found else None,
+        }
+    return result

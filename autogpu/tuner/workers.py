@@ -1,0 +1,189 @@
+"""Several tuners on one kernel: one worker process per GPU, sharing the cache and the study.
+
+`--workers N` starts N worker processes (spawned: each gets a clean CUDA context), worker i on
+GPU `devices[i % len(devices)]`, each compiling with its share of the cores. They coordinate
+through
+- the SQLite cache: a worker claims a variant before compiling it, the others skip it and read
+  its result when it lands (exhaustive and random walk the same order and interleave);
+- for the model strategy, a shared Optuna study (`--storage`: by default a journal file next to
+  the cache; `sqlite:///...` or `postgresql://...` URLs use Optuna's RDB storage), so every
+  worker's sampler learns from every measurement. Several hosts tune together by pointing
+  `--storage` at one PostgreSQL database: a worker does not re-measure configurations that the
+  study already holds from another host, nor ones another host is measuring.
+
+The parent shows one progress bar (polling the cache) and writes the report of all variants.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import queue
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from autogpu.diagnostics import CompileError
+from autogpu.tuner.cache import Cache, canonical, default_cache_path
+from autogpu.tuner.session import Evaluation, default_jobs
+
+
+def make_storage(url: str | None) -> Any:
+    """An Optuna storage from a URL (RDB) or a file path (journal), or None."""
+    if url is None:
+        return None
+    import optuna
+
+    if "://" in url:
+        kwargs = {}
+        if url.startswith("sqlite"):
+            kwargs = {"engine_kwargs": {"connect_args": {"timeout": 60}}}
+        try:
+            return optuna.storages.RDBStorage(url, **kwargs)
+        except Exception as e:  # noqa: BLE001 — bad URL, missing driver, unreachable server
+            raise CompileError(f"cannot open the study storage '{url}': {e}") from None
+    path = url[len("journal:"):] if url.startswith("journal:") else url
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    from optuna.storages.journal import JournalFileBackend, JournalStorage
+
+    return JournalStorage(JournalFileBackend(path))
+
+
+def default_storage(cache_path: str | Path) -> str:
+    return str(Path(cache_path).with_suffix(".optuna.log"))
+
+
+def worker_main(options: Any, index: int, cache_path: str, storage_url: str | None, jobs: int,
+                messages: Any) -> None:
+    """A worker process: prepare (cheap, validated already by the parent), then tune."""
+    from autogpu.tuner.tune import _single_session, prepare
+
+    try:
+        prepared = prepare(options)
+        storage = make_storage(storage_url) if options.strategy in ("model", "tpe", "gp") else None
+        with Cache(cache_path, retry_failed=options.retry_failed,
+                   lease_seconds=2 * (options.timeout + options.compile_timeout) + 60) as cache:
+            session, context, info, _ = _single_session(
+                prepared, cache, worker=index, jobs=jobs, storage=storage,
+                on_context=lambda ctx, inf: messages.put(("context", index, ctx, inf)))
+            messages.put(("done", index, session.measured, session.stopped_by))
+    except KeyboardInterrupt:
+        messages.put(("error", index, "interrupted"))
+    except CompileError as e:
+        messages.put(("error", index, e.format()))
+    except BaseException as e:  # noqa: BLE001 — reported by the parent
+        import traceback
+
+        messages.put(("error", index, f"{type(e).__name__}: {e}\n{traceback.format_exc()}"))
+
+
+def run_workers(prepared: Any, *, out: Any = None):
+    """Run `options.workers` tuners on one cache; the report covers every variant."""
+    from autogpu.tuner.tune import _device_space, _open_cache, finish
+
+    o = prepared.options
+    n = o.workers
+    started = time.time()
+    with _open_cache(o) as cache:
+        cache_path = str(cache.path)
+        storage_url = o.storage or default_storage(cache_path if o.cache not in ("", "none")
+                                                   else cache_path)
+        if o.strategy in ("model", "tpe", "gp"):
+            make_storage(storage_url)  # fail early on a bad URL
+        total_jobs = o.jobs if o.jobs is not None else default_jobs()
+        jobs = max(1, total_jobs // n) if total_jobs else 0
+        ctx = multiprocessing.get_context("spawn")
+        messages = ctx.Queue()
+        worker_options = replace(o, workers=1)
+        processes = [ctx.Process(target=worker_main, args=(worker_options, i, cache_path,
+                                                           storage_url, jobs, messages))
+                     for i in range(n)]
+        for p in processes:
+            p.start()
+        context = info = None
+        measured, stops, errors = 0, [], []
+        bar = _bar(min(o.budget or len(prepared.candidates), len(prepared.candidates)),
+                   o.progress, out)
+        try:
+            finished = 0
+            while finished < n:
+                try:
+                    message = messages.get(timeout=0.5)
+                except queue.Empty:
+                    if all(not p.is_alive() for p in processes):
+                        # A worker died without a word (killed): do not wait forever.
+                        try:
+                            message = messages.get(timeout=1.0)
+                        except queue.Empty:
+                            errors.append("a worker process died")
+                            break
+                    else:
+                        _update(bar, cache, context, prepared)
+                        continue
+                kind = message[0]
+                if kind == "context":
+                    context, info = message[2], message[3]
+                elif kind == "done":
+                    finished += 1
+                    measured += message[2]
+                    stops.append(message[3])
+                else:
+                    finished += 1
+                    errors.append(f"worker {message[1]}: {message[2]}")
+            _update(bar, cache, context, prepared)
+        except KeyboardInterrupt:
+            for p in processes:
+                if p.is_alive():
+                    p.terminate()
+            raise
+        finally:
+            if bar is not None:
+                bar.close()
+            for p in processes:
+                p.join(10.0)
+                if p.is_alive():
+                    p.kill()
+        if errors and context is None:
+            raise CompileError("; ".join(errors))
+        if errors:
+            print("autogpu-tune: " + "; ".join(errors), file=sys.stderr)
+        space, candidates = _device_space(prepared, info or {})
+        wanted = {canonical(c) for c in candidates}
+        evaluations = []
+        for r in cache.records(context):
+            if canonical(r.params) not in wanted:
+                continue
+            evaluations.append(Evaluation(
+                r.params, r.status, r.time_s if r.ok else None, r.stage, r.reason,
+                cached=(r.finished_at or 0) < started, elapsed_s=max(0.0, (r.finished_at or
+                                                                          started) - started),
+                times=list(r.times), extra=dict(r.extra), digest=r.digest))
+        stopped = ", ".join(sorted(set(s for s in stops if s))) or None
+        return finish(prepared, cache, context, info or {}, space, evaluations,
+                      measured=measured, stopped_by=stopped, out=out)
+
+
+def _bar(total: int, enabled: bool, out: Any):
+    if not enabled:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc="tuning", unit="variant", file=out or sys.stderr,
+                dynamic_ncols=True)
+
+
+def _update(bar: Any, cache: Cache, context: str | None, prepared: Any) -> None:
+    if bar is None or context is None:
+        return
+    records = [r for r in cache.records(context)]
+    bar.n = min(len(records), bar.total)
+    ok = [r.time_s for r in records if r.ok and r.time_s is not None]
+    if ok:
+        from autogpu.tuner.report import format_time
+
+        bar.set_postfix_str(f"best {format_time(min(ok))}")
+    bar.refresh()
+
+
+__all__ = ["default_storage", "make_storage", "run_workers", "worker_main", "default_cache_path"]

@@ -1,0 +1,110 @@
+"""The persistent cache: results and failures are kept, claims keep concurrent tuners from
+measuring a variant twice, dead or expired claims are taken over."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+from tuner_support import claim_everything, synthetic_candidates
+
+from autogpu.tuner.cache import Cache, Record, canonical
+
+
+@pytest.fixture
+def cache(tmp_path):
+    with Cache(tmp_path / "tune.sqlite") as c:
+        yield c
+
+
+def test_results_and_failures_are_kept_across_opens(tmp_path):
+    path = tmp_path / "tune.sqlite"
+    with Cache(path) as c:
+        ctx = c.register_context({"kernel": "k", "sizes": {"n": 1}})
+        assert c.claim(ctx, {"b": 32}).state == "claimed"
+        c.finish(ctx, {"b": 32}, Record({"b": 32}, "ok", 1.5e-3, [1.5e-3, 1.6e-3],
+                                        cuda_source="__global__ ...", launch={"functions": []}))
+        assert c.claim(ctx, {"b": 64}).state == "claimed"
+        c.finish(ctx, {"b": 64}, Record({"b": 64}, "failed", stage="verify", reason="y[3] wrong"))
+    with Cache(path) as c:
+        assert c.register_context({"sizes": {"n": 1}, "kernel": "k"}) == ctx  # order-independent
+        ok = c.lookup(ctx, {"b": 32})
+        assert ok.ok and ok.time_s == 1.5e-3 and ok.times == [1.5e-3, 1.6e-3]
+        assert ok.cuda_source == "__global__ ..." and ok.launch == {"functions": []}
+        bad = c.lookup(ctx, {"b": 64})
+        assert bad.status == "failed" and bad.stage == "verify" and bad.reason == "y[3] wrong"
+        assert c.claim(ctx, {"b": 64}).state == "done"  # failures are not measured again
+        assert c.lookup(ctx, {"b": 128}) is None
+        assert [r.params for r in c.records(ctx)] == [{"b": 32}, {"b": 64}]
+        assert c.counts(ctx) == {"ok": 1, "failed": 1}
+    with Cache(path, retry_failed=True) as c:
+        assert c.lookup(ctx, {"b": 64}) is None
+        assert c.claim(ctx, {"b": 64}).state == "claimed"
+
+
+def test_contexts_separate_results(cache):
+    a = cache.register_context({"device": "A"})
+    b = cache.register_context({"device": "B"})
+    assert a != b
+    cache.claim(a, {"b": 1})
+    cache.finish(a, {"b": 1}, Record({"b": 1}, "ok", 1.0))
+    assert cache.lookup(b, {"b": 1}) is None
+    assert cache.context_description(b) == {"device": "B"}
+
+
+def test_a_live_claim_is_busy_for_others_until_its_lease_expires(tmp_path):
+    path = tmp_path / "tune.sqlite"
+    with Cache(path, lease_seconds=0.5) as mine, Cache(path, lease_seconds=0.5) as theirs:
+        ctx = mine.register_context({"k": 1})
+        assert mine.claim(ctx, {"b": 1}).state == "claimed"
+        claim = theirs.claim(ctx, {"b": 1})
+        assert claim.state == "busy" and claim.owner == mine.owner
+        time.sleep(0.6)
+        assert theirs.claim(ctx, {"b": 1}).state == "claimed"  # expired: taken over
+        assert mine.claim(ctx, {"b": 1}).state == "busy"
+
+
+def test_the_claim_of_a_dead_process_is_taken_over_at_once(cache):
+    ctx = cache.register_context({"k": 1})
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True).stdout.strip()
+    import socket
+
+    with Cache(cache.path, owner=f"{socket.gethostname()}:{dead}:deadbeef") as ghost:
+        assert ghost.claim(ctx, {"b": 1}).state == "claimed"
+    with Cache(cache.path, owner=f"otherhost:{os.getpid()}:cafe") as remote:
+        assert remote.claim(ctx, {"b": 2}).state == "claimed"
+    assert cache.claim(ctx, {"b": 1}).state == "claimed"  # its owner no longer exists
+    assert cache.claim(ctx, {"b": 2}).state == "busy"  # another host: only the lease frees it
+
+
+def test_release_gives_claims_back(cache):
+    ctx = cache.register_context({"k": 1})
+    for b in (1, 2, 3):
+        cache.claim(ctx, {"b": b})
+    cache.release(ctx, {"b": 1})
+    assert sorted(c["b"] for c in cache.claimed(ctx)) == [2, 3]
+    cache.release_all()
+    assert cache.claimed(ctx) == []
+
+
+def test_concurrent_tuners_never_measure_the_same_variant_twice(tmp_path):
+    path = str(tmp_path / "tune.sqlite")
+    configs = synthetic_candidates()
+    with Cache(path) as c:
+        ctx = c.register_context({"k": "race"})
+    mp = multiprocessing.get_context("spawn")
+    barrier = tmp_path / "barrier"
+    barrier.mkdir()
+    with mp.Pool(3) as pool:  # all three start together, after their imports
+        counts = pool.starmap(claim_everything, [(path, ctx, configs, str(barrier), 3)] * 3)
+    assert sum(1 for n in counts if n > 0) >= 2  # they really competed
+    with Cache(path) as c:
+        log = c.measurement_log(ctx)
+        assert sum(counts) == len(configs) == len(log)
+        assert len({key for key, _, _ in log}) == len(configs)
+        assert {canonical(r.params) for r in c.records(ctx)} == {canonical(x) for x in configs}

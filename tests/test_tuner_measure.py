@@ -1,0 +1,67 @@
+"""Verification of a variant's outputs against the reference: the tolerance formula
+rtol = c * eps * sqrt(K), applied normwise; exact for integers; NaNs must match."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from autogpu.tuner.measure import TOLERANCE_FACTOR, compare, tolerance
+
+
+def test_tolerance_formula():
+    eps32 = np.finfo(np.float32).eps
+    assert tolerance(np.float32, 1) == pytest.approx(TOLERANCE_FACTOR * eps32)
+    assert tolerance(np.float32, 1024) == pytest.approx(TOLERANCE_FACTOR * eps32 * 32)
+    assert tolerance(np.float64, 100) == pytest.approx(TOLERANCE_FACTOR * np.finfo(np.float64).eps * 10)
+    assert tolerance(np.int32, 10**6) == 0.0
+
+
+def test_reassociated_sums_pass_and_a_missing_term_fails():
+    """A dot product of length K summed in another order (what unrolling and a different
+    thread mapping do) is within the tolerance; dropping one term is not."""
+    rng = np.random.default_rng(0)
+    k, rows = 4096, 64
+    a = rng.uniform(-1, 1, (rows, k)).astype(np.float32)
+    ref = np.zeros(rows, np.float32)
+    for j in range(k):  # serial order, in float32
+        ref += a[:, j]
+    pairwise = a.sum(axis=1, dtype=np.float32)  # numpy's pairwise order
+    strided = np.zeros(rows, np.float32)
+    for s in range(8):  # an 8-way unrolled accumulation, then combined
+        part = np.zeros(rows, np.float32)
+        for j in range(s, k, 8):
+            part += a[:, j]
+        strided += part
+    rtol = tolerance(np.float32, k)
+    assert not np.array_equal(pairwise, ref)  # the orders really differ
+    assert compare("out", pairwise, ref, rtol) is None
+    assert compare("out", strided, ref, rtol) is None
+    missing = ref - a[:, 100]
+    problem = compare("out", missing, ref, rtol)
+    assert problem is not None and "out[" in problem and "tolerance" in problem
+
+
+def test_outputs_that_cancel_to_zero_are_checked_normwise():
+    ref = np.array([1.0, 1e-9, -2.0], np.float32)
+    out = ref + np.float32(1e-7)
+    assert compare("y", out, ref, tolerance(np.float32, 16)) is None
+    out[1] = 0.5
+    assert "y[1]" in compare("y", out, ref, tolerance(np.float32, 16))
+
+
+def test_integers_must_match_exactly():
+    ref = np.arange(10, dtype=np.int32)
+    assert compare("c", ref.copy(), ref, tolerance(np.int32, 10)) is None
+    out = ref.copy()
+    out[7] += 1
+    assert compare("c", out, ref, 0.0) == "c[7] = 8, reference 7 (1 of 10 elements differ)"
+
+
+def test_nan_and_infinity_must_match():
+    ref = np.array([1.0, np.nan, np.inf], np.float64)
+    assert compare("z", ref.copy(), ref, 1e-12) is None
+    assert "NaN mismatch" in compare("z", np.array([1.0, 0.0, np.inf]), ref, 1e-12)
+    assert "NaN mismatch" in compare("z", np.array([np.nan, np.nan, np.inf]), ref, 1e-12)
+    assert "infinity" in compare("z", np.array([1.0, np.nan, -np.inf]), ref, 1e-12)
+    assert compare("z", np.array([1.0, np.nan, np.inf, 1.0]), ref, 1e-12).startswith("z: shape")

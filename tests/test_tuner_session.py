@@ -1,0 +1,121 @@
+"""The tuning loop on a synthetic kernel: every kind of failure is recorded and never chosen, the
+cache answers re-runs, interrupted runs resume, budgets and time limits hold."""
+
+from __future__ import annotations
+
+import pytest
+from tuner_support import (
+    SyntheticCompiler,
+    SyntheticMeasurer,
+    synthetic_candidates,
+    synthetic_cost,
+)
+
+from autogpu.tuner.cache import Cache, canonical
+from autogpu.tuner.measure import Isolated, Local
+from autogpu.tuner.session import Session, best
+from autogpu.tuner.strategies import make_strategy
+
+CANDIDATES = synthetic_candidates()  # 6 block sizes x 4 unrolls; optimum 128 x 4
+
+
+def _run(cache, measurer, strategy="exhaustive", compiler=None, isolate=False, timeout=1.0,
+         **kwargs):
+    ctx = cache.register_context({"kernel": "synthetic"})
+    proxy = Isolated(measurer, timeout) if isolate else Local(measurer)
+    proxy.start()
+    try:
+        session = Session(make_strategy(strategy, CANDIDATES, seed=0),
+                          compiler or SyntheticCompiler(), proxy, cache, ctx, **kwargs)
+        session.run()
+    finally:
+        proxy.close()
+    return session, ctx
+
+
+@pytest.fixture
+def cache(tmp_path):
+    with Cache(tmp_path / "tune.sqlite") as c:
+        yield c
+
+
+def test_exhaustive_run_finds_the_optimum_and_records_everything(cache):
+    session, ctx = _run(cache, SyntheticMeasurer(), jobs=0)
+    assert len(session.evaluations) == len(CANDIDATES) and session.stopped_by == "space exhausted"
+    winner = best(session.evaluations)
+    assert winner.params == {"block_size": 128, "unroll": 4}
+    assert winner.time_s == synthetic_cost(winner.params)
+    assert len(cache.records(ctx)) == len(CANDIDATES)
+
+
+def test_failures_are_recorded_with_their_reason_and_never_chosen(cache):
+    # 128 is the optimum's block size: make every 128 variant fail verification, so the winner
+    # must come from elsewhere; 1024 x 8 fails to compile; 512 fails the resource check.
+    session, ctx = _run(cache, SyntheticMeasurer(wrong=(128,)),
+                        compiler=SyntheticCompiler(fail_check=(512,)), jobs=0)
+    by_stage = {}
+    for e in session.evaluations:
+        by_stage.setdefault(e.stage, []).append(e.params)
+    assert len(by_stage["verify"]) == 4 and all(p["block_size"] == 128 for p in by_stage["verify"])
+    assert by_stage["compile"] == [{"block_size": 1024, "unroll": 8}]
+    assert len(by_stage["resources"]) == 4
+    assert best(session.evaluations).params["block_size"] != 128
+    failed = [r for r in cache.records(ctx) if not r.ok]
+    assert all(r.reason for r in failed)
+    assert any("too many registers" in r.reason for r in failed)
+
+
+def test_hung_and_crashing_variants_time_out_and_the_run_goes_on(cache):
+    measurer = SyntheticMeasurer(hang=(512,), crash=(256,))
+    session, ctx = _run(cache, measurer, isolate=True, timeout=0.5, jobs=0,
+                        budget=None)
+    stages = {canonical(e.params): e.stage for e in session.evaluations}
+    assert all(stages[canonical({"block_size": 512, "unroll": u})] == "timeout" for u in (1, 2, 4, 8))
+    assert all(stages[canonical({"block_size": 256, "unroll": u})] == "crash" for u in (1, 2, 4, 8))
+    assert best(session.evaluations).params == {"block_size": 128, "unroll": 4}
+    assert len(session.evaluations) == len(CANDIDATES)
+
+
+def test_a_rerun_measures_nothing_already_known(cache, tmp_path):
+    log = tmp_path / "measured.txt"
+    first, ctx = _run(cache, SyntheticMeasurer(log=str(log), wrong=(64,)), jobs=0, budget=10)
+    assert first.measured == 10 and first.stopped_by == "budget"
+    second, _ = _run(cache, SyntheticMeasurer(log=str(log), wrong=(64,)), jobs=0)
+    assert second.measured == len(CANDIDATES) - 10
+    assert sum(e.cached for e in second.evaluations) == 10
+    lines = log.read_text().splitlines()  # every variant measured once, failures included
+    assert len(lines) == len(set(lines)) == len(CANDIDATES) - 1  # 1024 x 8 does not compile
+    third, _ = _run(cache, SyntheticMeasurer(log=str(log)), jobs=0)
+    assert third.measured == 0 and all(e.cached for e in third.evaluations)
+    assert best(third.evaluations) == best(second.evaluations) or \
+        best(third.evaluations).params == best(second.evaluations).params
+
+
+def test_an_interrupted_run_releases_its_claims_and_resumes(cache, tmp_path):
+    log = tmp_path / "measured.txt"
+    with pytest.raises(KeyboardInterrupt):
+        _run(cache, SyntheticMeasurer(log=str(log), interrupt_after=7), jobs=2)
+    ctx = cache.register_context({"kernel": "synthetic"})
+    assert cache.claimed(ctx) == []
+    assert len(cache.records(ctx)) == 7
+    resumed, _ = _run(cache, SyntheticMeasurer(log=str(log)), jobs=2)
+    assert resumed.measured == len(CANDIDATES) - 7
+    lines = log.read_text().splitlines()
+    # each variant measured exactly once over both runs (1024 x 8 does not compile)
+    assert len(lines) == len({line.split(" ", 1)[1] for line in lines}) == len(CANDIDATES) - 1
+
+
+def test_budget_and_time_limit(cache):
+    session, _ = _run(cache, SyntheticMeasurer(), strategy="random", jobs=0, budget=5)
+    assert len(session.evaluations) == 5 and session.stopped_by == "budget"
+    session, _ = _run(cache, SyntheticMeasurer(delay=0.05), strategy="random", jobs=0,
+                      time_limit=0.3)
+    assert session.stopped_by == "time limit"
+    assert 1 <= session.measured < len(CANDIDATES)
+
+
+def test_compiling_in_a_process_pool_with_the_model_strategy(cache):
+    session, _ = _run(cache, SyntheticMeasurer(), strategy="model", jobs=2, budget=12,
+                      start_method="fork")
+    assert len(session.evaluations) == 12
+    assert len({canonical(e.params) for e in session.evaluations}) == 12

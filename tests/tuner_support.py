@@ -1,0 +1,140 @@
+"""Shared helpers of the tuner tests: a synthetic kernel with a known cost model.
+
+The synthetic "compiler" turns a configuration into a dict; the synthetic measurer returns a
+time computed from the parameters (minimum at a known configuration), can be told to fail
+verification, to hang or to crash for chosen configurations, and counts its measurements in a
+file (so tests can count measurements across processes).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from autogpu.tuner.measure import Measurer, Outcome
+
+
+def synthetic_cost(config: Mapping[str, Any]) -> float:
+    """A smooth bowl with its minimum at block_size=128, unroll=4 (and cache=True)."""
+    import math
+
+    b = math.log2(config.get("block_size", 128)) - 7
+    u = math.log2(config.get("unroll", 4)) - 2
+    c = 0.0 if config.get("cache", True) else 0.3
+    return 1e-3 * (1.0 + 0.5 * b * b + 0.25 * u * u + c + 0.05 * b * u)
+
+
+def synthetic_compile(config: Mapping[str, Any]) -> dict[str, Any]:
+    if config.get("block_size") == 1024 and config.get("unroll", 1) == 8:
+        raise ValueError("synthetic compile failure: too many registers")
+    return {"config": dict(config)}
+
+
+@dataclass
+class SyntheticCompiler:
+    fail_check: tuple = ()
+
+    def task(self, config):
+        return synthetic_compile, (dict(config),)
+
+    def check(self, config, artifact):
+        return "too much shared memory" if config.get("block_size") in self.fail_check else None
+
+    def to_record(self, artifact):
+        return {"digest": str(sorted(artifact["config"].items()))}
+
+
+@dataclass
+class SyntheticMeasurer(Measurer):
+    log: str | None = None  # a file that gets one line per measurement
+    wrong: tuple = ()  # block sizes whose output is "wrong"
+    hang: tuple = ()  # block sizes that never finish
+    crash: tuple = ()  # block sizes that kill the measurement process
+    delay: float = 0.0
+    interrupt_after: int | None = None  # raise KeyboardInterrupt at this measurement (Ctrl-C)
+    setups: int = field(default=0)
+    measured: int = field(default=0)
+
+    def setup(self):
+        self.setups += 1
+        return {"backend": "synthetic"}
+
+    def measure(self, config, artifact):
+        if self.interrupt_after is not None and self.measured == self.interrupt_after:
+            raise KeyboardInterrupt
+        self.measured += 1
+        if self.log:
+            with open(self.log, "a") as f:
+                f.write(f"{os.getpid()} {sorted(config.items())}\n")
+        b = config.get("block_size")
+        if b in self.hang:
+            time.sleep(3600)
+        if b in self.crash:
+            os._exit(3)
+        if self.delay:
+            time.sleep(self.delay)
+        if b in self.wrong:
+            return Outcome.failed("verify", "y[3] = 0.5, reference 0.25")
+        t = synthetic_cost(config)
+        return Outcome("ok", t, [t])
+
+
+def synthetic_candidates(block_sizes=(32, 64, 128, 256, 512, 1024), unrolls=(1, 2, 4, 8)):
+    return [{"block_size": b, "unroll": u} for b in block_sizes for u in unrolls]
+
+
+# --- hooks for the real pipeline (test-only variant_hook of TuneOptions) -------------------------
+
+
+def corrupt_block_64(config, artifact):
+    """Make the block_size=64 variant of saxpy compute a wrong y (off by one)."""
+    import re
+    from dataclasses import replace
+
+    if config.get("block_size") != 64:
+        return artifact
+    source, n = re.subn(r"(\by\[\w+\]\s*=\s*)", r"\g<1>1.0f + ", artifact.cuda_source, count=1)
+    assert n == 1, artifact.cuda_source
+    return replace(artifact, cuda_source=source)
+
+
+def hang_block_128(config, artifact):
+    """Make the block_size=128 variant of saxpy spin forever."""
+    from dataclasses import replace
+
+    if config.get("block_size") != 128:
+        return artifact
+    source = artifact.cuda_source
+    body = source.index("{", source.index("__global__")) + 1
+    spin = " volatile int agpu_spin = 1; while (agpu_spin) { } "
+    return replace(artifact, cuda_source=source[:body] + spin + source[body:])
+
+
+def wrong_and_hang(config, artifact):
+    return hang_block_128(config, corrupt_block_64(config, artifact))
+
+
+def claim_everything(path: str, context: str, configs: list, barrier: str = "",
+                     parties: int = 1) -> int:
+    """A competing tuner: claim and 'measure' every configuration it can; returns how many.
+    `barrier` is a directory where `parties` competitors meet before starting."""
+    from pathlib import Path
+
+    from autogpu.tuner.cache import Cache, Record
+
+    if barrier:
+        Path(barrier, str(os.getpid())).touch()
+        deadline = time.time() + 60
+        while len(list(Path(barrier).iterdir())) < parties and time.time() < deadline:
+            time.sleep(0.01)
+    done = 0
+    with Cache(path) as cache:
+        for config in configs:
+            if cache.claim(context, config).state == "claimed":
+                time.sleep(0.01)
+                cache.finish(context, config, Record(config, "ok", synthetic_cost(config)))
+                done += 1
+    return done
