@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -124,8 +124,8 @@ def _unrolled_loop(
 def _remainder_loop(
     loop: scf.ForOp, lb: SSAValue, carried: Sequence[SSAValue], rewriter: PatternRewriter
 ) -> scf.ForOp:
-    """`loop` itself, restarted at `lb` with initial values `carried` (moved after the main
-    loop, which is where it runs)."""
+    """A copy of `loop` from `lb` with initial values `carried`, inserted just before `loop`
+    (after the main loop; `loop` itself is then replaced)."""
     remainder = scf.ForOp(lb, loop.ub, loop.step, carried, loop.body.clone())
     rewriter.insert(remainder, InsertPoint.before(loop))
     return remainder

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from xdsl.dialects import func, memref
 from xdsl.dialects.builtin import DictionaryAttr, StringAttr
 from xdsl.ir import Block, Operation, SSAValue
-from xdsl.traits import RecursiveMemoryEffect, get_effects, MemoryEffectKind
+from xdsl.traits import MemoryEffectKind, RecursiveMemoryEffect, get_effects
 
 RESTRICT = "agpu.restrict"
 NAME = "agpu.name"
@@ -104,6 +104,6 @@ def memory_accesses(op: Operation) -> list[Access] | None:
         effects = get_effects(nested)
         if effects is None:
             return None
-        if any(e.kind not in (MemoryEffectKind.ALLOC,) for e in effects):
+        if any(e.kind != MemoryEffectKind.ALLOC for e in effects):
             return None
     return accesses
