@@ -202,7 +202,13 @@ class Binary(Expr):
 def _wants_clarity(parent: int, child: Expr) -> bool:
     """Parentheses C does not need but readers (and gcc -Wparentheses) do."""
     child_prec = child.precedence
-    if child_prec in (UNARY, POSTFIX) or child_prec == parent:
+    if isinstance(child, Unary) and child.op == "!":
+        return parent in _BITWISE or parent in (RELATIONAL, EQUALITY)  # `(!a) & b`
+    if child_prec in (UNARY, POSTFIX):
+        return False
+    if parent in (RELATIONAL, EQUALITY):  # `(a < b) == c`, never `a < b < c`
+        return child_prec in (RELATIONAL, EQUALITY) or child_prec in _BITWISE
+    if child_prec == parent:
         return False
     if parent == SHIFT:
         return child_prec in _ARITHMETIC
@@ -212,8 +218,6 @@ def _wants_clarity(parent: int, child: Expr) -> bool:
         )
     if parent == LOGICAL_OR:
         return child_prec == LOGICAL_AND
-    if parent in (RELATIONAL, EQUALITY):
-        return child_prec in (RELATIONAL, EQUALITY) or child_prec in _BITWISE
     return False
 
 

@@ -32,7 +32,7 @@ _NATIVE = {
 }
 _UNSIGNED_VIEW = {"int": "unsigned", "long long": "unsigned long long"}
 # (kind, element) pairs that CUDA lacks although the kind is native for other types.
-_NOT_NATIVE = {("addi", "int"): False, ("assign", "double"): True}
+_NOT_NATIVE = {("assign", "double")}
 
 # C for combining the current value `current` with `value`, per kind needing a CAS loop.
 _COMBINE = {
@@ -90,7 +90,7 @@ def atomic_call(
         if kind in ("addf",) and element not in ("float", "double"):
             raise AtomicUnsupported(f"atomic {kind} on {element}")
         view = _UNSIGNED_VIEW.get(element, element) if unsigned else element
-        if kind in ("addi", "andi", "ori", "xori") and element == "int":
+        if kind in ("addi", "andi", "ori", "xori", "assign") and element == "int":
             view = "int"  # CUDA has the int overloads of these
         address: Expr = Unary("&", target)
         if view != element:

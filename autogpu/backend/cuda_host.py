@@ -82,6 +82,9 @@ def describe_host_function(
             if not isinstance(attr, IntegerAttr):
                 raise fail(op, "non-integer constant in a launch size")
             return _literal(attr.value.data)
+        known = (*_BINARY, *_MIN_MAX, *_CEILDIV, *_TRANSPARENT, "arith.shli")
+        if op.name not in known:
+            raise fail(op, "not expressible in a launch size")
         args = [expression(o, op) for o in op.operands]
         if op.name in _BINARY:
             return Binary(_BINARY[op.name], args[0], args[1])
@@ -109,7 +112,7 @@ def describe_host_function(
             if op.operands:
                 raise fail(op, "a host function must return nothing")
         elif not (op.name.startswith("arith.") and not op.regions):
-            raise fail(op)
+            raise fail(op, "host code may only compute launch sizes and launch kernels")
     return {"name": name, "params": params, "launches": launches}
 
 

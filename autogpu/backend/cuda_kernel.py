@@ -178,16 +178,20 @@ class KernelEmitter:
         spelling = _str_attr(attrs, "agpu.ctype")
         type = arg.type
         if isinstance(type, MemRefType):
-            shape = self.check_memref(type, None)
             if not is_global(type.memory_space):
-                raise self.fail(self.func, f"parameter {name} in memory space {type.memory_space}")
-            element = self.c_type(type.element_type, spelling)
+                raise self.fail_param(name, type, f"memory space {type.memory_space}")
+            shape = type.get_shape()
+            if len(shape) > 1 and any(size < 0 for size in shape):
+                raise self.fail_param(name, type, "only static shapes can have several dimensions")
+            if not _identity_layout(type):
+                raise self.fail_param(name, type, f"layout {type.layout}")
+            element = self.c_type(type.element_type, spelling, name)
             written = any(_writes_to(u.operation, arg) for u in arg.uses)
             restrict = not written or "agpu.restrict" in attrs
-            self.memories[arg] = Memory(Name(name), shape, element, True)
+            self.memories[arg] = Memory(Name(name), tuple(shape), element, True)
             const = "" if written else "const "
             return f"{const}{element} *{'__restrict__ ' if restrict else ''}{name}"
-        ctype = self.c_type(type, spelling)
+        ctype = self.c_type(type, spelling, name)
         self.exprs[arg] = Name(name, ctype)
         return f"{ctype} {name}"
 
@@ -198,23 +202,19 @@ class KernelEmitter:
             raise self.fail(self.func, "a private or non-memref attribution")
         return self.local_array(arg, type, None, shared=True)
 
-    def c_type(self, type: Attribute, spelling: str | None) -> str:
+    def fail_param(self, name: str, type: Attribute, why: str) -> CompileError:
+        return CompileError(
+            f"cuda target: cannot print parameter {name} of type {type} ({why}) "
+            f"in gpu.func @{self.name}"
+        )
+
+    def c_type(self, type: Attribute, spelling: str | None, param: str) -> str:
         try:
             if spelling is not None and (ctype := user_ctype(spelling, type)) is not None:
                 return ctype
             return ctype_of(type)
         except UnsupportedType:
-            raise self.fail(self.func, f"type {type}") from None
-
-    def check_memref(self, type: MemRefType, op: Operation | None) -> tuple[int, ...]:
-        layout = type.layout
-        if not isinstance(layout, NoneAttr):
-            if not (isinstance(layout, StridedLayoutAttr) and _is_identity(layout, type)):
-                raise self.fail(op or self.func, f"memref layout {layout}")
-        shape = type.get_shape()
-        if len(shape) > 1 and any(size < 0 for size in shape):
-            raise self.fail(op or self.func, f"dynamic multi-dimensional {type}")
-        return shape
+            raise self.fail_param(param, type, "no C type for it") from None
 
     # --- blocks ----------------------------------------------------------------------------
 
@@ -398,9 +398,11 @@ class KernelEmitter:
     def local_array(
         self, value: SSAValue, type: MemRefType, op: Operation | None, *, shared: bool
     ) -> str:
-        shape = self.check_memref(type, op)
+        shape = type.get_shape()
         if any(size < 0 for size in shape):
             raise self.fail(op or self.func, f"dynamic {type}")
+        if not _identity_layout(type):
+            raise self.fail(op or self.func, f"layout {type.layout}")
         try:
             element = ctype_of(type.element_type)
         except UnsupportedType:
@@ -640,6 +642,13 @@ def _arg_attrs(func: Operation, index: int) -> dict[str, Attribute]:
 def _str_attr(attrs: dict[str, Attribute], key: str) -> str | None:
     value = attrs.get(key)
     return value.data if isinstance(value, StringAttr) else None
+
+
+def _identity_layout(type: MemRefType) -> bool:
+    layout = type.layout
+    if isinstance(layout, NoneAttr):
+        return True
+    return isinstance(layout, StridedLayoutAttr) and _is_identity(layout, type)
 
 
 def _is_identity(layout: StridedLayoutAttr, type: MemRefType) -> bool:

@@ -55,6 +55,11 @@ def emit_cuda(module: ModuleOp) -> CudaProgram:
                         "only kernels (gpu.kernel) are supported"
                     )
                 name = inner.sym_name.data
+                if sanitize(name) != name:
+                    raise CompileError(
+                        f"cuda target: kernel @{name}: the name is not a valid C identifier or "
+                        "is reserved (a keyword, CUDA builtin or math function)"
+                    )
                 if name in kernels or name in globals:
                     raise CompileError(f"cuda target: two kernels or globals named @{name}")
                 kernels[name] = inner
@@ -78,7 +83,9 @@ def device_global(op: memref.GlobalOp, globals: dict[str, Memory]) -> str:
     name = op.sym_name.data
     where = f"memref.global @{name}"
     if sanitize(name) != name:
-        raise CompileError(f"cuda target: {where}: the name is not a valid C identifier")
+        raise CompileError(
+            f"cuda target: {where}: the name is not a valid C identifier or is reserved"
+        )
     type = op.type
     shape = type.get_shape()
     if any(size < 0 for size in shape) or not isinstance(type.layout, NoneAttr):

@@ -171,7 +171,7 @@ builtin.module attributes {gpu.container_module} {
 // CHECK-NEXT:    flags[7] = (unsigned)a <= (unsigned)b;
 // CHECK-NEXT:    flags[8] = (unsigned)a > (unsigned)b;
 // CHECK-NEXT:    flags[9] = (unsigned)a >= (unsigned)b;
-// CHECK-NEXT:    flags[0] = !((p2 && p3) || p4) != p5;
+// CHECK-NEXT:    flags[0] = (!((p2 && p3) || p4)) != p5;
 // CHECK-NEXT:    out[3] = p0 ? a : b;
 // CHECK-NEXT:    out[4] = (int)p1;
 // CHECK-NEXT:    out[5] = -(int)p1;

@@ -1,0 +1,63 @@
+// RUN: autogpu-opt %s -t cuda | filecheck %s
+
+// The host function becomes the launch description: its parameters, and for each launch the
+// grid, block and shared-memory sizes as C expressions over the scalar parameters.
+
+builtin.module attributes {gpu.container_module} {
+  "gpu.module"() <{sym_name = "kernels"}> ({
+    "gpu.func"() <{function_type = (memref<?xf64>, i32, i64, i32) -> (), kernel}> ({
+    ^bb0(%grid: memref<?xf64>, %n: i32, %count: i64, %t: i32):
+      "gpu.return"() : () -> ()
+    }) {sym_name = "first"} : () -> ()
+    "gpu.func"() <{function_type = (memref<?xf64>, i32, i64, i32) -> (), kernel}> ({
+    ^bb0(%grid: memref<?xf64>, %n: i32, %count: i64, %t: i32):
+      "gpu.return"() : () -> ()
+    }) {sym_name = "second"} : () -> ()
+  }) : () -> ()
+  func.func @host(%grid: memref<?xf64> {agpu.name = "grid", agpu.ctype = "double", agpu.restrict, agpu.extents = ["n", "n"]},
+                  %n: i32 {agpu.name = "n", agpu.ctype = "unsigned"},
+                  %count: i64 {agpu.name = "count", agpu.ctype = "size_t"},
+                  %t: i32 {agpu.name = "t", agpu.ctype = "int"}) {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c128 = arith.constant 128 : index
+    %cm3 = arith.constant -3 : index
+    %c65535 = arith.constant 65535 : index
+    %ni = arith.index_cast %n : i32 to index
+    %ti = arith.index_cast %t : i32 to index
+    %ci = arith.index_cast %count : i64 to index
+    // first: grid x = max(ceildiv(n - t, t * 2), 1), y = min(count / 128, 65535), z = count % t
+    %d = arith.subi %ni, %ti : index
+    %per = arith.muli %ti, %c2 : index
+    %q = arith.ceildivsi %d, %per : index
+    %gx = arith.maxsi %q, %c1 : index
+    %y0 = arith.divui %ci, %c128 : index
+    %gy = arith.minsi %y0, %c65535 : index
+    %gz = arith.remsi %ci, %ti : index
+    %shared = arith.constant 1024 : i32
+    "gpu.launch_func"(%gx, %gy, %gz, %c128, %c2, %c1, %shared, %grid, %n, %count, %t) <{kernel = @kernels::@first, operandSegmentSizes = array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 4, 0>}> : (index, index, index, index, index, index, i32, memref<?xf64>, i32, i64, i32) -> ()
+    // second: a negative constant, a shift by a constant, unary minus
+    %s = arith.addi %ti, %cm3 : index
+    %c4 = arith.constant 4 : index
+    %sh = arith.shli %s, %c4 : index
+    %neg = arith.subi %c1, %sh : index
+    %b32 = arith.trunci %count : i64 to i32
+    "gpu.launch_func"(%neg, %c1, %c1, %b32, %c1, %c1, %grid, %n, %count, %t) <{kernel = @kernels::@second, operandSegmentSizes = array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 4, 0>}> : (index, index, index, i32, index, index, memref<?xf64>, i32, i64, i32) -> ()
+    func.return
+  }
+}
+
+// CHECK:      // autogpu-launch: {"functions": [{"name": "host", "params": [
+// CHECK-SAME: {"name": "grid", "kind": "array", "dtype": "float64", "ctype": "double", "const": false, "restrict": true, "extents": ["n", "n"]},
+// CHECK-SAME: {"name": "n", "kind": "scalar", "dtype": "uint32", "ctype": "unsigned"},
+// CHECK-SAME: {"name": "count", "kind": "scalar", "dtype": "uint64", "ctype": "size_t"},
+// CHECK-SAME: {"name": "t", "kind": "scalar", "dtype": "int32", "ctype": "int"}],
+// CHECK-SAME: "launches": [
+// CHECK-SAME: {"kernel": "first", "grid": ["max((n - t + t * 2 - 1) / (t * 2), 1)", "min(count / 128, 65535)", "count % t"], "block": ["128", "2", "1"], "args": ["grid", "n", "count", "t"], "dynamic_shared_bytes": "1024"},
+// CHECK-SAME: {"kernel": "second", "grid": ["1 - (t + -3) * 16", "1", "1"], "block": ["count", "1", "1"], "args": ["grid", "n", "count", "t"], "dynamic_shared_bytes": "0"}]}]}
+
+// The kernels never touch the array: const, and restrict since read-only. Without arg_attrs,
+// parameters take the C types of their IR types.
+// CHECK:       extern "C" __global__ void first(const double *__restrict__ grid, int n, long long count, int t) {
+// CHECK-NEXT:  }
+// CHECK:       extern "C" __global__ void second(
