@@ -54,12 +54,15 @@ def test_saxpy_partial_last_block(program):
     np.testing.assert_array_equal(y, expected)  # and y[n:] untouched: the guard works
 
 
-def test_named_arguments_and_call(program):
+def test_named_arguments_and_call_forms(program):
     x = np.ones(10, np.float32)
     y = np.zeros(10, np.float32)
-    program(function_name := "saxpy", y=y, x=x, a=3, n=10)
-    assert function_name == "saxpy"
+    program("saxpy", y=y, x=x, a=3, n=10)
     np.testing.assert_array_equal(y, np.full(10, 3.0, np.float32))
+    program.run("saxpy", (10, 2.0), {"x": x, "y": y})  # run(name, args, named_args)
+    np.testing.assert_array_equal(y, np.full(10, 5.0, np.float32))
+    program.run("saxpy", [10, 1.0, x, y])
+    np.testing.assert_array_equal(y, np.full(10, 6.0, np.float32))
 
 
 def test_2d_grid(program):

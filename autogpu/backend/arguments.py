@@ -266,6 +266,22 @@ def check_launch_config(kernel: str, config: LaunchConfig) -> None:
 # --------------------------------------------------------------------------------------------
 # Binding arguments
 # --------------------------------------------------------------------------------------------
+def call_arguments(
+    args: Sequence[Any], named: Mapping[str, Any]
+) -> tuple[Sequence[Any], Mapping[str, Any]]:
+    """The executors' `run` takes the arguments spread, `run(name, x, y, n=3)`, or as a sequence
+    and a mapping, `run(name, (x, y), {"n": 3})`. The forms cannot be confused: a kernel
+    argument is never a list, tuple or dict."""
+    if (
+        not named
+        and 1 <= len(args) <= 2
+        and isinstance(args[0], (list, tuple))
+        and (len(args) == 1 or isinstance(args[1], Mapping))
+    ):
+        return tuple(args[0]), dict(args[1]) if len(args) == 2 else {}
+    return args, named
+
+
 def bind_arguments(function: Function, args: Sequence[Any], named: Mapping[str, Any]) -> BoundCall:
     """Checks positional and named arguments against the function's parameters: every check
     happens before any kernel runs, and the error names the parameter."""

@@ -41,6 +41,7 @@ from autogpu.backend.arguments import (
     LaunchDescriptionError,
     LaunchEntry,
     bind_arguments,
+    call_arguments,
     find_function,
     kernel_names,
     launch_configs,
@@ -61,6 +62,7 @@ CXXFLAGS = (
     "-fwrapv",
     "-fno-strict-aliasing",
 )
+COMPILER = os.environ.get("CXX") or "g++"  # the C++ compiler used unless one is given
 THREAD_ORDERS = {"forward": 0, "reverse": 1, "random": 2}
 SOURCE_NAME = "kernels.cu"
 _CTYPES = {
@@ -211,9 +213,9 @@ def _load(library: Path) -> ctypes.CDLL:
 class CpuProgram:
     """The kernels of one CUDA source, runnable on the CPU from its launch description.
 
-    `run(function_name, *args, **named)` takes NumPy arrays and Python scalars in the C
-    parameter order (or by name), runs the function's launches in order and leaves the results
-    in the arrays. `threads` caps the OS threads that run blocks (default: all cores);
+    `run(function_name, *args, **named)` (or `run(function_name, args, named)`) takes NumPy
+    arrays and Python scalars in the C parameter order (or by name), runs the function's
+    launches in order and leaves the results in the arrays. `threads` caps the OS threads that run blocks (default: all cores);
     `thread_order` is the order in which the threads of a block run between barriers ("forward",
     "reverse", or "random" from `seed`): a correct kernel gives the same results for each, so
     running a kernel under several orders exposes missing barriers.
@@ -246,7 +248,7 @@ class CpuProgram:
             self.library_path, self.compiled_now = compile_library(
                 self.cpp_source,
                 Path(cache) / "cpu" if cache is not None else cache_dir(),
-                cxx or os.environ.get("CXX") or "g++",
+                cxx or COMPILER,
                 extra_flags,
             )
         except KernelCompileError as e:
@@ -277,7 +279,9 @@ class CpuProgram:
                 _check_signature(function, entry, self.kernel_signatures[entry.kernel])
 
     def run(self, function_name: str, /, *args: Any, **named: Any) -> None:
-        """Runs the function's launches in order on the given arguments (outputs in place)."""
+        """Runs the function's launches in order on the given arguments (outputs in place):
+        `run(name, x, y, n=3)` or `run(name, (x, y), {"n": 3})`."""
+        args, named = call_arguments(args, named)
         call = bind_arguments(find_function(self.functions, function_name), args, named)
         for entry, config in zip(call.function.launches, launch_configs(call)):
             if not config.empty:
