@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from numbers import Integral
 from typing import Any
 
-_TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z_][A-Za-z0-9_]*)|(.))")
+_TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z_][A-Za-z0-9_]*)|(\S))")
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
@@ -76,8 +76,11 @@ class _Parser:
         return token
 
     def expect(self, op: str) -> None:
-        if self.take() != ("op", op):
-            raise self.error(f"expected {op!r}")
+        token = self.peek()
+        if token != ("op", op):
+            found = "the end" if token is None else repr(token[1])
+            raise self.error(f"expected {op!r}, found {found}")
+        self.pos += 1
 
     def parse(self) -> int:
         value = self.additive()
