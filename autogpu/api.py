@@ -18,6 +18,7 @@ from typing import Any
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
 from xdsl.transforms import get_all_passes as get_xdsl_passes
+from xdsl.utils.arg_spec import ArgSpecParseError
 
 from autogpu.context import make_context
 from autogpu.diagnostics import CompileError
@@ -62,7 +63,7 @@ def parse_pipeline(spec: str) -> PassPipeline:
         return PassPipeline.parse_spec(available_passes(), spec)
     except CompileError:
         raise
-    except Exception as e:  # xDSL raises ValueError/Exception for unknown passes and options
+    except (Exception, ArgSpecParseError) as e:  # xDSL's errors for bad passes and options
         raise CompileError(f"invalid pipeline '{spec}': {e}") from None
 
 
@@ -147,7 +148,7 @@ class Kernel:
     def __call__(self, *args: Any, backend: str = "cpu", **named_args: Any) -> None:
         """Run the kernel on NumPy arrays and scalars (C parameter order, or by name); outputs
         are written back into the arrays."""
-        self.program(backend).run(self.name, args, named_args)
+        self.program(backend).run(self.name, *args, **named_args)
 
 
 def compile(

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 from typing import IO
 
+from xdsl.utils.arg_spec import ArgSpecParseError
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
@@ -65,7 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ParseError, VerifyException, DiagnosticException) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    except ValueError as e:  # bad pass pipeline, unknown option or file extension
+    except (ValueError, ArgSpecParseError) as e:  # bad pipeline, option or file extension
         print(f"error: {e}", file=sys.stderr)
         return 1
     except OSError as e:
