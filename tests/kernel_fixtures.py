@@ -233,6 +233,17 @@ extern "C" __global__ void rotate_kernel(int k, float* v) {
   v[blockIdx.x * blockDim.x + t] = buffer[(t + k) % blockDim.x];
 }
 
+// Shared memory is uninitialised: reading it before writing it is a bug (here: NaN).
+extern "C" __global__ void uninitialised_shared_kernel(float* out) {
+  __shared__ float acc[64];
+  extern __shared__ int counts[];
+  acc[threadIdx.x] += 1.0f;
+  counts[threadIdx.x] += 1;
+  __syncthreads();
+  out[2 * (blockIdx.x * blockDim.x + threadIdx.x)] = acc[threadIdx.x];
+  out[2 * (blockIdx.x * blockDim.x + threadIdx.x) + 1] = (float)counts[threadIdx.x];
+}
+
 // A barrier in divergent code: undefined in CUDA, an error here.
 extern "C" __global__ void divergent_exit_kernel(float* v) {
   if (threadIdx.x >= 16) return;
@@ -357,6 +368,12 @@ LAUNCH = {
              array("v", "float32")],
             launch("rotate_kernel", ["blocks", "1", "1"], ["threads", "1", "1"], ["k", "v"],
                    shared="threads * 4"),
+        ),
+        _fn(
+            "uninitialised_shared",
+            [scalar("blocks", "int32"), array("out", "float32")],
+            launch("uninitialised_shared_kernel", ["blocks", "1", "1"], ["64", "1", "1"],
+                   ["out"], shared="256"),
         ),
         _fn(
             "divergent_exit",

@@ -158,6 +158,17 @@ def test_dynamic_shared_memory(program):
     np.testing.assert_array_equal(v.reshape(blocks, threads), expected)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_shared_memory_starts_poisoned_in_every_block(cache, threads):
+    """Reading shared memory before writing it gives NaN (float) and -1 (int) in every block,
+    not zeros in the first and leftovers in the next."""
+    program = CpuProgram(SOURCE, LAUNCH, cache=cache, threads=threads)
+    out = np.zeros((6, 64, 2), np.float32)
+    program.run("uninitialised_shared", 6, out)
+    assert np.isnan(out[..., 0]).all()
+    assert (out[..., 1] == 0).all()  # -1 + 1
+
+
 def test_barrier_after_an_early_return_is_an_error(program):
     with pytest.raises(KernelLaunchError, match=r"__syncthreads\(\) in divergent code") as e:
         program.run("divergent_exit", np.zeros(64, np.float32))

@@ -133,11 +133,34 @@ def _rewrite_extern_shared(source: str) -> str:
     return "".join(out)
 
 
+_STATIC_SHARED = re.compile(
+    r"(?<![\w#])__shared__\s+(?:__align__\s*\(\s*\d+\s*\)\s*)?[A-Za-z_][\w\s\*]*?"
+    r"\b(?P<name>[A-Za-z_]\w*)\s*(?:\[[^\]\[;{}]*\]\s*)*;"
+)
+
+
+def _poison_static_shared(source: str) -> str:
+    """After each `__shared__ T name[...];` inside a function, a call that fills it with 0xFF
+    bytes once per block (see agpu::poison_shared in the header); on the same line, so line
+    numbers stay."""
+    out, last = [], 0
+    for m in _STATIC_SHARED.finditer(source):
+        depth = source.count("{", 0, m.start()) - source.count("}", 0, m.start())
+        line_start = source.rfind("\n", 0, m.start()) + 1
+        if depth <= 0 or source[line_start:m.start()].lstrip().startswith("#"):
+            continue
+        out.append(source[last : m.end()])
+        out.append(f" agpu::poison_shared(&{m['name']}, sizeof({m['name']}));")
+        last = m.end()
+    out.append(source[last:])
+    return "".join(out)
+
+
 def prepare_source(cuda_source: str, kernels: Sequence[str]) -> str:
     """The C++ translation unit: the header, the CUDA source (line numbers kept for errors) and a
     C-linkage entry point and signature query per launched kernel."""
     body = _REPLACED_INCLUDE.sub(lambda m: "// " + m.group(0).lstrip(), cuda_source)
-    body = _rewrite_extern_shared(body)
+    body = _poison_static_shared(_rewrite_extern_shared(body))
     wrappers = [f'#line 1 "<launch wrappers of {SOURCE_NAME}>"']
     for k in kernels:
         wrappers.append(

@@ -226,6 +226,7 @@ struct Worker {
   std::string error;
   void* dynamic_shared = nullptr;
   size_t dynamic_shared_capacity = 0;
+  std::vector<const void*> poisoned;  // __shared__ variables already poisoned in this block
 
   ~Worker() {
     for (const Stack& s : stacks) munmap(s.base - page_size(), s.size + page_size());
@@ -268,6 +269,18 @@ inline Worker& this_worker() {
 
 // The block's dynamic shared memory (`extern __shared__ T name[];` is rewritten to use it).
 inline void* dynamic_shared() { return tls_worker->dynamic_shared; }
+
+// Shared memory is uninitialised in CUDA. So that a kernel reading it before writing it fails
+// here too (instead of seeing zeros, or what the previous block left), every shared variable
+// declared in a function is filled with 0xFF bytes (NaN as float, -1 as int) by the first
+// thread of each block that reaches its declaration: cpu_exec.py adds this call after it.
+inline void poison_shared(const void* address, size_t bytes) {
+  Worker& w = *tls_worker;
+  for (const void* p : w.poisoned)
+    if (p == address) return;
+  w.poisoned.push_back(address);
+  memset(const_cast<void*>(address), 0xFF, bytes);
+}
 
 inline uint3 unflatten(uint64_t i, dim3 d) {
   return uint3{static_cast<unsigned>(i % d.x), static_cast<unsigned>(i / d.x % d.y),
@@ -350,6 +363,8 @@ inline bool run_block(Worker& w, uint64_t linear_block) {
   w.free_stacks.clear();
   for (int s = static_cast<int>(w.stacks.size()) - 1; s >= 0; --s) w.free_stacks.push_back(s);
   w.failed = false;
+  w.poisoned.clear();
+  if (L.dynamic_shared_bytes) memset(w.dynamic_shared, 0xFF, L.dynamic_shared_bytes);
   w.finished = 0;
   w.last_finished = -1;
   for (uint64_t pass = 0;; ++pass) {
