@@ -130,6 +130,9 @@ class CudaDevice:
     def put(self, host: np.ndarray) -> Any:
         return self.cupy.asarray(host)
 
+    def get(self, array: Any) -> np.ndarray:
+        return self.cupy.asnumpy(array)
+
     def load(self, kernel: Any, arrays: dict[str, Any], sizes: dict[str, int]
              ) -> Callable[[], None]:
         module = self.cupy.RawModule(code=kernel.cuda_source, options=self.options,
@@ -166,6 +169,9 @@ class CpuDevice:
 
     def put(self, host: np.ndarray) -> np.ndarray:
         return host.copy()
+
+    def get(self, array: np.ndarray) -> np.ndarray:
+        return array
 
     def load(self, kernel: Any, arrays: dict[str, Any], sizes: dict[str, int]
              ) -> Callable[[], None]:

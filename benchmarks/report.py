@@ -31,6 +31,10 @@ class Row:
     max_abs_err: float | None = None
     rel_err: float | None = None  # max abs error / max |reference|
     samples_ms: list[float] = field(default_factory=list)
+    # --pycuda: the same kernel timed and checked through autogpu's own executor
+    pycuda_ms: float | None = None
+    pycuda_rel_err: float | None = None
+    pycuda_error: str | None = None
 
     @property
     def status_text(self) -> str:
@@ -63,10 +67,15 @@ def table_cells(row: Row) -> tuple[str, ...]:
 
 def format_table(rows: list[Row]) -> str:
     """A plain fixed-width table; the peer's rows are in [brackets], '% roof' is followed by
-    the roof that applies (c: compute, m: memory)."""
-    cells = [COLUMNS] + [table_cells(r) for r in rows]
-    widths = [max(len(line[i]) for line in cells) for i in range(len(COLUMNS))]
-    numeric = set(range(3, len(COLUMNS) - 1))
+    the roof that applies (c: compute, m: memory). A 'pycuda ms' column follows 'ms' when a
+    row was also timed through autogpu's pycuda executor."""
+    columns, cells = COLUMNS, [table_cells(r) for r in rows]
+    if any(r.pycuda_ms is not None or r.pycuda_error for r in rows):
+        columns = columns[:4] + ("pycuda ms",) + columns[4:]
+        cells = [c[:4] + (pycuda_cell(r),) + c[4:] for c, r in zip(cells, rows)]
+    cells = [columns] + cells
+    widths = [max(len(line[i]) for line in cells) for i in range(len(columns))]
+    numeric = set(range(3, len(columns) - 1))
 
     def fmt(line: tuple[str, ...]) -> str:
         parts = [c.rjust(w) if i in numeric else c.ljust(w)
@@ -75,6 +84,10 @@ def format_table(rows: list[Row]) -> str:
 
     rule = "  ".join("-" * w for w in widths)
     return "\n".join([fmt(cells[0]), rule] + [fmt(c) for c in cells[1:]])
+
+
+def pycuda_cell(row: Row) -> str:
+    return "error" if row.pycuda_error else _num(row.pycuda_ms, ".3f")
 
 
 def to_json(rows: list[Row], **header: Any) -> str:

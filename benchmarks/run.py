@@ -33,6 +33,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="library calling cuBLAS SGEMM for the matmul peer (default cupy)")
     parser.add_argument("--compiler", default="nvrtc", choices=("nvrtc", "nvcc"),
                         help="how CuPy compiles our CUDA source (default nvrtc)")
+    parser.add_argument("--pycuda", action="store_true",
+                        help="also time each verified variant through autogpu's pycuda executor")
     parser.add_argument("--peak-tflops", type=float,
                         help="FP32 peak to use instead of SMs x clock x lanes x 2")
     parser.add_argument("--bandwidth-tbs", type=float,
@@ -42,6 +44,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         value = getattr(args, name)
         if value is not None and value < (1 if name == "reps" else 0):
             parser.error(f"--{name} must be {'positive' if name == 'reps' else 'non-negative'}")
+    if args.pycuda and args.device == "cpu":
+        parser.error("--pycuda times on the GPU: it needs --device cuda")
     args.reps = args.reps or (5 if args.quick else 20)
     args.warmup = args.warmup if args.warmup is not None else (1 if args.quick else 3)
     return args
@@ -100,7 +104,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RuntimeError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    runner = Runner(device, warmup=args.warmup, reps=args.reps, seed=args.seed, roofline=roofline)
+    runner = Runner(device, warmup=args.warmup, reps=args.reps, seed=args.seed, roofline=roofline,
+                    pycuda=args.pycuda)
     rows = runner.run(cases)
 
     print(f"device: {device.describe()['name']}; FP32 peak {roofline.peak_flops / 1e12:.1f} "
@@ -115,7 +120,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                          "bandwidth_gbs": roofline.bandwidth / 1e9,
                          "bandwidth_source": roofline.bandwidth_source},
             "settings": {"reps": args.reps, "warmup": args.warmup, "seed": args.seed,
-                         "gemm_peer": args.gemm_peer, "compiler": args.compiler},
+                         "gemm_peer": args.gemm_peer, "compiler": args.compiler,
+                         "pycuda": args.pycuda},
         }
         with open(args.json, "w") as f:
             f.write(to_json(rows, **header) + "\n")

@@ -37,8 +37,10 @@ def group_by_size(cases: Iterable[Case]) -> dict[tuple[str, tuple], list[Variant
 class Runner:
     def __init__(self, device: Any, *, warmup: int, reps: int, seed: int = 0,
                  builder: Builder | None = None, roofline: Roofline | None = None,
+                 pycuda: bool = False,
                  log: Callable[[str], None] = lambda s: print(s, file=sys.stderr, flush=True)):
         self.device, self.warmup, self.reps, self.seed = device, warmup, reps, seed
+        self.pycuda = pycuda
         self.builder = builder or devices.build  # looked up now: tests replace it
         self.log = log
         self.roofline = roofline or device.roofline()
@@ -119,6 +121,8 @@ class Runner:
                 row.status, row.detail = FAILED, f"compile: {e.message}".splitlines()[0]
             else:
                 evaluate(row, lambda: device.load(kernel, arrays, sizes))
+                if self.pycuda and row.status == OK:
+                    self.time_with_executor(row, kernel, problem, sizes, host, reference, scale)
             if row.status == OK and peer_row.status == OK:
                 row.vs_peer = peer_row.median_ms / row.median_ms
             self.report(row)
@@ -126,6 +130,23 @@ class Runner:
         if peer_row.status == OK:
             peer_row.vs_peer = 1.0
         return rows
+
+    def time_with_executor(self, row: Row, kernel: Any, problem: Problem, sizes: dict[str, int],
+                           host: dict[str, np.ndarray], reference: Any, scale: float) -> None:
+        """The same kernel through autogpu's own executor (`kernel.program("cuda").time`: pycuda,
+        nvcc, its CUDA events, copies not timed), checked too: a cross-check of the launch path
+        this runner uses."""
+        named = {p["name"]: host[p["name"]].copy() if p["kind"] == "array" else sizes[p["name"]]
+                 for p in kernel.params}
+        try:
+            timing = kernel.program("cuda").time(kernel.name, (), named, repetitions=self.reps,
+                                                 warmup=self.warmup, copies=False)
+        except Exception as e:
+            row.pycuda_error = f"{type(e).__name__}: {e}".splitlines()[0]
+            return
+        row.pycuda_ms = timing.kernel_s * 1e3
+        expected = self.device.get(reference)
+        row.pycuda_rel_err = float(np.abs(named[problem.output] - expected).max()) / scale
 
     def fill_metrics(self, row: Row, problem: Problem, sizes: dict[str, int], timing: Any) -> None:
         flops, nbytes = problem.flops(sizes), problem.min_bytes(sizes)

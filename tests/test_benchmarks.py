@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import numpy as np
@@ -317,6 +318,19 @@ class FakeKernel:
         assert backend == "cpu"
         self.body(**named)
 
+    def program(self, backend):
+        """A pycuda executor stand-in: `time` runs the body once and reports 1.5 ms."""
+        assert backend == "cuda"
+        kernel = self
+
+        class Program:
+            def time(self, name, args, named, repetitions, warmup, copies):
+                assert (name, args, repetitions, warmup, copies) == ("matmul", (), 3, 1, False)
+                kernel.body(**named)
+                return types.SimpleNamespace(kernel_s=1.5e-3)
+
+        return Program()
+
 
 def test_bind_launches_follows_the_launch_description():
     launches = [
@@ -395,12 +409,12 @@ def fake_builder(example, pipeline):
     return FakeKernel(bodies[name])
 
 
-def run_fake(*names, timer=None):
+def run_fake(*names, timer=None, pycuda=False):
     timer = timer or FakeTimer(2.0)
     roof = Roofline(1e12, 1e11, "test", "test")
     device = CpuDevice(timer=timer)
     runner = Runner(device, warmup=1, reps=3, builder=fake_builder, roofline=roof,
-                    log=lambda s: None)
+                    pycuda=pycuda, log=lambda s: None)
     return runner.run(fake_cases(*names)), timer
 
 
@@ -444,6 +458,17 @@ def test_each_variant_starts_from_fresh_inputs():
     assert [r.status for r in rows] == [OK, OK, OK]
 
 
+def test_pycuda_cross_check_times_and_verifies_through_the_executor():
+    rows, _ = run_fake("good", "corrupt", "wrong", pycuda=True)
+    peer, good, corrupt, wrong = rows
+    assert good.pycuda_ms == 1.5 and good.pycuda_rel_err < 1e-6 and good.pycuda_error is None
+    assert corrupt.pycuda_ms == 1.5  # its scribbling reached a copy, not the shared inputs
+    assert peer.pycuda_ms is None and wrong.pycuda_ms is None  # not verified: not cross-checked
+    header = format_table(rows).splitlines()[0]
+    assert header.split()[3:6] == ["ms", "pycuda", "ms"]
+    assert "pycuda" not in format_table(run_fake("good")[0])
+
+
 # --- report and CLI -----------------------------------------------------------------------------
 
 
@@ -479,6 +504,7 @@ def test_cli_help_and_usage_errors():
     assert bad_variant.returncode == 2
     assert "no variant matches 'mm_9'; the suite has: conv11_0" in bad_variant.stderr
     assert cli("--reps", "0").returncode == 2
+    assert "--pycuda times on the GPU" in cli("--pycuda", "--device", "cpu").stderr
     listing = cli("--list", "--quick", "--variant", "mm_cond_*")
     assert listing.returncode == 0
     assert [line.split()[0] for line in listing.stdout.splitlines()] == [
@@ -516,12 +542,18 @@ def test_quick_paper_suite_on_the_gpu(tmp_path):
     cupy = pytest.importorskip("cupy", reason="needs CuPy and a GPU: run on the GPU machine")
     if cupy.cuda.runtime.getDeviceCount() == 0:
         pytest.skip("needs an NVIDIA GPU: run on the GPU machine")
+    import importlib.util
+
     out = tmp_path / "quick.json"
-    code = run.main(["--quick", "--reps", "3", "--json", str(out)])
+    pycuda = importlib.util.find_spec("pycuda") is not None
+    code = run.main(["--quick", "--reps", "3", "--json", str(out)] + ["--pycuda"] * pycuda)
     rows = json.loads(out.read_text())["rows"]
     peers = [r for r in rows if r["is_peer"]]
     assert peers and all(r["status"] == OK for r in peers), peers
     assert code == 0, [r for r in rows if r["status"] == FAILED]
+    verified = [r for r in rows if r["status"] == OK and not r["is_peer"]]
+    for r in verified if pycuda else []:  # the executor agrees on the result
+        assert r["pycuda_error"] is None and r["pycuda_rel_err"] < 1e-4, r
 
 
 # --- the CuPy glue, against a stand-in module (the real one runs in the GPU test) ---------------
@@ -654,3 +686,17 @@ def test_gpu_peers_call_cublas_gemm_and_cupyx_correlate(monkeypatch):
     assert peer.name == "cupyx.correlate"
     peer.bind(arrays, c)()
     np.testing.assert_allclose(arrays["out"], CONV2D.reference(np, arrays, c), rtol=1e-5, atol=1e-6)
+
+
+def test_real_vanilla_kernels_verify_on_the_cpu_device():
+    """The whole chain with the real compiler: build (frontend, autogpu-vanilla, cuda target),
+    the CPU emulation of the emitted CUDA, the reference check, the peer."""
+    from benchmarks.suites import Variant, vanilla
+
+    cases = [Case(Variant("mm_0", MATMUL, vanilla(64), ""), sizes_of(MATMUL, 70, 40, 33)),
+             Case(Variant("conv5_0", CONV2D, vanilla(32), ""), sizes_of(CONV2D, 40, 30, 5))]
+    runner = Runner(CpuDevice(timer=FakeTimer(1.0)), warmup=0, reps=1, log=lambda s: None)
+    rows = runner.run(cases)
+    assert [(r.variant, r.status) for r in rows] == [
+        ("numpy-gemm", OK), ("mm_0", OK), ("scipy.correlate", OK), ("conv5_0", OK)], rows
+    assert all(r.rel_err < 1e-6 for r in rows)
