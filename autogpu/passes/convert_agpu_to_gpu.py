@@ -24,6 +24,7 @@ from xdsl.utils.exceptions import DiagnosticException
 from autogpu.passes.agpu_to_gpu.function_plan import FunctionPlan, SymbolNamer, plan_function
 from autogpu.passes.agpu_to_gpu.host import HostBuilder
 from autogpu.passes.agpu_to_gpu.kernel_builder import BlockShape, KernelBuilder
+from autogpu.passes.agpu_to_gpu.nest_mapping import NestMapping
 from autogpu.passes.utils.errors import PassError
 
 MAX_THREADS_PER_BLOCK = 1024
@@ -82,8 +83,11 @@ class ConvertAgpuToGpuPass(ModulePass):
 
 def _lower_module(op: builtin.ModuleOp, block: BlockShape) -> None:
     functions = [f for f in op.ops if isinstance(f, func.FuncOp) and f.body.blocks]
-    kernels = gpu.ModuleOp(StringAttr(KERNEL_MODULE), Region(Block()))  # pyright: ignore[reportArgumentType]
-    op.body.block.insert_op_before(kernels, op.body.block.first_op)  # pyright: ignore[reportArgumentType]
+    kernels = gpu.ModuleOp(
+        StringAttr(KERNEL_MODULE),  # pyright: ignore[reportArgumentType]
+        Region(Block()),
+    )
+    op.body.block.insert_ops_before([kernels], op.body.block.first_op)  # pyright: ignore
     namer = SymbolNamer(set())
     for fn in functions:
         _lower_function(plan_function(fn, namer), kernels.body.block, namer, block)
@@ -107,7 +111,7 @@ def _lower_function(
     single = len(plan.segments) == 1
     for seg in plan.segments:
         name = namer.fresh(f"{fn_name}_kernel" if single else f"{fn_name}_kernel{seg.index}")
-        shape = _shape_of(seg.mapping, block) if seg.is_parallel else BlockShape(1, 1, 1)
+        shape = BlockShape(1, 1, 1) if seg.mapping is None else _shape_of(seg.mapping, block)
         builder = KernelBuilder(plan, seg, name, shape)
         kernel = builder.build_parallel() if seg.is_parallel else builder.build_serial()
         region_dce(kernel.body)
@@ -117,7 +121,7 @@ def _lower_function(
     region_dce(plan.func.body)
 
 
-def _shape_of(mapping, block: BlockShape) -> BlockShape:
+def _shape_of(mapping: NestMapping, block: BlockShape) -> BlockShape:
     """The block of a kernel: threads only along the dimensions its nest uses."""
     return BlockShape(
         *(

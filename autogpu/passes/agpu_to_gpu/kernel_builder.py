@@ -35,12 +35,11 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     IndexType,
     MemRefType,
-    StringAttr,
     SymbolRefAttr,
     UnitAttr,
 )
 from xdsl.dialects.gpu import DimensionAttr, DimensionEnum
-from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from autogpu.dialects.agpu import ParallelForOp, YieldOp
@@ -51,7 +50,7 @@ from autogpu.passes.agpu_to_gpu.reductions import (
     finish_reductions,
     start_reduction,
 )
-from autogpu.passes.utils.errors import PassError, error_at
+from autogpu.passes.utils.errors import error_at
 from autogpu.passes.utils.index_arith import IndexArith
 from autogpu.passes.utils.slices import SliceCloner
 
@@ -205,7 +204,8 @@ class KernelBuilder:
         once in the prologue."""
         key = (op_type, dim)
         if key not in self._ids:
-            op = self.builder.insert(op_type(DimensionAttr(dim)))  # pyright: ignore[reportCallIssue]
+            op = op_type(DimensionAttr(dim))  # pyright: ignore[reportCallIssue]
+            self.builder.insert(op)
             op.results[0].name_hint = f"{prefix}{_SHORT[dim]}"
             self._ids[key] = op.results[0]
         return self._ids[key]
@@ -228,14 +228,14 @@ class KernelBuilder:
         if dim == DimensionEnum.X or self.block.on(dim) > 1:
             block_dim = self._id(gpu.BlockDimOp, dim, "bd")
             thread_id = self._id(gpu.ThreadIdOp, dim, "t")
-            start = ix.add(ix.mul(ix.mul(block_id, block_dim), unroll), thread_id, f"gid_{_SHORT[dim]}")
+            first_block_index = ix.mul(ix.mul(block_id, block_dim), unroll)
+            start = ix.add(first_block_index, thread_id, f"gid_{_SHORT[dim]}")
         else:
             block_dim = ix.const(1)
             start = ix.mul(block_id, unroll)
         scale = ix.const(1) if level.sparse else step
-        first = ix.add(
-            lb, ix.mul(start, scale), _index_hint(level) if dim == DimensionEnum.X else f"{iv}_start"
-        )
+        hint = _index_hint(level) if dim == DimensionEnum.X else f"{iv}_start"
+        first = ix.add(lb, ix.mul(start, scale), hint)
         loop_step = None
         if dim != DimensionEnum.X:
             grid_dim = self._id(gpu.GridDimOp, dim, "gd")
