@@ -97,7 +97,7 @@ def test_concurrent_tuners_never_measure_the_same_variant_twice(tmp_path):
     configs = synthetic_candidates()
     with Cache(path) as c:
         ctx = c.register_context({"k": "race"})
-    mp = multiprocessing.get_context("spawn")
+    mp = multiprocessing.get_context("fork")  # separate processes, separate connections
     barrier = tmp_path / "barrier"
     barrier.mkdir()
     with mp.Pool(3) as pool:  # all three start together, after their imports

@@ -39,12 +39,15 @@ def test_synthetic_optimum_is_where_we_say():
     assert min(CANDIDATES, key=synthetic_cost) == OPTIMUM
 
 
+SMALL = [c for c in CANDIDATES if c["block_size"] in (64, 128, 256, 1024)]
+
+
 @pytest.mark.parametrize("name", ["exhaustive", "random", "model"])
 def test_each_strategy_visits_every_candidate_once_and_finds_the_optimum(name):
-    strategy = make_strategy(name, CANDIDATES, seed=3)
+    strategy = make_strategy(name, SMALL, seed=3)
     asked = _drive(strategy, _table(failing=(1024,)))
     keys = [canonical(c) for c in asked]
-    assert len(keys) == len(set(keys)) == len(CANDIDATES)
+    assert len(keys) == len(set(keys)) == len(SMALL)
     assert strategy.ask() is None
     table = _table(failing=(1024,))
     assert min((c for c in asked if table[canonical(c)] is not None),
@@ -61,7 +64,7 @@ def test_exhaustive_keeps_enumeration_order_and_random_shuffles_by_seed():
 
 def test_several_outstanding_asks_are_all_different():
     for name in ("exhaustive", "random", "model"):
-        strategy = make_strategy(name, CANDIDATES, seed=0)
+        strategy = make_strategy(name, SMALL, seed=0)
         pending = [strategy.ask() for _ in range(5)]
         assert len({canonical(c) for c in pending}) == 5
         strategy.forget(pending[0])  # dropped without a result: asked again later
@@ -71,7 +74,7 @@ def test_several_outstanding_asks_are_all_different():
 
 def test_model_only_proposes_valid_configurations():
     # A restricted space: not a product, so the sampler's proposals must be filtered.
-    valid = [c for c in CANDIDATES if c["block_size"] * c["unroll"] <= 512]
+    valid = [c for c in CANDIDATES if c["block_size"] * c["unroll"] <= 256]
     strategy = make_strategy("model", valid, seed=0)
     asked = _drive(strategy, _table())
     assert {canonical(c) for c in asked} == {canonical(c) for c in valid}

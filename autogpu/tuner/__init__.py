@@ -9,7 +9,7 @@ resumable (a persistent SQLite cache shared by concurrent tuners). See docs/tune
 """
 
 from autogpu.tuner.space import Parameter, Restriction, Space
-from autogpu.tuner.tune import TuneOptions, TuneResult, prepare, run, tune
+from autogpu.tuner.driver import TuneOptions, TuneResult, prepare, run, tune
 
 __all__ = ["Parameter", "Restriction", "Space", "TuneOptions", "TuneResult", "prepare", "run",
            "tune"]

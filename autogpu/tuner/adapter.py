@@ -337,10 +337,8 @@ def make_program(artifact: Artifact, backend: str, device: int = 0):
     if backend == "cuda":
         from autogpu.backend.cuda_exec import CudaProgram
 
-        try:
-            return CudaProgram(artifact.cuda_source, artifact.launch, device=device)
-        except TypeError:  # an executor without device selection
-            return CudaProgram(artifact.cuda_source, artifact.launch)
+        # The GPU is chosen by select_gpu() (CUDA_VISIBLE_DEVICES) before CUDA starts.
+        return CudaProgram(artifact.cuda_source, artifact.launch)
     raise CompileError(f"unknown backend '{backend}': choose cpu or cuda")
 
 
@@ -369,21 +367,20 @@ class BuildError(Exception):
     stage = "build"
 
 
-def prebuild(artifact: Artifact, backend: str) -> None:
-    """Build the variant's binary in a compile worker, so the measurement process finds it in
-    the executor's on-disk cache instead of compiling serially. Executors without such a cache
-    simply build again when measuring."""
+def prebuild(artifact: Artifact, backend: str, arch: str | None = None) -> None:
+    """Build the variant's binary in a compile worker, so that the measurement process finds it
+    in the executor's on-disk cache instead of compiling serially: g++ for the CPU emulation,
+    nvcc through pycuda's compiler cache (same source, options and arch as CudaProgram's
+    SourceModule, so the same cache entry) for the GPU, without touching the GPU."""
     try:
         if backend == "cpu":
             from autogpu.backend.cpu_exec import CpuProgram
 
             CpuProgram(artifact.cuda_source, artifact.launch)
-        elif backend == "cuda":
-            from autogpu.backend import cuda_exec
+        elif backend == "cuda" and arch:
+            from pycuda.compiler import compile as nvcc_compile
 
-            build = getattr(cuda_exec, "prebuild", None) or getattr(cuda_exec, "compile_cubin", None)
-            if build is not None:
-                build(artifact.cuda_source, artifact.launch)
+            nvcc_compile(artifact.cuda_source, no_extern_c=True, options=[], arch=arch)
     except ImportError:
         return
     except Exception as e:  # noqa: BLE001
@@ -396,10 +393,13 @@ def time_program(program: Any, function: str, args: list[Any], *, warmup: int, r
     timer = getattr(program, "time", None)
     if timer is None:
         return None
-    try:
-        result = timer(function, tuple(args), {}, warmup=warmup, repetitions=repetitions)
+    try:  # the kernels alone, data resident on the device
+        result = timer(function, tuple(args), {}, warmup=warmup, repetitions=repetitions,
+                       copies=False)
     except TypeError:
-        result = timer(function, tuple(args), {})
+        result = timer(function, tuple(args), {}, warmup=warmup, repetitions=repetitions)
+    if hasattr(result, "kernel_samples_ms"):  # cuda_exec.Timing, in milliseconds
+        return [float(t) * 1e-3 for t in result.kernel_samples_ms]
     if isinstance(result, (int, float)):
         return [float(result)]
     if isinstance(result, dict):
@@ -425,13 +425,9 @@ def _command_version(cmd: tuple[str, ...]) -> str:
 
 def cpu_device_key() -> dict[str, str]:
     """The CPU "device": the machine, and the compiler the CPU executor uses."""
-    compiler = "gcc"
-    try:
-        from autogpu.backend import cpu_exec
+    import os
 
-        compiler = getattr(cpu_exec, "COMPILER", compiler)
-    except Exception:
-        pass
+    compiler = os.environ.get("CXX") or "g++"  # what cpu_exec.CpuProgram builds with
     return {"backend": "cpu", "machine": platform.machine(), "cpu": _cpu_model(),
             "compiler": _command_version((str(compiler), "--version"))}
 
@@ -451,19 +447,37 @@ def nvcc_version() -> str:
     return _command_version(("nvcc", "--version"))
 
 
+def select_gpu(device: int) -> None:
+    """Make GPU `device` the only one this process sees (before CUDA is initialised), so the
+    executor's default context lands on it."""
+    import os
+
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if visible:
+        ids = [v.strip() for v in visible.split(",") if v.strip()]
+        if device >= len(ids):
+            raise CompileError(f"GPU {device} does not exist (CUDA_VISIBLE_DEVICES={visible})")
+        os.environ["CUDA_VISIBLE_DEVICES"] = ids[device]
+    else:
+        os.environ["CUDA_VISIBLE_DEVICES"] = str(device)
+
+
 def cuda_device_info(device: int) -> dict[str, Any]:
-    """Name, compute capability, driver version and limits of GPU `device` (in the measurement
-    process: it initialises CUDA)."""
+    """Name, compute capability, driver version and limits of the GPU (in the measurement
+    process, after select_gpu: it initialises CUDA)."""
     import pycuda.driver as drv
 
     drv.init()
-    dev = drv.Device(device)
+    dev = drv.Device(0)
     attrs = dev.get_attributes()
     a = drv.device_attribute
+    major, minor = dev.compute_capability()
     return {
         "backend": "cuda",
         "gpu": dev.name(),
-        "compute_capability": "%d.%d" % dev.compute_capability(),
+        "pci_bus_id": dev.pci_bus_id(),
+        "arch": f"sm_{major}{minor}",
+        "compute_capability": f"{major}.{minor}",
         "driver": str(drv.get_driver_version()),
         "nvcc": nvcc_version(),
         "max_threads_per_block": int(attrs[a.MAX_THREADS_PER_BLOCK]),

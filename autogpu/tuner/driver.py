@@ -244,12 +244,7 @@ def start_measurer(prepared: Prepared, device: int):
         return proxy, proxy.start()
     reference = None
     if o.reference is not None and o.reference.strip().lower() not in ("", "none"):
-        try:
-            reference = adapter.compile_variant(prepared.source, prepared.filename,
-                                                prepared.function, o.reference)
-        except CompileError as e:
-            raise CompileError(f"the reference kernel ({o.reference}) does not compile: "
-                               f"{e.message}") from None
+        reference = (prepared.source, prepared.filename, o.reference)
     measurer = KernelMeasurer(o.backend, prepared.function, prepared.args, reference,
                               o.reference_backend, prepared.reduction_length,
                               o.tolerance_factor, o.warmup, o.repetitions, device)
@@ -310,7 +305,7 @@ def _single_session(prepared: Prepared, cache: Cache, *, out: Any = None, worker
         context = cache.register_context(context_description(prepared, info))
         if on_context is not None:
             on_context(context, info)
-        compiler = make_compiler(prepared, space)
+        compiler = make_compiler(prepared, space, info.get("arch"))
         strategy_options = {}
         if o.strategy in ("model", "tpe", "gp") and storage is not None:
             strategy_options = {"storage": storage,
@@ -322,10 +317,11 @@ def _single_session(prepared: Prepared, cache: Cache, *, out: Any = None, worker
         progress = _Progress(total, o.progress and worker == 0 and o.workers == 1, out)
         session = Session(strategy, compiler, measurer, cache, context, jobs=jobs,
                           budget=o.budget, time_limit=o.time_limit,
-                          compile_timeout=o.compile_timeout, progress=progress,
-                          preload=["autogpu.tuner.kernel", "autogpu.api"])
+                          compile_timeout=o.compile_timeout, progress=progress)
         try:
             session.run()
+        except MeasurementSetupError as e:
+            raise CompileError(f"cannot measure on the {o.backend} backend: {e}") from None
         finally:
             progress.close()
     finally:
@@ -333,12 +329,13 @@ def _single_session(prepared: Prepared, cache: Cache, *, out: Any = None, worker
     return session, context, info, space
 
 
-def make_compiler(prepared: Prepared, space: space_mod.Space) -> KernelCompiler:
+def make_compiler(prepared: Prepared, space: space_mod.Space,
+                  arch: str | None = None) -> KernelCompiler:
     o = prepared.options
     args = (prepared.source, prepared.filename, prepared.function, space, prepared.sizes,
             space.environment["max_threads"], space.environment["max_shared"], o.variant_hook)
     if o.host is None:
-        return KernelCompiler(*args, backend=o.backend)
+        return KernelCompiler(*args, backend=o.backend, arch=arch)
     from autogpu.tuner.host_program import HostCompiler
 
     workdir = o.host.workdir or str(Path(o.output_dir or ".") / "variants")
@@ -417,8 +414,12 @@ def finish(prepared: Prepared, cache: Cache, context: str, device: Mapping[str, 
         "variants": variants,
     }
     if o.compare:
-        data["compare_strategies"] = compare_from_cache(prepared, cache, context, space,
-                                                        seeds=o.compare_seeds)
+        try:
+            data["compare_strategies"] = compare_from_cache(prepared, cache, context, space,
+                                                            seeds=o.compare_seeds)
+        except CompileError as e:  # an incomplete table: the run's results still count
+            data["compare_strategies"] = {"skipped": e.message}
+            print(f"autogpu-tune: strategy comparison skipped: {e.message}", file=sys.stderr)
     result = TuneResult(prepared.function, o.pipeline, winner.params if winner else None,
                         winner.time_s if winner else None, best_pipeline, variants, data,
                         context, dict(device), measured=measured, stopped_by=stopped_by)

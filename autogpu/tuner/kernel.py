@@ -31,7 +31,8 @@ def resolve_hook(hook: VariantHook) -> Callable | None:
 
 
 def compile_task(source: str, filename: str, function: str, pipeline: str, hook: VariantHook,
-                 backend: str | None, config: Mapping[str, Any]) -> adapter.Artifact:
+                 backend: str | None, arch: str | None,
+                 config: Mapping[str, Any]) -> adapter.Artifact:
     """Runs in a pool worker: one variant, compiled to plain data (and, for `backend`, built
     into the executor's cache)."""
     artifact = adapter.compile_variant(source, filename, function, pipeline)
@@ -39,7 +40,7 @@ def compile_task(source: str, filename: str, function: str, pipeline: str, hook:
     if fn is not None:
         artifact = fn(config, artifact)
     if backend is not None:
-        adapter.prebuild(artifact, backend)
+        adapter.prebuild(artifact, backend, arch)
     return artifact
 
 
@@ -56,6 +57,7 @@ class KernelCompiler:
     max_shared: int = 48 * 1024
     hook: VariantHook = None
     backend: str | None = None  # prebuild the executor's binary in the pool worker
+    arch: str | None = None  # the GPU's architecture (sm_90), for prebuilding with nvcc
     _pipelines: dict[str, str] = field(default_factory=dict, repr=False)
 
     def pipeline(self, config: Mapping[str, Any]) -> str:
@@ -63,7 +65,7 @@ class KernelCompiler:
 
     def task(self, config: Mapping[str, Any]):
         return compile_task, (self.source, self.filename, self.function, self.pipeline(config),
-                              self.hook, self.backend, dict(config))
+                              self.hook, self.backend, self.arch, dict(config))
 
     def check(self, config: Mapping[str, Any], artifact: adapter.Artifact) -> str | None:
         try:

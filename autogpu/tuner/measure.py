@@ -37,6 +37,19 @@ import numpy as np
 
 TOLERANCE_FACTOR = 8.0
 
+#: What the tuner's forkserver imports once, so that measurement processes (restarted after a
+#: timeout) and compile workers start in milliseconds. None of it initialises CUDA.
+FORKSERVER_PRELOAD = ["numpy", "autogpu.tuner.measure", "autogpu.tuner.kernel", "autogpu.api",
+                      "autogpu.frontend"]
+
+
+def process_context(method: str = "forkserver") -> Any:
+    """The multiprocessing context for the tuner's child processes."""
+    ctx = multiprocessing.get_context(method)
+    if method == "forkserver":
+        ctx.set_forkserver_preload(FORKSERVER_PRELOAD)
+    return ctx
+
 
 @dataclass
 class Outcome:
@@ -114,9 +127,19 @@ class Measurer:
     """Measures variants; lives in the measurement process. Subclasses must be picklable."""
 
     def setup(self) -> dict[str, Any]:
-        """Prepare (initialise the device, compute the reference); returns the device
-        description (part of the cache context)."""
+        """Initialise the device; returns its description (part of the cache context). Quick:
+        the tuner starts compiling once it has this."""
         return {}
+
+    def static_info(self) -> dict[str, Any] | None:
+        """The device description if it can be had without starting the measurement process
+        (then the process starts only when a variant needs measuring: a run answered entirely
+        from the cache never starts it); None otherwise."""
+        return None
+
+    def prepare(self) -> None:
+        """The slow part of starting (compute the reference outputs); an exception here makes
+        every measurement impossible and stops the run."""
 
     def measure(self, config: Mapping[str, Any], artifact: Any) -> Outcome:
         raise NotImplementedError
@@ -132,7 +155,7 @@ class KernelMeasurer(Measurer):
     backend: str
     function: str
     args: list[Any]
-    reference: Any = None  # an adapter.Artifact, or None to skip verification
+    reference: Any = None  # (source, filename, pipeline) of the reference kernel, or None
     reference_backend: str | None = None
     reduction_length: int = 1
     tolerance_factor: float = TOLERANCE_FACTOR
@@ -144,15 +167,37 @@ class KernelMeasurer(Measurer):
     def setup(self) -> dict[str, Any]:
         from autogpu.tuner import adapter
 
-        info = adapter.cuda_device_info(self.device) if self.backend == "cuda" \
+        if self.backend == "cuda" or self.reference_backend == "cuda":
+            adapter.select_gpu(self.device)
+        return adapter.cuda_device_info(self.device) if self.backend == "cuda" \
             else adapter.cpu_device_key()
-        if self.reference is not None and self._reference_outputs is None:
-            backend = self.reference_backend or self.backend
-            program = adapter.make_program(self.reference, backend, self.device)
+
+    def static_info(self) -> dict[str, Any] | None:
+        from autogpu.tuner import adapter
+
+        uses_gpu = self.backend == "cuda" or self.reference_backend == "cuda"
+        return None if uses_gpu else adapter.cpu_device_key()
+
+    def prepare(self) -> None:
+        from autogpu.tuner import adapter
+
+        if self.reference is None or self._reference_outputs is not None:
+            return
+        source, filename, pipeline = self.reference
+        try:
+            artifact = adapter.compile_variant(source, filename, self.function, pipeline)
+        except Exception as e:
+            raise MeasurementSetupError(f"the reference kernel ({pipeline}) does not compile: "
+                                        f"{_message(e)}") from None
+        backend = self.reference_backend or self.backend
+        try:
+            program = adapter.make_program(artifact, backend, self.device)
             args = self._fresh()
             adapter.run_program(program, self.function, args)
-            self._reference_outputs = args
-        return info
+        except Exception as e:
+            raise MeasurementSetupError(f"the reference kernel ({pipeline}) does not run on "
+                                        f"the {backend} backend: {_message(e)}") from None
+        self._reference_outputs = args
 
     @property
     def reference_outputs(self) -> list[Any] | None:
@@ -235,6 +280,7 @@ class Local:
 
     def start(self) -> dict[str, Any]:
         self.device_info = self.measurer.setup()
+        self.measurer.prepare()
         return self.device_info
 
     def measure(self, config: Mapping[str, Any], artifact: Any) -> Outcome:
@@ -253,7 +299,13 @@ def _serve(conn: Any, measurer: Measurer) -> None:
         info = measurer.setup()
         conn.send(("ready", info))
     except BaseException as e:  # noqa: BLE001 — reported to the parent
-        conn.send(("error", f"{_message(e)}\n{traceback.format_exc(limit=3)}"))
+        conn.send(("error", _setup_message(e)))
+        return
+    try:
+        measurer.prepare()  # meanwhile the parent compiles variants
+        conn.send(("prepared", None))
+    except BaseException as e:  # noqa: BLE001 — reported to the parent
+        conn.send(("fatal", _setup_message(e)))
         return
     while True:
         try:
@@ -275,6 +327,12 @@ class MeasurementSetupError(Exception):
     """The measurement process could not start (no GPU, the reference failed, ...)."""
 
 
+def _setup_message(e: BaseException) -> str:
+    if isinstance(e, MeasurementSetupError):
+        return str(e)
+    return f"{_message(e)}\n{traceback.format_exc(limit=3)}"
+
+
 class Isolated:
     """Runs the measurer in a child process with a per-variant timeout.
 
@@ -288,15 +346,24 @@ class Isolated:
         self.timeout = timeout
         # forkserver: restarts after a timeout are cheap (the server has imported everything)
         # and each child still starts without any CUDA state (the server never touches CUDA).
-        self.context = multiprocessing.get_context(start_method)
-        if start_method == "forkserver":
-            self.context.set_forkserver_preload(["autogpu.tuner.measure", "numpy"])
+        self.context = process_context(start_method)
         self.process = None
         self.conn = None
         self.device_info: dict[str, Any] | None = None
         self.setup_timeout = max(120.0, timeout)
+        self._fresh = False  # the next measurement is the first of this process (it waits
+        # for the reference too)
 
     def start(self) -> dict[str, Any]:
+        """The device description; starts the process now unless the measurer can describe
+        the device without it (then it starts with the first measurement)."""
+        info = self.measurer.static_info()
+        if info is not None:
+            self.device_info = info
+            return info
+        return self._spawn()
+
+    def _spawn(self) -> dict[str, Any]:
         parent, child = self.context.Pipe()
         self.process = self.context.Process(target=_serve, args=(child, self.measurer),
                                             daemon=True)
@@ -318,17 +385,41 @@ class Isolated:
             self._kill()
             raise MeasurementSetupError(payload)
         self.device_info = payload
+        self._fresh = True
         return payload
+
+    def _wait_prepared(self) -> None:
+        """Wait for the child's slow start (the reference) before the first measurement, so
+        that the per-variant timeout covers the variant alone."""
+        assert self.conn is not None
+        self._fresh = False
+        if not self.conn.poll(self.setup_timeout):
+            self._kill()
+            raise MeasurementSetupError(f"the measurement process did not get ready within "
+                                        f"{self.setup_timeout:.0f} s")
+        try:
+            kind, payload = self.conn.recv()
+        except EOFError:
+            code = self.process.exitcode if self.process is not None else None
+            self._kill()
+            raise MeasurementSetupError(f"the measurement process died while starting (exit "
+                                        f"code {code})") from None
+        if kind != "prepared":
+            self._kill()
+            raise MeasurementSetupError(payload)
 
     def measure(self, config: Mapping[str, Any], artifact: Any) -> Outcome:
         if self.process is None or not self.process.is_alive():
-            self.start()
+            self._spawn()
+        if self._fresh:
+            self._wait_prepared()
         assert self.conn is not None and self.process is not None
         try:
             self.conn.send(("measure", dict(config), artifact))
         except (BrokenPipeError, OSError):
             self._kill()
-            self.start()
+            self._spawn()
+            self._wait_prepared()
             self.conn.send(("measure", dict(config), artifact))
         if self.conn.poll(self.timeout):
             try:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import math
-import multiprocessing
 import os
 import time
 from collections import deque
@@ -24,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from autogpu.tuner.cache import Cache, Record, canonical
-from autogpu.tuner.measure import Outcome
+from autogpu.tuner.measure import Outcome, process_context
 from autogpu.tuner.strategies import Strategy
 
 
@@ -102,19 +101,15 @@ class _InlineFuture:
 class CompilePool:
     """A process pool that survives crashed and hung compilations."""
 
-    def __init__(self, jobs: int, timeout: float, start_method: str = "forkserver",
-                 preload: Sequence[str] = ()):
+    def __init__(self, jobs: int, timeout: float, start_method: str = "forkserver"):
         self.jobs = jobs
         self.timeout = timeout
         self.start_method = start_method
-        self.preload = list(preload)
         self._pool: cf.ProcessPoolExecutor | None = None
 
     def _ensure(self) -> cf.ProcessPoolExecutor:
         if self._pool is None:
-            ctx = multiprocessing.get_context(self.start_method)
-            if self.start_method == "forkserver" and self.preload:
-                ctx.set_forkserver_preload(self.preload)
+            ctx = process_context(self.start_method)
             self._pool = cf.ProcessPoolExecutor(max_workers=self.jobs, mp_context=ctx)
         return self._pool
 
@@ -166,7 +161,7 @@ class Session:
                  cache: Cache, context: str, *, jobs: int = 1, budget: int | None = None,
                  time_limit: float | None = None, compile_timeout: float = 300.0,
                  lookahead: int | None = None, progress: Any = None, poll_interval: float = 0.1,
-                 start_method: str = "forkserver", preload: Sequence[str] = ()):
+                 start_method: str = "forkserver"):
         self.strategy = strategy
         self.compiler = compiler
         self.measurer = measurer
@@ -178,7 +173,7 @@ class Session:
         self.lookahead = lookahead if lookahead is not None else max(1, jobs) + 1
         self.progress = progress
         self.poll_interval = poll_interval
-        self.pool = CompilePool(jobs, compile_timeout, start_method, preload)
+        self.pool = CompilePool(jobs, compile_timeout, start_method)
         self.evaluations: list[Evaluation] = []
         self.measured = 0  # variants this run compiled or measured itself
         self._start = 0.0

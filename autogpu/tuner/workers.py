@@ -57,7 +57,7 @@ def default_storage(cache_path: str | Path) -> str:
 def worker_main(options: Any, index: int, cache_path: str, storage_url: str | None, jobs: int,
                 messages: Any) -> None:
     """A worker process: prepare (cheap, validated already by the parent), then tune."""
-    from autogpu.tuner.tune import _single_session, prepare
+    from autogpu.tuner.driver import _single_session, prepare
 
     try:
         prepared = prepare(options)
@@ -80,7 +80,7 @@ def worker_main(options: Any, index: int, cache_path: str, storage_url: str | No
 
 def run_workers(prepared: Any, *, out: Any = None):
     """Run `options.workers` tuners on one cache; the report covers every variant."""
-    from autogpu.tuner.tune import _device_space, _open_cache, finish
+    from autogpu.tuner.driver import _device_space, _open_cache, finish
 
     o = prepared.options
     n = o.workers

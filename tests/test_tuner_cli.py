@@ -1,0 +1,190 @@
+"""`autogpu-tune` end to end on the CPU backend (examples/saxpy.c), and its errors: bad input is
+reported before anything runs, with exit status 2 (usage) or 1 (kernel, sizes, space), never a
+traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from autogpu.tools.autogpu_tune import main
+
+ROOT = Path(__file__).resolve().parent.parent
+SAXPY = str(ROOT / "examples" / "saxpy.c")
+MATMUL = str(ROOT / "examples" / "matmul.c")
+SAXPY_ARGS = [SAXPY, "--size", "n=1000", "--array", "x=n", "--array", "y=n", "--backend", "cpu"]
+
+
+def _run(capsys, *argv):
+    try:
+        code = main([str(a) for a in argv])
+    except SystemExit as e:  # argparse
+        code = e.code
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+@pytest.mark.parametrize("argv, code, message", [
+    (["--budget", "0"], 2, "argument --budget: expected a positive integer"),
+    (["--size", "n"], 2, "expected NAME=VALUE"),
+    (["--strategy", "annealing"], 2, "invalid choice: 'annealing'"),
+    (["--time-limit", "-3"], 2, "expected a positive number"),
+    (["--size", "q=3"], 1, "unknown size 'q': it is not a parameter of saxpy"),
+    (["--size", "x=3"], 1, "unknown size 'x': it is an array of saxpy"),
+    (["--size", "n=ten"], 1, "size n='ten': expected a value of type int32"),
+    (["--restrict", "block_size > 4096"], 1, "the search space is empty"),
+    (["--restrict", "block_size.real > 1"], 1, "Attribute is not allowed"),
+    (["--restrict", "unroll > 1"], 1, "names unroll, which is neither a parameter"),
+    (["--set", "unroll=1,2"], 1, "the space names unroll, which is not an option"),
+    (["--set", "block_size=pow2(3000, 4000)"], 1, "no candidate values"),
+    (["-p", "no-such-pass"], 1, "unknown pass 'no-such-pass'"),
+    (["--space", "/nonexistent.toml"], 1, "no such space file"),
+])
+def test_bad_input_is_a_clear_error_before_anything_runs(capsys, tmp_path, argv, code, message):
+    got, out, err = _run(capsys, *SAXPY_ARGS, "--cache", tmp_path / "c.sqlite", *argv)
+    assert got == code and message in err
+    assert not (tmp_path / "c.sqlite").exists()  # nothing ran
+
+
+def test_sizes_and_arrays_must_be_given(capsys):
+    code, _, err = _run(capsys, SAXPY, "--backend", "cpu")
+    assert code == 1 and "saxpy needs a value for its integer parameter n: --size n=VALUE" in err
+    code, _, err = _run(capsys, SAXPY, "--size", "n=8", "--backend", "cpu")
+    assert code == 1 and "cannot tell the length of arrays x, y of saxpy" in err
+    assert "--array x=EXPR --array y=EXPR" in err
+    code, _, err = _run(capsys, tmp := "/nonexistent.c")
+    assert code == 2 and f"no such C file: {tmp}" in err
+
+
+def test_list_space_shows_the_default_space_of_the_pipeline(capsys):
+    code, out, _ = _run(capsys, *SAXPY_ARGS, "--list-space")
+    assert code == 0
+    space = json.loads(out)
+    assert space["parameters"]["block_size"]["values"] == [32, 64, 128, 256, 512, 1024]
+    assert space["valid"] == 6
+    code, out, _ = _run(capsys, MATMUL, "--size", "m=8", "--size", "n=8", "--size", "p=8",
+                        "--array", "A=m*n", "--array", "B=m*p", "--array", "C=p*n",
+                        "--list-space", "--restrict", "block_size * block_y <= 256")
+    space = json.loads(out)  # two parallel dimensions: block_y is tuned too
+    assert set(space["parameters"]) == {"block_size", "block_y"}
+    assert space["valid"] == sum(1 for b in (32, 64, 128, 256, 512, 1024)
+                                 for y in (1, 2, 4, 8, 16) if b * y <= 256)
+
+
+def test_tune_saxpy_on_the_cpu_then_resume_from_the_cache(capsys, tmp_path):
+    cache, out = tmp_path / "tune.sqlite", tmp_path / "out"
+    args = [*SAXPY_ARGS, "--set", "block_size=32,64,128", "--cache", cache, "-o", out, "-q",
+            "--repetitions", "2", "-j", "2"]
+    code, stdout, err = _run(capsys, *args, "--compare-strategies", "--compare-seeds", "2")
+    assert code == 0, err
+    assert "rank  block_size" in stdout and "3 verified, 0 failed" in stdout
+    assert "(3 measured now, 0 from the cache; stopped: space exhausted)" in stdout
+    assert "evaluations to reach within 3% of the optimum" in stdout
+
+    report = json.loads((out / "report.json").read_text())
+    assert report["schema"] == "autogpu-tune-report/1"
+    assert report["function"] == "saxpy" and report["backend"] == "cpu"
+    assert report["sizes"] == {"n": 1000} and report["arrays"] == {"x": 1000, "y": 1000}
+    assert [v["params"]["block_size"] for v in report["variants"]] == [32, 64, 128]
+    for v in report["variants"]:
+        assert v["status"] == "ok" and v["time_s"] > 0 and len(v["times_s"]) == 2
+        assert v["max_error"] == 0.0  # same kernel math as the reference: bitwise equal
+    best = min(report["variants"], key=lambda v: v["time_s"])
+    assert report["best"]["params"] == best["params"]
+    assert report["best"]["pipeline"] == f"autogpu-vanilla{{block_size={best['params']['block_size']}}}"
+    assert report["best"]["launch_config"][0]["block"] == [best["params"]["block_size"], 1, 1]
+    assert set(report["compare_strategies"]["strategies"]) == {"exhaustive", "random", "model"}
+
+    cu = (out / "best.cu").read_text()
+    assert cu.startswith("// autogpu-launch: {") and "__global__" in cu
+    launch = json.loads(cu.splitlines()[0][len("// autogpu-launch: "):])
+    assert launch["functions"][0]["launches"][0]["block"][0] == str(best["params"]["block_size"])
+    meta = json.loads((out / "best.json").read_text())
+    assert meta["params"] == best["params"] and meta["launch"] == launch
+    png = (out / "search.png").read_bytes()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    import matplotlib.image
+
+    assert matplotlib.image.imread(str(out / "search.png")).shape[0] > 100
+
+    # Again: everything comes from the cache; a larger space measures only the new variant.
+    code, stdout, _ = _run(capsys, *args)
+    assert code == 0 and "(0 measured now, 3 from the cache" in stdout
+    args[args.index("block_size=32,64,128")] = "block_size=32,64,128,256"
+    code, stdout, _ = _run(capsys, *args)
+    assert code == 0 and "(1 measured now, 3 from the cache" in stdout
+
+
+def test_an_interrupted_run_resumes_where_it_stopped(tmp_path):
+    cache, out = tmp_path / "tune.sqlite", tmp_path / "out"
+    cmd = [sys.executable, "-m", "autogpu.tools.autogpu_tune", *SAXPY_ARGS, "--cache",
+           str(cache), "-o", str(out), "-q", "--no-plot", "--set", "block_size=32,64,128,256",
+           "--repetitions", "40", "--size", "n=100000", "-j", "1"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    deadline = time.time() + 120
+    finished = 0
+    while time.time() < deadline and proc.poll() is None:
+        if cache.exists():
+            try:
+                with sqlite3.connect(cache) as db:
+                    finished = db.execute("SELECT COUNT(*) FROM variants WHERE status != "
+                                          "'claimed'").fetchone()[0]
+            except sqlite3.OperationalError:
+                finished = 0
+            if finished >= 1:
+                break
+        time.sleep(0.05)
+    assert proc.poll() is None, proc.communicate()
+    os.killpg(proc.pid, signal.SIGKILL)  # the tuner and its children, mid-run
+    proc.wait()
+    with sqlite3.connect(cache) as db:
+        done_before = db.execute("SELECT COUNT(*) FROM variants WHERE status != 'claimed'"
+                                 ).fetchone()[0]
+    assert 1 <= done_before < 4
+    resumed = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"({4 - done_before} measured now, {done_before} from the cache" in resumed.stdout
+    with sqlite3.connect(cache) as db:
+        log = [k for (k,) in db.execute("SELECT key FROM measurements")]
+    assert len(log) == len(set(log)) == 4  # nothing measured twice
+
+
+def test_failed_variants_are_recorded_and_never_chosen(tmp_path):
+    """Injected through the test-only variant hook: block 64 computes a wrong y, block 128
+    never finishes; block 2048 is refused by the lowering pass (a compile failure)."""
+    import autogpu
+    import numpy as np
+
+    kernel = autogpu.tune(SAXPY, sizes={"n": 1000}, arrays={"x": "n", "y": "n"},
+                          backend="cpu", space={"block_size": [32, 64, 128, 2048]},
+                          max_threads=4096, cache=str(tmp_path / "c.sqlite"), timeout=3,
+                          repetitions=2, jobs=2, progress=False,
+                          output_dir=str(tmp_path / "out"), plot=False,
+                          variant_hook="tuner_support:wrong_and_hang")
+    variants = {v["params"]["block_size"]: v for v in kernel.tuning.variants}
+    assert variants[64]["status"] == "failed" and variants[64]["stage"] == "verify"
+    assert "y[" in variants[64]["reason"] and "reference" in variants[64]["reason"]
+    assert variants[128]["stage"] == "timeout"
+    assert variants[2048]["stage"] == "compile" and "1024" in variants[2048]["reason"]
+    assert variants[32]["status"] == "ok"
+    assert kernel.tuning.best_params == {"block_size": 32}
+    assert kernel.pipeline == "autogpu-vanilla{block_size=32}"
+    # The returned kernel is the best variant, and it computes saxpy.
+    rng = np.random.default_rng(1)
+    x, y = rng.standard_normal(1000).astype(np.float32), rng.standard_normal(1000).astype(np.float32)
+    expected = np.float32(2.0) * x + y
+    kernel(1000, np.float32(2.0), x, y)
+    np.testing.assert_array_equal(y, expected)
+    report = json.loads((tmp_path / "out" / "report.json").read_text())
+    assert report["best"]["params"] == {"block_size": 32}
+    assert sum(v["status"] == "failed" for v in report["variants"]) == 3
