@@ -319,6 +319,33 @@ def test_reductions_over_a_2d_nest(lowering):
     check_against_gcc(STATS, "stats", cases, lowering, thread_order="reverse")
 
 
+MORE_REDUCTIONS = """
+void isum(const int *x, int *out, int n) {
+  int total = 5;
+#pragma omp parallel for reduction(+ : total)
+  for (int i = 0; i < n; i++) total += x[i];
+  out[0] = total;
+}
+void prod(const double *x, double *out, int n) {
+  double p = 1.0;
+  double lo = 0.25;
+#pragma omp parallel for reduction(* : p) reduction(min : lo)
+  for (int i = 0; i < n; i++) { p *= x[i] + 1.5; lo = x[i] < lo ? x[i] : lo; }
+  out[0] = p;
+  out[1] = lo;
+}
+"""
+
+
+def test_integer_sum_product_and_min_reductions():
+    """atomicAdd on int; the product and the minimum of doubles go through CAS loops."""
+    cases = [{"n": n, "x": n, "out": 1} for n in (700, 1, 0)]
+    check_against_gcc(MORE_REDUCTIONS, "isum", cases, AutogpuVanillaPipeline(block_size=64))
+    cases = [{"n": n, "x": n, "out": 2} for n in (300, 1, 0)]
+    check_against_gcc(MORE_REDUCTIONS, "prod", cases, AutogpuVanillaPipeline(block_size=64),
+                      compare=close_sums)  # fmt: skip
+
+
 SERIAL_MIX = """
 void serial_mix(float *x, int n) {
   float first = x[0];
