@@ -296,7 +296,7 @@ def _device_space(prepared: Prepared, info: Mapping[str, Any]) -> tuple[space_mo
 
 def _single_session(prepared: Prepared, cache: Cache, *, out: Any = None, worker: int = 0,
                     jobs: int | None = None, storage: Any = None,
-                    on_context: Callable[[str, dict], None] | None = None):
+                    on_context: Callable[[str, dict], None] | None = None, stop: Any = None):
     o = prepared.options
     device = (o.devices or [o.device])[worker % len(o.devices or [o.device])]
     measurer, info = start_measurer(prepared, device)
@@ -317,7 +317,7 @@ def _single_session(prepared: Prepared, cache: Cache, *, out: Any = None, worker
         progress = _Progress(total, o.progress and worker == 0 and o.workers == 1, out)
         session = Session(strategy, compiler, measurer, cache, context, jobs=jobs,
                           budget=o.budget, time_limit=o.time_limit,
-                          compile_timeout=o.compile_timeout, progress=progress)
+                          compile_timeout=o.compile_timeout, progress=progress, stop=stop)
         try:
             session.run()
         except MeasurementSetupError as e:
@@ -377,7 +377,8 @@ class _Progress:
 
 def finish(prepared: Prepared, cache: Cache, context: str, device: Mapping[str, Any],
            space: space_mod.Space, evaluations: Sequence[Evaluation], *, measured: int,
-           stopped_by: str | None, out: Any = None) -> TuneResult:
+           stopped_by: str | None, out: Any = None,
+           workers: list[dict[str, Any]] | None = None) -> TuneResult:
     o = prepared.options
     variants = [e.as_dict(i) for i, e in enumerate(evaluations)]
     winner = best(evaluations)
@@ -410,6 +411,7 @@ def finish(prepared: Prepared, cache: Cache, context: str, device: Mapping[str, 
         "evaluated": len(variants),
         "measured": measured,
         "stopped_by": stopped_by,
+        "workers": workers or [{"worker": 0, "measured": measured, "stopped_by": stopped_by}],
         "best": best_entry,
         "variants": variants,
     }

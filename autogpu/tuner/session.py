@@ -161,7 +161,7 @@ class Session:
                  cache: Cache, context: str, *, jobs: int = 1, budget: int | None = None,
                  time_limit: float | None = None, compile_timeout: float = 300.0,
                  lookahead: int | None = None, progress: Any = None, poll_interval: float = 0.1,
-                 start_method: str = "forkserver"):
+                 start_method: str = "forkserver", stop: Any = None):
         self.strategy = strategy
         self.compiler = compiler
         self.measurer = measurer
@@ -182,6 +182,7 @@ class Session:
         self._deferred: list[dict[str, Any]] = []
         self.stopped_by: str | None = None
         self._exhausted = False
+        self.stop = stop  # a threading.Event another thread sets to end the run early
 
     # --- the loop ------------------------------------------------------------------------------
 
@@ -189,6 +190,9 @@ class Session:
         self._start = time.monotonic()
         try:
             while True:
+                if self.stop is not None and self.stop.is_set():
+                    self.stopped_by = "interrupted"
+                    break
                 self._fill()
                 self._collect()
                 if self._ready:

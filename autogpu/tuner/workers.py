@@ -1,7 +1,8 @@
 """Several tuners on one kernel: one worker process per GPU, sharing the cache and the study.
 
-`--workers N` starts N worker processes (spawned: each gets a clean CUDA context), worker i on
-GPU `devices[i % len(devices)]`, each compiling with its share of the cores. They coordinate
+`--workers N` runs N tuners in this process, worker i on GPU `devices[i % len(devices)]`, each
+with its own measurement process (its own CUDA context, on its own GPU) and its own compile pool
+(its share of the cores); a tuner only waits for those, so threads suffice. They coordinate
 through
 - the SQLite cache: a worker claims a variant before compiling it, the others skip it and read
   its result when it lands (exhaustive and random walk the same order and interleave);
@@ -16,11 +17,10 @@ The parent shows one progress bar (polling the cache) and writes the report of a
 
 from __future__ import annotations
 
-import multiprocessing
 import queue
 import sys
+import threading
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -54,22 +54,21 @@ def default_storage(cache_path: str | Path) -> str:
     return str(Path(cache_path).with_suffix(".optuna.log"))
 
 
-def worker_main(options: Any, index: int, cache_path: str, storage_url: str | None, jobs: int,
-                messages: Any) -> None:
-    """A worker process: prepare (cheap, validated already by the parent), then tune."""
-    from autogpu.tuner.driver import _single_session, prepare
+def _worker(prepared: Any, index: int, cache_path: str, storage_url: str | None, jobs: int,
+            stop: threading.Event, messages: queue.Queue) -> None:
+    """One tuner (a thread: it only waits for its compile pool and its measurement process,
+    which does the GPU work in a process of its own)."""
+    from autogpu.tuner.driver import _single_session
 
+    o = prepared.options
     try:
-        prepared = prepare(options)
-        storage = make_storage(storage_url) if options.strategy in ("model", "tpe", "gp") else None
-        with Cache(cache_path, retry_failed=options.retry_failed,
-                   lease_seconds=2 * (options.timeout + options.compile_timeout) + 60) as cache:
+        storage = make_storage(storage_url) if o.strategy in ("model", "tpe", "gp") else None
+        with Cache(cache_path, retry_failed=o.retry_failed,
+                   lease_seconds=2 * (o.timeout + o.compile_timeout) + 60) as cache:
             session, context, info, _ = _single_session(
-                prepared, cache, worker=index, jobs=jobs, storage=storage,
+                prepared, cache, worker=index, jobs=jobs, storage=storage, stop=stop,
                 on_context=lambda ctx, inf: messages.put(("context", index, ctx, inf)))
             messages.put(("done", index, session.measured, session.stopped_by))
-    except KeyboardInterrupt:
-        messages.put(("error", index, "interrupted"))
     except CompileError as e:
         messages.put(("error", index, e.format()))
     except BaseException as e:  # noqa: BLE001 — reported by the parent
@@ -87,22 +86,21 @@ def run_workers(prepared: Any, *, out: Any = None):
     started = time.time()
     with _open_cache(o) as cache:
         cache_path = str(cache.path)
-        storage_url = o.storage or default_storage(cache_path if o.cache not in ("", "none")
-                                                   else cache_path)
+        storage_url = o.storage or default_storage(cache_path)
         if o.strategy in ("model", "tpe", "gp"):
             make_storage(storage_url)  # fail early on a bad URL
         total_jobs = o.jobs if o.jobs is not None else default_jobs()
         jobs = max(1, total_jobs // n) if total_jobs else 0
-        ctx = multiprocessing.get_context("spawn")
-        messages = ctx.Queue()
-        worker_options = replace(o, workers=1)
-        processes = [ctx.Process(target=worker_main, args=(worker_options, i, cache_path,
-                                                           storage_url, jobs, messages))
-                     for i in range(n)]
-        for p in processes:
-            p.start()
+        messages: queue.Queue = queue.Queue()
+        stop = threading.Event()
+        threads = [threading.Thread(target=_worker, name=f"autogpu-tune-worker-{i}",
+                                    args=(prepared, i, cache_path, storage_url, jobs, stop,
+                                          messages), daemon=True)
+                   for i in range(n)]
+        for t in threads:
+            t.start()
         context = info = None
-        measured, stops, errors = 0, [], []
+        measured, stops, errors, summary = 0, [], [], []
         bar = _bar(min(o.budget or len(prepared.candidates), len(prepared.candidates)),
                    o.progress, out)
         try:
@@ -111,16 +109,8 @@ def run_workers(prepared: Any, *, out: Any = None):
                 try:
                     message = messages.get(timeout=0.5)
                 except queue.Empty:
-                    if all(not p.is_alive() for p in processes):
-                        # A worker died without a word (killed): do not wait forever.
-                        try:
-                            message = messages.get(timeout=1.0)
-                        except queue.Empty:
-                            errors.append("a worker process died")
-                            break
-                    else:
-                        _update(bar, cache, context, prepared)
-                        continue
+                    _update(bar, cache, context)
+                    continue
                 kind = message[0]
                 if kind == "context":
                     context, info = message[2], message[3]
@@ -128,22 +118,22 @@ def run_workers(prepared: Any, *, out: Any = None):
                     finished += 1
                     measured += message[2]
                     stops.append(message[3])
+                    summary.append({"worker": message[1], "measured": message[2],
+                                    "stopped_by": message[3]})
                 else:
                     finished += 1
                     errors.append(f"worker {message[1]}: {message[2]}")
-            _update(bar, cache, context, prepared)
+            _update(bar, cache, context)
         except KeyboardInterrupt:
-            for p in processes:
-                if p.is_alive():
-                    p.terminate()
+            stop.set()  # each worker finishes its measurement and releases its claims
+            for t in threads:
+                t.join()
             raise
         finally:
             if bar is not None:
                 bar.close()
-            for p in processes:
-                p.join(10.0)
-                if p.is_alive():
-                    p.kill()
+        for t in threads:
+            t.join()
         if errors and context is None:
             raise CompileError("; ".join(errors))
         if errors:
@@ -156,12 +146,12 @@ def run_workers(prepared: Any, *, out: Any = None):
                 continue
             evaluations.append(Evaluation(
                 r.params, r.status, r.time_s if r.ok else None, r.stage, r.reason,
-                cached=(r.finished_at or 0) < started, elapsed_s=max(0.0, (r.finished_at or
-                                                                          started) - started),
+                cached=(r.finished_at or 0) < started,
+                elapsed_s=max(0.0, (r.finished_at or started) - started),
                 times=list(r.times), extra=dict(r.extra), digest=r.digest))
         stopped = ", ".join(sorted(set(s for s in stops if s))) or None
         return finish(prepared, cache, context, info or {}, space, evaluations,
-                      measured=measured, stopped_by=stopped, out=out)
+                      measured=measured, stopped_by=stopped, out=out, workers=summary)
 
 
 def _bar(total: int, enabled: bool, out: Any):
@@ -173,7 +163,7 @@ def _bar(total: int, enabled: bool, out: Any):
                 dynamic_ncols=True)
 
 
-def _update(bar: Any, cache: Cache, context: str | None, prepared: Any) -> None:
+def _update(bar: Any, cache: Cache, context: str | None) -> None:
     if bar is None or context is None:
         return
     records = [r for r in cache.records(context)]
@@ -186,4 +176,4 @@ def _update(bar: Any, cache: Cache, context: str | None, prepared: Any) -> None:
     bar.refresh()
 
 
-__all__ = ["default_storage", "make_storage", "run_workers", "worker_main", "default_cache_path"]
+__all__ = ["default_storage", "make_storage", "run_workers", "default_cache_path"]

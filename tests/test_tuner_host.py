@@ -1,0 +1,107 @@
+"""Testing-platform mode: tuning inside the user's own host program (`--build`, `--run`), with
+timing code inserted at a `// autogpu: time` marker; exercised with a plain C program and gcc."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from autogpu.diagnostics import CompileError
+from autogpu.tools.autogpu_tune import main
+from autogpu.tuner.adapter import Artifact
+from autogpu.tuner.host_program import instrument, launcher, substitute
+
+ROOT = Path(__file__).resolve().parent.parent
+SAXPY = str(ROOT / "examples" / "saxpy.c")
+FAKE_HOST = ROOT / "tests" / "data" / "fake_host.c"
+
+
+def test_instrument_wraps_the_statement_after_each_marker():
+    source = "int main() {\n  // autogpu: time repeat=4\n  k<<<g, b>>>(a,\n     n);\n  return 0;\n}\n"
+    out = instrument(source, "host.cu")
+    assert out.startswith("// ---- inserted by autogpu-tune")
+    assert '#line 1 "host.cu"' in out
+    body = out.split('#line 1 "host.cu"\n', 1)[1].splitlines()
+    assert body[1] == ("  for (int agpu_r = 0; agpu_r < 4; ++agpu_r) { AUTOGPU_TIME_BEGIN();"
+                       "  /* autogpu: time */")
+    assert body[2:4] == ["  k<<<g, b>>>(a,", "     n);"]
+    assert body[4] == "  AUTOGPU_TIME_END(); }"
+    assert len(body) == len(source.splitlines()) + 1  # the user's line numbers stay close
+    assert "cudaGetLastError" in out and "exit(3)" in out
+
+
+@pytest.mark.parametrize("source, message", [
+    ("int main() { return 0; }", "no '// autogpu: time' line"),
+    ("// autogpu: time\n", "not followed by a statement"),
+    ("// autogpu: time twice\nf();\n", "expected nothing or repeat=N"),
+])
+def test_instrument_errors(source, message):
+    with pytest.raises(CompileError, match=message):
+        instrument(source)
+
+
+def test_launcher_and_placeholders():
+    launch = {"functions": [{"name": "saxpy", "params": [
+        {"name": "n", "kind": "scalar", "dtype": "int32", "ctype": "int"},
+        {"name": "x", "kind": "array", "dtype": "float32", "ctype": "float", "const": True}],
+        "launches": [{"kernel": "saxpy_kernel", "grid": ["max((n + 127) / 128, 1)", "1", "1"],
+                      "block": ["128", "1", "1"], "args": ["n", "x"],
+                      "dynamic_shared_bytes": "0"}]}]}
+    text = launcher(Artifact("__global__ void saxpy_kernel(int n, const float *x) {}", launch,
+                             "saxpy"), {"block_size": 128, "cache": True})
+    assert "#define AUTOGPU_BLOCK_SIZE 128" in text and "#define AUTOGPU_CACHE 1" in text
+    assert "static inline void autogpu_launch_saxpy(int n, const float *x) {" in text
+    assert "agpu_grid((unsigned)(agpu_max((n + 127) / 128, 1))" in text
+    assert "saxpy_kernel<<<agpu_grid, agpu_block, (size_t)(0)>>>(n, x);" in text
+    assert substitute("cc -DB={block_size} {dir}/a", {"block_size": 64, "dir": "/t m"}) == \
+        "cc -DB=64 '/t m'/a"
+    with pytest.raises(CompileError, match="unknown placeholder {nope}"):
+        substitute("{nope}", {"dir": "/t"})
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+def test_tuning_inside_a_host_program(tmp_path, capsys):
+    out = tmp_path / "out"
+    code = main([SAXPY, "--set", "block_size=32,64,128,256", "--cache",
+                 str(tmp_path / "c.sqlite"), "-o", str(out), "-q", "--no-plot", "-j", "2",
+                 "--host-source", str(FAKE_HOST),
+                 "--build", "gcc -O1 -DBLOCK={block_size} -o {dir}/app {host}",
+                 "--run", "{dir}/app", "--timeout", "30"])
+    stdout, stderr = capsys.readouterr()
+    assert code == 0, stderr
+    report = json.loads((out / "report.json").read_text())
+    variants = {v["params"]["block_size"]: v for v in report["variants"]}
+    assert variants[64]["status"] == "failed" and variants[64]["stage"] == "run"
+    assert "too many resources requested for launch" in variants[64]["reason"]
+    for b in (32, 128, 256):
+        assert variants[b]["status"] == "ok" and len(variants[b]["times_s"]) == 3
+    assert report["best"]["params"] == {"block_size": 128}  # 10x less work than the others
+    assert report["device"]["backend"] == "host-program"
+    kernels = list((out / "variants").glob("*/kernel.cu"))  # one directory per variant
+    assert len(kernels) == 4
+    assert any("#define AUTOGPU_BLOCK_SIZE 128" in k.read_text() for k in kernels)
+    for k in kernels:
+        assert "AUTOGPU_TIME_BEGIN" in (k.parent / "fake_host.c").read_text()
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+def test_host_program_time_from_its_own_output_and_failed_builds(tmp_path, capsys):
+    program = tmp_path / "prog.c"
+    program.write_text('#include <stdio.h>\nint main(void) { printf("elapsed: %d.5 ms\\n", '
+                       "BLOCK / 32); return 0; }\n")
+    code = main([SAXPY, "--set", "block_size=32,64,128", "--cache", str(tmp_path / "c.sqlite"),
+                 "-o", str(tmp_path / "out"), "-q", "--no-plot", "-j", "0",
+                 "--build", f"test {{block_size}} != 128 && gcc -DBLOCK={{block_size}} "
+                 f"-o {{dir}}/app {program}",
+                 "--run", "{dir}/app", "--time-regex", r"elapsed: ([0-9.]+) ms"])
+    stdout, stderr = capsys.readouterr()
+    assert code == 0, stderr
+    report = json.loads((tmp_path / "out" / "report.json").read_text())
+    variants = {v["params"]["block_size"]: v for v in report["variants"]}
+    assert variants[32]["time_s"] == pytest.approx(1.5e-3)
+    assert variants[64]["time_s"] == pytest.approx(2.5e-3)
+    assert variants[128]["stage"] == "build" and "build failed" in variants[128]["reason"]
+    assert report["best"]["params"] == {"block_size": 32}
