@@ -49,7 +49,7 @@ def sanitize(hint: str | None) -> str | None:
     name = re.sub(r"__+", "_", name)  # identifiers with `__` are reserved to the implementation
     if name[0].isdigit():
         name = f"v{name}"
-    if name.startswith("_"):
+    if name.startswith("_") or name.startswith("agpu_"):  # agpu_: the target's helpers
         name = f"v{name}"
     if name in RESERVED:
         name = f"{name}_"
@@ -69,6 +69,10 @@ class Scopes:
 
     def pop(self) -> None:
         self._stack.pop()
+
+    def innermost(self) -> set[str]:
+        """The names declared in the innermost scope so far."""
+        return set(self._stack[-1])
 
     def visible(self, name: str) -> bool:
         return name in self._reserved or any(name in scope for scope in self._stack)

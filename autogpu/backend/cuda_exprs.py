@@ -614,14 +614,3 @@ def build_expression(op: Operation, operands: Sequence[Expr], helpers: dict[str,
         return gpu_builtin(op)
     return _BUILDERS[op.name](op, operands, helpers)
 
-
-__all__ = [
-    "HELPER_ORDER",
-    "helper",
-    "Unsupported",
-    "build_expression",
-    "conditional_bool",
-    "int_literal",
-    "is_expression_op",
-    "needs_atomic_operands",
-]

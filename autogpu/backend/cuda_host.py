@@ -30,7 +30,7 @@ from autogpu.backend.c_types import (
     ctype_of,
     user_ctype,
 )
-from autogpu.backend.cuda_kernel import _arg_attrs, _str_attr  # pyright: ignore[reportPrivateUsage]
+from autogpu.backend.cuda_memory import arg_attrs, str_attr
 from autogpu.diagnostics import CompileError
 
 _BINARY = {
@@ -163,12 +163,12 @@ def _params(function: func.FuncOp) -> tuple[list[dict[str, Any]], list[str]]:
     names: list[str] = []
     fname = function.sym_name.data
     for index, arg in enumerate(function.args):
-        attrs = _host_arg_attrs(function, index)
-        name = _str_attr(attrs, "agpu.name") or arg.name_hint or f"arg{index}"
+        attrs = _hostarg_attrs(function, index)
+        name = str_attr(attrs, "agpu.name") or arg.name_hint or f"arg{index}"
         if name in names:
             raise CompileError(f"cuda target: two parameters named {name} in func.func @{fname}")
         names.append(name)
-        spelling = _str_attr(attrs, "agpu.ctype")
+        spelling = str_attr(attrs, "agpu.ctype")
         type = arg.type
         element = type.element_type if isinstance(type, MemRefType) else type
         try:
@@ -191,10 +191,10 @@ def _params(function: func.FuncOp) -> tuple[list[dict[str, Any]], list[str]]:
     return params, names
 
 
-def _host_arg_attrs(function: func.FuncOp, index: int) -> dict[str, Attribute]:
+def _hostarg_attrs(function: func.FuncOp, index: int) -> dict[str, Attribute]:
     if function.arg_attrs is not None and index < len(function.arg_attrs.data):
         return dict(function.arg_attrs.data[index].data)
-    return _arg_attrs(function, index)
+    return arg_attrs(function, index)
 
 
 def _extents(attr: Attribute | None) -> list[str | int] | None:

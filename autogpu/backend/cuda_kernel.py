@@ -11,24 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 
 from xdsl.dialects import gpu, memref, scf
 from xdsl.dialects.arith import CMPI_COMPARISON_OPERATIONS
-from xdsl.dialects.builtin import (
-    ArrayAttr,
-    DictionaryAttr,
-    IntegerAttr,
-    MemRefType,
-    NoneAttr,
-    StringAttr,
-    StridedLayoutAttr,
-)
+from xdsl.dialects.builtin import IntegerAttr, MemRefType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
-from autogpu.backend.c_expr import Binary, Expr, Index, IntLiteral, Name, Unary
+from autogpu.backend.c_expr import Binary, Expr, Index, IntLiteral, Name
 from autogpu.backend.c_names import RESERVED, Scopes
-from autogpu.backend.cuda_atomics import ATOMIC_KINDS, AtomicUnsupported, atomic_call
 from autogpu.backend.c_types import (
     Mode,
     UnsupportedType,
@@ -39,13 +29,22 @@ from autogpu.backend.c_types import (
     user_ctype,
     width,
 )
+from autogpu.backend.cuda_atomics import ATOMIC_KINDS, AtomicUnsupported, atomic_call
+from autogpu.backend.cuda_control import ControlFlow
 from autogpu.backend.cuda_exprs import (
     Unsupported,
     build_expression,
-    conditional_bool,
     is_expression_op,
     needs_atomic_operands,
     pair,
+)
+from autogpu.backend.cuda_memory import (
+    Memory,
+    arg_attrs,
+    identity_layout,
+    is_global,
+    is_workgroup,
+    str_attr,
 )
 from autogpu.diagnostics import CompileError
 
@@ -62,41 +61,9 @@ _UNSIGNED_FRIENDLY = frozenset(
 )
 
 
-def is_workgroup(memory_space: Attribute) -> bool:
-    """Workgroup (CUDA shared) memory: `#gpu.address_space<workgroup>` where a dialect defines
-    it, the string "workgroup", or NVVM's address space 3 (what plain xDSL can parse)."""
-    if isinstance(memory_space, IntegerAttr):
-        return memory_space.value.data == 3
-    if isinstance(memory_space, StringAttr):
-        return memory_space.data == "workgroup"
-    return getattr(memory_space, "name", None) == "gpu.address_space" and "workgroup" in str(
-        memory_space
-    )
+class KernelEmitter(ControlFlow):
+    """Prints one kernel: its signature, then its body block by block."""
 
-
-def is_global(memory_space: Attribute) -> bool:
-    if isinstance(memory_space, NoneAttr):
-        return True
-    if isinstance(memory_space, IntegerAttr):
-        return memory_space.value.data in (0, 1)
-    if isinstance(memory_space, StringAttr):
-        return memory_space.data == "global"
-    return getattr(memory_space, "name", None) == "gpu.address_space" and "global" in str(
-        memory_space
-    )
-
-
-@dataclass
-class Memory:
-    """How a memref is addressed in C: a pointer (flat, row-major) or a local/shared array."""
-
-    base: Expr
-    shape: tuple[int, ...]
-    element: str  # C type of the elements
-    is_pointer: bool
-
-
-class KernelEmitter:
     def __init__(
         self,
         func: gpu.FuncOp,
@@ -173,9 +140,9 @@ class KernelEmitter:
         return "\n".join([header, *self.lines, "}"])
 
     def param(self, index: int, arg: BlockArgument) -> str:
-        attrs = _arg_attrs(self.func, index)
-        name = self.scopes.declare(_str_attr(attrs, "agpu.name") or arg.name_hint or f"arg{index}")
-        spelling = _str_attr(attrs, "agpu.ctype")
+        attrs = arg_attrs(self.func, index)
+        name = self.scopes.declare(str_attr(attrs, "agpu.name") or arg.name_hint or f"arg{index}")
+        spelling = str_attr(attrs, "agpu.ctype")
         type = arg.type
         if isinstance(type, MemRefType):
             if not is_global(type.memory_space):
@@ -183,7 +150,7 @@ class KernelEmitter:
             shape = type.get_shape()
             if len(shape) > 1 and any(size < 0 for size in shape):
                 raise self.fail_param(name, type, "only static shapes can have several dimensions")
-            if not _identity_layout(type):
+            if not identity_layout(type):
                 raise self.fail_param(name, type, f"layout {type.layout}")
             element = self.c_type(type.element_type, spelling, name)
             written = any(_writes_to(u.operation, arg) for u in arg.uses)
@@ -401,7 +368,7 @@ class KernelEmitter:
         shape = type.get_shape()
         if any(size < 0 for size in shape):
             raise self.fail(op or self.func, f"dynamic {type}")
-        if not _identity_layout(type):
+        if not identity_layout(type):
             raise self.fail(op or self.func, f"layout {type.layout}")
         try:
             element = ctype_of(type.element_type)
@@ -428,239 +395,6 @@ class KernelEmitter:
                 flat = Binary("+", *pair(scaled, subscript, "long long"), "long long")
             subscripts = [flat]
         return Index(memory.base, tuple(subscripts), memory.element)
-
-    # --- control flow ----------------------------------------------------------------------
-
-    def declare_variable(self, result: SSAValue, hint: str | None, init: Expr | None) -> Name:
-        try:
-            ctype = ctype_of(result.type)
-        except UnsupportedType:
-            raise self.fail(result.owner if isinstance(result.owner, Operation) else None,
-                            f"type {result.type}") from None
-        name = self.scopes.declare(hint)
-        if init is None:
-            self.line(f"{ctype} {name};")
-        else:
-            self.line(f"{ctype} {name} = {convert(init, ctype, Mode.ASSIGN)};")
-        return Name(name, ctype)
-
-    def assign(self, targets: Sequence[Name], sources: Sequence[Expr]) -> None:
-        """Parallel assignment `targets = sources`: a source that reads a target assigned
-        before it is saved in a temporary first."""
-        pending = [
-            (t, s)
-            for t, s in zip(targets, sources)
-            if not (isinstance(s, Name) and s.text == t.text)
-        ]
-        for k, (target, source) in enumerate(pending):
-            earlier = {t.text for t, _ in pending[:k]}
-            if source.variables() & earlier:
-                ctype = target.ctype or ""
-                temp = self.scopes.declare(f"{target.text}_next")
-                self.line(f"const {ctype} {temp} = {convert(source, ctype, Mode.ASSIGN)};")
-                pending[k] = (target, Name(temp, ctype))
-        for target, source in pending:
-            self.line(f"{target.text} = {convert(source, target.ctype or '', Mode.ASSIGN)};")
-
-    def yielded(self, terminator: Operation, expected: type[Operation]) -> list[Expr]:
-        if not isinstance(terminator, expected):
-            raise self.fail(terminator, f"expected {expected.name} here")
-        return [self.value(v, terminator) for v in terminator.operands]
-
-    def for_loop(self, op: scf.ForOp) -> None:
-        iv_type = op.lb.type
-        ctype = ctype_of(iv_type)
-        body = op.body.block
-        carried = [
-            self.declare_variable(res, res.name_hint or arg.name_hint, self.value(init, op))
-            for res, arg, init in zip(op.res, body.args[1:], op.iter_args)
-        ]
-        for res, arg, var in zip(op.res, body.args[1:], carried):
-            self.exprs[res] = var
-            self.exprs[arg] = var
-        lb = convert(self.value(op.lb, op), ctype, Mode.ASSIGN)
-        with self.nested():
-            iv = Name(self.scopes.declare(body.args[0].name_hint or "i"), ctype)
-            self.exprs[body.args[0]] = iv
-            condition = Binary("<", *pair(iv, self.value(op.ub, op), ctype), "bool")
-            step = self.value(op.step, op)
-            if isinstance(step, IntLiteral) and step.value == 1:
-                increment = f"{iv.text}++"
-            else:
-                increment = f"{iv.text} += {convert(step, ctype, Mode.PRESERVE)}"
-            self.depth -= 1
-            self.line(f"for ({ctype} {iv.text} = {lb}; {condition}; {increment}) {{")
-            self.depth += 1
-            terminator = self.block(body)
-            self.assign(carried, self.yielded(terminator, scf.YieldOp))
-        self.line("}")
-
-    def if_op(self, op: scf.IfOp) -> None:
-        cond = convert(self.value(op.cond, op), "bool", Mode.EXACT)
-        then_block = op.true_region.block
-        else_block = op.false_region.blocks[0] if op.false_region.blocks else None
-        for result in op.output:
-            if isinstance(result.type, MemRefType):
-                raise self.fail(op, "a memref result")
-        # Result variables are named before the branches so that nothing inside shadows them.
-        names = [self.scopes.declare(r.name_hint) for r in op.output]
-        with self.nested():
-            then_lines, then_values = self.branch(then_block)
-        else_lines: list[str] = []
-        else_values: list[Expr] = []
-        if else_block is not None:
-            with self.nested():
-                else_lines, else_values = self.branch(else_block)
-        if len(op.output) == 1 and not then_lines and not else_lines:
-            for name in names:
-                self.scopes.release(name)
-            (result,) = op.output
-            self.bind(result, self.ternary(cond, then_values[0], else_values[0], result))
-            return
-        targets: list[Name] = []
-        for result, name in zip(op.output, names):
-            ctype = ctype_of(result.type)
-            self.line(f"{ctype} {name};")
-            targets.append(Name(name, ctype))
-            self.exprs[result] = targets[-1]
-        then_lines += self.assignments(targets, then_values)
-        else_lines += self.assignments(targets, else_values)
-        if not then_lines and else_lines:
-            self.line(f"if ({_negate(cond)}) {{")
-            self.lines += else_lines
-        else:
-            self.line(f"if ({cond}) {{")
-            self.lines += then_lines
-            if else_lines:
-                self.line("} else {")
-                self.lines += else_lines
-        self.line("}")
-
-    def branch(self, block: Block) -> tuple[list[str], list[Expr]]:
-        with self.capture() as lines:
-            terminator = self.block(block)
-            values = self.yielded(terminator, scf.YieldOp)
-        return lines, values
-
-    def assignments(self, targets: Sequence[Name], values: Sequence[Expr]) -> list[str]:
-        self.depth += 1
-        with self.capture() as lines:
-            self.assign(targets, values)
-        self.depth -= 1
-        return lines
-
-    def ternary(self, cond: Expr, if_true: Expr, if_false: Expr, result: SSAValue) -> Expr:
-        from autogpu.backend.c_expr import Conditional
-
-        if ir_width(result.type) == 1:
-            t = convert(if_true, "bool", Mode.EXACT)
-            f = convert(if_false, "bool", Mode.EXACT)
-            return conditional_bool(cond, t, f)
-        want = ctype_of(result.type)
-        if width(want) < 32:
-            a, b = convert(if_true, want, Mode.EXACT), convert(if_false, want, Mode.EXACT)
-        else:
-            a, b = pair(if_true, if_false, want)
-        return Conditional(cond, a, b, want)
-
-    def while_loop(self, op: scf.WhileOp) -> None:
-        before = op.before_region.block
-        after = op.after_region.block
-        condition_op = before.last_op
-        if not isinstance(condition_op, scf.ConditionOp):
-            raise self.fail(op, "before region must end with scf.condition")
-        carried = [
-            self.declare_variable(arg, arg.name_hint, self.value(init, op))
-            for arg, init in zip(before.args, op.arguments)
-        ]
-        for arg, var in zip(before.args, carried):
-            self.exprs[arg] = var
-        # What the condition forwards: a carried variable as is, else a new variable.
-        results: list[Name] = []
-        forwarded: list[tuple[Name, SSAValue]] = []
-        for k, value in enumerate(condition_op.args):
-            if value in before.args:
-                results.append(carried[list(before.args).index(value)])
-            else:
-                hint = op.res[k].name_hint or after.args[k].name_hint
-                var = self.declare_variable(op.res[k], hint, None)
-                results.append(var)
-                forwarded.append((var, value))
-        for res, arg, var in zip(op.res, after.args, results):
-            self.exprs[res] = var
-            self.exprs[arg] = var
-        with self.nested():
-            with self.capture() as before_lines:
-                self.block(before)
-                declared_inside = set(self.scopes._stack[-1])  # pyright: ignore[reportPrivateUsage]
-                self.assign(
-                    [v for v, _ in forwarded], [self.value(s, condition_op) for _, s in forwarded]
-                )
-            cond = convert(self.value(condition_op.condition, condition_op), "bool", Mode.EXACT)
-            with self.capture() as after_lines:
-                terminator = self.block(after)
-                self.assign(carried, self.yielded(terminator, scf.YieldOp))
-            if not before_lines:
-                self.depth -= 1
-                self.line(f"while ({cond}) {{")
-                self.depth += 1
-                self.lines += after_lines
-            elif not after_lines and not (cond.variables() & declared_inside):
-                self.depth -= 1
-                self.line("do {")
-                self.depth += 1
-                self.lines += before_lines
-                self.depth -= 1
-                self.line(f"}} while ({cond});")
-                self.depth += 1
-                return
-            else:
-                self.depth -= 1
-                self.line("while (true) {")
-                self.depth += 1
-                self.lines += before_lines
-                self.line(f"if ({_negate(cond)}) break;")
-                self.lines += after_lines
-        self.line("}")
-
-
-def _negate(cond: Expr) -> Expr:
-    if isinstance(cond, Unary) and cond.op == "!":
-        return cond.operand
-    return Unary("!", cond, "bool")
-
-
-def _arg_attrs(func: Operation, index: int) -> dict[str, Attribute]:
-    arg_attrs = func.attributes.get("arg_attrs") or func.properties.get("arg_attrs")
-    if isinstance(arg_attrs, ArrayAttr) and index < len(arg_attrs.data):
-        entry = arg_attrs.data[index]
-        if isinstance(entry, DictionaryAttr):
-            return dict(entry.data)
-    return {}
-
-
-def _str_attr(attrs: dict[str, Attribute], key: str) -> str | None:
-    value = attrs.get(key)
-    return value.data if isinstance(value, StringAttr) else None
-
-
-def _identity_layout(type: MemRefType) -> bool:
-    layout = type.layout
-    if isinstance(layout, NoneAttr):
-        return True
-    return isinstance(layout, StridedLayoutAttr) and _is_identity(layout, type)
-
-
-def _is_identity(layout: StridedLayoutAttr, type: MemRefType) -> bool:
-    shape = type.get_shape()
-    expected, stride = [], 1
-    for size in reversed(shape):
-        expected.append(stride)
-        stride *= max(size, 1)
-    strides = [s.data if hasattr(s, "data") else s for s in layout.strides.data]
-    offset = layout.offset
-    offset_value = offset.data if hasattr(offset, "data") else offset
-    return offset_value == 0 and strides == list(reversed(expected))
 
 
 _WRITERS = (memref.StoreOp, memref.AtomicRMWOp, gpu.BarrierOp)

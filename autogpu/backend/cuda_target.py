@@ -22,7 +22,8 @@ from autogpu.backend.cuda_host import describe_module
 from autogpu.backend.c_expr import Name
 from autogpu.backend.c_names import sanitize
 from autogpu.backend.c_types import UnsupportedType, ctype_of, float_literal, int_literal
-from autogpu.backend.cuda_kernel import KernelEmitter, Memory
+from autogpu.backend.cuda_kernel import KernelEmitter
+from autogpu.backend.cuda_memory import Memory
 from autogpu.diagnostics import CompileError
 
 LAUNCH_COMMENT = "// autogpu-launch: "
@@ -49,7 +50,7 @@ def emit_cuda(module: ModuleOp) -> CudaProgram:
                         f"cuda target: cannot print '{inner.name}' in gpu.module "
                         f"@{op.sym_name.data}"
                     )
-                if inner.kernel is None:
+                if inner.kernel is None and "gpu.kernel" not in inner.attributes:
                     raise CompileError(
                         f"cuda target: cannot print gpu.func @{inner.sym_name.data}: "
                         "only kernels (gpu.kernel) are supported"
