@@ -514,6 +514,12 @@ def test_names_are_unique_in_scope_but_reused_by_siblings():
     scopes.pop()
     assert scopes.declare(None) == "v0"
     assert scopes.declare(None) == "v1"
+    scopes.push()
+    assert scopes.declare(None) == "v2"
+    scopes.pop()
+    scopes.push()
+    assert scopes.declare(None) == "v2"
+    scopes.pop()
 
 
 # --- workgroup attributions, launch comment, target, errors -----------------------------------

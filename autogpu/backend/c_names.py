@@ -62,7 +62,6 @@ class Scopes:
     def __init__(self, reserved: frozenset[str] = RESERVED):
         self._reserved = reserved
         self._stack: list[set[str]] = [set()]
-        self._counter = 0
 
     def push(self) -> None:
         self._stack.append(set())
@@ -81,9 +80,9 @@ class Scopes:
         """A fresh name for a new declaration in the innermost scope."""
         base = sanitize(hint)
         if base is None:
-            while self.visible(name := f"v{self._counter}"):
-                self._counter += 1
-            self._counter += 1
+            counter = 0  # the first free one: sibling scopes reuse v0, v1, ...
+            while self.visible(name := f"v{counter}"):
+                counter += 1
         else:
             name, suffix = base, 1
             while self.visible(name):
