@@ -5,6 +5,8 @@ rejects bad arguments and undefined barrier use with clear errors."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -384,8 +386,23 @@ def test_second_compile_of_a_source_comes_from_the_cache(tmp_path):
     out = np.zeros(100, np.float32)
     second.run("f", 100, out)
     np.testing.assert_array_equal(out, np.arange(100, dtype=np.float32) + np.float32(0.5))
-    other = CpuProgram(KERNEL, k_launch(), cache=tmp_path)  # another source: compiled
-    assert other.compiled_now and other.library_path != first.library_path
+
+
+def test_processes_compiling_the_same_source_at_once_do_not_race(tmp_path):
+    script = (
+        "import sys; sys.path.insert(0, sys.argv[2]);"
+        "from test_cpu_exec import KERNEL, k_launch;"
+        "from autogpu.backend.cpu_exec import CpuProgram;"
+        "import numpy as np; out = np.zeros(70, np.float32);"
+        "CpuProgram(KERNEL.replace('(float)i', '(float)(3 * i)'), k_launch(),"
+        " cache=sys.argv[1]).run('f', 70, out);"
+        "assert (out == 3 * np.arange(70)).all()"
+    )
+    tests = os.path.dirname(__file__)
+    workers = [subprocess.Popen([sys.executable, "-c", script, str(tmp_path), tests])
+               for _ in range(3)]
+    assert [w.wait() for w in workers] == [0, 0, 0]
+    assert [p.suffix for p in (tmp_path / "cpu").iterdir()] == [".so"]  # no staging files left
 
 
 def test_cache_location_from_the_environment(tmp_path, monkeypatch):
