@@ -238,10 +238,11 @@ class CpuProgram:
 
     `run(function_name, *args, **named)` (or `run(function_name, args, named)`) takes NumPy
     arrays and Python scalars in the C parameter order (or by name), runs the function's
-    launches in order and leaves the results in the arrays. `threads` caps the OS threads that run blocks (default: all cores);
-    `thread_order` is the order in which the threads of a block run between barriers ("forward",
-    "reverse", or "random" from `seed`): a correct kernel gives the same results for each, so
-    running a kernel under several orders exposes missing barriers.
+    launches in order and leaves the results in the arrays. `threads` caps the OS threads that
+    run blocks (default: all cores); `thread_order` is the order in which the threads of a block
+    run between barriers ("forward", "reverse", or "random" from `seed`): a correct kernel gives
+    the same results for each, so running a kernel under several orders exposes missing
+    barriers. `compiled_now` says whether the constructor compiled or found the library cached.
     """
 
     def __init__(
