@@ -63,7 +63,7 @@ def parse_pipeline(spec: str) -> PassPipeline:
         return PassPipeline.parse_spec(available_passes(), spec)
     except CompileError:
         raise
-    except (Exception, ArgSpecParseError) as e:  # xDSL's errors for bad passes and options
+    except (ValueError, ArgSpecParseError) as e:  # xDSL's errors for bad passes and options
         raise CompileError(f"invalid pipeline '{spec}': {e}") from None
 
 
