@@ -65,6 +65,7 @@ def select(cases: list[Case], patterns: list[str] | None) -> list[Case]:
 def list_cases(cases: list[Case]) -> str:
     return "\n".join(
         f"{c.variant.name:16} {c.variant.problem.label(c.size_dict):18} {c.variant.pipeline}"
+        + "".join(f"\n{'':35} else {f}" for f in c.variant.fallbacks)
         for c in cases
     )
 

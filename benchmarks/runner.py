@@ -52,14 +52,26 @@ class Runner:
             rows += self.run_size(variants[0].problem, dict(sizes), variants)
         return rows
 
-    def kernel(self, variant: Variant) -> Any:
-        """Compile once per (example, pipeline); a compile failure is remembered too."""
-        key = (variant.example, variant.pipeline)
+    def kernel(self, variant: Variant) -> tuple[Any, str]:
+        """The kernel of the first of the variant's pipelines that can be built, and that
+        pipeline. Unavailable (the preferred pipeline's reason) when none can; a CompileError
+        is not passed over. Compiled once per variant; failures are remembered too."""
+        key = (variant.example, variant.candidates)
         if key not in self._kernels:
-            try:
-                self._kernels[key] = self.builder(variant.example, variant.pipeline)
-            except (Unavailable, CompileError) as e:
-                self._kernels[key] = e
+            self._kernels[key] = Unavailable("no pipeline")
+            reasons = []
+            for pipeline in variant.candidates:
+                try:
+                    self._kernels[key] = (self.builder(variant.example, pipeline), pipeline)
+                    break
+                except Unavailable as e:
+                    reasons.append(str(e))
+                except CompileError as e:
+                    self._kernels[key] = e
+                    break
+            else:
+                more = f" (fallbacks: {'; '.join(reasons[1:])})" if len(reasons) > 1 else ""
+                self._kernels[key] = Unavailable(reasons[0] + more)
         result = self._kernels[key]
         if isinstance(result, Exception):
             raise result
@@ -114,7 +126,7 @@ class Runner:
         for variant in variants:
             row = new_row(variant.name, variant.pipeline)
             try:
-                kernel = self.kernel(variant)
+                kernel, row.pipeline = self.kernel(variant)
             except Unavailable as e:
                 row.status, row.detail = UNAVAILABLE, str(e)
             except CompileError as e:

@@ -24,10 +24,17 @@ class Variant:
     problem: Problem
     pipeline: str  # an autogpu-opt pipeline, options included
     description: str
+    # the same transformations spelled with the individual passes, tried in order when the
+    # pipeline's passes do not exist yet (the first whose passes and options all exist runs)
+    fallbacks: tuple[str, ...] = ()
 
     @property
     def example(self) -> str:
         return self.problem.example
+
+    @property
+    def candidates(self) -> tuple[str, ...]:
+        return (self.pipeline, *self.fallbacks)
 
 
 @dataclass(frozen=True)
@@ -71,6 +78,18 @@ MM_AUTOGPU = dict(CACHED, unroll_parallel=(2, 8), unroll_inner=16)
 GUARDED = dict(guards=True)
 
 
+# The building blocks as they exist today: staging at the loop level, the vanilla lowering
+# (which always guards: the fallback of mm_cond_k is mm_k's), shared-memory caching at the GPU
+# level. No fallback is given where a building block is missing (parallel unrolling).
+STAGE = "agpu-stage-accumulations"
+MM_STAGED = f"{STAGE},{vanilla(256)}"
+MM_CACHED = f"{MM_STAGED},gpu-cache-shared"
+
+
+def conv_cached(t: int) -> str:
+    return f"{STAGE},{vanilla(256)},gpu-cache-shared{{max_extent={t}}}"
+
+
 def conv_autogpu(t: int) -> str:
     # 32x1 block; j (the grid loop) unrolled 8; the t x t template loops unrolled by t, i.e.
     # fully for this template size
@@ -81,11 +100,15 @@ MATMUL_VARIANTS = {
     v.name: v
     for v in (
         Variant("mm_0", MATMUL, vanilla(256), "autogpu-vanilla: one thread per A element"),
-        Variant("mm_1", MATMUL, optimize(**STAGED), "A's element staged in a register"),
-        Variant("mm_2", MATMUL, optimize(**CACHED), "staged + C's column cached in shared memory"),
+        Variant("mm_1", MATMUL, optimize(**STAGED), "A's element staged in a register",
+                (MM_STAGED,)),
+        Variant("mm_2", MATMUL, optimize(**CACHED), "staged + C's column cached in shared memory",
+                (MM_CACHED,)),
         Variant("mm_autogpu", MATMUL, optimize(**MM_AUTOGPU), "block 256, unroll (2, 8), k x16"),
-        Variant("mm_cond_1", MATMUL, optimize(**STAGED, **GUARDED), "mm_1 with bounds guards"),
-        Variant("mm_cond_2", MATMUL, optimize(**CACHED, **GUARDED), "mm_2 with bounds guards"),
+        Variant("mm_cond_1", MATMUL, optimize(**STAGED, **GUARDED), "mm_1 with bounds guards",
+                (MM_STAGED,)),
+        Variant("mm_cond_2", MATMUL, optimize(**CACHED, **GUARDED), "mm_2 with bounds guards",
+                (MM_CACHED,)),
         Variant(
             "mm_cond_autogpu", MATMUL, optimize(**MM_AUTOGPU, **GUARDED),
             "mm_autogpu with bounds guards",
@@ -100,7 +123,8 @@ def conv_variants(t: int) -> dict[str, Variant]:
         v.name: v
         for v in (
             Variant(f"{prefix}_0", CONV2D, vanilla(256), "autogpu-vanilla: one thread per pixel"),
-            Variant(f"{prefix}_1", CONV2D, optimize(**CACHED), "staged + template cached"),
+            Variant(f"{prefix}_1", CONV2D, optimize(**CACHED), "staged + input window cached",
+                    (conv_cached(t),)),
             Variant(f"{prefix}_autogpu", CONV2D, conv_autogpu(t),
                     "block 32x1, j x8, template unrolled"),
         )

@@ -393,9 +393,14 @@ SMALL = sizes_of(MATMUL, 12, 10, 9)
 
 
 def fake_cases(*names):
+    """A case per name; "a|b" is pipeline-a with the fallback pipeline-b."""
     from benchmarks.suites import Variant
 
-    return [Case(Variant(n, MATMUL, f"pipeline-{n}", ""), SMALL) for n in names]
+    def variant(name):
+        first, *rest = name.split("|")
+        return Variant(name, MATMUL, f"pipeline-{first}", "", tuple(f"pipeline-{r}" for r in rest))
+
+    return [Case(variant(n), SMALL) for n in names]
 
 
 def fake_builder(example, pipeline):
@@ -453,6 +458,16 @@ def test_unavailable_and_compile_errors_are_rows_not_crashes():
     assert by_name["good"].status == OK
 
 
+def test_fallback_pipelines_run_when_the_preferred_one_is_unavailable():
+    rows, _ = run_fake("missing|good", "missing|missing", "bad|good")
+    fallback, none, bad = rows[1:]
+    assert fallback.status == OK and fallback.pipeline == "pipeline-good"
+    assert none.status_text == ("unavailable: pass 'autogpu-optimize' is not registered "
+                                "(fallbacks: pass 'autogpu-optimize' is not registered)")
+    assert none.pipeline == "pipeline-missing"
+    assert bad.status == FAILED and bad.pipeline == "pipeline-bad"  # an error is not passed over
+
+
 def test_each_variant_starts_from_fresh_inputs():
     rows, _ = run_fake("corrupt", "good")
     assert [r.status for r in rows] == [OK, OK, OK]
@@ -507,8 +522,9 @@ def test_cli_help_and_usage_errors():
     assert "--pycuda times on the GPU" in cli("--pycuda", "--device", "cpu").stderr
     listing = cli("--list", "--quick", "--variant", "mm_cond_*")
     assert listing.returncode == 0
-    assert [line.split()[0] for line in listing.stdout.splitlines()] == [
-        "mm_cond_1", "mm_cond_2", "mm_cond_autogpu"]
+    names = [line.split()[0] for line in listing.stdout.splitlines() if not line[0].isspace()]
+    assert names == ["mm_cond_1", "mm_cond_2", "mm_cond_autogpu"]
+    assert "else agpu-stage-accumulations,autogpu-vanilla{block_size=256}" in listing.stdout
 
 
 def test_cli_without_cupy_says_so(monkeypatch, capsys):
@@ -693,7 +709,8 @@ def test_real_vanilla_kernels_verify_on_the_cpu_device():
     the CPU emulation of the emitted CUDA, the reference check, the peer."""
     from benchmarks.suites import Variant, vanilla
 
-    cases = [Case(Variant("mm_0", MATMUL, vanilla(64), ""), sizes_of(MATMUL, 70, 40, 33)),
+    cases = [Case(Variant("mm_0", MATMUL, "no-such-pass", "", (vanilla(64),)),
+                  sizes_of(MATMUL, 70, 40, 33)),
              Case(Variant("conv5_0", CONV2D, vanilla(32), ""), sizes_of(CONV2D, 40, 30, 5))]
     runner = Runner(CpuDevice(timer=FakeTimer(1.0)), warmup=0, reps=1, log=lambda s: None)
     rows = runner.run(cases)
