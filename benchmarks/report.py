@@ -16,10 +16,11 @@ class Row:
     variant: str  # mm_autogpu, or the peer's name
     size: str  # e.g. "2048x2048x2048"
     sizes: dict[str, int]
-    pipeline: str | None  # None for a peer
+    pipeline: str | None  # the pipeline that ran (or was wanted); None for a peer
     status: str = OK  # OK, FAILED or UNAVAILABLE
     detail: str = ""  # why FAILED or unavailable
     is_peer: bool = False
+    fallback: bool = False  # `pipeline` is one of the variant's fallbacks
     median_ms: float | None = None
     min_ms: float | None = None
     max_ms: float | None = None
@@ -52,7 +53,7 @@ def _num(value: float | None, fmt: str) -> str:
 def table_cells(row: Row) -> tuple[str, ...]:
     return (
         row.problem,
-        f"[{row.variant}]" if row.is_peer else row.variant,
+        f"[{row.variant}]" if row.is_peer else row.variant + "*" * row.fallback,
         row.size,
         _num(row.median_ms, ".3f"),
         _num(row.gflops, ".0f"),
@@ -83,7 +84,9 @@ def format_table(rows: list[Row]) -> str:
         return "  ".join(parts).rstrip()
 
     rule = "  ".join("-" * w for w in widths)
-    return "\n".join([fmt(cells[0]), rule] + [fmt(c) for c in cells[1:]])
+    fallback = any(r.fallback for r in rows)
+    note = ["* ran its fallback pipeline (--list shows them)"] if fallback else []
+    return "\n".join([fmt(cells[0]), rule] + [fmt(c) for c in cells[1:]] + note)
 
 
 def pycuda_cell(row: Row) -> str:

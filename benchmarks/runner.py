@@ -127,6 +127,7 @@ class Runner:
             row = new_row(variant.name, variant.pipeline)
             try:
                 kernel, row.pipeline = self.kernel(variant)
+                row.fallback = row.pipeline != variant.pipeline
             except Unavailable as e:
                 row.status, row.detail = UNAVAILABLE, str(e)
             except CompileError as e:

@@ -461,7 +461,11 @@ def test_unavailable_and_compile_errors_are_rows_not_crashes():
 def test_fallback_pipelines_run_when_the_preferred_one_is_unavailable():
     rows, _ = run_fake("missing|good", "missing|missing", "bad|good")
     fallback, none, bad = rows[1:]
-    assert fallback.status == OK and fallback.pipeline == "pipeline-good"
+    assert fallback.status == OK and fallback.pipeline == "pipeline-good" and fallback.fallback
+    assert not none.fallback and not bad.fallback
+    table = format_table(rows).splitlines()
+    assert table[3].split()[1] == "missing|good*"
+    assert table[-1] == "* ran its fallback pipeline (--list shows them)"
     assert none.status_text == ("unavailable: pass 'autogpu-optimize' is not registered "
                                 "(fallbacks: pass 'autogpu-optimize' is not registered)")
     assert none.pipeline == "pipeline-missing"
