@@ -91,6 +91,7 @@ class FunctionGen:
         # Constants and index casts already emitted in a block, reused later in that same
         # block only, so that every region stays self-contained.
         self.reuse: dict[tuple[Block, object], Val | SSAValue] = {}
+        self.last_constant: dict[Block, Operation] = {}
 
     # ---- emission helpers ---------------------------------------------------------------------
 
@@ -123,14 +124,27 @@ class FunctionGen:
             name = f"c{value}" if value >= 0 else f"cm{-value}"
             key = (self.block, (ctype.ir, ir_int_value(value, ctype)))
         if key not in self.reuse:
-            self.reuse[key] = self.emit(arith.ConstantOp(attr), name).results[0]
+            self.reuse[key] = self.emit_constant(arith.ConstantOp(attr), name)
         return Val(self.reuse[key], ctype, value)
 
     def bool_constant(self, value: bool) -> SSAValue:
         key = (self.block, bool(value))
         if key not in self.reuse:
-            self.reuse[key] = self.emit(arith.ConstantOp(IntegerAttr(int(value), i1))).results[0]
+            self.reuse[key] = self.emit_constant(arith.ConstantOp(IntegerAttr(int(value), i1)))
         return self.reuse[key]
+
+    def emit_constant(self, op: arith.ConstantOp, name: str | None = None) -> SSAValue:
+        """Constants go to the top of their block, in order, where they read like MLIR's."""
+        last = self.last_constant.get(self.block)
+        if last is not None:
+            self.block.insert_op_after(op, last)
+        elif self.block.first_op is not None:
+            self.block.insert_op_before(op, self.block.first_op)
+        else:
+            self.block.add_op(op)
+        self.last_constant[self.block] = op
+        op.result.name_hint = name
+        return op.result
 
     def index_cast(self, v: Val) -> SSAValue:
         key = (self.block, v.ssa)
@@ -232,7 +246,10 @@ class FunctionGen:
             if var.needs_slot:
                 self.new_slot(var, init)
             else:
-                if init.ssa.name_hint is None:
+                if init.const is not None:  # its own constant, named after the variable
+                    attr = arith.ConstantOp(init.ssa.owner.value)
+                    init = Val(self.emit(attr).results[0], init.ctype, init.const)
+                if init.ssa.name_hint is None or init.const is not None:
                     init.ssa.name_hint = var.name
                 self.values[var] = init
 

@@ -130,14 +130,24 @@ def _syntax_error(e: UnexpectedInput, pre: Preprocessed, error) -> CompileError:
     previous = _previous_token(pre.text, token)
     line, column = _token_position(pre.text, token)
     expected = set(e.expected)
+    unknown_type = None
     if token.type == "NAME" and previous is not None and previous.type == "NAME":
+        unknown_type = previous
+    elif token.type == "NAME" and _next_token(pre.text, token) in ("NAME", "STAR"):
+        unknown_type = token
+    if unknown_type is not None:
         return error(
-            f"unknown type name '{previous.value}': the supported types are void, int, "
+            f"unknown type name '{unknown_type.value}': the supported types are void, int, "
             "unsigned, long, unsigned long, size_t, float and double",
-            previous.line,
-            previous.column,
+            unknown_type.line,
+            unknown_type.column,
         )
     terminals = {t.name: t.pattern.value for t in _parser().terminals}
+    if token.type == "$END" and previous is not None:
+        closer = "'}'" if "RBRACE" in expected else "more input"
+        end = previous.end_column if previous.end_column is not None else previous.column
+        return error(f"expected {closer} at end of input", previous.end_line or previous.line,
+                     end)  # fmt: skip
     for closer in _CLOSERS:
         if closer in expected and not (_EXPRESSION_STARTS & expected and closer != "SEMICOLON"):
             what = f"expected '{terminals[closer]}' before {_describe(token)}"
@@ -160,6 +170,15 @@ def _token_position(text: str, token: Token) -> tuple[int, int]:
         return token.line, token.column
     lines = text.rstrip().split("\n")
     return len(lines), len(lines[-1]) + 1
+
+
+def _next_token(text: str, token: Token) -> str | None:
+    """The type of the token after `token`."""
+    try:
+        tokens = _parser().lex(text[token.end_pos :])
+        return next(iter(tokens)).type
+    except (UnexpectedInput, _Keyword, StopIteration):
+        return None
 
 
 def _previous_token(text: str, token: Token) -> Token | None:
@@ -350,8 +369,8 @@ class _ToAst(Transformer):
         return ast.ExprStmt(self.pos(meta), expr)
 
     def if_stmt(self, meta, children):
-        cond, then, otherwise = children
-        return ast.If(self.pos(meta), cond, then, otherwise)
+        cond, then, *otherwise = children  # lark leaves no placeholder for a missing else
+        return ast.If(self.pos(meta), cond, then, otherwise[0] if otherwise else None)
 
     def while_stmt(self, meta, children):
         cond, body = children

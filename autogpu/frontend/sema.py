@@ -464,6 +464,13 @@ class Sema:
         self.effects.append(body_effects)
         if parallel is not None and parallel.collapse > 1:
             inner = self.perfectly_nested(loop, parallel)
+            if inner.pos in self.pragma_targets:
+                pragma = self.pragma_targets.pop(inner.pos)
+                raise self.error(
+                    "this loop is already parallel: the outer loop's collapse "
+                    f"({parallel.total}) includes it",
+                    (pragma.line, pragma.column),
+                )
             self.scopes.append({})
             self.for_(inner, parallel.nested())
             self.scopes.pop()
@@ -477,7 +484,7 @@ class Sema:
             self.effect_except(loop.step, skip)
         self.scopes.pop()
         if parallel is not None:
-            self.check_parallel(loop, parallel, body_effects)
+            self.check_parallel(loop, parallel)
             loop.parallel = parallel
 
     def perfectly_nested(self, loop: ast.For, parallel: ParallelInfo) -> ast.For:
@@ -731,7 +738,7 @@ class Sema:
             result.append((kind, var))
         return result
 
-    def check_parallel(self, loop: ast.For, info: ParallelInfo, body: _Effects) -> None:
+    def check_parallel(self, loop: ast.For, info: ParallelInfo) -> None:
         if loop.canonical is None:
             what = f"the loop at depth {info.total - info.collapse + 1} of its collapse({info.total})" if info.inner else "this loop"
             raise self.error(
@@ -739,22 +746,6 @@ class Sema:
                 f"{loop.not_canonical_because}",
                 loop.pos,
             )
-        private = {loop.canonical.var} | {v for _, v in info.reductions}
-        private |= set(_collapsed_vars(loop, info.collapse))
-        shared = [
-            v for v in body.assigned if v not in private and not self.declared_inside(v, loop)
-        ]
-        if shared:
-            var = min(shared, key=lambda v: v.pos)
-            raise self.error(
-                f"'{var.name}' is assigned in the parallel loop but declared outside it, so all "
-                "iterations would share it (a data race): declare it inside the loop, or list "
-                "it in a reduction clause",
-                loop.pos,
-            )
-
-    def declared_inside(self, var: Var, loop: ast.For) -> bool:
-        return _contains_decl(loop, var)
 
     # ---- expressions --------------------------------------------------------------------------
 
@@ -946,12 +937,18 @@ class Sema:
 
     # ---- assignments --------------------------------------------------------------------------
 
-    def target(self, target: ast.Expr, op_pos: ast.Pos) -> Scalar:
-        """Types the left side of an assignment and records the write."""
+    def target(self, target: ast.Expr, op: str) -> Scalar:
+        """Types the left side of an assignment (operator `op`) and records the write."""
         if isinstance(target, ast.Name):
             t = self.name(target)
             target.ctype = t
             var = target.var
+            if isinstance(t, ArrayType) and op in ("++", "--", "+=", "-="):
+                raise self.error(
+                    f"pointer arithmetic ('{op}' on '{var.name}') is not supported: keep the "
+                    f"pointer fixed and index it ({var.name}[i])",
+                    target.pos,
+                )
             if isinstance(t, ArrayType):
                 raise self.error(
                     f"cannot assign to array '{var.name}': assign its elements", target.pos
@@ -980,8 +977,8 @@ class Sema:
         raise self.error("expression is not assignable", target.pos)
 
     def assignment(self, e: ast.Assign) -> None:
+        t = self.target(e.target, e.op)
         value_type = self.rvalue(e.value)
-        t = self.target(e.target, e.pos)
         e.ctype = t
         if e.op == "=":
             return
@@ -993,7 +990,7 @@ class Sema:
         e.operand_type = promote(t) if op in ("<<", ">>") else usual_arithmetic(t, value_type)
 
     def incdec(self, e: ast.IncDec) -> None:
-        t = self.target(e.target, e.pos)
+        t = self.target(e.target, e.op)
         e.ctype = t
         e.operand_type = usual_arithmetic(t, INT)
 
@@ -1046,32 +1043,3 @@ def _describe(e: ast.Expr) -> str:
     if isinstance(e, ast.Index):
         return f"{_describe(e.base)}[...]"
     return "expression"
-
-
-def _collapsed_vars(loop: ast.For, depth: int):
-    current = loop
-    while depth > 1:
-        body = current.body
-        while isinstance(body, ast.Block) and len(body.items) == 1:
-            body = body.items[0]
-        if not isinstance(body, ast.For) or body.canonical is None:
-            return
-        yield body.canonical.var
-        current, depth = body, depth - 1
-
-
-def _contains_decl(stmt, var: Var) -> bool:
-    if isinstance(stmt, ast.Decl):
-        return any(d.var is var for d in stmt.declarators)
-    if isinstance(stmt, ast.Block):
-        return any(_contains_decl(s, var) for s in stmt.items)
-    if isinstance(stmt, ast.If):
-        return _contains_decl(stmt.then, var) or (
-            stmt.otherwise is not None and _contains_decl(stmt.otherwise, var)
-        )
-    if isinstance(stmt, ast.While | ast.DoWhile):
-        return _contains_decl(stmt.body, var)
-    if isinstance(stmt, ast.For):
-        return _contains_decl(stmt.init, var) or _contains_decl(stmt.body, var)
-    return False
-

@@ -1,0 +1,46 @@
+// RUN: autogpu-opt %s | filecheck %s
+// RUN: autogpu-opt %s | autogpu-opt | filecheck %s
+
+// Canonical for loops become scf.for over the induction variable's C type.
+
+void forms(int n, float *a) {
+  for (int i = 0; i < n; i++) a[i] = 1;
+  for (int i = 0; i <= n; ++i) a[i] = 2;
+  for (int i = 0; n > i; i += 2) a[i] = 3;
+  for (int i = 1; i != n; i = i + 1) a[i] = 4;
+  for (int i = 0; i < n; i = 3 + i) a[i] = 5;
+  for (int i = 0; i < n; i -= -2) a[i] = 6;
+}
+// CHECK-LABEL: func.func @forms(
+// CHECK: %[[C0:.*]] = arith.constant 0 : i32
+// CHECK: %[[C1:.*]] = arith.constant 1 : i32
+// CHECK: %[[C2:.*]] = arith.constant 2 : i32
+// CHECK: %[[C3:.*]] = arith.constant 3 : i32
+// CHECK: scf.for %i = %[[C0]] to %n step %[[C1]] : i32 {
+// CHECK: %[[UB:.*]] = arith.addi %n, %[[C1]] : i32
+// CHECK: scf.for %{{.*}} = %[[C0]] to %[[UB]] step %[[C1]] : i32 {
+// CHECK: scf.for %{{.*}} = %[[C0]] to %n step %[[C2]] : i32 {
+// CHECK: scf.for %{{.*}} = %[[C1]] to %n step %[[C1]] : i32 {
+// CHECK: scf.for %{{.*}} = %[[C0]] to %n step %[[C3]] : i32 {
+// CHECK: scf.for %{{.*}} = %[[C0]] to %n step %[[C2]] : i32 {
+// CHECK-NOT: scf.while
+
+// A loop-invariant runtime step, and 64-bit and unsigned induction variables.
+void types(long n, size_t m, unsigned u, int s, float *a) {
+  for (long i = 0; i < n; i += s) a[i] = 0;
+  for (size_t j = 0; j < m; j++) a[j] = 0;
+  for (unsigned k = 0; k < u; k++) a[k] = 0;
+}
+// CHECK-LABEL: func.func @types(
+// CHECK: %[[S:.*]] = arith.extsi %s : i32 to i64
+// CHECK: scf.for %i = %{{.*}} to %n step %[[S]] : i64 {
+// CHECK: scf.for %j = %{{.*}} to %m step %{{.*}} : i64 {
+// CHECK: scf.for %k = %{{.*}} to %u step %{{.*}} : i32 {
+
+// The bound is evaluated once, before the loop, as C allows when the body cannot change it.
+void bound_once(int n, float *a) {
+  for (int i = 0; i < n - 1; i++) a[i] = a[i + 1];
+}
+// CHECK-LABEL: func.func @bound_once(
+// CHECK: %[[UB:.*]] = arith.subi %n, %{{.*}} : i32
+// CHECK-NEXT: scf.for %i = %{{.*}} to %[[UB]]

@@ -1,0 +1,44 @@
+// RUN: autogpu-opt %s | filecheck %s
+// RUN: autogpu-opt %s | autogpu-opt | filecheck %s
+
+// Decreasing loops are normalised to an increasing counter k: i = start - k * step, over
+// ceil((start - bound) / step) iterations (docs/ir.md).
+
+void down(int n, float *a) {
+  for (int i = n - 1; i >= 0; i--) a[i] = 0;
+}
+// CHECK-LABEL: func.func @down(
+// CHECK: %[[START:.*]] = arith.subi %n, %[[C1:.*]] : i32
+// CHECK: %[[DIFF:.*]] = arith.subi %[[START]], %[[C0:.*]] : i32
+// CHECK: %[[TRIP:.*]] = arith.addi %[[DIFF]], %[[C1]] : i32
+// CHECK: scf.for %i_k = %[[C0]] to %[[TRIP]] step %[[C1]] : i32 {
+// CHECK: %i = arith.subi %[[START]], %i_k : i32
+// CHECK-NEXT: arith.index_cast %i : i32 to index
+
+void down_by_three(float *a) {
+  for (int k = 10; k > 0; k -= 3) a[k] = 0;
+}
+// CHECK-LABEL: func.func @down_by_three(
+// CHECK: %[[C4:.*]] = arith.constant 4 : i32
+// CHECK: scf.for %k_k = %{{.*}} to %[[C4]] step %{{.*}} : i32 {
+// CHECK: %[[OFF:.*]] = arith.muli %k_k, %{{.*}} : i32
+// CHECK-NEXT: %k = arith.subi %{{.*}}, %[[OFF]] : i32
+
+// Unsigned: the trip count is zero when the loop does not run (no wraparound).
+void down_unsigned(unsigned n, unsigned b, float *a) {
+  for (unsigned j = n; j > b; --j) a[j] = 0;
+}
+// CHECK-LABEL: func.func @down_unsigned(
+// CHECK: %[[DIFF:.*]] = arith.subi %n, %b : i32
+// CHECK: %[[RUNS:.*]] = arith.cmpi ugt, %n, %b : i32
+// CHECK: %[[TRIP:.*]] = arith.select %[[RUNS]], %[[DIFF]], %{{.*}} : i32
+// CHECK: scf.for %j_k = %{{.*}} to %[[TRIP]]
+// CHECK: %j = arith.subi %n, %j_k : i32
+
+void down_runtime_step(int n, int s, float *a) {
+  for (int i = n; i > 0; i = i - s) a[i] = 0;
+}
+// CHECK-LABEL: func.func @down_runtime_step(
+// CHECK: arith.divsi
+// CHECK: scf.for %i_k
+// CHECK: arith.muli %i_k, %s : i32
