@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from autogpu.diagnostics import CompileError
 from benchmarks.peers import Peer, cpu_peer, gpu_peer
 from benchmarks.roofline import Roofline, gpu_roofline
 from benchmarks.timing import Timer, cuda_event_timer, wall_timer
@@ -42,7 +43,11 @@ def missing_feature(pipeline: str) -> str | None:
     from autogpu.api import available_passes
 
     passes = available_passes()
-    for spec in parse_pipeline(pipeline):
+    try:
+        specs = list(parse_pipeline(pipeline))
+    except Exception as e:  # xDSL's ArgSpecParseError
+        raise CompileError(f"invalid pipeline '{pipeline}': {e}") from None
+    for spec in specs:
         if spec.name not in passes:
             return f"pass '{spec.name}' is not registered"
         options = {f.name for f in dataclasses.fields(passes[spec.name]())}

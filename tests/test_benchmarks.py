@@ -74,6 +74,8 @@ def test_every_variant_names_an_existing_example_and_a_parsable_pipeline():
         assert (ROOT / "examples" / case.variant.example).is_file()
         specs = list(parse_pipeline(case.variant.pipeline))
         assert specs[0].name in ("autogpu-vanilla", "autogpu-optimize")
+        for fallback in case.variant.fallbacks:
+            assert "autogpu-vanilla" in [s.name for s in parse_pipeline(fallback)]
     spec = list(parse_pipeline(MATMUL_VARIANTS["mm_cond_autogpu"].pipeline))[0]
     assert spec.parameters["block"] == (256, 1)
     assert spec.parameters["guards"] == (True,)
@@ -270,6 +272,8 @@ def test_missing_feature_names_the_missing_pass_or_option():
     assert missing_feature("no-such-pass{x=1}") == "pass 'no-such-pass' is not registered"
     assert missing_feature("canonicalize{bogus=1}") == "pass 'canonicalize' has no option 'bogus'"
     assert missing_feature("canonicalize,apply-pdl{pdl_file=\"x\"}") is None
+    with pytest.raises(CompileError, match="invalid pipeline"):
+        missing_feature("canonicalize{")
 
 
 def test_build_reports_unavailable_stages_and_keeps_compile_errors(monkeypatch):
