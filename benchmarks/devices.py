@@ -39,13 +39,14 @@ class Unavailable(Exception):
 def missing_feature(pipeline: str) -> str | None:
     """Why `pipeline` cannot run yet (an unregistered pass, an unknown option), or None."""
     from xdsl.utils.arg_spec import parse_pipeline
+    from xdsl.utils.exceptions import ArgSpecParseError
 
     from autogpu.api import available_passes
 
     passes = available_passes()
     try:
         specs = list(parse_pipeline(pipeline))
-    except Exception as e:  # xDSL's ArgSpecParseError
+    except (ArgSpecParseError, ValueError) as e:  # ArgSpecParseError is a BaseException
         raise CompileError(f"invalid pipeline '{pipeline}': {e}") from None
     for spec in specs:
         if spec.name not in passes:
