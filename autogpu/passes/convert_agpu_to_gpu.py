@@ -59,6 +59,10 @@ class ConvertAgpuToGpuPass(ModulePass):
     """Threads per block along y (the loop mapped to y); 1: one grid row per y iteration."""
     block_z: int = 1
     """Threads per block along z."""
+    jam: bool = True
+    """Unroll-and-jam the replicas of a thread (`unroll` > 1): full tiles run one jammed copy
+    of the body without guards, the rest guarded replica by replica. false: every replica is
+    a guarded copy of the whole body (no reuse between replicas)."""
 
     def __post_init__(self) -> None:
         validate_block(self.block_size, self.block_y, self.block_z)
@@ -75,13 +79,13 @@ class ConvertAgpuToGpuPass(ModulePass):
             return
         # Lower a copy, so that a refused construct leaves the input untouched.
         work = op.clone()
-        _lower_module(work, block)
+        _lower_module(work, block, self.jam)
         op.body.detach_block(op.body.block).erase(safe_erase=False)
         op.body.add_block(work.body.detach_block(work.body.block))
         op.attributes["gpu.container_module"] = UnitAttr()
 
 
-def _lower_module(op: builtin.ModuleOp, block: BlockShape) -> None:
+def _lower_module(op: builtin.ModuleOp, block: BlockShape, jam: bool) -> None:
     functions = [f for f in op.ops if isinstance(f, func.FuncOp) and f.body.blocks]
     kernels = gpu.ModuleOp(
         StringAttr(KERNEL_MODULE),  # pyright: ignore[reportArgumentType]
@@ -90,7 +94,7 @@ def _lower_module(op: builtin.ModuleOp, block: BlockShape) -> None:
     op.body.block.insert_ops_before([kernels], op.body.block.first_op)  # pyright: ignore
     namer = SymbolNamer(set())
     for fn in functions:
-        _lower_function(plan_function(fn, namer), kernels.body.block, namer, block)
+        _lower_function(plan_function(fn, namer), kernels.body.block, namer, block, jam)
     try:
         op.verify()
     except DiagnosticException as e:  # a bug of this pass, reported as such
@@ -98,7 +102,7 @@ def _lower_module(op: builtin.ModuleOp, block: BlockShape) -> None:
 
 
 def _lower_function(
-    plan: FunctionPlan, kernels: Block, namer: SymbolNamer, block: BlockShape
+    plan: FunctionPlan, kernels: Block, namer: SymbolNamer, block: BlockShape, jam: bool
 ) -> None:
     fn_name = plan.func.sym_name.data
     for slot in plan.slots.values():
@@ -112,7 +116,7 @@ def _lower_function(
     for seg in plan.segments:
         name = namer.fresh(f"{fn_name}_kernel" if single else f"{fn_name}_kernel{seg.index}")
         shape = BlockShape(1, 1, 1) if seg.mapping is None else _shape_of(seg.mapping, block)
-        builder = KernelBuilder(plan, seg, name, shape)
+        builder = KernelBuilder(plan, seg, name, shape, jam)
         kernel = builder.build_parallel() if seg.is_parallel else builder.build_serial()
         region_dce(kernel.body)
         kernels.add_op(kernel)

@@ -26,6 +26,7 @@ its chain become `scf.for`.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
@@ -43,11 +44,15 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from autogpu.dialects.agpu import ParallelForOp, YieldOp
+from autogpu.passes.agpu_to_gpu.coverage import Coverage, ceildiv, known_int
 from autogpu.passes.agpu_to_gpu.function_plan import FunctionPlan, Segment
+from autogpu.passes.agpu_to_gpu.jam import Env, Jammer
 from autogpu.passes.agpu_to_gpu.nest_mapping import DIMS, Level
 from autogpu.passes.agpu_to_gpu.reductions import (
     Reduction,
+    combine_replica,
     finish_reductions,
+    replica_private,
     start_reduction,
 )
 from autogpu.passes.utils.errors import error_at
@@ -89,15 +94,34 @@ class _DimIndex:
     first: SSAValue  # this thread's first iteration value
     replica_stride: SSAValue  # between the unrolled replicas of a thread
     loop_step: SSAValue | None  # the grid-stride step on y and z; None on x
+    coverage: Coverage  # what the launch grid guarantees (guards it makes unnecessary)
+
+    @property
+    def grid_stride(self) -> bool:
+        """A y/z dimension whose grid may not cover it at once: threads loop over tiles."""
+        return self.loop_step is not None and not self.coverage.single_pass
+
+
+@dataclass
+class _Replicas:
+    """The replicas of one mapped dimension for the current thread (and grid-stride tile)."""
+
+    dim: _DimIndex
+    indices: list[SSAValue]  # `index` values, replica 0 first
+    checked: list[bool]  # whether replica u needs its bound tested (not proven by the grid)
+    full: list[SSAValue]  # conditions for every replica to be active (none: proven)
 
 
 class KernelBuilder:
     """Builds one kernel of `plan` for segment `seg` into the `gpu.module` block."""
 
-    def __init__(self, plan: FunctionPlan, seg: Segment, name: str, block: BlockShape):
+    def __init__(
+        self, plan: FunctionPlan, seg: Segment, name: str, block: BlockShape, jam: bool = True
+    ):
         self.plan = plan
         self.seg = seg
         self.block = block
+        self.jam = jam
         fn = plan.func
         inputs = list(fn.function_type.inputs.data)
         self.kernel = gpu.FuncOp(name, (inputs, []), kernel=True, known_block_size=block.as_list())
@@ -180,7 +204,17 @@ class KernelBuilder:
             )
         }
         order = [dims[d] for d in (DimensionEnum.Z, DimensionEnum.Y, DimensionEnum.X) if d in dims]
-        self._emit_dims(order, dict(self.value_map))
+        replicas = 1
+        for dim in order:
+            replicas *= dim.level.unroll
+        if self.jam and replicas > 1:
+            privates = self._replica_memrefs(reductions, replicas)
+            self._emit_tiles(order, privates)
+            for var, red in zip((var for _, var in self.seg.reductions()), reductions):
+                for private in privates[1:]:
+                    combine_replica(self.builder, red, private[var])
+        else:
+            self._emit_dims(order, dict(self.value_map))
         if reductions:
             finish_reductions(self.builder, reductions, self._linear_thread(), self.block.threads)
         return self._finish()
@@ -236,30 +270,42 @@ class KernelBuilder:
         scale = ix.const(1) if level.sparse else step
         hint = _index_hint(level) if dim == DimensionEnum.X else f"{iv}_start"
         first = ix.add(lb, ix.mul(start, scale), hint)
+        coverage = Coverage(
+            _count(lb, ub, None if level.sparse else step),
+            self.block.on(dim),
+            level.unroll,
+            clamped=dim != DimensionEnum.X,
+        )
         loop_step = None
         if dim != DimensionEnum.X:
             grid_dim = self._id(gpu.GridDimOp, dim, "gd")
             loop_step = ix.mul(ix.mul(ix.mul(grid_dim, block_dim), unroll), scale)
-        return _DimIndex(level, lb, ub, step, first, ix.mul(block_dim, scale), loop_step)
+        return _DimIndex(
+            level, lb, ub, step, first, ix.mul(block_dim, scale), loop_step, coverage
+        )
+
+    # -- one replica after the other, each guarded (unroll 1, or `jam=false`) -------------------
 
     def _emit_dims(self, order: list[_DimIndex], env: dict[SSAValue, SSAValue]) -> None:
         """The loops (y, z) and guards (x, and unrolled replicas) of the mapped dimensions, from
-        z inwards, then the body."""
+        z inwards, then the body. Guards the launch grid makes unnecessary are left out."""
         if not order:
             self._emit_level(0, env)
             return
         dim, rest = order[0], order[1:]
         hint = _index_hint(dim.level)
-        if dim.loop_step is None:  # x: this thread's replicas
+        covered = dim.coverage.replica_in_range
+        if not dim.grid_stride:  # x, or y/z covered by the grid in one pass
             ix = IndexArith(self.builder)
             for u in range(dim.level.unroll):
                 index = dim.first
                 if u:
                     index = ix.add(index, ix.mul(dim.replica_stride, ix.const(u)), hint)
-                self._guarded(dim, index, True, env, rest)
+                self._guarded(dim, index, not covered(u), env, rest)
             return
         body = Block(arg_types=[IndexType()])
         body.args[0].name_hint = hint
+        assert dim.loop_step is not None
         self.builder.insert(scf.ForOp(dim.first, dim.ub, dim.loop_step, [], body))
         outer = self.builder.insertion_point
         self.builder.insertion_point = InsertPoint.at_end(body)
@@ -268,9 +314,40 @@ class KernelBuilder:
             index = body.args[0]
             if u:
                 index = ix.add(index, ix.mul(dim.replica_stride, ix.const(u)), hint)
-            self._guarded(dim, index, u > 0, env, rest)
+            self._guarded(dim, index, u > 0 and not covered(u), env, rest)
         self.builder.insert(scf.YieldOp())
         self.builder.insertion_point = outer
+
+    def _conditions(self, dim: _DimIndex, index: SSAValue, check_bound: bool) -> list[SSAValue]:
+        """`index < ub` (when asked) and, for sparse indexing, `(index - lb) % step == 0`."""
+        ix = IndexArith(self.builder)
+        conditions: list[SSAValue] = []
+        if check_bound:
+            conditions.append(ix.lt(index, dim.ub, "in_bounds"))
+        if dim.level.sparse:
+            offset = ix.rem(ix.sub(index, dim.lb), dim.step)
+            conditions.append(ix.eq(offset, ix.const(0), "on_stride"))
+        return conditions
+
+    def _open_if(self, conditions: list[SSAValue]) -> InsertPoint | None:
+        """Emits `if (c1 && c2 ...) {` and moves into its block; returns where to go back to
+        (None, and nothing emitted, without conditions)."""
+        if not conditions:
+            return None
+        ix = IndexArith(self.builder)
+        cond = conditions[0]
+        for more in conditions[1:]:
+            cond = ix.and_(cond, more, "active")
+        then = Block()
+        self.builder.insert(scf.IfOp(cond, [], [then]))
+        outer = self.builder.insertion_point
+        self.builder.insertion_point = InsertPoint.at_end(then)
+        return outer
+
+    def _close_if(self, outer: InsertPoint | None) -> None:
+        if outer is not None:
+            self.builder.insert(scf.YieldOp())
+            self.builder.insertion_point = outer
 
     def _guarded(
         self,
@@ -281,26 +358,181 @@ class KernelBuilder:
         rest: list[_DimIndex],
     ) -> None:
         """`if (index < ub && on the stride) { iv = index; <inner dimensions and body> }`."""
-        ix = IndexArith(self.builder)
-        conditions: list[SSAValue] = []
-        if check_bound:
-            conditions.append(ix.lt(index, dim.ub, "in_bounds"))
-        if dim.level.sparse:
-            offset = ix.rem(ix.sub(index, dim.lb), dim.step)
-            conditions.append(ix.eq(offset, ix.const(0), "on_stride"))
-        outer = self.builder.insertion_point
-        if conditions:
-            cond = conditions[0]
-            for more in conditions[1:]:
-                cond = ix.and_(cond, more, "active")
-            then = Block()
-            self.builder.insert(scf.IfOp(cond, [], [then]))
-            self.builder.insertion_point = InsertPoint.at_end(then)
+        outer = self._open_if(self._conditions(dim, index, check_bound))
         replica = dict(env)
         iv = dim.level.loop.induction_var
         replica[iv] = IndexArith(self.builder).cast_to(index, iv.type, iv.name_hint)
         self._emit_dims(rest, replica)
-        if conditions:
+        self._close_if(outer)
+
+    # -- unroll-and-jam: full tiles jammed, the rest replica by replica -------------------------
+
+    def _replica_memrefs(self, reductions: list[Reduction], replicas: int) -> list[Env]:
+        """For each replica, the copies of the memory a thread would otherwise share between its
+        replicas: privatised variables and reduction copies (replica 0 keeps the originals)."""
+        shared: list[SSAValue] = []
+        for value in self.seg.externals:
+            slot = self.plan.slots.get(value)
+            if slot is None or self.seg.index in slot.reduction_in:
+                continue
+            if slot.global_name is None or self.seg.index in slot.private_in:
+                shared.append(value)
+        copies: list[Env] = [{}]
+        for r in range(1, replicas):
+            copy: Env = {}
+            for value in shared:
+                alloca = self.builder.insert(self.plan.slots[value].alloca.clone())
+                copy[value] = alloca.memref
+            for (_, var), red in zip(self.seg.reductions(), reductions):
+                copy[var] = replica_private(self.builder, red, f"{var.name_hint or 'red'}_{r}")
+            copies.append(copy)
+        return copies
+
+    def _emit_tiles(self, order: list[_DimIndex], privates: list[Env]) -> None:
+        """Each thread's tile of replicas: the index of every replica of x (in the prologue,
+        with its bound test, since x does not change inside the y/z loops), then the y and z
+        loops (or their single pass), then the split between the full tile and the rest."""
+        x = next((d for d in order if d.loop_step is None), None)
+        x_replicas = self._replicas(x, x.first) if x is not None else None
+        self._tile_loops([d for d in order if d.loop_step is not None], [], x_replicas, privates)
+
+    def _replicas(self, dim: _DimIndex, base: SSAValue) -> _Replicas:
+        ix = IndexArith(self.builder)
+        hint = _index_hint(dim.level)
+        indices = [base] + [
+            ix.add(base, ix.mul(dim.replica_stride, ix.const(u)), hint)
+            for u in range(1, dim.level.unroll)
+        ]
+        bounded_by_loop = dim.grid_stride
+        checked = [
+            not dim.coverage.replica_in_range(u) and not (u == 0 and bounded_by_loop)
+            for u in range(dim.level.unroll)
+        ]
+        # The last replica in range implies the others are; each must be on the stride.
+        full = self._conditions(dim, indices[-1], checked[-1])
+        if dim.level.sparse:
+            for index in indices[:-1]:
+                full += self._conditions(dim, index, False)
+        return _Replicas(dim, indices, checked, full)
+
+    def _tile_loops(
+        self,
+        loops: list[_DimIndex],
+        outer: list[_Replicas],
+        x: _Replicas | None,
+        privates: list[Env],
+    ) -> None:
+        if not loops:
+            self._split([*outer, *([x] if x is not None else [])], privates)
+            return
+        dim, rest = loops[0], loops[1:]
+        if not dim.grid_stride:
+            self._tile_loops(rest, [*outer, self._replicas(dim, dim.first)], x, privates)
+            return
+        assert dim.loop_step is not None
+        body = Block(arg_types=[IndexType()])
+        body.args[0].name_hint = _index_hint(dim.level)
+        self.builder.insert(scf.ForOp(dim.first, dim.ub, dim.loop_step, [], body))
+        back = self.builder.insertion_point
+        self.builder.insertion_point = InsertPoint.at_end(body)
+        self._tile_loops(rest, [*outer, self._replicas(dim, body.args[0])], x, privates)
+        self.builder.insert(scf.YieldOp())
+        self.builder.insertion_point = back
+
+    def _split(self, reps: list[_Replicas], privates: list[Env]) -> None:
+        """`if (the whole tile is in range) { jammed replicas } else { guarded replicas }`;
+        without a test when the grid proves the tile full."""
+        conditions = [c for rep in reps for c in rep.full]
+        if not conditions:
+            self._jam_tile(reps, privates)
+            return
+        ix = IndexArith(self.builder)
+        cond = conditions[0]
+        for more in conditions[1:]:
+            cond = ix.and_(cond, more)
+        cond.name_hint = "full_tile"
+        then_block, else_block = Block(), Block()
+        self.builder.insert(scf.IfOp(cond, [], [then_block], [else_block]))
+        back = self.builder.insertion_point
+        self.builder.insertion_point = InsertPoint.at_end(then_block)
+        self._jam_tile(reps, privates)
+        self.builder.insert(scf.YieldOp())
+        self.builder.insertion_point = InsertPoint.at_end(else_block)
+        # When the test is one replica's bound, that replica is out of range here.
+        tested = [k for k, rep in enumerate(reps) if rep.full]
+        skip = None
+        if len(tested) == 1 and not reps[tested[0]].dim.level.sparse:
+            skip = (tested[0], len(reps[tested[0]].indices) - 1)
+        self._remainder(reps, 0, dict(self.value_map), [], privates, skip)
+        self.builder.insert(scf.YieldOp())
+        self.builder.insertion_point = back
+
+    def _jam_tile(self, reps: list[_Replicas], privates: list[Env]) -> None:
+        ix = IndexArith(self.builder)
+        casts: list[list[SSAValue]] = []
+        for rep in reps:
+            iv = rep.dim.level.loop.induction_var
+            casts.append([ix.cast_to(index, iv.type, iv.name_hint) for index in rep.indices])
+        envs: list[Env] = []
+        for r, combo in enumerate(itertools.product(*(range(len(c)) for c in casts))):
+            env = dict(self.value_map)
+            for rep, cast, u in zip(reps, casts, combo):
+                env[rep.dim.level.loop.induction_var] = cast[u]
+            env.update(privates[r])
+            envs.append(env)
+        self._jam_level(0, envs, Jammer(self.builder))
+
+    def _remainder(
+        self,
+        reps: list[_Replicas],
+        k: int,
+        env: Env,
+        combo: list[int],
+        privates: list[Env],
+        skip: tuple[int, int] | None,
+    ) -> None:
+        """The replicas of a tile that is not full, each under its own guards (but replica
+        `skip[1]` of dimension `skip[0]`, known to be out of range)."""
+        if k == len(reps):
+            r = 0
+            for rep, u in zip(reps, combo):
+                r = r * len(rep.indices) + u
+            self._emit_level(0, {**env, **privates[r]})
+            return
+        rep = reps[k]
+        iv = rep.dim.level.loop.induction_var
+        for u, index in enumerate(rep.indices):
+            if skip == (k, u):
+                continue
+            outer = self._open_if(self._conditions(rep.dim, index, rep.checked[u]))
+            replica = dict(env)
+            replica[iv] = IndexArith(self.builder).cast_to(index, iv.type, iv.name_hint)
+            self._remainder(reps, k + 1, replica, [*combo, u], privates, skip)
+            self._close_if(outer)
+
+    def _jam_level(self, k: int, envs: list[Env], jammer: Jammer) -> None:
+        """`_emit_level` for all replicas at once: the body of chain level `k` jammed."""
+        mapping = self.seg.mapping
+        assert mapping is not None
+        loop = mapping.levels[k].loop
+        outer = self.builder.insertion_point
+        if mapping.levels[k].dim is None:
+            body = Block(arg_types=[loop.induction_var.type])
+            body.args[0].name_hint = loop.induction_var.name_hint
+            for env in envs:
+                env[loop.induction_var] = body.args[0]
+            bounds = [envs[0][v] for v in loop.operands[:3]]
+            self.builder.insert(scf.ForOp(*bounds, [], body))
+            self.builder.insertion_point = InsertPoint.at_end(body)
+        inner = mapping.levels[k + 1].loop if k + 1 < len(mapping.levels) else None
+        for op in loop.body.block.ops:
+            if isinstance(op, YieldOp):
+                continue
+            if op is inner:
+                self._jam_level(k + 1, envs, jammer)
+            else:
+                jammer.emit(op, envs)
+        if mapping.levels[k].dim is None:
             self.builder.insert(scf.YieldOp())
         self.builder.insertion_point = outer
 
@@ -346,6 +578,20 @@ class KernelBuilder:
         if not linear.name_hint:
             linear.name_hint = "thread"
         return linear
+
+
+def _count(lb: SSAValue, ub: SSAValue, step: SSAValue | None) -> int | None:
+    """The iteration count in thread units when the bounds are known: `ub - lb` (sparse, `step`
+    None) or `ceil((ub - lb) / step)` (dense), as the host computes it."""
+    lo, hi = known_int(lb), known_int(ub)
+    if lo is None or hi is None:
+        return None
+    if step is None:
+        return hi - lo
+    s = known_int(step)
+    if s is None or s <= 0:
+        return None
+    return ceildiv(hi - lo, s)
 
 
 def _hint(level: Level) -> str | None:

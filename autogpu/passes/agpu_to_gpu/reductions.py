@@ -139,6 +139,23 @@ def start_reduction(
     return Reduction(kind, global_memref, private, shared)
 
 
+def replica_private(builder: Builder, red: Reduction, name: str) -> SSAValue:
+    """Another private copy for one replica of an unrolled thread (set to the identity), so
+    that jammed replicas never update one copy in interleaved order."""
+    private = builder.insert(memref.AllocaOp.get(red.element, shape=[])).memref
+    private.name_hint = f"{name}_private"
+    init = builder.insert(arith.ConstantOp(identity(red.kind, red.element))).result
+    builder.insert(memref.StoreOp.get(init, private, []))
+    return private
+
+
+def combine_replica(builder: Builder, red: Reduction, replica: SSAValue) -> None:
+    """Folds a replica's private copy into the thread's (before the block tree)."""
+    mine = builder.insert(memref.LoadOp.get(red.private, [])).res
+    theirs = builder.insert(memref.LoadOp.get(replica, [])).res
+    builder.insert(memref.StoreOp.get(red.combine(builder, mine, theirs), red.private, []))
+
+
 def finish_reductions(
     builder: Builder, reductions: list[Reduction], thread: SSAValue, threads: int
 ) -> None:

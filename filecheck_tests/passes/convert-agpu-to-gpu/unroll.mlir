@@ -1,6 +1,7 @@
-// RUN: autogpu-opt %s --split-input-file -p convert-agpu-to-gpu | filecheck %s
+// RUN: autogpu-opt %s --split-input-file -p 'convert-agpu-to-gpu{jam=false}' | filecheck %s
 
-// Parallel unrolling (thread coarsening): with unroll 2 each thread runs the body for
+// Parallel unrolling without jamming (`jam=false`; the default jams the replicas, see
+// unroll-jam.mlir): with unroll 2 each thread runs the body for
 // gid and gid + blockDim.x, where gid = blockIdx.x * blockDim.x * 2 + threadIdx.x; each
 // replica has its own guard, and the grid halves.
 func.func @unroll2(%A: memref<?xf32>, %n: i32) {
