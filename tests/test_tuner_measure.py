@@ -65,3 +65,32 @@ def test_nan_and_infinity_must_match():
     assert "NaN mismatch" in compare("z", np.array([np.nan, np.nan, np.inf]), ref, 1e-12)
     assert "infinity" in compare("z", np.array([1.0, np.nan, -np.inf]), ref, 1e-12)
     assert compare("z", np.array([1.0, np.nan, np.inf, 1.0]), ref, 1e-12).startswith("z: shape")
+
+
+@pytest.mark.parametrize("example, function, sizes, k", [
+    ("saxpy", "saxpy", {"n": 1000}, 1),  # no loop accumulates
+    ("dot", "dot", {"n": 4096}, 4096),  # the reduction loop's trip count
+    ("matmul", "matmul", {"m": 8, "n": 9, "p": 77}, 77),  # the serial k loop
+    ("conv2d", "conv2d", {"n": 100, "m": 100, "t": 5}, 25),  # two nested serial loops
+    ("stencil2d", "jacobi2d", {"n": 10, "m": 10}, 1),
+])
+def test_the_reduction_length_comes_from_the_kernels_loops(example, function, sizes, k):
+    from pathlib import Path
+
+    from autogpu.tuner.adapter import reduction_length
+
+    path = Path(__file__).resolve().parent.parent / "examples" / f"{example}.c"
+    assert reduction_length(path.read_text(), str(path), function, sizes) == k
+
+
+def test_unknown_trip_counts_fall_back_to_the_largest_size():
+    from autogpu.tuner.adapter import reduction_length
+    from autogpu.tuner.inputs import reduction_length as choose
+
+    source = ("void f(float *a, const int *len, int n) {\n#pragma omp parallel for\n"
+              "  for (int i = 0; i < n; i++) {\n    int k = 0;\n"
+              "    while (k < len[i]) { a[i] += 1.0f; k++; }\n  }\n}\n")
+    assert reduction_length(source, "f.c", "f", {"n": 64}) is None
+    assert choose({"n": 64, "m": 7}, None, None) == 64
+    assert choose({"n": 64}, "n * 2", None) == 128
+    assert choose({"n": 64}, None, 3) == 3

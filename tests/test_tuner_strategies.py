@@ -16,6 +16,7 @@ from autogpu.tuner.strategies import (
 
 CANDIDATES = [{**c, "cache": flag} for c in synthetic_candidates() for flag in (False, True)]
 OPTIMUM = {"block_size": 128, "unroll": 4, "cache": True}
+SMALL = [c for c in CANDIDATES if c["block_size"] in (64, 128, 256, 1024)]
 
 
 def _drive(strategy, table, limit=None):
@@ -37,9 +38,6 @@ def _table(failing=()):
 
 def test_synthetic_optimum_is_where_we_say():
     assert min(CANDIDATES, key=synthetic_cost) == OPTIMUM
-
-
-SMALL = [c for c in CANDIDATES if c["block_size"] in (64, 128, 256, 1024)]
 
 
 @pytest.mark.parametrize("name", ["exhaustive", "random", "model"])
@@ -74,7 +72,7 @@ def test_several_outstanding_asks_are_all_different():
 
 def test_model_only_proposes_valid_configurations():
     # A restricted space: not a product, so the sampler's proposals must be filtered.
-    valid = [c for c in CANDIDATES if c["block_size"] * c["unroll"] <= 256]
+    valid = [c for c in SMALL if c["block_size"] * c["unroll"] <= 256]
     strategy = make_strategy("model", valid, seed=0)
     asked = _drive(strategy, _table())
     assert {canonical(c) for c in asked} == {canonical(c) for c in valid}

@@ -102,14 +102,15 @@ def corrupt_block_64(config, artifact):
 
 
 def hang_block_128(config, artifact):
-    """Make the block_size=128 variant of saxpy spin forever."""
+    """Make the block_size=128 variant of saxpy spin forever (on a volatile read of global
+    memory, which no compiler may remove)."""
     from dataclasses import replace
 
     if config.get("block_size") != 128:
         return artifact
     source = artifact.cuda_source
     body = source.index("{", source.index("__global__")) + 1
-    spin = " volatile int agpu_spin = 1; while (agpu_spin) { } "
+    spin = " while (*(volatile const float *)x == *(volatile const float *)x) { } "
     return replace(artifact, cuda_source=source[:body] + spin + source[body:])
 
 

@@ -247,6 +247,91 @@ def parallel_depth(source: str, filename: str, function: str) -> int:
     return best
 
 
+def reduction_length(source: str, filename: str, function: str,
+                     sizes: dict[str, Any]) -> int | None:
+    """K of the verification tolerance: the most terms any value accumulates, i.e. the largest
+    product of trip counts of nested serial loops, or of a reduction loop's trip count, for the
+    given sizes. None where a trip count cannot be evaluated (the caller falls back)."""
+    from autogpu.frontend import parse_c
+
+    module = parse_c(source, filename)
+    func = next((op for op in module.ops if getattr(op, "sym_name", None) is not None
+                 and op.sym_name.data == function), None)
+    if func is None:
+        return None
+    args = {}
+    arg_attrs = func.arg_attrs.data if func.arg_attrs is not None else ()
+    for i, arg in enumerate(func.body.blocks[0].args):
+        attrs = arg_attrs[i].data if i < len(arg_attrs) else {}
+        name = _attr_value(attrs.get("agpu.name"))
+        if name in sizes:
+            args[arg] = sizes[name]
+    best = 1
+    for op in func.walk():
+        if op.name == "scf.while":
+            return None
+        counted = op.name == "scf.for" or _is_reduction_loop(op)
+        if not counted:
+            continue
+        k, node = 1, op
+        while node is not None and node is not func:
+            if node.name == "scf.for" or _is_reduction_loop(node):
+                trips = _trip_count(node, args)
+                if trips is None:
+                    return None
+                k *= max(trips, 1)
+            node = node.parent_op()
+        best = max(best, k)
+    return best
+
+
+def _is_reduction_loop(op: Any) -> bool:
+    if op.name != "agpu.parallel_for":
+        return False
+    reductions = op.properties.get("reductions")
+    return reductions is not None and len(getattr(reductions, "data", ())) > 0
+
+
+def _trip_count(loop: Any, args: dict[Any, Any]) -> int | None:
+    lb, ub, step = (_int_value(v, args) for v in loop.operands[:3])
+    if lb is None or ub is None or not step or step <= 0:
+        return None
+    return max(0, -(-(ub - lb) // step))
+
+
+_INT_OPS = {
+    "arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b,
+    "arith.muli": lambda a, b: a * b, "arith.maxsi": max, "arith.minsi": min,
+    "arith.maxui": max, "arith.minui": min,
+    "arith.divsi": lambda a, b: int(a / b) if b else None,
+    "arith.divui": lambda a, b: a // b if b else None,
+    "arith.ceildivsi": lambda a, b: -(-a // b) if b else None,
+}
+
+
+def _int_value(value: Any, args: dict[Any, Any], depth: int = 0) -> int | None:
+    """The integer an SSA value has for the given sizes, through simple arithmetic only."""
+    if value in args:
+        return int(args[value])
+    op = getattr(value, "op", None)
+    if op is None or depth > 32:
+        return None
+    if op.name == "arith.constant":
+        attr = op.properties.get("value")
+        if attr is None:
+            attr = op.attributes.get("value")
+        v = getattr(getattr(attr, "value", None), "data", None)
+        return v if isinstance(v, int) and not isinstance(v, bool) else None
+    if op.name in ("arith.index_cast", "arith.extsi", "arith.extui", "arith.trunci",
+                   "arith.index_castui"):
+        return _int_value(op.operands[0], args, depth + 1)
+    if op.name in _INT_OPS and len(op.operands) == 2:
+        a = _int_value(op.operands[0], args, depth + 1)
+        b = _int_value(op.operands[1], args, depth + 1)
+        return None if a is None or b is None else _INT_OPS[op.name](a, b)
+    return None
+
+
 # --- compiling a variant ---------------------------------------------------------------------
 
 

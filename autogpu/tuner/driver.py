@@ -155,7 +155,10 @@ def prepare(options: TuneOptions) -> Prepared:
         raise CompileError(_empty_space_message(space))
     if options.reference is not None and options.reference.strip().lower() not in ("", "none"):
         adapter.parse_pipeline_spec(options.reference)
-    k = inputs.reduction_length(sizes, options.reduction_length)
+    inferred = None
+    if options.reduction_length is None:
+        inferred = adapter.reduction_length(source, filename, function, sizes)
+    k = inputs.reduction_length(sizes, options.reduction_length, inferred)
     return Prepared(options, source, filename, function, params, sizes, lengths, args, space,
                     candidates, k)
 

@@ -181,10 +181,17 @@ def fingerprint(args: Sequence[Any]) -> str:
     return h.hexdigest()[:16]
 
 
-def reduction_length(sizes: Mapping[str, Any], given: str | int | None) -> int:
-    """K in the tolerance formula: `--reduction-length EXPR`, or the largest integer size."""
+def reduction_length(sizes: Mapping[str, Any], given: str | int | None,
+                     inferred: int | None = None) -> int:
+    """K in the tolerance formula: `--reduction-length EXPR`, else what the kernel's loops say
+    (`inferred`), else the largest integer size (an over-estimate)."""
     if given is not None:
-        value = expr.evaluate(str(given), sizes)
+        try:
+            value = expr.evaluate(str(given), sizes)
+        except CompileError as e:
+            raise CompileError(f"--reduction-length: {e.message}") from None
         return max(1, int(value))
+    if inferred is not None:
+        return max(1, int(inferred))
     ints = [int(v) for v in sizes.values() if isinstance(v, (int, np.integer)) and not isinstance(v, bool)]
     return max([1, *ints])

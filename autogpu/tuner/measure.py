@@ -12,8 +12,9 @@ wall-clock around the executor on the CPU (fresh inputs before each run, not tim
 hung or crashed variant is killed, recorded as `timeout`/`crash`, and a fresh process carries on.
 
 Verification tolerance (floating-point outputs), with eps the dtype's machine epsilon and K the
-reduction length (the serial trip count accumulated into one output; by default the largest
-integer size, an over-estimate):
+reduction length (the most terms accumulated into one value: the product of the trip counts of
+nested serial loops, or a reduction loop's trip count, for the tuned sizes; see
+adapter.reduction_length):
 
     |out - ref| <= rtol * (|ref| + max|ref|),   rtol = c * eps * sqrt(K),  c = 8
 
@@ -27,9 +28,11 @@ from __future__ import annotations
 
 import multiprocessing
 import statistics
+import sys
 import time
 import traceback
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,6 +52,29 @@ def process_context(method: str = "forkserver") -> Any:
     if method == "forkserver":
         ctx.set_forkserver_preload(FORKSERVER_PRELOAD)
     return ctx
+
+
+@contextmanager
+def no_main_reimport() -> Iterator[None]:
+    """Start child processes without re-running the user's main script in them.
+
+    spawn and forkserver children normally re-import `__main__` (so that objects defined there
+    unpickle); the tuner's children need nothing from it, and re-running a script that calls
+    `autogpu.tune()` without an `if __name__ == "__main__":` guard (or one read from stdin)
+    would fail. While a child starts, `__main__` looks like an interactive session's.
+    """
+    main = sys.modules.get("__main__")
+    if main is None:
+        yield
+        return
+    saved = {k: main.__dict__[k] for k in ("__file__", "__spec__") if k in main.__dict__}
+    main.__dict__.pop("__file__", None)
+    main.__dict__["__spec__"] = None
+    try:
+        yield
+    finally:
+        main.__dict__.pop("__spec__", None)
+        main.__dict__.update(saved)
 
 
 @dataclass
@@ -367,7 +393,8 @@ class Isolated:
         parent, child = self.context.Pipe()
         self.process = self.context.Process(target=_serve, args=(child, self.measurer),
                                             daemon=True)
-        self.process.start()
+        with no_main_reimport():
+            self.process.start()
         child.close()
         self.conn = parent
         if not parent.poll(self.setup_timeout):

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from autogpu.tuner.cache import Cache, Record, canonical
-from autogpu.tuner.measure import Outcome, process_context
+from autogpu.tuner.measure import Outcome, no_main_reimport, process_context
 from autogpu.tuner.strategies import Strategy
 
 
@@ -116,7 +116,8 @@ class CompilePool:
     def submit(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
         if self.jobs == 0:
             return _InlineFuture(compile_in_worker(fn, args))
-        return self._ensure().submit(compile_in_worker, fn, args)
+        with no_main_reimport():  # the pool starts its processes in submit()
+            return self._ensure().submit(compile_in_worker, fn, args)
 
     def _processes(self) -> list[Any]:
         return list((getattr(self._pool, "_processes", None) or {}).values())
