@@ -493,8 +493,8 @@ def _narrow_unsigned_ring(e: Expr, bits: int) -> Expr | None:
     def narrow(x: Expr) -> Expr | None:
         if x.ctype is not None and x.ctype in INTEGER_WIDTHS and INTEGER_WIDTHS[x.ctype] <= bits:
             return x
-        if isinstance(x, Cast) and x.operand.ctype in INTEGER_WIDTHS:
-            if INTEGER_WIDTHS[x.operand.ctype] <= bits:  # a widening cast: drop it
+        if isinstance(x, Cast) and x.ctype in INTEGER_WIDTHS and x.operand.ctype in INTEGER_WIDTHS:
+            if INTEGER_WIDTHS[x.operand.ctype] <= bits:  # an integer widening cast: drop it
                 return x.operand
         if isinstance(x, IntLiteral):
             return int_literal(x.value, unsigned)

@@ -117,6 +117,23 @@ builtin.module attributes {gpu.container_module} {
       memref.store %e1, %out[%c5] : memref<?xi32>
       %t0 = arith.trunci %a : i32 to i1
       memref.store %t0, %flags[%c1] : memref<?xi1>
+      // Truncation commutes with + - *: done in 32-bit unsigned arithmetic (which wraps) when
+      // an operand is unsigned, else as a cast of the 64-bit result (int arithmetic could
+      // overflow).
+      %z0 = arith.extui %a : i32 to i64
+      %z1 = arith.extui %b : i32 to i64
+      %z2 = arith.muli %z0, %z1 : i64
+      %z4 = arith.trunci %z2 : i64 to i32
+      memref.store %z4, %out[%c6] : memref<?xi32>
+      %y0 = arith.extui %a : i32 to i64
+      %y1 = arith.addi %y0, %w : i64
+      %y2 = arith.trunci %y1 : i64 to i32
+      memref.store %y2, %out[%c7] : memref<?xi32>
+      %s1 = arith.extsi %a : i32 to i64
+      %s2 = arith.extsi %b : i32 to i64
+      %s3 = arith.muli %s1, %s2 : i64
+      %s4 = arith.trunci %s3 : i64 to i32
+      memref.store %s4, %out[%c8] : memref<?xi32>
       "gpu.return"() : () -> ()
     }) {sym_name = "int_ops"} : () -> ()
   }) : () -> ()
@@ -176,4 +193,7 @@ builtin.module attributes {gpu.container_module} {
 // CHECK-NEXT:    out[4] = (int)p1;
 // CHECK-NEXT:    out[5] = -(int)p1;
 // CHECK-NEXT:    flags[1] = (a & 1) != 0;
+// CHECK-NEXT:    out[6] = (unsigned)a * (unsigned)b;
+// CHECK-NEXT:    out[7] = (int)((unsigned)a + w);
+// CHECK-NEXT:    out[8] = (int)((long long)a * b);
 // CHECK-NEXT:  }
