@@ -21,6 +21,8 @@ from autogpu.backend.c_names import Scopes
 from autogpu.backend.c_types import Mode, UnsupportedType, convert, ctype_of, ir_width, width
 from autogpu.backend.cuda_exprs import conditional_bool, pair
 
+INDENT = "  "
+
 
 class ControlFlow:
     """Mixin of `KernelEmitter` printing the scf ops; the emitter provides the state below and
@@ -131,7 +133,11 @@ class ControlFlow:
         else:
             self.line(f"if ({cond}) {{")
             self.lines += then_lines
-            if else_lines:
+            if _is_lone_if(else_lines, INDENT * (self.depth + 1)):
+                # `} else { if (c) { ... } }` reads better as `} else if (c) { ... }`.
+                self.line(f"}} else {else_lines[0].lstrip()}")
+                self.lines += [line[len(INDENT) :] for line in else_lines[1:-1]]
+            elif else_lines:
                 self.line("} else {")
                 self.lines += else_lines
         self.line("}")
@@ -226,3 +232,14 @@ def _negate(cond: Expr) -> Expr:
     if isinstance(cond, Unary) and cond.op == "!":
         return cond.operand
     return Unary("!", cond, "bool")
+
+
+def _is_lone_if(lines: list[str], indent: str) -> bool:
+    """The lines of a branch are a single if statement (its chain of else included)."""
+    top = [line for line in lines if line.startswith(indent) and line[len(indent)] != " "]
+    return (
+        len(top) >= 2
+        and top[0].startswith(f"{indent}if (")
+        and all(line.startswith(f"{indent}}}") for line in top[1:])
+        and top[-1] == f"{indent}}}"
+    )

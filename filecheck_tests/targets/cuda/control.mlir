@@ -64,6 +64,17 @@ builtin.module attributes {gpu.container_module} {
         scf.yield %m : i32
       }
       memref.store %r, %out[%i1] : memref<?xi32>
+      // An else branch that is just another if: `else if`.
+      scf.if %in {
+        memref.store %c0, %out[%i0] : memref<?xi32>
+      } else {
+        %neg = arith.cmpi slt, %n, %c0 : i32
+        scf.if %neg {
+          memref.store %c1, %out[%i0] : memref<?xi32>
+        } else {
+          memref.store %n, %out[%i0] : memref<?xi32>
+        }
+      }
       // Only an else branch.
       scf.if %in {
       } else {
@@ -144,6 +155,13 @@ builtin.module attributes {gpu.container_module} {
 // CHECK-NEXT:      [[R]] = n * n;
 // CHECK-NEXT:    }
 // CHECK-NEXT:    out[1] = [[R]];
+// CHECK-NEXT:    if ([[IN]]) {
+// CHECK-NEXT:      out[0] = 0;
+// CHECK-NEXT:    } else if (n < 0) {
+// CHECK-NEXT:      out[0] = 1;
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      out[0] = n;
+// CHECK-NEXT:    }
 // CHECK-NEXT:    if (![[IN]]) {
 // CHECK-NEXT:      out[0] = 1;
 // CHECK-NEXT:    }
