@@ -32,3 +32,13 @@ def test_two_workers_share_one_cache_without_duplicated_measurements(tmp_path, s
     assert len(log) == len({key for key, _, _ in log}) == 4  # each variant measured once
     if strategy == "model":  # the workers' sampler shared one study next to the cache
         assert (tmp_path / "tune.optuna.log").is_file()
+
+
+def test_the_budget_is_shared_by_the_workers(tmp_path):
+    options = TuneOptions(SAXPY, sizes={"n": 4096}, arrays={"x": "n", "y": "n"},
+                          backend="cpu", space={"block_size": [32, 64, 128, 256, 512, 1024]},
+                          strategy="random", budget=3, workers=2, jobs=2, repetitions=1,
+                          cache=str(tmp_path / "tune.sqlite"), progress=False, plot=False)
+    result = run(prepare(options))
+    assert len(result.variants) == result.measured == 3
+    assert result.stopped_by == "budget"

@@ -299,7 +299,8 @@ def _device_space(prepared: Prepared, info: Mapping[str, Any]) -> tuple[space_mo
 
 def _single_session(prepared: Prepared, cache: Cache, *, out: Any = None, worker: int = 0,
                     jobs: int | None = None, storage: Any = None,
-                    on_context: Callable[[str, dict], None] | None = None, stop: Any = None):
+                    on_context: Callable[[str, dict], None] | None = None, stop: Any = None,
+                    counter: Any = None):
     o = prepared.options
     device = (o.devices or [o.device])[worker % len(o.devices or [o.device])]
     measurer, info = start_measurer(prepared, device)
@@ -320,7 +321,8 @@ def _single_session(prepared: Prepared, cache: Cache, *, out: Any = None, worker
         progress = _Progress(total, o.progress and worker == 0 and o.workers == 1, out)
         session = Session(strategy, compiler, measurer, cache, context, jobs=jobs,
                           budget=o.budget, time_limit=o.time_limit,
-                          compile_timeout=o.compile_timeout, progress=progress, stop=stop)
+                          compile_timeout=o.compile_timeout, progress=progress, stop=stop,
+                          counter=counter)
         try:
             session.run()
         except MeasurementSetupError as e:

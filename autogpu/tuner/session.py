@@ -16,6 +16,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import math
 import os
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -147,6 +148,47 @@ class CompilePool:
         self._pool = None
 
 
+class EvaluationCounter:
+    """The distinct variants evaluated or being evaluated, shared by the workers of one run
+    (threads), so that a budget is one budget for all of them."""
+
+    def __init__(self) -> None:
+        self._done: set[str] = set()
+        self._busy: set[str] = set()
+        self._lock = threading.Lock()
+
+    def reserve(self, config: Mapping[str, Any], budget: int | None) -> bool:
+        """Count `config` as in progress, unless that would go over `budget`."""
+        key = canonical(config)
+        with self._lock:
+            if key in self._done or key in self._busy:
+                return True
+            if budget is not None and len(self._done) + len(self._busy) >= budget:
+                return False
+            self._busy.add(key)
+            return True
+
+    def release(self, config: Mapping[str, Any]) -> None:
+        with self._lock:
+            self._busy.discard(canonical(config))
+
+    def add(self, config: Mapping[str, Any]) -> None:
+        key = canonical(config)
+        with self._lock:
+            self._busy.discard(key)
+            self._done.add(key)
+
+    @property
+    def count(self) -> int:
+        with self._lock:
+            return len(self._done)
+
+    @property
+    def total(self) -> int:
+        with self._lock:
+            return len(self._done) + len(self._busy)
+
+
 @dataclass
 class _Pending:
     config: dict[str, Any]
@@ -162,7 +204,8 @@ class Session:
                  cache: Cache, context: str, *, jobs: int = 1, budget: int | None = None,
                  time_limit: float | None = None, compile_timeout: float = 300.0,
                  lookahead: int | None = None, progress: Any = None, poll_interval: float = 0.1,
-                 start_method: str = "forkserver", stop: Any = None):
+                 start_method: str = "forkserver", stop: Any = None,
+                 counter: EvaluationCounter | None = None):
         self.strategy = strategy
         self.compiler = compiler
         self.measurer = measurer
@@ -184,6 +227,7 @@ class Session:
         self.stopped_by: str | None = None
         self._exhausted = False
         self.stop = stop  # a threading.Event another thread sets to end the run early
+        self.counter = counter or EvaluationCounter()
 
     # --- the loop ------------------------------------------------------------------------------
 
@@ -218,7 +262,7 @@ class Session:
         finally:
             self._shutdown()
         if self.stopped_by is None:
-            self.stopped_by = "budget" if self._budget_spent() else "space exhausted"
+            self.stopped_by = "space exhausted" if self._exhausted else "budget"
         return self.evaluations
 
     def _elapsed(self) -> float:
@@ -230,13 +274,10 @@ class Session:
     def _in_flight(self) -> int:
         return len(self._compiling) + len(self._ready) + len(self._deferred)
 
-    def _budget_spent(self) -> bool:
-        return self.budget is not None and len(self.evaluations) >= self.budget
-
     def _may_ask(self) -> bool:
         if self._over_time():
             return False
-        if self.budget is not None and len(self.evaluations) + self._in_flight() >= self.budget:
+        if self.budget is not None and self.counter.total >= self.budget:
             return False
         return len(self._compiling) + len(self._ready) < self.lookahead
 
@@ -246,6 +287,9 @@ class Session:
             config = self.strategy.ask()
             if config is None:
                 self._exhausted = True
+                return
+            if not self.counter.reserve(config, self.budget):
+                self.strategy.forget(config)  # another worker took the last of the budget
                 return
             self._claim_or_defer(config)
 
@@ -343,16 +387,20 @@ class Session:
                                 cached, self._elapsed(), list(record.times), dict(record.extra),
                                 record.digest)
         self.evaluations.append(evaluation)
+        self.counter.add(config)
         if self.progress is not None:
             self.progress(evaluation, self.evaluations)
 
     def _shutdown(self) -> None:
         for pending in self._compiling:
             self.strategy.forget(pending.config)
+            self.counter.release(pending.config)
         for pending, _ in self._ready:
             self.strategy.forget(pending.config)
+            self.counter.release(pending.config)
         for config in self._deferred:
             self.strategy.forget(config)
+            self.counter.release(config)
         self._compiling.clear()
         self._ready.clear()
         self._deferred.clear()
@@ -373,7 +421,3 @@ def default_jobs() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # pragma: no cover
         return max(1, os.cpu_count() or 1)
-
-
-def params_key(config: Mapping[str, Any]) -> str:
-    return canonical(config)

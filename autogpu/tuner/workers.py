@@ -26,7 +26,7 @@ from typing import Any
 
 from autogpu.diagnostics import CompileError
 from autogpu.tuner.cache import Cache, canonical, default_cache_path
-from autogpu.tuner.session import Evaluation, default_jobs
+from autogpu.tuner.session import Evaluation, EvaluationCounter, default_jobs
 
 
 def make_storage(url: str | None) -> Any:
@@ -55,7 +55,7 @@ def default_storage(cache_path: str | Path) -> str:
 
 
 def _worker(prepared: Any, index: int, cache_path: str, storage_url: str | None, jobs: int,
-            stop: threading.Event, messages: queue.Queue) -> None:
+            stop: threading.Event, messages: queue.Queue, counter: EvaluationCounter) -> None:
     """One tuner (a thread: it only waits for its compile pool and its measurement process,
     which does the GPU work in a process of its own)."""
     from autogpu.tuner.driver import _single_session
@@ -67,6 +67,7 @@ def _worker(prepared: Any, index: int, cache_path: str, storage_url: str | None,
                    lease_seconds=2 * (o.timeout + o.compile_timeout) + 60) as cache:
             session, context, info, _ = _single_session(
                 prepared, cache, worker=index, jobs=jobs, storage=storage, stop=stop,
+                counter=counter,
                 on_context=lambda ctx, inf: messages.put(("context", index, ctx, inf)))
             messages.put(("done", index, session.measured, session.stopped_by))
     except CompileError as e:
@@ -93,9 +94,10 @@ def run_workers(prepared: Any, *, out: Any = None):
         jobs = max(1, total_jobs // n) if total_jobs else 0
         messages: queue.Queue = queue.Queue()
         stop = threading.Event()
+        counter = EvaluationCounter()  # one budget for all workers
         threads = [threading.Thread(target=_worker, name=f"autogpu-tune-worker-{i}",
                                     args=(prepared, i, cache_path, storage_url, jobs, stop,
-                                          messages), daemon=True)
+                                          messages, counter), daemon=True)
                    for i in range(n)]
         for t in threads:
             t.start()
