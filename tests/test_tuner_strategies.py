@@ -126,3 +126,24 @@ def test_gp_without_pytorch_is_a_clear_error():
     else:
         asked = _drive(make_strategy("gp", CANDIDATES, seed=0), _table(), limit=12)
         assert len({canonical(c) for c in asked}) == 12
+
+
+@pytest.mark.parametrize("kind", ["journal", "sqlite"])
+def test_model_strategies_sharing_a_study_never_repeat_each_other(tmp_path, kind):
+    """Two tuners (two hosts) on one Optuna storage: the second never proposes what the first
+    measured; it takes the result from the study instead. (Optuna's RDB storage commits a lot:
+    the SQLite case asks fewer variants to stay fast.)"""
+    from autogpu.tuner.workers import make_storage
+
+    url = str(tmp_path / "study.log") if kind == "journal" else f"sqlite:///{tmp_path}/study.db"
+    first_n, second_n = (10, None) if kind == "journal" else (4, 4)
+    table = _table()
+    first = make_strategy("model", SMALL, seed=0, storage=make_storage(url), study_name="s")
+    asked_first = {canonical(c) for c in _drive(first, table, limit=first_n)}
+    second = make_strategy("model", SMALL, seed=1, storage=make_storage(url), study_name="s")
+    asked_second = {canonical(c) for c in _drive(second, table, limit=second_n)}
+    assert len(asked_first) == first_n
+    assert not asked_first & asked_second
+    if second_n is None:
+        assert asked_first | asked_second == {canonical(c) for c in SMALL}
+        assert second.ask() is None
