@@ -48,6 +48,8 @@ def _run(capsys, *argv):
     (["--set", "block_size=pow2(3000, 4000)"], 1, "no candidate values"),
     (["-p", "no-such-pass"], 1, "unknown pass 'no-such-pass'"),
     (["--space", "/nonexistent.toml"], 1, "no such space file"),
+    (["--reference", "nope"], 1, "unknown pass 'nope'"),
+    (["--reduction-length", "q * 2"], 1, "--reduction-length: 'q * 2': unknown name 'q'"),
 ])
 def test_bad_input_is_a_clear_error_before_anything_runs(capsys, tmp_path, argv, code, message):
     got, out, err = _run(capsys, *SAXPY_ARGS, "--cache", tmp_path / "c.sqlite", *argv)
@@ -63,6 +65,19 @@ def test_sizes_and_arrays_must_be_given(capsys):
     assert "--array x=EXPR --array y=EXPR" in err
     code, _, err = _run(capsys, tmp := "/nonexistent.c")
     assert code == 2 and f"no such C file: {tmp}" in err
+
+
+def test_the_cuda_backend_without_pycuda_is_a_clear_error(capsys, tmp_path):
+    try:
+        import pycuda  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        pytest.skip("pycuda is installed here: the cuda backend would really run")
+    code, _, err = _run(capsys, *SAXPY_ARGS[:-2], "--set", "block_size=64", "--no-cache",
+                        "-o", tmp_path / "out")
+    assert code == 1
+    assert "cannot measure on the cuda backend: the cuda backend needs pycuda" in err
 
 
 def test_list_space_shows_the_default_space_of_the_pipeline(capsys):

@@ -550,10 +550,16 @@ def select_gpu(device: int) -> None:
 def cuda_device_info(device: int) -> dict[str, Any]:
     """Name, compute capability, driver version and limits of the GPU (in the measurement
     process, after select_gpu: it initialises CUDA)."""
-    import pycuda.driver as drv
-
-    drv.init()
-    dev = drv.Device(0)
+    try:
+        import pycuda.driver as drv
+    except ImportError:
+        raise CompileError("the cuda backend needs pycuda and an NVIDIA GPU (pip install -e "
+                           "'.[gpu]'); --backend cpu tunes on the CPU emulation instead") from None
+    try:
+        drv.init()
+        dev = drv.Device(0)
+    except Exception as e:  # noqa: BLE001 — pycuda.driver.Error: no driver, no device
+        raise CompileError(f"no usable CUDA device {device}: {e}") from None
     attrs = dev.get_attributes()
     a = drv.device_attribute
     major, minor = dev.compute_capability()

@@ -354,9 +354,16 @@ class MeasurementSetupError(Exception):
 
 
 def _setup_message(e: BaseException) -> str:
+    """Why the measurement process cannot start, for the user (a traceback only with
+    AUTOGPU_DEBUG=1 in the environment)."""
+    import os
+
     if isinstance(e, MeasurementSetupError):
         return str(e)
-    return f"{_message(e)}\n{traceback.format_exc(limit=3)}"
+    text = getattr(e, "message", None) or _message(e)
+    if os.environ.get("AUTOGPU_DEBUG"):
+        text += "\n" + traceback.format_exc()
+    return text
 
 
 class Isolated:
