@@ -49,6 +49,8 @@ def _run(capsys, *argv):
     (["-p", "no-such-pass"], 1, "unknown pass 'no-such-pass'"),
     (["--space", "/nonexistent.toml"], 1, "no such space file"),
     (["--reference", "nope"], 1, "unknown pass 'nope'"),
+    (["--build", "make"], 2, "needs both --build and --run"),
+    (["--host-source", "app.cu"], 2, "belong to testing-platform mode"),
     (["--reduction-length", "q * 2"], 1, "--reduction-length: 'q * 2': unknown name 'q'"),
 ])
 def test_bad_input_is_a_clear_error_before_anything_runs(capsys, tmp_path, argv, code, message):

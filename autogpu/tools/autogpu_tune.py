@@ -296,6 +296,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     host_mode = args.build is not None or args.run is not None
     if host_mode and (args.build is None or args.run is None):
         parser.error("testing-platform mode needs both --build and --run")
+    if not host_mode and (args.host_source or args.time_regex or args.time_file):
+        parser.error("--host-source, --time-regex and --time-file belong to testing-platform "
+                     "mode: give --build and --run too")
     previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         return _main(args, host_mode)
