@@ -24,6 +24,16 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return AgpuUnrollSerialPass
 
+    def get_agpu_specialize():
+        from autogpu.passes.agpu_specialize import AgpuSpecializePass
+
+        return AgpuSpecializePass
+
+    def get_agpu_unroll_parallel():
+        from autogpu.passes.agpu_unroll_parallel import AgpuUnrollParallelPass
+
+        return AgpuUnrollParallelPass
+
     def get_convert_agpu_to_gpu():
         from autogpu.passes.convert_agpu_to_gpu import ConvertAgpuToGpuPass
 
@@ -38,6 +48,8 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "agpu-dense-indexing": get_agpu_dense_indexing,
         "agpu-stage-accumulations": get_agpu_stage_accumulations,
         "agpu-unroll-serial": get_agpu_unroll_serial,
+        "agpu-specialize": get_agpu_specialize,
+        "agpu-unroll-parallel": get_agpu_unroll_parallel,
         "convert-agpu-to-gpu": get_convert_agpu_to_gpu,
         "autogpu-vanilla": get_autogpu_vanilla,
     }

@@ -10,18 +10,38 @@ x (unroll U, block size B):
 
     gid = blockIdx.x * blockDim.x * U + threadIdx.x      // replica u: gid + u * blockDim.x
     i = lb + gid * step   (dense)   or   i = lb + gid   (sparse)
-    if (i < ub [&& (i - lb) % step == 0 for sparse]) { body }
 
-one guard (`scf.if`) per replica, directly after its index. The loops on y and z are
-grid-stride loops, correct for any size although CUDA limits those grid dimensions to 65535:
+The loops on y and z are grid-stride loops, correct for any size although CUDA limits those
+grid dimensions to 65535:
 
     for (j = lb + (blockIdx.y * blockDim.y * U + threadIdx.y) * step; j < ub;
-         j += gridDim.y * blockDim.y * U * step) { replicas j + u * blockDim.y * step, guarded }
+         j += gridDim.y * blockDim.y * U * step)      // replica u: j + u * blockDim.y * step
 
-(with blockDim.y = 1 this is `for (j = lb + blockIdx.y * step; j < ub; j += gridDim.y * step)`).
-Indices are computed in `index` (64-bit) and cast to the loop's type inside the guard, so no
-index computation overflows the loop's type. Serial levels of the nest and parallel loops off
-its chain become `scf.for`.
+(with blockDim.y = 1 this is `for (j = lb + blockIdx.y * U * step; ...)`: a thread's y replicas
+are consecutive rows). Indices are computed in `index` (64-bit) and cast to the loop's type
+where the body starts, so no index computation overflows the loop's type. Serial levels of the
+nest and parallel loops off its chain become `scf.for`.
+
+Guards (AutoGPU 2.3.5). Without unrolling (or with `jam=false`), each replica is a copy of the
+whole body under its own `scf.if (i < ub [&& (i - lb) % step == 0 for sparse])`, directly
+after its index. With unrolling, the thread's tile of replicas (the product over x, y, z) is
+split once, after the indices (the x part computed before the y/z loops):
+
+    if (last replica of x < ub_x && last replica of y < ub_y [&& on the stride]) {  // full_tile
+      <one jammed copy of the body for all replicas, no guard inside (see `jam`)>
+    } else {
+      <each replica under its own guards, as without jamming>
+    }
+
+Guards that the launch grid makes unnecessary are not emitted (see `coverage`): none on a
+dimension whose constant count divides block x unroll, and a y/z grid-stride loop whose grid
+covers the count in one pass becomes straight-line code. With constant sizes the kernel thus
+relies on being launched with the grid the host computes.
+
+Composition: the kernel body keeps the C-level ops (`memref.load/store` on the parameters,
+rank-0 `memref.alloca` slots) under `scf.for`/`scf.if`, so later passes over `gpu.func`s (such
+as shared-memory caching) see ordinary structured code; the jammed tile is the then-branch of
+the `scf.if %full_tile` (or the kernel body itself when no guard is needed).
 """
 
 from __future__ import annotations
@@ -93,13 +113,13 @@ class _DimIndex:
     step: SSAValue
     first: SSAValue  # this thread's first iteration value
     replica_stride: SSAValue  # between the unrolled replicas of a thread
-    loop_step: SSAValue | None  # the grid-stride step on y and z; None on x
+    loop_step: SSAValue | None  # the grid-stride step on y and z; None without a loop
     coverage: Coverage  # what the launch grid guarantees (guards it makes unnecessary)
 
     @property
     def grid_stride(self) -> bool:
         """A y/z dimension whose grid may not cover it at once: threads loop over tiles."""
-        return self.loop_step is not None and not self.coverage.single_pass
+        return self.loop_step is not None
 
 
 @dataclass
@@ -277,7 +297,7 @@ class KernelBuilder:
             clamped=dim != DimensionEnum.X,
         )
         loop_step = None
-        if dim != DimensionEnum.X:
+        if not coverage.single_pass:
             grid_dim = self._id(gpu.GridDimOp, dim, "gd")
             loop_step = ix.mul(ix.mul(ix.mul(grid_dim, block_dim), unroll), scale)
         return _DimIndex(
@@ -392,9 +412,10 @@ class KernelBuilder:
         """Each thread's tile of replicas: the index of every replica of x (in the prologue,
         with its bound test, since x does not change inside the y/z loops), then the y and z
         loops (or their single pass), then the split between the full tile and the rest."""
-        x = next((d for d in order if d.loop_step is None), None)
+        x = next((d for d in order if d.level.dim == DimensionEnum.X), None)
         x_replicas = self._replicas(x, x.first) if x is not None else None
-        self._tile_loops([d for d in order if d.loop_step is not None], [], x_replicas, privates)
+        others = [d for d in order if d is not x]
+        self._tile_loops(others, [], x_replicas, privates)
 
     def _replicas(self, dim: _DimIndex, base: SSAValue) -> _Replicas:
         ix = IndexArith(self.builder)
@@ -463,20 +484,28 @@ class KernelBuilder:
         skip = None
         if len(tested) == 1 and not reps[tested[0]].dim.level.sparse:
             skip = (tested[0], len(reps[tested[0]].indices) - 1)
-        self._remainder(reps, 0, dict(self.value_map), [], privates, skip)
+        self._remainder(reps, 0, [], privates, skip)
         self.builder.insert(scf.YieldOp())
         self.builder.insertion_point = back
 
-    def _jam_tile(self, reps: list[_Replicas], privates: list[Env]) -> None:
+    def _jam_tile(
+        self, reps: list[_Replicas], privates: list[Env], chosen: list[list[int]] | None = None
+    ) -> None:
+        """One jammed copy of the body for the replicas `chosen` per dimension (all of them by
+        default): every combination of one chosen replica per dimension."""
+        if chosen is None:
+            chosen = [list(range(len(rep.indices))) for rep in reps]
         ix = IndexArith(self.builder)
-        casts: list[list[SSAValue]] = []
-        for rep in reps:
+        casts: list[dict[int, SSAValue]] = []
+        for rep, us in zip(reps, chosen):
             iv = rep.dim.level.loop.induction_var
-            casts.append([ix.cast_to(index, iv.type, iv.name_hint) for index in rep.indices])
+            casts.append({u: ix.cast_to(rep.indices[u], iv.type, iv.name_hint) for u in us})
         envs: list[Env] = []
-        for r, combo in enumerate(itertools.product(*(range(len(c)) for c in casts))):
+        for combo in itertools.product(*chosen):
+            r = 0
             env = dict(self.value_map)
             for rep, cast, u in zip(reps, casts, combo):
+                r = r * len(rep.indices) + u
                 env[rep.dim.level.loop.induction_var] = cast[u]
             env.update(privates[r])
             envs.append(env)
@@ -486,28 +515,25 @@ class KernelBuilder:
         self,
         reps: list[_Replicas],
         k: int,
-        env: Env,
-        combo: list[int],
+        chosen: list[list[int]],
         privates: list[Env],
         skip: tuple[int, int] | None,
     ) -> None:
-        """The replicas of a tile that is not full, each under its own guards (but replica
-        `skip[1]` of dimension `skip[0]`, known to be out of range)."""
+        """A tile that is not full: the replicas of the dimensions that need a test one by
+        one, each under its guards (except replica `skip[1]` of dimension `skip[0]`, known to be
+        out of range here), the replicas of the others (always in range) jammed inside."""
         if k == len(reps):
-            r = 0
-            for rep, u in zip(reps, combo):
-                r = r * len(rep.indices) + u
-            self._emit_level(0, {**env, **privates[r]})
+            self._jam_tile(reps, privates, chosen)
             return
         rep = reps[k]
-        iv = rep.dim.level.loop.induction_var
+        if not rep.full:
+            self._remainder(reps, k + 1, [*chosen, list(range(len(rep.indices)))], privates, skip)
+            return
         for u, index in enumerate(rep.indices):
             if skip == (k, u):
                 continue
             outer = self._open_if(self._conditions(rep.dim, index, rep.checked[u]))
-            replica = dict(env)
-            replica[iv] = IndexArith(self.builder).cast_to(index, iv.type, iv.name_hint)
-            self._remainder(reps, k + 1, replica, [*combo, u], privates, skip)
+            self._remainder(reps, k + 1, [*chosen, [u]], privates, skip)
             self._close_if(outer)
 
     def _jam_level(self, k: int, envs: list[Env], jammer: Jammer) -> None:

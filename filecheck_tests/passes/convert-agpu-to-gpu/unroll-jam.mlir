@@ -120,7 +120,6 @@ func.func @jam_2d(%A: memref<?xf32>, %B: memref<?xf32>, %C: memref<?xf32>, %m: i
 // CHECK-NEXT: } else {
 // The rest: each j replica with its i replicas inside, each guarded (j replica 0 is bounded by
 // the loop).
-// CHECK-NEXT: arith.index_cast %[[J0]] : index to i32
 // CHECK-NEXT: %[[IN00:.*]] = arith.cmpi slt, %[[GID]], %{{.*}} : index
 // CHECK-NEXT: scf.if %[[IN00]] {
 // CHECK: %[[IN01:.*]] = arith.cmpi slt, %[[X1]], %{{.*}} : index

@@ -1,0 +1,72 @@
+"""Size requirements of specialised kernels (`agpu-specialize`), from the IR to the executors.
+
+`agpu-specialize{sizes="m=2048"}` compiles a function for one value of a scalar parameter but
+keeps its signature, so callers and the launch description do not change. The kernels are then
+only correct for that value, which the function records as the attribute
+`agpu.requires = {m = 2048 : i64}` (on the C-level `func.func`, kept by the lowering on the host
+function). The launch description carries it as
+
+    {"name": "matmul", "params": [...], "launches": [...], "requires": {"m": 2048}}
+
+and the executors refuse a call with another value before anything runs:
+
+- `describe_requirements(module, launch)` adds the `requires` entries to a launch description
+  made by `autogpu.backend.cuda_target.emit_cuda` (the target can call it, or its callers);
+- `check_requirements(function_entry, scalars)` raises `KernelArgumentError` naming the
+  parameter, the value given and the value the kernels were compiled for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, MutableMapping
+from typing import Any
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp
+
+from autogpu.backend.arguments import KernelArgumentError
+
+REQUIRES_ATTR = "agpu.requires"
+
+
+def requirements_of(fn: func.FuncOp) -> dict[str, int]:
+    """The parameter values `fn` was specialised for (empty when it was not)."""
+    attr = fn.attributes.get(REQUIRES_ATTR)
+    if not isinstance(attr, DictionaryAttr):
+        return {}
+    required: dict[str, int] = {}
+    for name, value in attr.data.items():
+        assert isinstance(value, IntegerAttr), f"{REQUIRES_ATTR} holds integers, got {value}"
+        required[name] = value.value.data
+    return required
+
+
+def describe_requirements(module: ModuleOp, launch: MutableMapping[str, Any]) -> None:
+    """Adds `"requires": {name: value}` to each function of the launch description whose host
+    `func.func` in `module` was specialised."""
+    functions = {
+        op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)
+    }
+    for entry in launch.get("functions", []):
+        fn = functions.get(entry.get("name"))
+        if fn is not None and (required := requirements_of(fn)):
+            entry["requires"] = required
+
+
+def check_requirements(function: Mapping[str, Any], scalars: Mapping[str, Any]) -> None:
+    """Refuses a call whose scalar arguments differ from the values the function's kernels were
+    specialised for (`function` is one entry of the launch description's `functions`)."""
+    name = function.get("name", "?")
+    for param, value in (function.get("requires") or {}).items():
+        if param not in scalars:
+            raise KernelArgumentError(
+                f"{name}() was specialised for {param} = {value}, but {param} is not one of its "
+                "scalar arguments"
+            )
+        given = scalars[param]
+        if isinstance(given, bool) or int(given) != given or int(given) != int(value):
+            raise KernelArgumentError(
+                f"{name}() was compiled for {param} = {value} (agpu-specialize) and cannot run "
+                f"with {param} = {given}: recompile without specialising {param}, or for "
+                f"{param} = {given}"
+            )

@@ -1,0 +1,89 @@
+"""`agpu-unroll-parallel`: set the parallel unroll factors (thread coarsening, AutoGPU 2.3.4) of
+the loops that will run on each GPU dimension.
+
+    agpu-unroll-parallel{x=2 y=8}
+
+sets `unroll 2` on the parallel loop of every nest that `convert-agpu-to-gpu` maps to x (the
+innermost parallel loop of the nest's chain, unless a `mapping` property says otherwise) and
+`unroll 8` on the one mapped to y, exactly as `nest_mapping.map_nest` decides, so the factors
+land where the lowering will look for them. Each thread then runs `x * y` iterations (its
+replicas), jammed by the lowering (`agpu_to_gpu/jam.py`); the grid shrinks accordingly.
+
+An option left out keeps the loops' current factors; a factor for a dimension a nest does not
+use is ignored for that nest. Factors must be at least 1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
+from xdsl.dialects.gpu import DimensionEnum
+from xdsl.passes import ModulePass
+
+from autogpu.dialects.agpu import ParallelForOp
+from autogpu.passes.agpu_to_gpu.nest_mapping import map_nest
+from autogpu.passes.utils.errors import PassError
+
+
+def _outermost_parallel_loops(module: ModuleOp) -> list[ParallelForOp]:
+    loops: list[ParallelForOp] = []
+    for fn in module.ops:
+        if not isinstance(fn, func.FuncOp):
+            continue
+        for op in fn.walk():
+            if isinstance(op, ParallelForOp) and not any(
+                isinstance(parent, ParallelForOp) for parent in _ancestors(op)
+            ):
+                loops.append(op)
+    return loops
+
+
+def _ancestors(op: ParallelForOp):
+    parent = op.parent_op()
+    while parent is not None:
+        yield parent
+        parent = parent.parent_op()
+
+
+@dataclass(frozen=True)
+class AgpuUnrollParallelPass(ModulePass):
+    """Set `unroll` on the parallel loops mapped to x, y and z."""
+
+    name = "agpu-unroll-parallel"
+
+    TUNING_SPACE: ClassVar[dict[str, str]] = {"x": "[1, 2, 4, 8]", "y": "[1, 2, 4, 8]"}
+
+    x: int | None = None
+    """Iterations of the loop on x per thread (None: keep the current factor)."""
+    y: int | None = None
+    """Iterations of the loop on y per thread."""
+    z: int | None = None
+    """Iterations of the loop on z per thread."""
+
+    def __post_init__(self) -> None:
+        for dim, factor in self.factors().items():
+            if isinstance(factor, bool) or not isinstance(factor, int):
+                raise PassError(
+                    f"agpu-unroll-parallel: invalid factor {dim.value}={factor}: expected an "
+                    "integer"
+                )
+            if factor < 1:
+                raise PassError(
+                    f"agpu-unroll-parallel: invalid factor {dim.value}={factor}: each thread "
+                    "runs at least one iteration (factors must be >= 1)"
+                )
+
+    def factors(self) -> dict[DimensionEnum, int]:
+        given = {DimensionEnum.X: self.x, DimensionEnum.Y: self.y, DimensionEnum.Z: self.z}
+        return {dim: factor for dim, factor in given.items() if factor is not None}
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        factors = self.factors()
+        for nest in _outermost_parallel_loops(op):
+            for level in map_nest(nest).levels:
+                if level.dim in factors:
+                    level.loop.unroll = IntegerAttr(factors[level.dim], i64)
