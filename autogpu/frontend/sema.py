@@ -833,7 +833,8 @@ class Sema:
 
     def index(self, e: ast.Index):
         if not isinstance(e.base, ast.Name | ast.Index):
-            raise self.error("only arrays (parameters) can be indexed", e.base.pos)
+            self.expr(e.base)  # rejects pointer arithmetic and pointer casts, saying why
+            raise self.error("only array parameters can be indexed", e.base.pos)
         base = self.expr(e.base)
         if isinstance(base, Scalar):
             raise self.error(
@@ -974,6 +975,7 @@ class Sema:
                 )
             self.stored()
             return t
+        self.expr(target)  # rejects `*p = ...` and other unsupported forms, saying why
         raise self.error("expression is not assignable", target.pos)
 
     def assignment(self, e: ast.Assign) -> None:

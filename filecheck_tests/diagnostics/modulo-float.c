@@ -1,0 +1,10 @@
+// RUN: not autogpu-opt %s 2>&1 | filecheck --strict-whitespace %s
+void f(float *a, float x) {
+  a[0] = x % 2;
+}
+
+// CHECK-NOT: Traceback
+// CHECK: {{^.*}}modulo-float.c:3:12: error: invalid operand of type 'float' to '%': it needs integers
+// CHECK-NEXT: {{^  a\[0\] = x % 2;$}}
+// CHECK-NEXT: {{^ {11}\^$}}
+// CHECK-NOT: Traceback
