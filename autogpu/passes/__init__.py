@@ -34,6 +34,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return AgpuUnrollParallelPass
 
+    def get_gpu_optimize_guards():
+        from autogpu.passes.gpu_optimize_guards import GpuOptimizeGuardsPass
+
+        return GpuOptimizeGuardsPass
+
     def get_convert_agpu_to_gpu():
         from autogpu.passes.convert_agpu_to_gpu import ConvertAgpuToGpuPass
 
@@ -50,6 +55,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "agpu-unroll-serial": get_agpu_unroll_serial,
         "agpu-specialize": get_agpu_specialize,
         "agpu-unroll-parallel": get_agpu_unroll_parallel,
+        "gpu-optimize-guards": get_gpu_optimize_guards,
         "convert-agpu-to-gpu": get_convert_agpu_to_gpu,
         "autogpu-vanilla": get_autogpu_vanilla,
     }
