@@ -34,12 +34,25 @@ def parse_c(
     filename: str = "<input>",
     warn: Callable[[CompileError], None] | None = None,
 ) -> ModuleOp:
-    """Compiles C source to a verified module; `warn` receives warnings (default: stderr)."""
-    if warn is None:
+    """Compiles C source to a verified module; `warn` receives the warnings, in source order,
+    also when an error follows them (default: print them to stderr)."""
+    warnings: list[CompileError] = []
+    try:
+        return _compile(source, filename, warnings.append)
+    finally:
+        for w in sorted(warnings, key=_position):
+            if warn is None:
+                print(w.format(), file=sys.stderr)
+            else:
+                warn(w)
 
-        def warn(warning: CompileError) -> None:
-            print(warning.format(), file=sys.stderr)
 
+def _position(warning: CompileError) -> tuple[int, int]:
+    loc = warning.location
+    return (loc.line, loc.column) if loc is not None else (0, 0)
+
+
+def _compile(source: str, filename: str, warn: Callable[[CompileError], None]) -> ModuleOp:
     pre, warnings = preprocess(source, filename)
     for w in warnings:
         warn(w)

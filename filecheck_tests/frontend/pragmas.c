@@ -107,10 +107,11 @@ void others(int n, float *a) {
 // CHECK-LABEL: func.func @others(
 // CHECK-NOT: agpu.parallel_for
 // CHECK: func.return
+// Warnings come in source order:
+// WARN: pragmas.c:66:58: warning: ignoring clause 'schedule' of '#pragma omp parallel for'
 // WARN: pragmas.c:100:9: warning: ignoring '#pragma unroll 4': only '#pragma omp parallel for' is supported
 // WARN-NEXT: {{^}}#pragma unroll 4
 // WARN-NEXT: {{^        \^$}}
 // WARN: pragmas.c:102:9: warning: ignoring '#pragma omp parallel for simd'
 // WARN: pragmas.c:104:9: warning: ignoring '#pragma GCC ivdep'
-// WARN: pragmas.c:66:58: warning: ignoring clause 'schedule' of '#pragma omp parallel for'
 // WARN-NOT: warning
