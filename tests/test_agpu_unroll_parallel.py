@@ -164,6 +164,20 @@ void prefix(const float *a, float *b, int n) {
 }
 """
 
+MISC = """
+void misc(const float *a, float *b, int n, int m) {
+#pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+    int k = i;
+    float s = 0.0f;
+    while (k > 0) { s += a[k % 7]; k = k / 2; }
+    float bias = (m > 2 && a[0] > 0.0f) ? a[1] : -a[1];
+    float sel = (i > 1 && a[i] > 0.0f) ? a[i] : 0.0f;
+    b[i] = s + bias + sel;
+  }
+}
+"""
+
 NEST3 = """
 void nest3(float *a, const float *w, int l, int m, int n) {
 #pragma omp parallel for collapse(3)
@@ -210,6 +224,11 @@ CONFIGS = [
      {}),
     ("triangle-x4", TRIANGLE, "prefix", vanilla("x=4", "block_size=8"),
      [{"n": n, "a": max(n, 1), "b": max(n, 1)} for n in (64, 37, 1, 0)], {}),
+    # a while loop (not jammed), `&&` on a condition the same for all replicas (one jammed if
+    # with results) and on one that is not
+    ("misc-x3", MISC, "misc", vanilla("x=3", "block_size=8"),
+     [{"n": n, "m": m, "a": max(n, 7), "b": max(n, 1)} for n, m in ((48, 3), (50, 1), (1, 5))],
+     {}),
     ("nest3-x2-y2-z2", NEST3, "nest3", vanilla("x=2 y=2 z=2", "block_size=4 block_y=2 block_z=2"),
      [{"l": l, "m": m, "n": n, "a": max(l * m * n, 1), "w": max(n, 1)}
       for l, m, n in ((8, 8, 16), (5, 7, 9), (1, 1, 1))], {}),

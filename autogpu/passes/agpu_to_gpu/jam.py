@@ -121,19 +121,47 @@ class Jammer:
                 loop.results[r * carried + k].name_hint = result.name_hint
 
     def _jam_if(self, op: scf.IfOp, envs: Sequence[Env]) -> None:
-        result_types = [r.type for _ in envs for r in op.results]
-        then_block = Block()
-        else_region = Region(Block()) if op.false_region.blocks else Region()
-        new = scf.IfOp(_mapped(envs[0], op.cond), result_types, Region(then_block), else_region)
-        self.builder.insert(new)
-        self._fill(then_block, op.true_region.block, envs)
-        if op.false_region.blocks:
-            self._fill(else_region.block, op.false_region.block, envs)
+        """One `if` for all replicas. A result that every replica yields alike in both branches
+        (the replicas agree on everything it depends on) is yielded once."""
+        blocks = [Block()] + ([Block()] if op.false_region.blocks else [])
+        olds = [op.true_region.block] + ([op.false_region.block] if op.false_region.blocks else [])
+        yields = [self._filled(block, old, envs) for block, old in zip(blocks, olds)]
         count = len(op.results)
+        # slots[r][k]: the position of replica r's result k among the new if's results
+        slots: list[list[int]] = [[0] * count for _ in envs]
+        kept: list[tuple[int, int]] = []  # (replica, result) yielded by the new if
+        for k in range(count):
+            shared = all(
+                len({y[r * count + k] for r in range(len(envs))}) == 1 for y in yields
+            )
+            for r in range(len(envs)):
+                if r and shared:
+                    slots[r][k] = slots[0][k]
+                    continue
+                slots[r][k] = len(kept)
+                kept.append((r, k))
+        for block, yielded in zip(blocks, yields):
+            block.add_op(scf.YieldOp(*(yielded[r * count + k] for r, k in kept)))
+        new = scf.IfOp(
+            _mapped(envs[0], op.cond),
+            [op.results[k].type for _, k in kept],
+            Region(blocks[0]),
+            Region(blocks[1]) if len(blocks) > 1 else Region(),
+        )
+        self.builder.insert(new)
         for r, env in enumerate(envs):
             for k, result in enumerate(op.results):
-                env[result] = new.results[r * count + k]
-                new.results[r * count + k].name_hint = result.name_hint
+                env[result] = new.results[slots[r][k]]
+                new.results[slots[r][k]].name_hint = result.name_hint
+
+    def _filled(self, block: Block, old: Block, envs: Sequence[Env]) -> list[SSAValue]:
+        """Jams the ops of `old` (but its yield) into the empty `block`; returns the replicas'
+        yielded values, replica after replica."""
+        outer = self.builder.insertion_point
+        self.builder.insertion_point = InsertPoint.at_end(block)
+        yielded = self._region(old, envs)
+        self.builder.insertion_point = outer
+        return yielded
 
     def _fill(self, block: Block, old: Block, envs: Sequence[Env]) -> None:
         """Jams the ops of `old` into the empty `block`, ending with the replicas' yield."""
