@@ -207,3 +207,40 @@ func.func @sum(%x: memref<?xf32>, %out: memref<?xf32>, %n: i32) {
 // CHECK-NEXT: %[[AB:.*]] = arith.addf %[[A]], %[[B]] : f32
 // CHECK-NEXT: memref.store %[[AB]], %[[P0]][]
 // CHECK: "gpu.barrier"
+
+// -----
+
+// An if on a condition the same for all replicas is one if; a result every replica yields alike
+// is yielded once.
+func.func @uniform_if(%A: memref<?xf32>, %B: memref<?xf32>, %n: i32, %m: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  agpu.parallel_for %i = %c0 to %n step %c1 : i32 unroll 2 {
+    %big = arith.cmpi sgt, %m, %c1 : i32
+    %r = scf.if %big -> (f32) {
+      %z = arith.constant 0 : index
+      %v = memref.load %B[%z] : memref<?xf32>
+      scf.yield %v : f32
+    } else {
+      %zero = arith.constant 0.0 : f32
+      scf.yield %zero : f32
+    }
+    %ii = arith.index_cast %i : i32 to index
+    memref.store %r, %A[%ii] : memref<?xf32>
+  }
+  func.return
+}
+
+// CHECK-LABEL: "gpu.func"()
+// CHECK: scf.if %{{.*}} {
+// CHECK: %[[R:.*]] = scf.if %{{.*}} -> (f32) {
+// CHECK-NEXT: arith.constant 0 : index
+// CHECK-NEXT: memref.load
+// CHECK-NEXT: scf.yield %{{.*}} : f32
+// CHECK-NEXT: } else {
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: scf.yield %{{.*}} : f32
+// CHECK-NEXT: }
+// CHECK: memref.store %[[R]]
+// CHECK-NEXT: memref.store %[[R]]
+// CHECK-NEXT: } else {
