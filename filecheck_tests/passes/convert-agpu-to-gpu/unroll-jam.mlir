@@ -231,7 +231,9 @@ func.func @uniform_if(%A: memref<?xf32>, %B: memref<?xf32>, %n: i32, %m: i32) {
   func.return
 }
 
-// CHECK-LABEL: "gpu.func"()
+// (The host of @sum ends the previous module.)
+// CHECK-LABEL: func.func @sum(
+// CHECK: "gpu.func"()
 // CHECK: scf.if %{{.*}} {
 // CHECK: %[[R:.*]] = scf.if %{{.*}} -> (f32) {
 // CHECK-NEXT: arith.constant 0 : index
