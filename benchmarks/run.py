@@ -23,6 +23,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--variant", action="append", metavar="PATTERN",
                         help="run only matching variants (shell pattern: mm_cond_*); repeatable")
     parser.add_argument("--list", action="store_true", help="list the suite's cases and exit")
+    parser.add_argument("--compile-only", action="store_true",
+                        help="build every variant (no GPU needed): status and build time")
+    parser.add_argument("--compile-timeout", type=float, default=120, metavar="SECONDS",
+                        help="a variant whose build takes longer is FAILED (default 120, 0: none)")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     parser.add_argument("--device", default="cuda", choices=("cuda", "cpu"),
                         help="cuda (CuPy, default) or cpu (CPU emulation: correctness only)")
@@ -79,6 +83,28 @@ def make_device(args: argparse.Namespace):
                       copy_bytes=(256 << 20) if args.quick else (1 << 30))
 
 
+def compile_only(cases: list[Case], timeout: float) -> int:
+    """Build each variant once, as a run would, and say how it went: a check to make before
+    spending GPU time."""
+    from autogpu.diagnostics import CompileError
+    from benchmarks.devices import Unavailable
+    from benchmarks.runner import Runner
+
+    runner = Runner(None, warmup=0, reps=1, roofline=object(), compile_timeout=timeout)
+    failed = False
+    for variant in {c.variant.name: c.variant for c in cases}.values():
+        try:
+            _, pipeline = runner.kernel(variant)
+            status = "ok" + (" (fallback)" if pipeline != variant.pipeline else "")
+        except Unavailable as e:
+            status, pipeline = f"unavailable: {e}", ""
+        except CompileError as e:
+            status, pipeline, failed = f"FAILED: {e.message}".splitlines()[0], "", True
+        print(f"{variant.name:16} {runner.build_seconds[variant.name]:6.1f} s  {status}"
+              + (f"\n{'':26}{pipeline}" if pipeline else ""), flush=True)
+    return 1 if failed else 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     try:
@@ -91,6 +117,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
     from benchmarks.runner import Runner
+
+    if args.compile_only:
+        return compile_only(cases, args.compile_timeout)
 
     try:
         device = make_device(args)
@@ -106,7 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 1
     runner = Runner(device, warmup=args.warmup, reps=args.reps, seed=args.seed, roofline=roofline,
-                    pycuda=args.pycuda)
+                    pycuda=args.pycuda, compile_timeout=args.compile_timeout)
     rows = runner.run(cases)
 
     print(f"device: {device.describe()['name']}; FP32 peak {roofline.peak_flops / 1e12:.1f} "

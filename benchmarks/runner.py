@@ -7,7 +7,10 @@ whose output differs from the reference, is `FAILED` and is not timed.
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -26,6 +29,11 @@ from benchmarks.timing import measure
 Builder = Callable[[str, str], Any]  # (example, pipeline) -> autogpu.Kernel
 
 
+class CompileTimeout(BaseException):
+    """Raised by the alarm inside a build that overran its time. A BaseException, so that no
+    `except Exception` inside a pass swallows it."""
+
+
 def group_by_size(cases: Iterable[Case]) -> dict[tuple[str, tuple], list[Variant]]:
     """Cases grouped by (problem, sizes), in first-appearance order."""
     groups: dict[tuple[str, tuple], list[Variant]] = {}
@@ -37,10 +45,11 @@ def group_by_size(cases: Iterable[Case]) -> dict[tuple[str, tuple], list[Variant
 class Runner:
     def __init__(self, device: Any, *, warmup: int, reps: int, seed: int = 0,
                  builder: Builder | None = None, roofline: Roofline | None = None,
-                 pycuda: bool = False,
+                 pycuda: bool = False, compile_timeout: float = 0,
                  log: Callable[[str], None] = lambda s: print(s, file=sys.stderr, flush=True)):
         self.device, self.warmup, self.reps, self.seed = device, warmup, reps, seed
-        self.pycuda = pycuda
+        self.pycuda, self.compile_timeout = pycuda, compile_timeout
+        self.build_seconds: dict[str, float] = {}  # by variant name
         self.builder = builder or devices.build  # looked up now: tests replace it
         self.log = log
         self.roofline = roofline or device.roofline()
@@ -60,22 +69,45 @@ class Runner:
         if key not in self._kernels:
             self._kernels[key] = Unavailable("no pipeline")
             reasons = []
+            begin = time.perf_counter()
             for pipeline in variant.candidates:
                 try:
-                    self._kernels[key] = (self.builder(variant.example, pipeline), pipeline)
+                    self._kernels[key] = (self.build(variant.example, pipeline), pipeline)
                     break
                 except Unavailable as e:
                     reasons.append(str(e))
                 except CompileError as e:
                     self._kernels[key] = e
                     break
+                except CompileTimeout:
+                    self._kernels[key] = CompileError(
+                        f"took more than {self.compile_timeout:g} s (--compile-timeout)")
+                    break
             else:
                 more = f" (fallbacks: {'; '.join(reasons[1:])})" if len(reasons) > 1 else ""
                 self._kernels[key] = Unavailable(reasons[0] + more)
+            self.build_seconds[variant.name] = time.perf_counter() - begin
         result = self._kernels[key]
         if isinstance(result, Exception):
             raise result
         return result
+
+    def build(self, example: str, pipeline: str) -> Any:
+        """The builder, stopped by an alarm after `compile_timeout` seconds (main thread only:
+        signals are delivered there)."""
+        if not self.compile_timeout or threading.current_thread() is not threading.main_thread():
+            return self.builder(example, pipeline)
+
+        def alarm(signum: int, frame: Any) -> None:
+            raise CompileTimeout
+
+        previous = signal.signal(signal.SIGALRM, alarm)
+        signal.setitimer(signal.ITIMER_REAL, self.compile_timeout)
+        try:
+            return self.builder(example, pipeline)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
 
     def run_size(self, problem: Problem, sizes: dict[str, int],
                  variants: list[Variant]) -> list[Row]:
@@ -122,6 +154,7 @@ class Runner:
             peer_row.status, peer_row.detail = UNAVAILABLE, str(e)
         self.report(peer_row)
         rows = [peer_row]
+        sources: dict[str, str] = {}  # CUDA source -> the first variant of this size with it
 
         for variant in variants:
             row = new_row(variant.name, variant.pipeline)
@@ -134,6 +167,10 @@ class Runner:
                 row.status, row.detail = FAILED, f"compile: {e.message}".splitlines()[0]
             else:
                 evaluate(row, lambda: device.load(kernel, arrays, sizes))
+                source = getattr(kernel, "cuda_source", None)
+                if source is not None and row.status == OK and source in sources:
+                    row.detail = f"same kernel as {sources[source]}"  # a transformation did nothing
+                sources.setdefault(source, variant.name)
                 if self.pycuda and row.status == OK:
                     self.time_with_executor(row, kernel, problem, sizes, host, reference, scale)
             if row.status == OK and peer_row.status == OK:

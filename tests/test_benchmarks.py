@@ -409,6 +409,10 @@ def fake_cases(*names):
 
 def fake_builder(example, pipeline):
     name = pipeline.removeprefix("pipeline-")
+    if name == "slow":
+        import time
+
+        time.sleep(30)
     bodies = {"good": good_matmul, "wrong": wrong_matmul, "corrupt": corrupting_matmul,
               "crash": crashing_matmul}
     if name == "missing":
@@ -476,6 +480,27 @@ def test_fallback_pipelines_run_when_the_preferred_one_is_unavailable():
     assert bad.status == FAILED and bad.pipeline == "pipeline-bad"  # an error is not passed over
 
 
+def test_a_build_that_overruns_its_time_fails_the_row():
+    runner = Runner(CpuDevice(timer=FakeTimer(1.0)), warmup=0, reps=1, builder=fake_builder,
+                    compile_timeout=0.2, log=lambda s: None)
+    rows = runner.run(fake_cases("slow", "good"))
+    assert rows[1].status_text == "FAILED: compile: took more than 0.2 s (--compile-timeout)"
+    assert rows[2].status == OK
+    assert runner.build_seconds["slow"] < 5
+
+
+def test_a_variant_that_compiles_to_an_earlier_ones_kernel_says_so():
+    def builder(example, pipeline):
+        kernel = FakeKernel(good_matmul)
+        kernel.cuda_source = "same" if pipeline != "pipeline-c" else "other"
+        return kernel
+
+    runner = Runner(CpuDevice(timer=FakeTimer(1.0)), warmup=0, reps=1, builder=builder,
+                    log=lambda s: None)
+    rows = runner.run(fake_cases("a", "b", "c"))
+    assert [r.status_text for r in rows[1:]] == ["ok", "ok: same kernel as a", "ok"]
+
+
 def test_each_variant_starts_from_fresh_inputs():
     rows, _ = run_fake("corrupt", "good")
     assert [r.status for r in rows] == [OK, OK, OK]
@@ -532,7 +557,26 @@ def test_cli_help_and_usage_errors():
     assert listing.returncode == 0
     names = [line.split()[0] for line in listing.stdout.splitlines() if not line[0].isspace()]
     assert names == ["mm_cond_1", "mm_cond_2", "mm_cond_autogpu"]
-    assert "else agpu-stage-accumulations,autogpu-vanilla{block_size=256}" in listing.stdout
+    assert "else agpu-stage-accumulations{assume_no_alias=true},autogpu-vanilla{block_size=256}" \
+        in listing.stdout
+
+
+def test_cli_compile_only_builds_each_variant_once(monkeypatch, capsys):
+    calls = []
+
+    def builder(example, pipeline):
+        calls.append(pipeline)
+        return fake_builder(example, pipeline)
+
+    cases = fake_cases("missing|good", "bad") * 2  # the same variants at two "sizes"
+    monkeypatch.setitem(SUITES, "tiny", lambda quick: cases)
+    monkeypatch.setattr(devices, "build", builder)
+    assert run.main(["--suite", "tiny", "--compile-only"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert calls == ["pipeline-missing", "pipeline-good", "pipeline-bad"]
+    assert lines[0].split()[0] == "missing|good" and lines[0].endswith("s  ok (fallback)")
+    assert lines[1].strip() == "pipeline-good"
+    assert lines[2].endswith("FAILED: block width 7 is not a multiple of the warp size")
 
 
 def test_cli_without_cupy_says_so(monkeypatch, capsys):
