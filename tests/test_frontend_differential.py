@@ -267,7 +267,7 @@ def loop_kernel(rng: random.Random, name: str) -> tuple[Kernel, tuple[int, int, 
     step_value = 1 if op == "!=" or step_form in ("++", "--") else rng.randint(1, 4)
     runtime_step = rng.random() < 0.3 and step_value != 1
     step_text = "s" if runtime_step else str(step_value)
-    low, high = (0, 40) if not t.signed else (-40, 40)
+    low, high = (2, 40) if not t.signed else (-40, 40)  # unsigned: b - 1 must not wrap
     a, b = rng.randint(low, high), rng.randint(low, high)
     if op == "!=":  # must reach b exactly, moving towards it
         a, b = (min(a, b), max(a, b)) if increasing else (max(a, b), min(a, b))
@@ -284,8 +284,6 @@ def loop_kernel(rng: random.Random, name: str) -> tuple[Kernel, tuple[int, int, 
             "--": "i--" if rng.random() < 0.5 else "--i",
             "+=": f"i += {step_text}", "-=": f"i -= {step_text}",
             "= +": f"i = i + {step_text}", "= -": f"i = i - {step_text}"}[step_form]  # fmt: skip
-    if not t.signed and op == ">=" and b <= 0:
-        b = 1  # `i >= 0` never ends for unsigned i
     declare = f"  {t.name} i = a;\n" if no_init else f"  {t.name} i;\n" if outside else ""
     init = "" if no_init else ("i = a" if outside else f"{t.name} i = a")
     noncanonical = rng.random() < 0.2

@@ -97,7 +97,8 @@ class Preprocessor:
         return located(message, self.filename, self.source, line, column)
 
     def run(self) -> Preprocessed:
-        lines = strip_comments(self.source, self.filename).split("\n")
+        text = self.source.replace("\r\n", "\n")
+        lines = strip_comments(text, self.filename).split("\n")
         result = Preprocessed("")
         out: list[str] = []
         active: list[tuple[bool, int]] = []  # (condition, line) of each open #ifdef/#ifndef

@@ -445,6 +445,10 @@ class Sema:
                 self.effect(item)
         else:
             self.rvalue(expr)
+            if self.recording:
+                w = located("statement has no effect", self.filename, self.source, *expr.pos)
+                w.severity = "warning"
+                self.warn(w)
 
     # ---- loops --------------------------------------------------------------------------------
 
@@ -551,8 +555,8 @@ class Sema:
         if cond.operand_type != var.type:
             return None, (
                 f"its condition compares '{var.name}' ({var.type}) with a bound of type "
-                f"'{bound.ctype}', so C compares them as '{cond.operand_type}': give the bound "
-                f"the type of '{var.name}' (e.g. a cast)"
+                f"'{bound.ctype}', so C compares them as '{cond.operand_type}': declare "
+                f"'{var.name}' with the bound's type, or cast the bound to {var.type}"
             )
         if var in body.assigned:
             return None, f"its variable '{var.name}' is assigned in the loop body"
