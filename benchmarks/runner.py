@@ -50,10 +50,11 @@ class Runner:
         self.device, self.warmup, self.reps, self.seed = device, warmup, reps, seed
         self.pycuda, self.compile_timeout = pycuda, compile_timeout
         self.build_seconds: dict[str, float] = {}  # by variant name
+        self._seconds: dict[tuple[str, tuple[str, ...]], float] = {}
         self.builder = builder or devices.build  # looked up now: tests replace it
         self.log = log
         self.roofline = roofline or device.roofline()
-        self._kernels: dict[tuple[str, str], Any] = {}
+        self._kernels: dict[tuple[str, tuple[str, ...]], Any] = {}
 
     def run(self, cases: list[Case]) -> list[Row]:
         rows: list[Row] = []
@@ -86,7 +87,8 @@ class Runner:
             else:
                 more = f" (fallbacks: {'; '.join(reasons[1:])})" if len(reasons) > 1 else ""
                 self._kernels[key] = Unavailable(reasons[0] + more)
-            self.build_seconds[variant.name] = time.perf_counter() - begin
+            self._seconds[key] = time.perf_counter() - begin
+        self.build_seconds[variant.name] = self._seconds[key]
         result = self._kernels[key]
         if isinstance(result, Exception):
             raise result

@@ -569,6 +569,10 @@ def test_cli_compile_only_builds_each_variant_once(monkeypatch, capsys):
         return fake_builder(example, pipeline)
 
     cases = fake_cases("missing|good", "bad") * 2  # the same variants at two "sizes"
+    from benchmarks.suites import Variant
+
+    other = Variant("other", MATMUL, "pipeline-missing", "", ("pipeline-good",))
+    cases.append(Case(other, SMALL))  # another name for the same pipelines: built once too
     monkeypatch.setitem(SUITES, "tiny", lambda quick: cases)
     monkeypatch.setattr(devices, "build", builder)
     assert run.main(["--suite", "tiny", "--compile-only"]) == 1
@@ -577,6 +581,7 @@ def test_cli_compile_only_builds_each_variant_once(monkeypatch, capsys):
     assert lines[0].split()[0] == "missing|good" and lines[0].endswith("s  ok (fallback)")
     assert lines[1].strip() == "pipeline-good"
     assert lines[2].endswith("FAILED: block width 7 is not a multiple of the warp size")
+    assert lines[3].split()[0] == "other" and lines[3].endswith("s  ok (fallback)")
 
 
 def test_cli_without_cupy_says_so(monkeypatch, capsys):

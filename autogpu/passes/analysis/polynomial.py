@@ -1,0 +1,235 @@
+"""Integer expressions as polynomials over atoms: the generalisation of `linear` to products.
+
+`linear` stops at `j * m` (a product of two non-constants is an atom of its own); tiling an array
+access needs to see through it: `in[(i - 1) * m + j]` is `i*m - m + j`, whose coefficient of `i`
+is `m` and which differs from `in[(i + 1) * m + j]` by `-2*m`, i.e. by two rows. A polynomial is
+`sum(coefficient * monomial)`, a monomial a product of atoms (values the decomposition does not
+look through, identified structurally by `LinearAnalysis.atom_key`), with coefficients in
+Z/2^w of the type it is computed in, exactly like linear forms: `arith` wraps, and so does ring
+arithmetic on polynomials, so the decomposition is exact whatever overflows.
+
+Truncations (`arith.trunci`, and `arith.index_cast` to a type no wider) are ring homomorphisms
+Z/2^m -> Z/2^n, so the decomposition looks through them (the GPU lowering computes thread indices
+in `index` and casts them to the loop's C type): a truncated polynomial keeps its atoms, which
+then stand for their truncated values. Sign extensions are not homomorphisms: an extended value
+is an atom, unless it is a constant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+from xdsl.dialects import arith
+from xdsl.ir import Attribute, SSAValue
+
+from autogpu.passes.analysis.linear import LinearAnalysis, bit_width, constant_int, to_signed
+
+Monomial = tuple[int, ...]
+"""The atoms of a product as sorted atom ids (repeated for powers); `()` is the constant 1."""
+
+MAX_TERMS = 64
+"""Products with more terms than this are left as atoms (indices are short formulas)."""
+
+
+def _merge(a: Monomial, b: Monomial) -> Monomial:
+    return tuple(sorted(a + b))
+
+
+@dataclass(frozen=True)
+class Polynomial:
+    """`sum(coefficient * monomial)` over the integers modulo 2^width of `type`."""
+
+    type: Attribute
+    terms: Mapping[Monomial, int]
+    """Monomial -> coefficient, non-zero, reduced modulo 2^width."""
+    atoms: Mapping[int, SSAValue] = field(compare=False, hash=False, repr=False)
+    """Atom id -> one SSA value computing the atom."""
+
+    @property
+    def width(self) -> int:
+        width = bit_width(self.type)
+        assert width is not None
+        return width
+
+    @staticmethod
+    def make(
+        type: Attribute, terms: Mapping[Monomial, int], atoms: Mapping[int, SSAValue]
+    ) -> Polynomial:
+        width = bit_width(type)
+        assert width is not None, f"not an integer type: {type}"
+        modulus = 1 << width
+        reduced = {m: c % modulus for m, c in terms.items() if c % modulus}
+        used = {a for m in reduced for a in m}
+        return Polynomial(type, reduced, {a: atoms[a] for a in used})
+
+    @staticmethod
+    def constant_of(type: Attribute, value: int) -> Polynomial:
+        return Polynomial.make(type, {(): value}, {})
+
+    @property
+    def key(self) -> tuple[tuple[Monomial, int], ...]:
+        """A hashable canonical form (polynomials of one analysis and type compare by it)."""
+        return tuple(sorted(self.terms.items()))
+
+    @property
+    def is_constant(self) -> bool:
+        return all(not m for m in self.terms)
+
+    @property
+    def constant(self) -> int:
+        """The constant term, read as signed."""
+        return to_signed(self.terms.get((), 0), self.width)
+
+    def signed(self, monomial: Monomial) -> int:
+        return to_signed(self.terms.get(monomial, 0), self.width)
+
+    def plus(self, other: Polynomial, sign: int = 1) -> Polynomial:
+        assert self.type == other.type, (self.type, other.type)
+        terms = dict(self.terms)
+        for m, c in other.terms.items():
+            terms[m] = terms.get(m, 0) + sign * c
+        return Polynomial.make(self.type, terms, {**self.atoms, **other.atoms})
+
+    def minus(self, other: Polynomial) -> Polynomial:
+        return self.plus(other, -1)
+
+    def scaled(self, factor: int) -> Polynomial:
+        return Polynomial.make(
+            self.type, {m: c * factor for m, c in self.terms.items()}, self.atoms
+        )
+
+    def times(self, other: Polynomial) -> Polynomial:
+        assert self.type == other.type, (self.type, other.type)
+        terms: dict[Monomial, int] = {}
+        for m1, c1 in self.terms.items():
+            for m2, c2 in other.terms.items():
+                m = _merge(m1, m2)
+                terms[m] = terms.get(m, 0) + c1 * c2
+        return Polynomial.make(self.type, terms, {**self.atoms, **other.atoms})
+
+    def truncated(self, type: Attribute) -> Polynomial:
+        """The same polynomial in a type at most as wide (coefficients reduced)."""
+        width = bit_width(type)
+        assert width is not None and width <= self.width
+        return Polynomial.make(type, self.terms, self.atoms)
+
+    def degree_in(self, atom: int) -> int:
+        return max((m.count(atom) for m in self.terms), default=0)
+
+    def split(self, atom: int) -> tuple[Polynomial, Polynomial] | None:
+        """(c, r) with self = c * atom + r and neither c nor r containing `atom`; None when the
+        polynomial is not affine in `atom`."""
+        coefficient: dict[Monomial, int] = {}
+        rest: dict[Monomial, int] = {}
+        for m, c in self.terms.items():
+            count = m.count(atom)
+            if count > 1:
+                return None
+            if count == 1:
+                reduced = list(m)
+                reduced.remove(atom)
+                coefficient[tuple(reduced)] = c
+            else:
+                rest[m] = c
+        return (
+            Polynomial.make(self.type, coefficient, self.atoms),
+            Polynomial.make(self.type, rest, self.atoms),
+        )
+
+    def atom_ids(self) -> set[int]:
+        return {a for m in self.terms for a in m}
+
+
+class PolynomialAnalysis:
+    """Decomposes integer/index SSA values into polynomials (memoised per value).
+
+    `leaf` may give the polynomial of a value itself (e.g. 0 for `threadIdx.y` in a block of
+    one row); `keys` provides the structural identity of atoms.
+    """
+
+    def __init__(
+        self,
+        keys: LinearAnalysis | None = None,
+        leaf: Callable[[SSAValue], Polynomial | None] | None = None,
+        max_terms: int = MAX_TERMS,
+    ) -> None:
+        self.keys = keys or LinearAnalysis()
+        self.leaf = leaf
+        self.max_terms = max_terms
+        self._polys: dict[SSAValue, Polynomial] = {}
+        self._ids: dict[Hashable, int] = {}
+
+    def atom_id(self, value: SSAValue) -> int:
+        key = self.keys.atom_key(value)
+        if key not in self._ids:
+            self._ids[key] = len(self._ids)
+        return self._ids[key]
+
+    def atom(self, value: SSAValue) -> Polynomial:
+        a = self.atom_id(value)
+        return Polynomial.make(value.type, {(a,): 1}, {a: value})
+
+    def poly(self, value: SSAValue) -> Polynomial:
+        """The polynomial of an integer or index value, in the arithmetic of its own type."""
+        if (known := self._polys.get(value)) is not None:
+            return known
+        result = self._decompose(value)
+        self._polys[value] = result
+        return result
+
+    def index_poly(self, value: SSAValue) -> Polynomial:
+        """The polynomial of a memref index, in the type the index was computed in: looks
+        through a final sign-extending `index_cast` (as `LinearAnalysis.index_form`)."""
+        owner = value.owner
+        if isinstance(owner, arith.IndexCastOp):
+            source, target = bit_width(owner.input.type), bit_width(value.type)
+            if source is not None and target is not None and source < target:
+                return self.poly(owner.input)
+        return self.poly(value)
+
+    def _decompose(self, value: SSAValue) -> Polynomial:
+        type = value.type
+        width = bit_width(type)
+        if width is None:
+            raise ValueError(f"polynomials need an integer or index value, got {type}")
+        if self.leaf is not None and (given := self.leaf(value)) is not None:
+            return given
+        if (c := constant_int(value)) is not None:
+            return Polynomial.constant_of(type, c)
+        owner = value.owner
+        match owner:
+            case arith.AddiOp():
+                return self.poly(owner.lhs).plus(self.poly(owner.rhs))
+            case arith.SubiOp():
+                return self.poly(owner.lhs).minus(self.poly(owner.rhs))
+            case arith.MuliOp():
+                product = self.poly(owner.lhs).times(self.poly(owner.rhs))
+                if len(product.terms) <= self.max_terms:
+                    return product
+            case arith.ShLIOp():
+                shift = constant_int(owner.rhs)
+                if shift is not None and 0 <= shift < width:
+                    return self.poly(owner.lhs).scaled(1 << shift)
+            case arith.IndexCastOp() | arith.TruncIOp() | arith.ExtSIOp():
+                source = owner.operands[0]
+                source_width = bit_width(source.type)
+                if source_width is not None:
+                    inner = self.poly(source)
+                    if source_width >= width:
+                        return inner.truncated(type)
+                    if inner.is_constant:  # sign extension of a known value
+                        return Polynomial.constant_of(type, inner.constant)
+            case _:
+                pass
+        return self.atom(value)
+
+
+def constant_polynomial_value(poly: Polynomial) -> int | None:
+    """The signed value of a constant polynomial, None otherwise."""
+    return poly.constant if poly.is_constant else None
+
+
+def common_type(polys: Iterable[Polynomial]) -> Attribute | None:
+    types = {p.type for p in polys}
+    return types.pop() if len(types) == 1 else None

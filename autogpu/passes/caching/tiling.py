@@ -1,0 +1,321 @@
+"""Rewrites of `gpu-cache-shared`: strip-mining a serial loop, and caching a group of loads.
+
+Strip-mining (in `index`, so the tile bounds cannot overflow the loop's C type):
+
+    for (k = lb; k < ub; k += s) body(k)
+      ==>
+    for (kk = lb; kk < ub; kk += T*s) {
+      tile_ub = min(kk + T*s, ub);
+      for (k_idx = kk; k_idx < tile_ub; k_idx += s) body((int)k_idx)
+    }
+
+Caching a group at P (before `p_op`): a `__shared__` array for the tile; the cooperative load
+
+    for (e = tid; e < E; e += threads)          // an `if (tid < E)` when E <= threads
+      if (<some load of the group reads offset e>)
+        tile[e] = G[base + sum(stride_d * (o_d(e) + min_delta_d))];
+    __syncthreads();
+    <p_op, its loads of G replaced by tile[...]>
+    __syncthreads();                            // when P is in a loop: before the tile is reused
+
+(barriers are placed where P is; `uniform_control.distribute_guards` then takes the thread guards
+off them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import gpu, memref, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, StringAttr, UnitAttr, i32
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from autogpu.passes.analysis.linear import constant_int
+from autogpu.passes.caching.facts import DIMS, KernelFacts, loop_name
+from autogpu.passes.caching.footprint import Access, Group, thread_index
+from autogpu.passes.caching.materialize import Emitter, Materializer
+from autogpu.passes.caching.uniform_control import mark_collective
+
+SHARED_MEMORY_SPACE = IntegerAttr(3, i32)
+"""`__shared__` memory (NVVM's address space 3, as docs/ir.md and the lowering write it)."""
+
+SKIP = "gpu_cache_shared.skip"
+"""Discardable attribute on loads not to consider (again): the cooperative loads, loads
+already refused (removed by the pass)."""
+
+BARRIER_ROLE = "gpu_cache_shared.barrier"
+"""Discardable attribute on the barriers of a tile: "prologue" (after the cooperative loads) or
+"epilogue" (after the reads); a later tile at the same point shares them."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Strip-mining
+# ---------------------------------------------------------------------------------------------
+
+
+def strip_mine(loop: scf.ForOp, tile: int) -> tuple[scf.ForOp, scf.ForOp]:
+    """Splits `loop` (constant positive step, no loop-carried values) into a loop over tiles of
+    `tile` iterations and a loop over one tile; returns (outer, inner)."""
+    step = constant_int(loop.step)
+    assert step is not None and step > 0 and not loop.iter_args
+    index = IndexType()
+    at = Emitter(loop)
+    lb = at.cast(loop.lb, index)
+    ub = at.cast(loop.ub, index)
+    big_step = at.const(tile * step)
+    old = loop.body.block
+    iv = old.args[0]
+    name = loop_name(loop).strip("'") if loop_name(loop).startswith("'") else "k"
+
+    outer_block = Block(arg_types=[index])
+    tile_start = outer_block.args[0]
+    tile_start.name_hint = f"{name}_tile"
+    inner_block = Block(arg_types=[index])
+    inner_iv = inner_block.args[0]
+    inner_iv.name_hint = f"{name}_idx"
+
+    outer_block.add_op(yield_outer := scf.YieldOp())
+    inner_at = Emitter(yield_outer)
+    tile_end = inner_at.min(inner_at.add(tile_start, big_step), ub, f"{name}_tile_end")
+    inner = scf.ForOp(tile_start, tile_end, inner_at.const(step), [], inner_block)
+    outer_block.insert_op_before(inner, yield_outer)
+
+    inner_block.add_op(yield_inner := scf.YieldOp())
+    body_at = Emitter(yield_inner)
+    value = body_at.cast(inner_iv, iv.type, iv.name_hint)
+    for op in list(old.ops):
+        if isinstance(op, scf.YieldOp):
+            continue
+        op.detach()
+        inner_block.insert_op_before(op, yield_inner)
+    iv.replace_all_uses_with(value)
+    outer = scf.ForOp(lb, ub, big_step, [], outer_block)
+    Rewriter.replace_op(loop, outer)
+    return outer, inner
+
+
+# ---------------------------------------------------------------------------------------------
+# Caching a group
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Bounds:
+    """Per access: whether it runs at all, and the tile offsets it reads along each dim."""
+
+    runs: SSAValue | None
+    low: list[SSAValue]
+    high: list[SSAValue]
+
+
+def shared_bytes(kernel: gpu.FuncOp) -> int:
+    """Static `__shared__` memory the kernel already uses."""
+    total = 0
+    for op in kernel.walk():
+        if isinstance(op, memref.AllocaOp):
+            type = op.memref.type
+            assert isinstance(type, MemRefType)
+            if type.memory_space == SHARED_MEMORY_SPACE:
+                from autogpu.passes.caching.footprint import element_bytes
+
+                count = 1
+                for size in type.get_shape():
+                    count *= max(size, 0)
+                total += count * element_bytes(op.memref)
+    return total
+
+
+def cache_group(
+    facts: KernelFacts, group: Group, p_op: Operation, name: str, in_loop: bool
+) -> memref.AllocaOp:
+    """Loads the tile of `group` cooperatively before `p_op` and redirects its loads."""
+    array_type = group.array.type
+    assert isinstance(array_type, MemRefType)
+    shared = memref.AllocaOp.get(
+        array_type.element_type, shape=[group.elements], memory_space=SHARED_MEMORY_SPACE
+    )
+    shared.memref.name_hint = f"{name}_sh"
+    facts.entry.insert_op_before(shared, facts.entry.first_op)  # pyright: ignore
+
+    previous = p_op.prev_op
+    merged = isinstance(previous, gpu.BarrierOp) and _role(previous) == "prologue"
+    point = previous if merged else p_op
+    assert point is not None
+    at = Materializer(facts, point)
+    bounds = [_access_bounds(at, facts, group, k, access) for k, access in enumerate(group.accesses)]
+    reference = group.accesses[0]
+    base = at.poly(reference.base, f"{name}_base")
+    strides = [at.poly(dim.stride) for dim in group.dims]
+    thread = _linear_thread(at, facts)
+    _cooperative_load(at, facts, group, shared.memref, bounds, base, strides, thread)
+    if not merged:
+        Rewriter.insert_op(_barrier("prologue"), InsertPoint.before(p_op))
+    following = p_op.next_op
+    if in_loop and not (isinstance(following, gpu.BarrierOp) and _role(following) == "epilogue"):
+        Rewriter.insert_op(_barrier("epilogue"), InsertPoint.after(p_op))
+    for k, access in enumerate(group.accesses):
+        _redirect(facts, group, k, access, shared.memref)
+    return shared
+
+
+def _role(op: Operation) -> str | None:
+    role = op.attributes.get(BARRIER_ROLE)
+    return role.data if isinstance(role, StringAttr) else None
+
+
+def _barrier(role: str) -> gpu.BarrierOp:
+    barrier = gpu.BarrierOp()
+    barrier.attributes[BARRIER_ROLE] = StringAttr(role)
+    return barrier
+
+
+def _linear_thread(at: Emitter, facts: KernelFacts) -> SSAValue:
+    """threadIdx.x + Bx * (threadIdx.y + By * threadIdx.z), in `index`."""
+    linear: SSAValue = at.const(0)
+    for dim in reversed(DIMS):
+        size = facts.block_size(dim)
+        linear = at.mul(linear, at.const(size))
+        if size > 1:
+            linear = at.add(linear, thread_index(facts, dim))
+    if linear.name_hint is None and constant_int(linear) is None:
+        linear.name_hint = "thread"
+    return linear
+
+
+def _access_bounds(
+    at: Materializer, facts: KernelFacts, group: Group, k: int, access: Access
+) -> _Bounds:
+    index = IndexType()
+    low_q: list[SSAValue] = []
+    high_q: list[SSAValue] = []
+    conjuncts: list[SSAValue] = []
+    runs: SSAValue | None = None
+    for var in access.vars:
+        if var.loop is not None:
+            lb = at.cast(at.get(var.loop.lb), index)
+            ub = at.cast(at.get(var.loop.ub), index)
+            if var.step is None:  # ignored by the index: only whether it runs matters
+                low, high = lb, ub
+            else:
+                span = at.max(at.sub(ub, lb), at.const(0))
+                trips = at.div(at.add(span, at.const(var.step - 1)), var.step, "trips")
+                low, high = at.const(0), trips
+        else:
+            assert var.thread_dim is not None
+            low, high = at.const(0), at.const(facts.block_size(var.thread_dim))
+            rng = access.threads[var.thread_dim]
+            for poly in rng.lows:
+                low = at.max(low, at.cast(at.poly(poly), index))
+            for poly in rng.highs:
+                high = at.min(high, at.cast(at.poly(poly), index))
+        low_q.append(low)
+        high_q.append(high)
+        conjuncts.append(at.lt(low, high))
+    for cond, branch in access.conditions:
+        value = at.get(cond)
+        conjuncts.append(value if branch else at.not_(value))
+    keys = facts.polys.keys
+    seen: set[object] = set()
+    for conjunct in conjuncts:  # (two loops of trip count t test 0 < t once)
+        if (key := keys.atom_key(conjunct)) not in seen:
+            seen.add(key)
+            runs = at.and_(runs, conjunct)
+    low_d: list[SSAValue] = []
+    high_d: list[SSAValue] = []
+    for d, dim in enumerate(group.dims):
+        offset = group.deltas[k].get(d, 0) - dim.min_delta
+        members = group.members[k].get(d, [])
+        low: SSAValue = at.const(offset)
+        high: SSAValue = at.const(offset + 1 - len(members))
+        for position in members:
+            low = at.add(low_q[position], low)
+            high = at.add(high_q[position], high)
+        low_d.append(low)
+        high_d.append(high)
+    return _Bounds(runs, low_d, high_d)
+
+
+def _cooperative_load(
+    at: Emitter,
+    facts: KernelFacts,
+    group: Group,
+    shared: SSAValue,
+    bounds: list[_Bounds],
+    base: SSAValue,
+    strides: list[SSAValue],
+    thread: SSAValue,
+) -> None:
+    elements, threads = group.elements, facts.threads
+    body = Block(arg_types=[IndexType()] if elements > threads else [])
+    body.add_op(end := scf.YieldOp())
+    if elements > threads:
+        element = body.args[0]
+        element.name_hint = "e"
+        collective: Operation = scf.ForOp(thread, at.const(elements), at.const(threads), [], body)
+    else:
+        element = thread
+        every = at.true() if elements == threads else at.lt(thread, at.const(elements))
+        collective = scf.IfOp(every, [], Region(body))
+    Rewriter.insert_op(collective, InsertPoint.before(at.point))
+    mark_collective(collective)
+
+    inside = Emitter(end)
+    offsets: list[SSAValue] = []
+    for d, dim in enumerate(group.dims):
+        offset = inside.div(element, dim.layout_stride)
+        if dim.layout_stride * dim.extent < elements:
+            offset = inside.rem(offset, dim.extent)
+        offsets.append(offset)
+    wanted: SSAValue | None = None
+    for b in bounds:
+        reads = b.runs
+        for d, offset in enumerate(offsets):
+            if constant_int(b.low[d]) != 0:  # offsets are never negative
+                reads = inside.and_(reads, inside.le(b.low[d], offset))
+            if constant_int(b.high[d]) != group.dims[d].extent:
+                reads = inside.and_(reads, inside.lt(offset, b.high[d]))
+        assert reads is not None
+        wanted = inside.or_(wanted, reads)
+    assert wanted is not None
+    then = Block()
+    then.add_op(then_end := scf.YieldOp())
+    guarded = Emitter(then_end)
+    address = base
+    for d, dim in enumerate(group.dims):
+        position = guarded.add(offsets[d], guarded.const(dim.min_delta))
+        address = guarded.add(address, guarded.mul(strides[d], guarded.cast(position, base.type)))
+    address = guarded.cast(address, IndexType())
+    load = memref.LoadOp.get(group.array, [address])
+    load.attributes[SKIP] = UnitAttr()
+    value = guarded.insert(load)
+    Rewriter.insert_op(memref.StoreOp.get(value, shared, [element]), InsertPoint.before(then_end))
+    if constant_int(wanted) in (1, -1):
+        for op in list(then.ops)[:-1]:
+            op.detach()
+            body.insert_op_before(op, end)
+    else:
+        body.insert_op_before(scf.IfOp(wanted, [], Region(then)), end)
+
+
+def _redirect(facts: KernelFacts, group: Group, k: int, access: Access, shared: SSAValue) -> None:
+    """Replaces the access's load of G by a load of its element of the tile."""
+    load = access.load
+    at = Emitter(load)
+    index = IndexType()
+    position: SSAValue = at.const(0)
+    for d, dim in enumerate(group.dims):
+        offset: SSAValue = at.const(group.deltas[k].get(d, 0) - dim.min_delta)
+        for p in group.members[k].get(d, []):
+            var = access.vars[p]
+            if var.loop is None:
+                q = var.value
+            else:
+                iv = at.cast(var.loop.body.block.args[0], index)
+                assert var.step is not None
+                q = at.div(at.sub(iv, at.cast(var.loop.lb, index)), var.step)
+            offset = at.add(offset, q)
+        position = at.add(position, at.mul(offset, at.const(dim.layout_stride)))
+    new = memref.LoadOp.get(shared, [position])
+    new.res.name_hint = load.res.name_hint
+    Rewriter.replace_op(load, new)
