@@ -292,7 +292,9 @@ class _KernelCaching:
         loads = [
             op
             for op in p_op.walk()
-            if isinstance(op, memref.LoadOp) and op.memref is load.memref and SKIP not in op.attributes
+            if isinstance(op, memref.LoadOp)
+            and op.memref is load.memref
+            and SKIP not in op.attributes
         ]
         group = analysis.group(load, loads)
         invariant = not group.halo

@@ -17,7 +17,7 @@ is an atom, unless it is a constant.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith
@@ -113,9 +113,6 @@ class Polynomial:
         width = bit_width(type)
         assert width is not None and width <= self.width
         return Polynomial.make(type, self.terms, self.atoms)
-
-    def degree_in(self, atom: int) -> int:
-        return max((m.count(atom) for m in self.terms), default=0)
 
     def split(self, atom: int) -> tuple[Polynomial, Polynomial] | None:
         """(c, r) with self = c * atom + r and neither c nor r containing `atom`; None when the
@@ -224,12 +221,3 @@ class PolynomialAnalysis:
                 pass
         return self.atom(value)
 
-
-def constant_polynomial_value(poly: Polynomial) -> int | None:
-    """The signed value of a constant polynomial, None otherwise."""
-    return poly.constant if poly.is_constant else None
-
-
-def common_type(polys: Iterable[Polynomial]) -> Attribute | None:
-    types = {p.type for p in polys}
-    return types.pop() if len(types) == 1 else None

@@ -36,7 +36,7 @@ import math
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, gpu, memref, scf
-from xdsl.dialects.builtin import IndexType, MemRefType
+from xdsl.dialects.builtin import MemRefType
 from xdsl.dialects.gpu import DimensionAttr, DimensionEnum
 from xdsl.ir import Operation, SSAValue
 
@@ -555,7 +555,3 @@ def element_bytes(array: SSAValue) -> int:
         assert isinstance(element, AnyFloat)
         width = element.bitwidth
     return max(width // 8, 1)
-
-
-def is_index(value: SSAValue) -> bool:
-    return isinstance(value.type, IndexType)

@@ -143,7 +143,7 @@ def cache_group(
     point = previous if merged else p_op
     assert point is not None
     at = Materializer(facts, point)
-    bounds = [_access_bounds(at, facts, group, k, access) for k, access in enumerate(group.accesses)]
+    bounds = [_access_bounds(at, facts, group, k, a) for k, a in enumerate(group.accesses)]
     reference = group.accesses[0]
     base = at.poly(reference.base, f"{name}_base")
     strides = [at.poly(dim.stride) for dim in group.dims]
