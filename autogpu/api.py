@@ -94,7 +94,11 @@ class Kernel:
     module: ModuleOp
     pipeline: str
     source_file: str
+    c_module: ModuleOp | None = None
+    """The module as the frontend produced it (before the pipeline): the reference for the
+    arrays' sizes (`autogpu.passes.analysis.extents`)."""
     _programs: dict[str, Any] = field(default_factory=dict, repr=False)
+    _touched: dict[tuple, dict[str, Any]] = field(default_factory=dict, repr=False)
 
     @cached_property
     def ir(self) -> str:
@@ -147,8 +151,73 @@ class Kernel:
 
     def __call__(self, *args: Any, backend: str = "cpu", **named_args: Any) -> None:
         """Run the kernel on NumPy arrays and scalars (C parameter order, or by name); outputs
-        are written back into the arrays."""
+        are written back into the arrays. A NumPy array shorter than the C function indexes
+        for the given sizes is rejected first (`KernelArgumentError`)."""
+        self.check_array_sizes(*args, **named_args)
         self.program(backend).run(self.name, *args, **named_args)
+
+    def touched_ranges(self, sizes: Mapping[str, int]) -> dict[str, Any]:
+        """For these scalar sizes, each array's range of indices (`IndexRange`, or None when the
+        analysis cannot bound it), from the C-level function; cached per sizes."""
+        from autogpu.passes.analysis.extents import find_function, touched_ranges
+
+        key = tuple(sorted(sizes.items()))
+        if key not in self._touched:
+            function = find_function(self.c_module, self.name) if self.c_module else None
+            self._touched[key] = {} if function is None else touched_ranges(function, sizes)
+        return self._touched[key]
+
+    def check_array_sizes(self, *args: Any, **named_args: Any) -> None:
+        """Raise `KernelArgumentError` if a NumPy array argument has fewer elements than the
+        kernel indexes for the call's scalar sizes, or would be indexed below 0. Arguments that
+        do not match the parameters are left to the executors' own checks."""
+        import numpy as np
+
+        from autogpu.backend.arguments import KernelArgumentError, call_arguments
+        from autogpu.passes.analysis.extents import find_function, parameter_names
+
+        function = find_function(self.c_module, self.name) if self.c_module else None
+        if function is None:
+            return
+        args, named_args = call_arguments(args, named_args)
+        names = parameter_names(function)
+        given = dict(zip(names, args)) | dict(named_args)
+        sizes = {
+            name: int(value)
+            for name, value in given.items()
+            if isinstance(value, (int, np.integer))  # bools too: C's _Bool
+        }
+        ranges = self.touched_ranges(sizes)
+        for name in names:
+            array, touched = given.get(name), ranges.get(name)
+            if not isinstance(array, np.ndarray) or touched is None:
+                continue
+            if touched.lo < 0 and touched.lo <= touched.hi:
+                raise KernelArgumentError(
+                    f"argument '{name}' of {self.name}() would be indexed at element {touched.lo}"
+                    f" (before its start) with {self._relevant_sizes(name, sizes)}"
+                )
+            if array.size < touched.extent:
+                raise KernelArgumentError(
+                    f"argument '{name}' of {self.name}() has {array.size} elements but "
+                    f"{self._relevant_sizes(name, sizes)} index up to element {touched.hi}: "
+                    f"pass at least {touched.extent}"
+                )
+
+    def _relevant_sizes(self, array: str, sizes: Mapping[str, int]) -> str:
+        """`m=10, n=12`: the sizes without which the array's range is unknown (all of them if
+        none stands out), for error messages."""
+        from autogpu.passes.analysis.extents import find_function, touched_ranges
+
+        function = find_function(self.c_module, self.name) if self.c_module else None
+        relevant = [
+            name
+            for name in sizes
+            if function is not None
+            and touched_ranges(function, {k: v for k, v in sizes.items() if k != name}).get(array)
+            is None
+        ]
+        return ", ".join(f"{name}={sizes[name]}" for name in relevant or list(sizes)) or "these sizes"
 
 
 def compile(
@@ -175,6 +244,7 @@ def compile(
             f"{filename} has no function '{function}' (it defines: {', '.join(names)})"
         )
     spec = pipeline_spec(pipeline, pass_options)
+    c_module = module.clone()
     run_pipeline(module, spec)
-    return Kernel(function, module, spec, filename)
+    return Kernel(function, module, spec, filename, c_module)
 
