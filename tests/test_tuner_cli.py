@@ -20,7 +20,8 @@ from autogpu.tools.autogpu_tune import main
 ROOT = Path(__file__).resolve().parent.parent
 SAXPY = str(ROOT / "examples" / "saxpy.c")
 MATMUL = str(ROOT / "examples" / "matmul.c")
-SAXPY_ARGS = [SAXPY, "--size", "n=1000", "--array", "x=n", "--array", "y=n", "--backend", "cpu"]
+SAXPY_ARGS = [SAXPY, "--size", "n=1000", "--array", "x=n", "--array", "y=n",
+              "-p", "autogpu-vanilla", "--backend", "cpu"]
 
 
 def _run(capsys, *argv):
@@ -59,12 +60,16 @@ def test_bad_input_is_a_clear_error_before_anything_runs(capsys, tmp_path, argv,
     assert not (tmp_path / "c.sqlite").exists()  # nothing ran
 
 
-def test_sizes_and_arrays_must_be_given(capsys):
+def test_sizes_must_be_given_and_unbounded_arrays_need_a_length(capsys, tmp_path):
     code, _, err = _run(capsys, SAXPY, "--backend", "cpu")
     assert code == 1 and "saxpy needs a value for its integer parameter n: --size n=VALUE" in err
-    code, _, err = _run(capsys, SAXPY, "--size", "n=8", "--backend", "cpu")
-    assert code == 1 and "cannot tell the length of arrays x, y of saxpy" in err
-    assert "--array x=EXPR --array y=EXPR" in err
+    gather = tmp_path / "gather.c"
+    gather.write_text("void gather(float *out, const float *in, const int *idx, int n) {\n"
+                      "#pragma omp parallel for\n"
+                      "  for (int i = 0; i < n; i++) out[i] = in[idx[i]];\n}\n")
+    code, _, err = _run(capsys, gather, "--size", "n=8", "--backend", "cpu", "--list-space")
+    assert code == 1 and "cannot tell the length of array in of gather" in err
+    assert "--array in=EXPR" in err and "idx" not in err.split("give")[1]
     code, _, err = _run(capsys, tmp := "/nonexistent.c")
     assert code == 2 and f"no such C file: {tmp}" in err
 
@@ -88,8 +93,8 @@ def test_list_space_shows_the_default_space_of_the_pipeline(capsys):
     space = json.loads(out)
     assert space["parameters"]["block_size"]["values"] == [32, 64, 128, 256, 512, 1024]
     assert space["valid"] == 6
-    code, out, _ = _run(capsys, MATMUL, "--size", "m=8", "--size", "n=8", "--size", "p=8",
-                        "--array", "A=m*n", "--array", "B=m*p", "--array", "C=p*n",
+    code, out, _ = _run(capsys, MATMUL, "-p", "autogpu-vanilla", "--size", "m=8", "--size",
+                        "n=8", "--size", "p=8", "--array", "A=m*n", "--array", "B=m*p", "--array", "C=p*n",
                         "--list-space", "--restrict", "block_size * block_y <= 256")
     space = json.loads(out)  # two parallel dimensions: block_y is tuned too
     assert set(space["parameters"]) == {"block_size", "block_y"}
@@ -182,7 +187,8 @@ def test_failed_variants_are_recorded_and_never_chosen(tmp_path):
     import autogpu
     import numpy as np
 
-    kernel = autogpu.tune(SAXPY, sizes={"n": 1000}, arrays={"x": "n", "y": "n"},
+    kernel = autogpu.tune(SAXPY, "autogpu-vanilla", sizes={"n": 1000},
+                          arrays={"x": "n", "y": "n"},
                           backend="cpu", space={"block_size": [32, 64, 128, 2048]},
                           max_threads=4096, cache=str(tmp_path / "c.sqlite"), timeout=3,
                           repetitions=2, jobs=2, progress=False,
@@ -212,7 +218,7 @@ def test_a_script_without_a_main_guard_can_call_tune(tmp_path):
     script = tmp_path / "script.py"
     script.write_text(
         "import autogpu\n"
-        f"k = autogpu.tune({SAXPY!r}, sizes={{'n': 256}}, arrays={{'x': 'n', 'y': 'n'}},\n"
+        f"k = autogpu.tune({SAXPY!r}, 'autogpu-vanilla', sizes={{'n': 256}}, arrays={{'x': 'n', 'y': 'n'}},\n"
         "                  backend='cpu', space={'block_size': [64, 128]}, cache='none',\n"
         "                  progress=False, plot=False, jobs=2, repetitions=1)\n"
         "print('best', k.tuning.best_params['block_size'] in (64, 128))\n")
@@ -220,3 +226,40 @@ def test_a_script_without_a_main_guard_can_call_tune(tmp_path):
                           timeout=300, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("best True") == 1
+
+
+def test_array_lengths_default_to_the_elements_the_kernel_indexes(capsys, tmp_path):
+    """No --array for matmul: the lengths come from the analysis of its indices (m*n, m*p, p*n)."""
+    out = tmp_path / "out"
+    code, stdout, err = _run(capsys, MATMUL, "--size", "m=16", "--size", "n=8", "--size", "p=4",
+                             "--backend", "cpu", "-p", "autogpu-vanilla", "--set",
+                             "block_size=32", "--set", "block_y=1", "--cache", "none", "-o", out,
+                             "-q", "--no-plot", "--repetitions", "1", "-j", "0")
+    assert code == 0, err
+    report = json.loads((out / "report.json").read_text())
+    assert report["arrays"] == {"A": 128, "B": 64, "C": 32}
+    assert [v["status"] for v in report["variants"]] == ["ok"]
+
+
+def test_explicit_lengths_and_c99_extents_are_preferred_to_the_analysis():
+    from autogpu.tuner.driver import TuneOptions, prepare
+
+    stencil = str(ROOT / "examples" / "stencil2d.c")
+    prepared = prepare(TuneOptions(stencil, sizes={"n": 5, "m": 6}, backend="cpu"))
+    assert prepared.lengths == {"in": 30, "out": 30}  # n*m, though only 29 and 23 are indexed
+    prepared = prepare(TuneOptions(MATMUL, sizes={"m": 4, "n": 3, "p": 2}, arrays={"A": "m*n+5"},
+                                   backend="cpu"))
+    assert prepared.lengths == {"A": 17, "B": 8, "C": 6}
+    assert [a.size for a in prepared.args[:3]] == [17, 8, 6]
+
+
+def test_the_default_pipeline_is_autogpu_optimize(capsys):
+    from autogpu.tuner.driver import TuneOptions
+
+    assert TuneOptions(SAXPY).pipeline == "autogpu-optimize"
+    code, out, err = _run(capsys, SAXPY, "--size", "n=1000", "--backend", "cpu", "--list-space")
+    assert code == 0, err
+    space = json.loads(out)
+    assert {p["pass"] for p in space["parameters"].values()} == {"autogpu-optimize"}
+    assert space["fixed"]["autogpu-optimize.unroll_y"] == 1  # saxpy has one parallel dimension
+    assert space["valid"] > 1

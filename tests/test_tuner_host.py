@@ -65,7 +65,7 @@ def test_launcher_and_placeholders():
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
 def test_tuning_inside_a_host_program(tmp_path, capsys):
     out = tmp_path / "out"
-    code = main([SAXPY, "--set", "block_size=32,64,128,256", "--cache",
+    code = main([SAXPY, "-p", "autogpu-vanilla", "--set", "block_size=32,64,128,256", "--cache",
                  str(tmp_path / "c.sqlite"), "-o", str(out), "-q", "--no-plot", "-j", "2",
                  "--host-source", str(FAKE_HOST),
                  "--build", "gcc -O1 -DBLOCK={block_size} -o {dir}/app {host}",
@@ -92,7 +92,7 @@ def test_host_program_time_from_its_own_output_and_failed_builds(tmp_path, capsy
     program = tmp_path / "prog.c"
     program.write_text('#include <stdio.h>\nint main(void) { printf("elapsed: %d.5 ms\\n", '
                        "BLOCK / 32); return 0; }\n")
-    code = main([SAXPY, "--set", "block_size=32,64,128", "--cache", str(tmp_path / "c.sqlite"),
+    code = main([SAXPY, "-p", "autogpu-vanilla", "--set", "block_size=32,64,128", "--cache", str(tmp_path / "c.sqlite"),
                  "-o", str(tmp_path / "out"), "-q", "--no-plot", "-j", "0",
                  "--build", f"test {{block_size}} != 128 && gcc -DBLOCK={{block_size}} "
                  f"-o {{dir}}/app {program}",

@@ -15,7 +15,7 @@ SAXPY = str(Path(__file__).resolve().parent.parent / "examples" / "saxpy.c")
 
 @pytest.mark.parametrize("strategy", ["exhaustive", "model"])
 def test_two_workers_share_one_cache_without_duplicated_measurements(tmp_path, strategy):
-    options = TuneOptions(SAXPY, sizes={"n": 20000}, arrays={"x": "n", "y": "n"},
+    options = TuneOptions(SAXPY, pipeline="autogpu-vanilla", sizes={"n": 20000}, arrays={"x": "n", "y": "n"},
                           backend="cpu", space={"block_size": [32, 64, 128, 256]},
                           strategy=strategy, workers=2, jobs=2, repetitions=3,
                           cache=str(tmp_path / "tune.sqlite"), progress=False, plot=False,
@@ -35,7 +35,7 @@ def test_two_workers_share_one_cache_without_duplicated_measurements(tmp_path, s
 
 
 def test_the_budget_is_shared_by_the_workers(tmp_path):
-    options = TuneOptions(SAXPY, sizes={"n": 4096}, arrays={"x": "n", "y": "n"},
+    options = TuneOptions(SAXPY, pipeline="autogpu-vanilla", sizes={"n": 4096}, arrays={"x": "n", "y": "n"},
                           backend="cpu", space={"block_size": [32, 64, 128, 256, 512, 1024]},
                           strategy="random", budget=3, workers=2, jobs=2, repetitions=1,
                           cache=str(tmp_path / "tune.sqlite"), progress=False, plot=False)

@@ -116,13 +116,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--array", metavar="NAME=EXPR", type=_assignment("NAME=EXPR"),
                    action="append", default=[],
                    help="length in elements of an array parameter, an expression over the sizes "
-                   "(e.g. A=m*n); not needed for C99 array parameters like float A[m][n]")
+                   "(e.g. A=m*n); by default the C99 extents (float A[m][n]), else the elements "
+                   "the kernel indexes for the given sizes")
     p.add_argument("--input", metavar="NAME=FILE.npy", type=_assignment("NAME=FILE.npy"),
                    action="append", default=[],
                    help="load a parameter's data from a .npy file instead of random values "
                    "(uniform in [-1, 1] for floats, small integers for ints)")
     g = p.add_argument_group("search space")
-    g.add_argument("-p", "--pipeline", default="autogpu-vanilla", metavar="PIPELINE",
+    g.add_argument("-p", "--pipeline", default="autogpu-optimize", metavar="PIPELINE",
                    help="the pass pipeline whose options are tuned; options written in it "
                    "(pass{opt=v}) stay fixed (default: %(default)s)")
     g.add_argument("--space", metavar="FILE",

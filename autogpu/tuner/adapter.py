@@ -247,6 +247,22 @@ def parallel_depth(source: str, filename: str, function: str) -> int:
     return best
 
 
+def touched_lengths(source: str, filename: str, function: str,
+                    sizes: dict[str, Any]) -> dict[str, int | None]:
+    """Elements each array of `function` needs for these sizes (1 + the largest index its
+    accesses may use), from the C-level IR; None where no bound is found."""
+    import numpy as np
+
+    from autogpu.frontend import parse_c
+    from autogpu.passes.analysis.extents import find_function, touched_extents
+
+    func = find_function(parse_c(source, filename), function)
+    if func is None:
+        return {}
+    integers = {k: int(v) for k, v in sizes.items() if isinstance(v, (int, np.integer))}
+    return touched_extents(func, integers)
+
+
 def reduction_length(source: str, filename: str, function: str,
                      sizes: dict[str, Any]) -> int | None:
     """K of the verification tolerance: the most terms any value accumulates, i.e. the largest

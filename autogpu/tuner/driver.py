@@ -35,7 +35,7 @@ class TuneOptions:
 
     kernel: str  # a path to a .c file, or C source text
     function: str | None = None
-    pipeline: str = "autogpu-vanilla"
+    pipeline: str = "autogpu-optimize"
     sizes: dict[str, Any] = field(default_factory=dict)
     arrays: dict[str, str] = field(default_factory=dict)  # array name -> length expression
     inputs: dict[str, str] = field(default_factory=dict)  # parameter name -> .npy file
@@ -134,7 +134,10 @@ def prepare(options: TuneOptions) -> Prepared:
     if host_mode:  # the user's program owns the data
         lengths, args = {}, []
     else:
-        lengths = inputs.array_lengths(params, sizes, given_arrays, function)
+        touched = None
+        if inputs.arrays_without_length(params, given_arrays):
+            touched = adapter.touched_lengths(source, filename, function, sizes)
+        lengths = inputs.array_lengths(params, sizes, given_arrays, function, touched)
         args = inputs.make_arguments(params, sizes, lengths, options.input_seed, options.inputs)
 
     base = adapter.parse_pipeline_spec(options.pipeline)
@@ -483,12 +486,12 @@ def write_outputs(outdir: Path, prepared: Prepared, cache: Cache, context: str,
 # --- the API -------------------------------------------------------------------------------------
 
 
-def tune(path_or_source: str, pipeline: str = "autogpu-vanilla", function: str | None = None, *,
+def tune(path_or_source: str, pipeline: str = "autogpu-optimize", function: str | None = None, *,
          sizes: Mapping[str, Any], backend: str = "cuda", **options: Any):
     """Tune a C kernel and return the fastest verified variant as a callable `Kernel`.
 
-        kernel = autogpu.tune("examples/saxpy.c", sizes={"n": 1 << 20}, arrays={"x": "n",
-                              "y": "n"}, strategy="model", budget=20)
+        kernel = autogpu.tune("examples/saxpy.c", sizes={"n": 1 << 20}, strategy="model",
+                              budget=20)
         kernel(n, 2.0, x, y, backend="cuda")
         kernel.tuning.table()            # every variant measured, best first
 

@@ -7,8 +7,11 @@ Every array needs a length (in elements), decided in this order:
 1. `--array NAME=EXPR` (an expression over the scalars, e.g. `A=m*n`), or the space file's
    `[arrays]` table, or `tune(arrays={...})`;
 2. the extents of a C99 array parameter (`float A[m][n]` has m*n elements);
-3. otherwise it is an error that names the arrays and says what to write. The tuner never guesses:
-   a wrong length would make a correct kernel fail verification, or a wrong one pass.
+3. otherwise the elements the C function indexes for the given sizes, inferred from its IR by
+   `autogpu.passes.analysis.extents` (1 + the largest index any access may use);
+4. where that analysis cannot bound an index (data-dependent, a while loop's variable), it is an
+   error that names the arrays and says what to write. The tuner never guesses: a wrong length
+   would make a correct kernel fail verification, or a wrong one pass.
 
 Data: floating-point arrays are uniform in [-1, 1] (as in the AutoGPU paper), integer arrays small
 integers in [-8, 8] ([0, 8] if unsigned), all from one seed so that every run and every worker
@@ -71,9 +74,16 @@ def check_sizes(params: Sequence[Param], sizes: Mapping[str, Any], function: str
     return result
 
 
+def arrays_without_length(params: Sequence[Param], given: Mapping[str, str | int]) -> list[str]:
+    """The arrays whose length neither `given` nor C99 extents say (rule 3 must infer them)."""
+    return [p.name for p in params if p.kind == "array" and p.name not in given and not p.extents]
+
+
 def array_lengths(params: Sequence[Param], sizes: Mapping[str, Any],
-                  given: Mapping[str, str | int], function: str) -> dict[str, int]:
-    """The length of every array parameter (see the module docstring for the rules)."""
+                  given: Mapping[str, str | int], function: str,
+                  inferred: Mapping[str, int | None] | None = None) -> dict[str, int]:
+    """The length of every array parameter (see the module docstring for the rules);
+    `inferred` holds the analysis' lengths (None where it found no bound)."""
     arrays = {p.name: p for p in params if p.kind == "array"}
     unknown = set(given) - set(arrays)
     if unknown:
@@ -89,6 +99,9 @@ def array_lengths(params: Sequence[Param], sizes: Mapping[str, Any],
             text = str(given[name])
         elif p.extents:
             text = " * ".join(f"({e})" for e in p.extents)
+        elif inferred is not None and inferred.get(name) is not None:
+            lengths[name] = int(inferred[name])  # type: ignore[arg-type]
+            continue
         else:
             missing.append(name)
             continue
@@ -107,7 +120,8 @@ def array_lengths(params: Sequence[Param], sizes: Mapping[str, Any],
     if missing:
         raise CompileError(
             f"cannot tell the length of array{'s' if len(missing) > 1 else ''} "
-            f"{', '.join(missing)} of {function}: give "
+            f"{', '.join(missing)} of {function} (the analysis of its indices found no bound, "
+            "e.g. an index read from memory): give "
             + " ".join(f"--array {m}=EXPR" for m in missing)
             + f" (an expression over {', '.join(sizes) or 'the sizes'}, e.g. --array "
             f"{missing[0]}={next(iter(sizes), 'n')}), or declare C99 extents "

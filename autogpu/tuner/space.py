@@ -387,6 +387,7 @@ def build_space(
                 continue
             if _axis(o.name) >= max(parallel_dims, 1) and not _mentioned(overrides, short, qualified):
                 fixed[qualified] = o.default  # a block/unroll axis the kernel does not have
+                env.setdefault(short, o.default)  # so restrictions that name it still hold
                 continue
             if o.kind == "tuple":
                 dims = len(o.default) if o.default else max(parallel_dims, 1)
