@@ -24,10 +24,30 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return AgpuUnrollSerialPass
 
+    def get_agpu_specialize():
+        from autogpu.passes.agpu_specialize import AgpuSpecializePass
+
+        return AgpuSpecializePass
+
+    def get_agpu_unroll_parallel():
+        from autogpu.passes.agpu_unroll_parallel import AgpuUnrollParallelPass
+
+        return AgpuUnrollParallelPass
+
+    def get_gpu_optimize_guards():
+        from autogpu.passes.gpu_optimize_guards import GpuOptimizeGuardsPass
+
+        return GpuOptimizeGuardsPass
+
     def get_convert_agpu_to_gpu():
         from autogpu.passes.convert_agpu_to_gpu import ConvertAgpuToGpuPass
 
         return ConvertAgpuToGpuPass
+
+    def get_autogpu_optimize():
+        from autogpu.passes.pipelines import AutogpuOptimizePipeline
+
+        return AutogpuOptimizePipeline
 
     def get_gpu_cache_shared():
         from autogpu.passes.gpu_cache_shared import GpuCacheSharedPass
@@ -43,7 +63,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "agpu-dense-indexing": get_agpu_dense_indexing,
         "agpu-stage-accumulations": get_agpu_stage_accumulations,
         "agpu-unroll-serial": get_agpu_unroll_serial,
+        "agpu-specialize": get_agpu_specialize,
+        "agpu-unroll-parallel": get_agpu_unroll_parallel,
+        "gpu-optimize-guards": get_gpu_optimize_guards,
         "convert-agpu-to-gpu": get_convert_agpu_to_gpu,
         "autogpu-vanilla": get_autogpu_vanilla,
         "gpu-cache-shared": get_gpu_cache_shared,
+        "autogpu-optimize": get_autogpu_optimize,
     }
