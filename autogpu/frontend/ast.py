@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING, Any
 from autogpu.frontend.types import CType, Scalar
 
 if TYPE_CHECKING:
-    from autogpu.frontend.sema import CanonicalLoop, ParallelInfo, Var
+    from autogpu.frontend.loops import CanonicalLoop
+    from autogpu.frontend.openmp import ParallelInfo
+    from autogpu.frontend.symbols import Var
 
 Pos = tuple[int, int]
 

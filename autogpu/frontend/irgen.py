@@ -32,7 +32,9 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from autogpu.dialects.agpu import ParallelForOp, YieldOp
 from autogpu.frontend import ast
 from autogpu.frontend.consteval import fold_binary
-from autogpu.frontend.sema import MATH_FUNCTIONS, CanonicalLoop, Function, Var, walk_expr
+from autogpu.frontend.expressions import MATH_FUNCTIONS
+from autogpu.frontend.loops import CanonicalLoop
+from autogpu.frontend.symbols import Function, Var, walk_expr
 from autogpu.frontend.types import (
     INT,
     LONG,

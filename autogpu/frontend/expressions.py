@@ -1,0 +1,291 @@
+"""Typing C expressions with C's rules (`types.py`), and rejecting what the subset leaves out.
+
+A mixin of `Sema`: it uses the analyser's scopes (`lookup`), its error reporting and its record
+of writes (`assigned`, `stored`).
+"""
+
+from __future__ import annotations
+
+from autogpu.diagnostics import located
+from autogpu.frontend import ast
+from autogpu.frontend.symbols import array_var, describe
+from autogpu.frontend.types import (
+    DOUBLE,
+    FLOAT,
+    INT,
+    ArrayType,
+    RowType,
+    Scalar,
+    promote,
+    usual_arithmetic,
+)
+
+# C math functions: name -> (parameter types, result type). None: the usual arithmetic
+# conversions of the arguments (`min`/`max`, commonly macros in kernels).
+MATH_FUNCTIONS: dict[str, tuple[tuple[Scalar | None, ...], Scalar | None]] = {
+    **{name: ((DOUBLE,), DOUBLE) for name in ("sqrt", "exp", "log", "fabs", "sin", "cos",
+                                              "floor", "ceil")},
+    **{name + "f": ((FLOAT,), FLOAT) for name in ("sqrt", "exp", "log", "fabs", "sin", "cos",
+                                                  "floor", "ceil")},
+    **{name: ((DOUBLE, DOUBLE), DOUBLE) for name in ("fmin", "fmax", "pow")},
+    **{name + "f": ((FLOAT, FLOAT), FLOAT) for name in ("fmin", "fmax", "pow")},
+    "min": ((None, None), None),
+    "max": ((None, None), None),
+}  # fmt: skip
+
+
+_ASSIGN_OPS = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "<<=": "<<", ">>=": ">>",
+               "&=": "&", "|=": "|", "^=": "^"}  # fmt: skip
+_INTEGER_ONLY = {"%", "<<", ">>", "&", "|", "^"}
+_COMPARISONS = {"<", ">", "<=", ">=", "==", "!="}
+
+
+class ExpressionTyping:
+    def rvalue(self, expr: ast.Expr) -> Scalar:
+        """Types an expression used for its value: a number (never an array)."""
+        t = self.expr(expr)
+        if isinstance(t, ArrayType):
+            raise self.error(
+                f"array '{describe(expr)}' cannot be used as a value: index it",
+                expr.pos,
+            )
+        if isinstance(t, RowType):
+            raise self.error(
+                f"'{describe(expr)}' is a row of a {t.array.dims}-D array: index it further",
+                expr.pos,
+            )
+        return t
+
+    def integer(self, expr: ast.Expr, what: str) -> Scalar:
+        t = self.rvalue(expr)
+        if not t.is_int:
+            raise self.error(f"{what} must be an integer, not '{t}'", expr.pos)
+        return t
+
+    def expr(self, e: ast.Expr):
+        t = self._expr(e)
+        e.ctype = t
+        return t
+
+    def _expr(self, e: ast.Expr):
+        if isinstance(e, ast.IntLit):
+            return e.type
+        if isinstance(e, ast.FloatLit):
+            if e.long_double:
+                w = located(
+                    f"long double literal '{e.text}' is computed as double",
+                    self.filename, self.source, *e.pos,
+                )  # fmt: skip
+                w.severity = "warning"
+                self.warn(w)
+            return e.type
+        if isinstance(e, ast.Name):
+            return self.name(e)
+        if isinstance(e, ast.Index):
+            return self.index(e)
+        if isinstance(e, ast.Call):
+            return self.call(e)
+        if isinstance(e, ast.Unary):
+            return self.unary(e)
+        if isinstance(e, ast.Binary):
+            return self.binary(e)
+        if isinstance(e, ast.Conditional):
+            self.condition(e.cond)
+            return usual_arithmetic(self.rvalue(e.then), self.rvalue(e.otherwise))
+        if isinstance(e, ast.Cast):
+            return self.cast(e)
+        if isinstance(e, ast.Assign):
+            raise self.error(
+                "assignment inside an expression is not supported: write it as its own "
+                "statement",
+                e.pos,
+            )
+        if isinstance(e, ast.IncDec):
+            raise self.error(
+                f"'{e.op}' inside an expression is not supported: write it as its own statement",
+                e.pos,
+            )
+        if isinstance(e, ast.Comma):
+            raise self.error("the comma operator is not supported here", e.pos)
+        raise self.error("unsupported expression", e.pos)  # pragma: no cover
+
+    def name(self, e: ast.Name):
+        var = self.lookup(e.name)
+        if var is None:
+            if e.name in MATH_FUNCTIONS or e.name in self.user_functions:
+                raise self.error(
+                    f"function '{e.name}' used as a value: function pointers are not supported",
+                    e.pos,
+                )
+            raise self.error(f"use of undeclared identifier '{e.name}'", e.pos)
+        if var.initializing:
+            raise self.error(f"'{e.name}' is used in its own initializer", e.pos)
+        e.var = var
+        return var.type
+
+    def index(self, e: ast.Index):
+        if not isinstance(e.base, ast.Name | ast.Index):
+            self.expr(e.base)  # rejects pointer arithmetic and pointer casts, saying why
+            raise self.error("only array parameters can be indexed", e.base.pos)
+        base = self.expr(e.base)
+        if isinstance(base, Scalar):
+            raise self.error(
+                f"subscripted value '{describe(e.base)}' is not an array (it is a {base})",
+                e.base.pos,
+            )
+        index_type = self.rvalue(e.index)
+        if not index_type.is_int:
+            raise self.error(f"array index must be an integer, not '{index_type}'", e.index.pos)
+        if isinstance(base, ArrayType):
+            return base.element if base.dims == 1 else RowType(base, base.dims - 1)
+        if base.remaining == 1:
+            return base.array.element
+        return RowType(base.array, base.remaining - 1)
+
+    def call(self, e: ast.Call):
+        if not isinstance(e.callee, ast.Name):
+            raise self.error("only math functions can be called, by name", e.callee.pos)
+        name = e.callee.name
+        if self.lookup(name) is not None:
+            raise self.error(f"called object '{name}' is not a function", e.callee.pos)
+        if name in self.user_functions:
+            if name == self.current:
+                raise self.error(
+                    f"'{name}' calls itself: recursion is not supported", e.callee.pos
+                )
+            raise self.error(
+                f"calls to user functions are not supported: inline '{name}' into "
+                f"'{self.current}'",
+                e.callee.pos,
+            )
+        if name not in MATH_FUNCTIONS:
+            raise self.error(
+                f"call to undeclared function '{name}': the supported functions are "
+                + ", ".join(sorted(MATH_FUNCTIONS)),
+                e.callee.pos,
+            )
+        params, result = MATH_FUNCTIONS[name]
+        if len(e.args) != len(params):
+            plural = "s" if len(params) != 1 else ""
+            raise self.error(
+                f"'{name}' takes {len(params)} argument{plural}, got {len(e.args)}", e.pos
+            )
+        types = [self.rvalue(a) for a in e.args]
+        if result is None:  # min / max
+            return usual_arithmetic(*types)
+        return result
+
+    def unary(self, e: ast.Unary):
+        if e.op == "&":
+            raise self.error(
+                "taking an address ('&') is not supported: pass arrays as parameters and "
+                "index them",
+                e.pos,
+            )
+        if e.op == "*":
+            raise self.error(
+                "dereferencing with '*' is not supported: write p[0] (and p[i] for *(p + i))",
+                e.pos,
+            )
+        t = self.expr(e.operand)
+        if isinstance(t, ArrayType | RowType):
+            self.rvalue(e.operand)
+        if e.op == "!":
+            return INT
+        if e.op == "~" and not t.is_int:
+            raise self.error(f"'~' needs an integer operand, not '{t}'", e.pos)
+        return promote(t)
+
+    def binary(self, e: ast.Binary):
+        lt, rt = self.expr(e.lhs), self.expr(e.rhs)
+        for side, t in ((e.lhs, lt), (e.rhs, rt)):
+            if isinstance(t, ArrayType | RowType) and e.op in ("+", "-"):
+                raise self.error(
+                    f"pointer arithmetic on '{describe(side)}' is not supported: index the "
+                    f"array instead ({describe(side)}[i + 1], not {describe(side)} + 1)",
+                    e.pos,
+                )
+        lt, rt = self.rvalue(e.lhs), self.rvalue(e.rhs)
+        if e.op in ("&&", "||"):
+            return INT
+        if e.op in _INTEGER_ONLY and not (lt.is_int and rt.is_int):
+            bad = lt if not lt.is_int else rt
+            raise self.error(
+                f"invalid operand of type '{bad}' to '{e.op}': it needs integers", e.pos
+            )
+        if e.op in ("<<", ">>"):
+            e.operand_type = promote(lt)
+            return e.operand_type
+        e.operand_type = usual_arithmetic(lt, rt)
+        if e.op in _COMPARISONS:
+            return INT
+        return e.operand_type
+
+    def cast(self, e: ast.Cast):
+        to = e.to
+        if to.pointers or to.base is None:
+            raise self.error(
+                "only casts to arithmetic types (int, float, ...) are supported", to.pos
+            )
+        self.rvalue(e.operand)
+        return to.base
+
+    # ---- assignments --------------------------------------------------------------------------
+
+    def target(self, target: ast.Expr, op: str) -> Scalar:
+        """Types the left side of an assignment (operator `op`) and records the write."""
+        if isinstance(target, ast.Name):
+            t = self.name(target)
+            target.ctype = t
+            var = target.var
+            if isinstance(t, ArrayType) and op in ("++", "--", "+=", "-="):
+                raise self.error(
+                    f"pointer arithmetic ('{op}' on '{var.name}') is not supported: keep the "
+                    f"pointer fixed and index it ({var.name}[i])",
+                    target.pos,
+                )
+            if isinstance(t, ArrayType):
+                raise self.error(
+                    f"cannot assign to array '{var.name}': assign its elements", target.pos
+                )
+            if var.const:
+                raise self.error(f"cannot assign to const variable '{var.name}'", target.pos)
+            self.assigned(var)
+            return t
+        if isinstance(target, ast.Index):
+            t = self.expr(target)
+            if isinstance(t, RowType):
+                raise self.error(
+                    f"cannot assign to '{describe(target)}', a row of an array: index it "
+                    "further",
+                    target.pos,
+                )
+            array = array_var(target)
+            if array.type.const:
+                raise self.error(
+                    f"cannot write to '{describe(target)}': '{array.name}' points to const "
+                    f"{array.type.element} (drop the const)",
+                    target.pos,
+                )
+            self.stored()
+            return t
+        self.expr(target)  # rejects `*p = ...` and other unsupported forms, saying why
+        raise self.error("expression is not assignable", target.pos)
+
+    def assignment(self, e: ast.Assign) -> None:
+        t = self.target(e.target, e.op)
+        value_type = self.rvalue(e.value)
+        e.ctype = t
+        if e.op == "=":
+            return
+        op = _ASSIGN_OPS[e.op]
+        if op in _INTEGER_ONLY and not (t.is_int and value_type.is_int):
+            bad = t if not t.is_int else value_type
+            raise self.error(f"invalid operand of type '{bad}' to '{e.op}': it needs integers",
+                             e.pos)  # fmt: skip
+        e.operand_type = promote(t) if op in ("<<", ">>") else usual_arithmetic(t, value_type)
+
+    def incdec(self, e: ast.IncDec) -> None:
+        t = self.target(e.target, e.op)
+        e.ctype = t
+        e.operand_type = usual_arithmetic(t, INT)
