@@ -71,90 +71,76 @@ def optimize(**options: object) -> str:
     return "autogpu-optimize{" + " ".join(f"{k}={fmt(v)}" for k, v in options.items()) + "}"
 
 
-STAGED = dict(block=(256, 1), stage=True)
-CACHED = dict(STAGED, cache=True)
-# block width 256; the parallel loops (i, j) unrolled 2 and 8; the k loop unrolled 16
-MM_AUTOGPU = dict(CACHED, unroll_parallel=(2, 8), unroll_inner=16)
-GUARDED = dict(guards=True)
+def sized(**sizes: int) -> str:
+    """The `sizes` option of autogpu-optimize: the sizes compiled into the kernel, so guards the
+    grid proves unnecessary disappear (the paper's unguarded kernels at 2048) and constant loops
+    unroll fully."""
+    return '"' + ",".join(f"{k}={v}" for k, v in sizes.items()) + '"'
 
 
-# The building blocks as they exist today: staging and unrolling at the loop level, the
-# vanilla lowering (which always guards: the fallback of mm_cond_k is mm_k's), shared-memory
-# caching at the GPU level. The examples' pointers are not `restrict`, so staging and caching
-# are told the buffers do not alias (they do not: the runner allocates each one), as the paper
-# assumes; without it they leave the kernel unchanged.
-STAGE = "agpu-stage-accumulations{assume_no_alias=true}"
-CACHE = "gpu-cache-shared{assume_no_alias=true}"
-MM_STAGED = f"{STAGE},{vanilla(256)}"
-MM_CACHED = f"{MM_STAGED},{CACHE}"
-# parallel loops i (x) and j (y) unrolled 2 and 8 and jammed by the lowering; k unrolled 16
-MM_UNROLLED = (f"{STAGE},agpu-unroll-parallel{{x=2 y=8}},agpu-unroll-serial{{factor=16 loops=k}},"
-               f"{vanilla(256)},{CACHE}")
+MM_STAGED = dict(block_size=256, cache=False)
+MM_CACHED = dict(block_size=256)
+MM_AUTOGPU = dict(block_size=256, unroll_x=2, unroll_y=8, unroll_serial=16, unroll_loops="k")
 
 
-def conv_cached(t: int) -> str:
-    """The input window cached; its loops bounded by t at run time (max_extent)."""
-    return f"{STAGE},{vanilla(256)},gpu-cache-shared{{assume_no_alias=true max_extent={t}}}"
+def conv_cached(n: int, t: int) -> str:
+    return optimize(sizes=sized(n=n, m=n, t=t), block_size=256)
 
 
-def conv_unrolled(t: int) -> str:
-    """t specialised so the template loops unroll completely; j (y) unrolled 8; 32x1 block.
-    Not cached: gpu-cache-shared on the 8 x t x t unrolled body takes minutes today."""
-    return (f'agpu-specialize{{sizes="t={t}"}},{STAGE},agpu-unroll-parallel{{y=8}},'
-            f"agpu-unroll-serial{{loops=v,u full_unroll_limit={t}}},{vanilla(32)}")
+def conv_autogpu(n: int, t: int) -> str:
+    return optimize(sizes=sized(n=n, m=n, t=t), block_size=32, unroll_y=8)
 
 
-def conv_autogpu(t: int) -> str:
-    # 32x1 block; j (the grid loop) unrolled 8; the t x t template loops unrolled by t, i.e.
-    # fully for this template size
-    return optimize(block=(32, 1), stage=True, cache=True, unroll_parallel=(1, 8), unroll_inner=t)
-
-
-MATMUL_VARIANTS = {
-    v.name: v
-    for v in (
+def matmul_variants(n: int, cond_n: int) -> dict[str, Variant]:
+    """The paper's MATMUL variants compiled for n (a multiple of their tiles: no guards) and
+    cond_n (no multiple: the `mm_cond_*` kernels, guarded where the grid overhangs)."""
+    even, odd = sized(m=n, n=n, p=n), sized(m=cond_n, n=cond_n, p=cond_n)
+    return {v.name: v for v in (
         Variant("mm_0", MATMUL, vanilla(256), "autogpu-vanilla: one thread per A element"),
-        Variant("mm_1", MATMUL, optimize(**STAGED), "A's element staged in a register",
-                (MM_STAGED,)),
-        Variant("mm_2", MATMUL, optimize(**CACHED), "staged + C's column cached in shared memory",
-                (MM_CACHED,)),
-        Variant("mm_autogpu", MATMUL, optimize(**MM_AUTOGPU), "block 256, unroll (2, 8), k x16",
-                (MM_UNROLLED,)),
-        Variant("mm_cond_1", MATMUL, optimize(**STAGED, **GUARDED), "mm_1 with bounds guards",
-                (MM_STAGED,)),
-        Variant("mm_cond_2", MATMUL, optimize(**CACHED, **GUARDED), "mm_2 with bounds guards",
-                (MM_CACHED,)),
-        Variant("mm_cond_autogpu", MATMUL, optimize(**MM_AUTOGPU, **GUARDED),
-                "mm_autogpu with bounds guards", (MM_UNROLLED,)),
-    )
-}
+        Variant("mm_1", MATMUL, optimize(sizes=even, **MM_STAGED),
+                "A's element staged in a register"),
+        Variant("mm_2", MATMUL, optimize(sizes=even, **MM_CACHED),
+                "staged + C's column cached in shared memory"),
+        Variant("mm_autogpu", MATMUL, optimize(sizes=even, **MM_AUTOGPU),
+                "block 256, unroll (2, 8), k x16"),
+        Variant("mm_cond_1", MATMUL, optimize(sizes=odd, **MM_STAGED),
+                "mm_1 with bounds guards"),
+        Variant("mm_cond_2", MATMUL, optimize(sizes=odd, **MM_CACHED),
+                "mm_2 with bounds guards"),
+        Variant("mm_cond_autogpu", MATMUL, optimize(sizes=odd, **MM_AUTOGPU),
+                "mm_autogpu with bounds guards"),
+    )}
 
 
-def conv_variants(t: int) -> dict[str, Variant]:
+MATMUL_VARIANTS = matmul_variants(2048, 3000)
+
+
+def conv_variants(t: int, n: int = 8192) -> dict[str, Variant]:
     prefix = f"conv{t}"
     return {
         v.name: v
         for v in (
             Variant(f"{prefix}_0", CONV2D, vanilla(256), "autogpu-vanilla: one thread per pixel"),
-            Variant(f"{prefix}_1", CONV2D, optimize(**CACHED), "staged + input window cached",
-                    (conv_cached(t),)),
-            Variant(f"{prefix}_autogpu", CONV2D, conv_autogpu(t),
-                    "block 32x1, j x8, template unrolled", (conv_unrolled(t),)),
+            Variant(f"{prefix}_1", CONV2D, conv_cached(n, t), "staged + input window cached"),
+            Variant(f"{prefix}_autogpu", CONV2D, conv_autogpu(n, t),
+                    "block 32x1, j x8, template unrolled"),
         )
     }
 
 
 def paper(quick: bool = False) -> list[Case]:
-    """The paper's progression. Unguarded variants run only where the size is a multiple of
-    their tiles (2048, 8192); the guarded ones at 3000, which is not."""
+    """The paper's progression. Each optimised variant is compiled for its case's sizes
+    (autogpu-optimize's `sizes`): at 2048 and 8192 the grid covers the domain exactly and the
+    kernels have no guards, at 3000 (`mm_cond_*`) they keep the guards they need."""
     mm_even, mm_odd, conv_n = (512, 500, 1024) if quick else (2048, 3000, 8192)
-    mm = MATMUL_VARIANTS
+    mm = matmul_variants(mm_even, mm_odd)
     cases = [Case(mm[name], sizes_of(MATMUL, mm_even, mm_even, mm_even))
              for name in ("mm_0", "mm_1", "mm_2", "mm_autogpu")]
     cases += [Case(mm[name], sizes_of(MATMUL, mm_odd, mm_odd, mm_odd))
               for name in ("mm_0", "mm_cond_1", "mm_cond_2", "mm_cond_autogpu")]
     for t in (5, 11):
-        cases += [Case(v, sizes_of(CONV2D, conv_n, conv_n, t)) for v in conv_variants(t).values()]
+        cases += [Case(v, sizes_of(CONV2D, conv_n, conv_n, t))
+                  for v in conv_variants(t, conv_n).values()]
     return cases
 
 

@@ -48,7 +48,7 @@ def test_paper_suite_runs_the_papers_progression_at_its_sizes():
 
 def test_quick_suite_has_the_same_variants_at_smaller_sizes():
     full, quick = paper(), paper(quick=True)
-    assert [c.variant for c in quick] == [c.variant for c in full]
+    assert [c.variant.name for c in quick] == [c.variant.name for c in full]
     for f, q in zip(full, quick):
         assert q.size_dict["t" if "t" in q.size_dict else "m"] <= f.size_dict[
             "t" if "t" in f.size_dict else "m"]
@@ -56,15 +56,17 @@ def test_quick_suite_has_the_same_variants_at_smaller_sizes():
 
 
 @pytest.mark.parametrize("quick", [False, True])
-def test_unguarded_tiled_variants_only_run_at_multiples_of_their_tiles(quick):
-    """An unguarded tiled kernel reads out of bounds elsewhere (which can kill the CUDA
-    context for every later row), so the suite must never schedule one there."""
+def test_specialised_variants_are_compiled_for_their_cases_sizes(quick):
+    """A kernel specialised for other sizes would index out of bounds (which can kill the CUDA
+    context for every later row), so each optimised variant names exactly its case's sizes."""
+    from xdsl.utils.arg_spec import parse_pipeline
+
     for case in paper(quick):
-        pipeline = case.variant.pipeline
-        if "autogpu-optimize" in pipeline and "guards=true" not in pipeline:
-            assert all(v % 512 == 0 for k, v in case.sizes if k != "t"), case
-    guarded_sizes = {c.size_dict["m"] for c in paper(quick) if "guards=true" in c.variant.pipeline}
-    assert all(m % 16 for m in guarded_sizes)  # the guards are exercised
+        (spec,) = parse_pipeline(case.variant.pipeline)
+        if spec.name == "autogpu-optimize":
+            (sizes,) = spec.parameters["sizes"]
+            compiled = dict(item.split("=") for item in sizes.split(","))
+            assert {k: int(v) for k, v in compiled.items()} == case.size_dict, case
 
 
 def test_every_variant_names_an_existing_example_and_a_parsable_pipeline():
@@ -74,12 +76,11 @@ def test_every_variant_names_an_existing_example_and_a_parsable_pipeline():
         assert (ROOT / "examples" / case.variant.example).is_file()
         specs = list(parse_pipeline(case.variant.pipeline))
         assert specs[0].name in ("autogpu-vanilla", "autogpu-optimize")
-        for fallback in case.variant.fallbacks:
-            assert "autogpu-vanilla" in [s.name for s in parse_pipeline(fallback)]
     spec = list(parse_pipeline(MATMUL_VARIANTS["mm_cond_autogpu"].pipeline))[0]
-    assert spec.parameters["block"] == (256, 1)
-    assert spec.parameters["guards"] == (True,)
-    assert spec.parameters["unroll_parallel"] == (2, 8)
+    assert spec.parameters["block_size"] == (256,)
+    assert spec.parameters["sizes"] == ("m=3000,n=3000,p=3000",)
+    assert (spec.parameters["unroll_x"], spec.parameters["unroll_y"]) == ((2,), (8,))
+    assert spec.parameters["unroll_serial"] == (16,)
 
 
 def test_group_by_size_keeps_suite_order_and_shares_inputs_per_size():
@@ -557,7 +558,7 @@ def test_cli_help_and_usage_errors():
     assert listing.returncode == 0
     names = [line.split()[0] for line in listing.stdout.splitlines() if not line[0].isspace()]
     assert names == ["mm_cond_1", "mm_cond_2", "mm_cond_autogpu"]
-    assert "else agpu-stage-accumulations{assume_no_alias=true},autogpu-vanilla{block_size=256}" \
+    assert 'autogpu-optimize{sizes="m=500,n=500,p=500" block_size=256 cache=false}' \
         in listing.stdout
 
 
