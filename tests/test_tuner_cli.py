@@ -263,3 +263,26 @@ def test_the_default_pipeline_is_autogpu_optimize(capsys):
     assert {p["pass"] for p in space["parameters"].values()} == {"autogpu-optimize"}
     assert space["fixed"]["autogpu-optimize.unroll_y"] == 1  # saxpy has one parallel dimension
     assert space["valid"] > 1
+
+
+def test_the_declared_space_is_the_default_and_identical_kernels_are_measured_once(
+    capsys, tmp_path
+):
+    """autogpu-optimize declares its space, so only those options are tuned; on saxpy, caching
+    and serial unrolling change nothing, so their variants reuse the twin kernel's measurement."""
+    code, out, err = _run(capsys, SAXPY, "--size", "n=1000", "--backend", "cpu", "--list-space")
+    assert code == 0, err
+    tuned = {name.split(".")[-1] for name in json.loads(out)["parameters"]}
+    assert tuned <= {"block_size", "unroll_x", "unroll_y", "unroll_serial", "cache"}
+
+    out_dir = tmp_path / "out"
+    code, _, err = _run(capsys, SAXPY, "--size", "n=1000", "--backend", "cpu", "-q",
+                        "--set", "block_size=64", "--set", "unroll_x=1", "--set",
+                        "unroll_serial=1,4", "--set", "cache=false,true", "--repetitions", "1",
+                        "--no-cache", "-o", out_dir, "--no-plot")
+    assert code == 0, err
+    variants = json.loads((out_dir / "report.json").read_text())["variants"]
+    assert len(variants) == 4 and all(v["status"] == "ok" for v in variants)
+    assert len({v["digest"] for v in variants}) == 1
+    twins = [v for v in variants if "same_kernel_as" in v]
+    assert len(twins) == 3 and len({v["time_s"] for v in variants}) == 1

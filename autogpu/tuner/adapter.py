@@ -36,6 +36,7 @@ class OptionInfo:
     default: Any
     element_kind: str | None = None  # for tuples: the kind of the elements
     tuning_values: Any = None  # from the pass's TUNING_SPACE, if it declares one
+    pass_declares_space: bool = False  # then only the options it names are tuned by default
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,8 @@ def pass_options(name: str) -> list[OptionInfo]:
     A pass may declare `TUNING_SPACE: ClassVar[dict[str, str | list]]` (option name -> values or
     a generator expression such as "pow2(32, 512)") and `TUNING_RESTRICTIONS:
     ClassVar[tuple[str, ...]]` (expressions over its options and the sizes); the tuner uses them
-    before its own defaults table.
+    instead of its own defaults table: a pass that declares a space knows which of its options
+    are worth tuning.
     """
     cls = pass_class(name)
     hints = typing.get_type_hints(cls)
@@ -133,7 +135,9 @@ def pass_options(name: str) -> list[OptionInfo]:
             default = f.default_factory()
         else:
             default = None
-        infos.append(OptionInfo(f.name, kind, default, element, declared.get(f.name)))
+        infos.append(
+            OptionInfo(f.name, kind, default, element, declared.get(f.name), bool(declared))
+        )
     return infos
 
 

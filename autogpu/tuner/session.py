@@ -20,7 +20,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from autogpu.tuner.cache import Cache, Record, canonical
@@ -220,6 +220,7 @@ class Session:
         self.pool = CompilePool(jobs, compile_timeout, start_method)
         self.evaluations: list[Evaluation] = []
         self.measured = 0  # variants this run compiled or measured itself
+        self._by_digest: dict[str, tuple[dict[str, Any], Outcome]] = {}  # kernels measured
         self._start = 0.0
         self._compiling: deque[_Pending] = deque()
         self._ready: deque[tuple[_Pending, Any]] = deque()
@@ -359,8 +360,18 @@ class Session:
                 p.future, p.submitted = self.pool.submit(fn, args), time.monotonic()
 
     def _measure(self, pending: _Pending, artifact: Any) -> None:
-        self.cache.renew(self.context, pending.config)
-        outcome = self.measurer.measure(pending.config, artifact)
+        """Measure a compiled variant, unless this run already measured the very same kernel:
+        options that change nothing for this kernel (caching with nothing to cache, unrolling
+        a loop it lacks) then cost a compile but no GPU time."""
+        digest = self.compiler.to_record(artifact).get("digest")
+        if digest is not None and digest in self._by_digest:
+            twin, outcome = self._by_digest[digest]
+            outcome = replace(outcome, extra={**outcome.extra, "same_kernel_as": twin})
+        else:
+            self.cache.renew(self.context, pending.config)
+            outcome = self.measurer.measure(pending.config, artifact)
+            if digest is not None:
+                self._by_digest[digest] = (dict(pending.config), outcome)
         self._finish(pending.config, outcome, artifact)
 
     # --- results -------------------------------------------------------------------------------

@@ -107,6 +107,8 @@ def default_values(pass_name: str, option: OptionInfo) -> Any:
     when the option is not tuned by default."""
     if option.tuning_values is not None:
         return option.tuning_values
+    if option.pass_declares_space:
+        return None
     per_pass = PASS_DEFAULT_VALUES.get(pass_name, {})
     if option.name in per_pass:
         return per_pass[option.name]
