@@ -7,6 +7,9 @@ launch description and its check; nvcc compiles every kernel."""
 
 from __future__ import annotations
 
+import re
+
+import numpy as np
 import pytest
 from lowered_differential import (
     check_against_gcc,
@@ -23,7 +26,12 @@ from lowered_differential import (
 from pass_differential import check_equivalent, module_of, transformed
 from xdsl.dialects import func, gpu, scf
 
-from autogpu.backend.arguments import KernelArgumentError
+from autogpu.backend.arguments import (
+    KernelArgumentError,
+    LaunchDescriptionError,
+    parse_launch_description,
+)
+from autogpu.backend.cpu_exec import CpuProgram
 from autogpu.backend.requirements import (
     check_requirements,
     describe_requirements,
@@ -169,12 +177,14 @@ def test_specialised_matches_gcc(source, function, pipeline, case, guarded, opti
 
 def _with_requires(module):
     def check(entry, case):
-        launch = {"functions": [dict(entry)]}
-        describe_requirements(module, launch)
-        assert launch["functions"][0]["requires"]
-        checked_call(launch["functions"][0], case)
+        assert entry["requires"] == requirements_of(_host(module))
+        checked_call(entry, case)
 
     return check
+
+
+def _host(module) -> func.FuncOp:
+    return next(op for op in module.ops if isinstance(op, func.FuncOp))
 
 
 def test_every_specialised_kernel_compiles_with_nvcc():
@@ -186,19 +196,49 @@ def test_every_specialised_kernel_compiles_with_nvcc():
 # The launch description's requirements
 # ---------------------------------------------------------------------------------------------
 def test_requirements_in_the_launch_description():
-    module = lowered(example("matmul.c"), matmul_pipeline("m=2048,n=2048,p=2048"))
-    program = cuda_of(example("matmul.c"), matmul_pipeline("m=2048,n=2048,p=2048"))
-    launch = dict(program.launch)
-    describe_requirements(module, launch)
-    (entry,) = launch["functions"]
+    pipeline = matmul_pipeline("m=2048,n=2048,p=2048")
+    program = cuda_of(example("matmul.c"), pipeline)
+    (entry,) = program.launch["functions"]
     assert entry["requires"] == {"m": 2048, "n": 2048, "p": 2048}
     assert entry["launches"][0]["grid"] == ["64", "256", "1"]  # constants: 2048 / 32, 2048 / 8
+    again = {"functions": [dict(entry)]}
+    describe_requirements(lowered(example("matmul.c"), pipeline), again)
+    assert again["functions"][0]["requires"] == entry["requires"]
     check_requirements(entry, {"m": 2048, "n": 2048, "p": 2048})
     with pytest.raises(KernelArgumentError, match=r"matmul\(\) was compiled for m = 2048 "
                        r"\(agpu-specialize\) and cannot run with m = 3000"):  # fmt: skip
         check_requirements(entry, {"m": 3000, "n": 2048, "p": 2048})
     with pytest.raises(KernelArgumentError, match="p = 2048 .* p = 1"):
         check_requirements(entry, {"m": 2048, "n": 2048, "p": 1})
+
+
+def test_executors_refuse_other_sizes_before_running():
+    """The CPU executor (through `bind_arguments`, shared with the GPU executor) refuses a call
+    with other sizes, before any kernel runs: the output array is untouched."""
+    program = cuda_of(example("saxpy.c"), 'agpu-specialize{sizes="n=64"},autogpu-vanilla')
+    runner = CpuProgram(program.source, program.launch, threads=1)
+    x, y = np.ones(100, np.float32), np.zeros(100, np.float32)
+    runner.run("saxpy", 64, 2.0, x, y)
+    assert (y[:64] == 2.0).all() and (y[64:] == 0.0).all()
+    with pytest.raises(KernelArgumentError, match=r"saxpy\(\) was compiled for n = 64 .* n = 100"):
+        runner.run("saxpy", 100, 2.0, x, y)
+    assert (y[64:] == 0.0).all()
+
+
+@pytest.mark.parametrize(
+    "requires, message",
+    [
+        ([1], "'requires' of 'saxpy' must map parameters to integers"),
+        ({"x": 3}, "requires x = 3, but only integer values of its scalar parameters"),
+        ({"n": "64"}, "requires n = '64'"),
+        ({"q": 1}, "requires q = 1"),
+    ],
+)
+def test_malformed_requirements_are_refused(requires, message):
+    program = cuda_of(example("saxpy.c"), 'agpu-specialize{sizes="n=64"},autogpu-vanilla')
+    launch = {"functions": [dict(program.launch["functions"][0], requires=requires)]}
+    with pytest.raises(LaunchDescriptionError, match=re.escape(message)):
+        parse_launch_description(launch)
 
 
 def test_unspecialised_functions_require_nothing():

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from autogpu.backend.launch import evaluate, launch_config
+from autogpu.backend.requirements import violation
 
 
 class KernelArgumentError(ValueError):
@@ -84,6 +85,7 @@ class Function:
     name: str
     params: tuple[Param, ...]
     launches: tuple[LaunchEntry, ...]
+    requires: tuple[tuple[str, int], ...] = ()  # scalar values the kernels were compiled for
 
     def param(self, name: str) -> Param:
         for p in self.params:
@@ -197,8 +199,27 @@ def parse_launch_description(launch: Mapping[str, Any]) -> dict[str, Function]:
                     dynamic_shared_bytes=str(entry.get("dynamic_shared_bytes", "0")),
                 )
             )
-        functions[name] = Function(name, params, tuple(launches))
+        functions[name] = Function(name, params, tuple(launches), _requires(f, name, params))
     return functions
+
+
+def _requires(
+    entry: Mapping[str, Any], name: str, params: tuple[Param, ...]
+) -> tuple[tuple[str, int], ...]:
+    """The `requires` entry (agpu-specialize): integer values of scalar parameters."""
+    requires = entry.get("requires") or {}
+    if not isinstance(requires, Mapping):
+        raise LaunchDescriptionError(
+            f"invalid launch description: 'requires' of '{name}' must map parameters to integers"
+        )
+    scalars = {p.name for p in params if not p.is_array}
+    for param, value in requires.items():
+        if param not in scalars or isinstance(value, bool) or not isinstance(value, int):
+            raise LaunchDescriptionError(
+                f"invalid launch description: '{name}' requires {param} = {value!r}, but only "
+                "integer values of its scalar parameters can be required"
+            )
+    return tuple(requires.items())
 
 
 def kernel_names(functions: Mapping[str, Function]) -> list[str]:
@@ -309,6 +330,10 @@ def bind_arguments(function: Function, args: Sequence[Any], named: Mapping[str, 
     for p in params:
         if p.is_array:
             values[p.name] = _bind_array(function, p, given[p.name], values)
+    if function.requires:
+        scalars = {p.name: values[p.name].item() for p in params if not p.is_array}
+        if (why := violation(function.name, dict(function.requires), scalars)) is not None:
+            raise KernelArgumentError(why)
     _check_overlaps(function, values)
     return BoundCall(function, values)
 

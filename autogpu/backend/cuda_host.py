@@ -31,6 +31,7 @@ from autogpu.backend.c_types import (
     user_ctype,
 )
 from autogpu.backend.cuda_memory import arg_attrs, str_attr
+from autogpu.backend.requirements import requirements_of
 from autogpu.diagnostics import CompileError
 
 _BINARY = {
@@ -113,7 +114,10 @@ def describe_host_function(
                 raise fail(op, "a host function must return nothing")
         elif not (op.name.startswith("arith.") and not op.regions):
             raise fail(op, "host code may only compute launch sizes and launch kernels")
-    return {"name": name, "params": params, "launches": launches}
+    entry: dict[str, Any] = {"name": name, "params": params, "launches": launches}
+    if required := requirements_of(function):  # agpu-specialize: the sizes compiled in
+        entry["requires"] = required
+    return entry
 
 
 def _launch(op: gpu.LaunchFuncOp, kernels, names, expression, fail) -> dict[str, Any]:

@@ -10,27 +10,31 @@ function). The launch description carries it as
 
 and the executors refuse a call with another value before anything runs:
 
-- `describe_requirements(module, launch)` adds the `requires` entries to a launch description
-  made by `autogpu.backend.cuda_target.emit_cuda` (the target can call it, or its callers);
-- `check_requirements(function_entry, scalars)` raises `KernelArgumentError` naming the
-  parameter, the value given and the value the kernels were compiled for.
+- `requirements_of(fn)` reads the attribute (the `cuda` target's `describe_host_function`
+  writes the entry with it); `describe_requirements(module, launch)` adds the entries to a
+  launch description made without them;
+- `violation(name, requires, scalars)` says what is wrong with a call (the executors'
+  `bind_arguments` raises it as a `KernelArgumentError`, naming the parameter, the value given
+  and the value the kernels were compiled for); `check_requirements(function_entry, scalars)`
+  raises it directly.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, MutableMapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from xdsl.dialects import func
-from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp
-
-from autogpu.backend.arguments import KernelArgumentError
+if TYPE_CHECKING:  # the executors import this module: they need no xDSL
+    from xdsl.dialects import func
+    from xdsl.dialects.builtin import ModuleOp
 
 REQUIRES_ATTR = "agpu.requires"
 
 
 def requirements_of(fn: func.FuncOp) -> dict[str, int]:
     """The parameter values `fn` was specialised for (empty when it was not)."""
+    from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr
+
     attr = fn.attributes.get(REQUIRES_ATTR)
     if not isinstance(attr, DictionaryAttr):
         return {}
@@ -44,6 +48,8 @@ def requirements_of(fn: func.FuncOp) -> dict[str, int]:
 def describe_requirements(module: ModuleOp, launch: MutableMapping[str, Any]) -> None:
     """Adds `"requires": {name: value}` to each function of the launch description whose host
     `func.func` in `module` was specialised."""
+    from xdsl.dialects import func
+
     functions = {
         op.sym_name.data: op for op in module.ops if isinstance(op, func.FuncOp)
     }
@@ -53,20 +59,32 @@ def describe_requirements(module: ModuleOp, launch: MutableMapping[str, Any]) ->
             entry["requires"] = required
 
 
-def check_requirements(function: Mapping[str, Any], scalars: Mapping[str, Any]) -> None:
-    """Refuses a call whose scalar arguments differ from the values the function's kernels were
-    specialised for (`function` is one entry of the launch description's `functions`)."""
-    name = function.get("name", "?")
-    for param, value in (function.get("requires") or {}).items():
+def violation(
+    function: str, requires: Mapping[str, int], scalars: Mapping[str, Any]
+) -> str | None:
+    """Why a call of `function` with these scalar arguments cannot run kernels specialised for
+    `requires`, or None when it can."""
+    for param, value in requires.items():
         if param not in scalars:
-            raise KernelArgumentError(
-                f"{name}() was specialised for {param} = {value}, but {param} is not one of its "
-                "scalar arguments"
+            return (
+                f"{function}() was specialised for {param} = {value}, but {param} is not one of "
+                "its scalar arguments"
             )
         given = scalars[param]
         if isinstance(given, bool) or int(given) != given or int(given) != int(value):
-            raise KernelArgumentError(
-                f"{name}() was compiled for {param} = {value} (agpu-specialize) and cannot run "
-                f"with {param} = {given}: recompile without specialising {param}, or for "
+            return (
+                f"{function}() was compiled for {param} = {value} (agpu-specialize) and cannot "
+                f"run with {param} = {given}: recompile without specialising {param}, or for "
                 f"{param} = {given}"
             )
+    return None
+
+
+def check_requirements(function: Mapping[str, Any], scalars: Mapping[str, Any]) -> None:
+    """Refuses a call whose scalar arguments differ from the values the function's kernels were
+    specialised for (`function` is one entry of the launch description's `functions`)."""
+    from autogpu.backend.arguments import KernelArgumentError  # arguments imports this module
+
+    why = violation(function.get("name", "?"), function.get("requires") or {}, scalars)
+    if why is not None:
+        raise KernelArgumentError(why)

@@ -74,7 +74,7 @@ class AgpuUnrollParallelPass(ModulePass):
             if factor < 1:
                 raise PassError(
                     f"agpu-unroll-parallel: invalid factor {dim.value}={factor}: each thread "
-                    "runs at least one iteration (factors must be >= 1)"
+                    "runs at least one iteration (factors must be at least 1)"
                 )
 
     def factors(self) -> dict[DimensionEnum, int]:

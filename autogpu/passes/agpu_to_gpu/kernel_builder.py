@@ -390,17 +390,17 @@ class KernelBuilder:
     def _replica_memrefs(self, reductions: list[Reduction], replicas: int) -> list[Env]:
         """For each replica, the copies of the memory a thread would otherwise share between its
         replicas: privatised variables and reduction copies (replica 0 keeps the originals)."""
-        shared: list[SSAValue] = []
+        per_thread: list[SSAValue] = []
         for value in self.seg.externals:
             slot = self.plan.slots.get(value)
             if slot is None or self.seg.index in slot.reduction_in:
                 continue
             if slot.global_name is None or self.seg.index in slot.private_in:
-                shared.append(value)
+                per_thread.append(value)
         copies: list[Env] = [{}]
         for r in range(1, replicas):
             copy: Env = {}
-            for value in shared:
+            for value in per_thread:
                 alloca = self.builder.insert(self.plan.slots[value].alloca.clone())
                 copy[value] = alloca.memref
             for (_, var), red in zip(self.seg.reductions(), reductions):

@@ -4,7 +4,7 @@
 // RUN: not autogpu-opt %s -p 'agpu-unroll-parallel{w=2}' 2>&1 | filecheck %s --check-prefix=NAME
 // RUN: not autogpu-opt %s -p 'agpu-unroll-parallel{x=true}' 2>&1 | filecheck %s --check-prefix=BOOL
 
-// ZERO: error: agpu-unroll-parallel: invalid factor x=0: each thread runs at least one iteration (factors must be >= 1)
+// ZERO: error: agpu-unroll-parallel: invalid factor x=0: each thread runs at least one iteration (factors must be at least 1)
 // ZERO-NOT: Traceback
 // NEG: error: agpu-unroll-parallel: invalid factor y=-2
 // NEG-NOT: Traceback
