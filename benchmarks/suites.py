@@ -144,4 +144,15 @@ def paper(quick: bool = False) -> list[Case]:
     return cases
 
 
-SUITES: dict[str, Callable[[bool], list[Case]]] = {"paper": paper}
+def tuning(quick: bool = False) -> list[Case]:
+    """The sizes `autogpu-tune` is reported at (MATMUL 4096³, CONV 5x5 at 8192²): the vanilla
+    and the paper-structure kernels with their peers, to set the tuner's best beside them."""
+    mm_n, conv_n = (512, 1024) if quick else (4096, 8192)
+    mm = matmul_variants(mm_n, mm_n + 1)
+    conv = conv_variants(5, conv_n)
+    return [Case(mm[name], sizes_of(MATMUL, mm_n, mm_n, mm_n)) for name in ("mm_0", "mm_autogpu")] \
+        + [Case(conv[name], sizes_of(CONV2D, conv_n, conv_n, 5))
+           for name in ("conv5_0", "conv5_autogpu")]
+
+
+SUITES: dict[str, Callable[[bool], list[Case]]] = {"paper": paper, "tuning": tuning}

@@ -61,7 +61,7 @@ def test_specialised_variants_are_compiled_for_their_cases_sizes(quick):
     context for every later row), so each optimised variant names exactly its case's sizes."""
     from xdsl.utils.arg_spec import parse_pipeline
 
-    for case in paper(quick):
+    for case in [c for suite in SUITES.values() for c in suite(quick)]:
         (spec,) = parse_pipeline(case.variant.pipeline)
         if spec.name == "autogpu-optimize":
             (sizes,) = spec.parameters["sizes"]
