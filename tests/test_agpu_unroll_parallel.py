@@ -20,16 +20,22 @@ from lowered_differential import (
     one_translation_unit,
     saxpy,
 )
+from pass_differential import module_of, transformed
 from xdsl.dialects import gpu, memref, scf
 from xdsl.dialects.gpu import DimensionAttr, DimensionEnum
 from xdsl.passes import PassPipeline
 
+from autogpu.backend.cpu_exec import CpuProgram
+from autogpu.backend.cuda_target import emit_cuda
 from autogpu.context import make_context
 from autogpu.diagnostics import CompileError
 from autogpu.dialects.agpu import ParallelForOp
 from autogpu.frontend import parse_c
+from autogpu.interpreters import run_function
 from autogpu.passes import get_all_passes
 from autogpu.passes.agpu_unroll_parallel import AgpuUnrollParallelPass
+from autogpu.passes.pipelines import AutogpuVanillaPipeline
+from autogpu.testing import assert_same_outputs, copy_args, random_args
 from autogpu.testing.nvcc import assert_compiles_with_nvcc
 
 STAGE = "agpu-stage-accumulations{assume_no_alias=true}"
@@ -255,3 +261,48 @@ def test_unrolled_matches_gcc(source, function, pipeline, cases, options):
 def test_every_unrolled_kernel_compiles_with_nvcc():
     programs = [cuda_of(source, pipeline) for _, source, _, pipeline, _, _ in CONFIGS]
     assert_compiles_with_nvcc(one_translation_unit(programs))
+
+
+CARRIED = """
+func.func @carried(%a: memref<?xf32> {agpu.name = "a", agpu.ctype = "float"},
+                   %b: memref<?xf32> {agpu.name = "b", agpu.ctype = "float"},
+                   %n: i32 {agpu.name = "n", agpu.ctype = "int"},
+                   %p: i32 {agpu.name = "p", agpu.ctype = "int"}) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  agpu.parallel_for %i = %c0 to %n step %c1 : i32 unroll 3 {
+    %zero = arith.constant 0.0 : f32
+    %s, %t = scf.for %k = %c0 to %p step %c1 iter_args(%acc = %zero, %cnt = %c0) -> (f32, i32) : i32 {
+      %ik = arith.addi %i, %k : i32
+      %x = arith.index_cast %ik : i32 to index
+      %v = memref.load %a[%x] : memref<?xf32>
+      %acc2 = arith.addf %acc, %v : f32
+      %cnt2 = arith.addi %cnt, %c1 : i32
+      scf.yield %acc2, %cnt2 : f32, i32
+    }
+    %tf = arith.sitofp %t : i32 to f32
+    %r = arith.addf %s, %tf : f32
+    %ii = arith.index_cast %i : i32 to index
+    memref.store %r, %b[%ii] : memref<?xf32>
+  }
+  func.return
+}
+"""
+
+
+def test_loop_carried_values_are_replicated():
+    """A jammed loop carries each replica's values (one loop, 3 x 2 iter_args); the lowered
+    kernel on the CPU emulation computes what the interpreter computes on the input IR."""
+    before = module_of(CARRIED)
+    after = transformed(before, AutogpuVanillaPipeline(block_size=4))
+    tiles = [op for op in after.walk() if isinstance(op, scf.ForOp) and len(op.iter_args) == 6]
+    assert len(tiles) == 1
+    program = emit_cuda(after)
+    runner = CpuProgram(program.source, program.launch, threads=2)
+    for n, p in ((24, 3), (25, 2), (1, 0), (0, 1)):
+        sizes = {"a": n + p + 1, "b": max(n, 1), "n": n, "p": p}
+        args = random_args(before, sizes, seed=1, function="carried")
+        expected, actual = copy_args(args), copy_args(args)
+        run_function(before, "carried", expected)
+        runner.run("carried", *actual)
+        assert_same_outputs(actual, expected)
