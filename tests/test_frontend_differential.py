@@ -267,7 +267,8 @@ def loop_kernel(rng: random.Random, name: str) -> tuple[Kernel, tuple[int, int, 
     step_value = 1 if op == "!=" or step_form in ("++", "--") else rng.randint(1, 4)
     runtime_step = rng.random() < 0.3 and step_value != 1
     step_text = "s" if runtime_step else str(step_value)
-    low, high = (2, 40) if not t.signed else (-40, 40)  # unsigned: b - 1 must not wrap
+    # unsigned: neither b - 1 nor a decreasing i (by at most 4 past the bound) may wrap
+    low, high = (6, 40) if not t.signed else (-40, 40)
     a, b = rng.randint(low, high), rng.randint(low, high)
     if op == "!=":  # must reach b exactly, moving towards it
         a, b = (min(a, b), max(a, b)) if increasing else (max(a, b), min(a, b))

@@ -147,6 +147,7 @@ class Declarator(Node):
     params: list[Param] | None = None  # a function declarator
     function_pointer: bool = False
     pointer_to_array: bool = False
+    parenthesized_pointer: bool = False  # `(*name)`: what follows applies to the pointee
 
 
 @dataclass(eq=False)
@@ -240,15 +241,10 @@ class Labeled(Stmt):
 class FunctionDef(Node):
     type: TypeName
     declarator: Declarator
-    body: Block | None  # None for a prototype
-
-
-@dataclass(eq=False)
-class GlobalDecl(Node):
-    decl: Decl
+    body: Block
 
 
 @dataclass(eq=False)
 class TranslationUnit(Node):
-    items: list[FunctionDef | GlobalDecl]
+    items: list[FunctionDef | Decl]  # a Decl: prototypes (or rejected global variables)
 

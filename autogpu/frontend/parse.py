@@ -310,7 +310,7 @@ class _ToAst(Transformer):
         if pointers and (inner.arrays or inner.params is not None) and not inner.function_pointer:
             if inner.arrays:
                 raise self.error(
-                    "arrays of pointers are not supported: use a flat array", *meta_pos(meta)
+                    "arrays of pointers are not supported: use a flat array", meta.line, meta.column
                 )
         inner.pointers = pointers + inner.pointers
         inner.pos = self.pos(meta)
@@ -322,15 +322,15 @@ class _ToAst(Transformer):
 
     def paren_declarator(self, meta, children):
         (inner,) = children
-        inner._parenthesized = bool(inner.pointers)  # noqa: SLF001
+        inner.parenthesized_pointer = bool(inner.pointers)
         return inner
 
     def array_declarator(self, meta, children):
         inner, *quals, size = children
-        if getattr(inner, "_parenthesized", False):
+        if inner.parenthesized_pointer:
             inner.pointer_to_array = True
         if inner.params is not None:
-            raise self.error("functions cannot return arrays", *meta_pos(meta))
+            raise self.error("functions cannot return arrays", meta.line, meta.column)
         inner.arrays.append(size)
         qual = ast.Pointer(self.pos(meta))
         for q in quals:
@@ -345,7 +345,7 @@ class _ToAst(Transformer):
 
     def function_declarator(self, meta, children):
         inner, *params = children
-        if getattr(inner, "_parenthesized", False):
+        if inner.parenthesized_pointer:
             inner.function_pointer = True
         inner.params = [p for p in params if p is not None]
         return inner
@@ -454,7 +454,4 @@ class _ToAst(Transformer):
         value, ctype, long_double = float_literal(token.value)
         return ast.FloatLit(self.pos(token), value, ctype, token.value, long_double)
 
-
-def meta_pos(meta) -> tuple[int, int]:
-    return meta.line, meta.column
 

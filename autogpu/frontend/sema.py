@@ -45,13 +45,15 @@ class Sema(ExpressionTyping):
     # ---- top level ----------------------------------------------------------------------------
 
     def run(self, unit: ast.TranslationUnit) -> list[Function]:
+        defined: set[str] = set()
         for item in unit.items:
-            decl = item.declarator if isinstance(item, ast.FunctionDef) else None
-            if decl is not None and decl.name in self.user_functions and item.body is not None:
-                raise self.error(f"redefinition of function '{decl.name}'", decl.pos)
-            if decl is not None:
+            if isinstance(item, ast.FunctionDef):
+                decl = item.declarator
+                if decl.name in defined:
+                    raise self.error(f"redefinition of function '{decl.name}'", decl.pos)
+                defined.add(decl.name)
                 self.user_functions[decl.name] = decl.pos
-            elif isinstance(item, ast.Decl):
+            else:
                 for d in item.declarators:
                     if d.declarator.params is not None and not d.declarator.function_pointer:
                         self.user_functions.setdefault(d.declarator.name, d.pos)

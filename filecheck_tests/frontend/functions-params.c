@@ -54,8 +54,11 @@ void empty_list() { return; }
 // CHECK-LABEL: func.func @empty_list() {
 // CHECK-NEXT: func.return
 
-// A prototype declares nothing to compile.
+// A prototype declares nothing to compile, also before the definition.
 void later(int n);
+void defined_after_prototype(int n);
+void defined_after_prototype(int n) {}
+// CHECK-LABEL: func.func @defined_after_prototype(%n: i32
 void reassigned_param(int n, float *out) {
   n = n * 2;
   out[0] = n;
