@@ -124,7 +124,8 @@ def test_jam_false_keeps_whole_copies():
 # Differential tests: unrolled, jammed, lowered, on the CPU emulation == gcc
 # ---------------------------------------------------------------------------------------------
 def vanilla(unroll: str, block: str = "block_size=16", stage: bool = False) -> str:
-    return f"{STAGE + ',' if stage else ''}agpu-unroll-parallel{{{unroll}}},autogpu-vanilla{{{block}}}"
+    staging = f"{STAGE}," if stage else ""
+    return f"{staging}agpu-unroll-parallel{{{unroll}}},autogpu-vanilla{{{block}}}"
 
 
 STATS = """
@@ -272,7 +273,8 @@ func.func @carried(%a: memref<?xf32> {agpu.name = "a", agpu.ctype = "float"},
   %c1 = arith.constant 1 : i32
   agpu.parallel_for %i = %c0 to %n step %c1 : i32 unroll 3 {
     %zero = arith.constant 0.0 : f32
-    %s, %t = scf.for %k = %c0 to %p step %c1 iter_args(%acc = %zero, %cnt = %c0) -> (f32, i32) : i32 {
+    %s, %t = scf.for %k = %c0 to %p step %c1
+        iter_args(%acc = %zero, %cnt = %c0) -> (f32, i32) : i32 {
       %ik = arith.addi %i, %k : i32
       %x = arith.index_cast %ik : i32 to index
       %v = memref.load %a[%x] : memref<?xf32>

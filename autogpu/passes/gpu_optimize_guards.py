@@ -14,9 +14,9 @@ are tested once:
   without loop-carried values, are hoisted; the computation of `c`, if it is inside the loop,
   is copied before it when it cannot trap (no division or remainder).
 - **merging**: `if (c) { A } <pure code> if (c) { B }` (neither with results or an else branch)
-  becomes `<pure code> if (c) { A; B }`: one test per condition rather than per statement. The conditions are the
-  same SSA value, or computed alike from the same values without reading memory
-  (`LinearAnalysis.atom_key`), so `A` cannot change the second one.
+  becomes `<pure code> if (c) { A; B }`: one test per condition rather than per statement.
+  The conditions are the same SSA value, or computed alike from the same values without
+  reading memory (`LinearAnalysis.atom_key`), so `A` cannot change the second one.
 
 Both apply repeatedly, everywhere in the module (kernels and C-level functions alike), so a
 guard climbs out of a whole loop nest. A `gpu.barrier` under a hoisted guard is still reached by
