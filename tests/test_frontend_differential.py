@@ -94,7 +94,7 @@ class ExprGen:
             lambda: (f"{r.randint(0, 10**12)}L", LONG),
             lambda: (f"{r.randint(0, 2**64 - 1)}ul", ULONG),
             lambda: ("0" + oct(r.randint(1, 511))[2:], INT),
-            lambda: (f"{r.uniform(-100, 100):.6g}f", FLOAT),
+            lambda: (f"{r.uniform(0, 100):.5f}f", FLOAT),
             lambda: (repr(r.uniform(-1e3, 1e3)), DOUBLE),
             lambda: (f"{r.randint(1, 9)}.{r.randint(0, 99)}e{r.randint(-5, 5)}", DOUBLE),
             lambda: (f"0x1.{r.randint(0, 4095):03x}p{r.randint(-4, 4)}f", FLOAT),

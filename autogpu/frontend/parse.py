@@ -130,6 +130,14 @@ def _syntax_error(e: UnexpectedInput, pre: Preprocessed, error) -> CompileError:
     previous = _previous_token(pre.text, token)
     line, column = _token_position(pre.text, token)
     expected = set(e.expected)
+    if (
+        previous is not None
+        and previous.type in ("INT_LIT", "FLOAT_LIT")
+        and token.start_pos == previous.end_pos
+    ):
+        kind = "integer" if previous.type == "INT_LIT" else "floating"
+        return error(f"invalid suffix '{token.value}' on {kind} literal '{previous.value}'",
+                     token.line, token.column)  # fmt: skip
     unknown_type = None
     if token.type == "NAME" and previous is not None and previous.type == "NAME":
         unknown_type = previous
