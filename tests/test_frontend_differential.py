@@ -322,3 +322,33 @@ def test_loops_match_gcc(seed: int):
                 f"{kernel.source}"
             )
         assert canonical >= len(kernels) // 2, "the generator should mostly make scf.for loops"
+
+
+UNSIGNED_LOOPS = [
+    ("up", "for (unsigned i = a; i < b; i++) h = h * 31u + i;", 2**31 - 2, 2**31 + 1),
+    ("up_le", "for (unsigned i = a; i <= b; i += 2) h = h * 31u + i;", 2**31 - 3, 2**31 + 2),
+    ("down", "for (unsigned i = b; i > a; i--) h = h * 31u + i;", 2**31 - 2, 2**31 + 1),
+    ("down_ge", "for (unsigned i = b; i >= a; i -= 3) h = h * 31u + i;", 2**31 - 5, 2**31 + 4),
+    ("high", "for (unsigned i = a; i != b; i++) h = h * 31u + i;", 2**32 - 4, 2**32 - 1),
+    ("outer", "unsigned i; for (i = a; i < b; i++) h = h * 31u + i; h += i;", 2**31 - 1, 2**31 + 2),
+]
+
+
+@pytest.mark.parametrize("loop", UNSIGNED_LOOPS, ids=[name for name, *_ in UNSIGNED_LOOPS])
+def test_unsigned_loops_across_2_pow_31(loop):
+    """scf.for compares signed: unsigned int loops must still run exactly as in C when their
+    bounds lie on both sides of 2^31 (or above it)."""
+    name, statement, a, b = loop
+    kernel = Kernel(f"u_{name}", f"void u_{name}(unsigned *out, unsigned a, unsigned b) {{\n"
+                                 f"  unsigned h = 7u;\n  {statement}\n  out[0] = h;\n}}\n")  # fmt: skip
+    with tempfile.TemporaryDirectory() as tmp:
+        library = compile_with_gcc([kernel], Path(tmp))
+        native = np.zeros(1, dtype=np.uint32)
+        function = getattr(library, kernel.name)
+        function.restype = None
+        function(native.ctypes.data_as(ctypes.c_void_p), ctypes.c_uint32(a), ctypes.c_uint32(b))
+    ours = np.zeros(1, dtype=np.uint32)
+    module = parse_c(kernel.source, f"{kernel.name}.c")
+    assert any(op.name == "scf.for" for op in module.walk())
+    run_function(module, kernel.name, [ours, a, b])
+    assert native[0] == ours[0], kernel.source

@@ -38,6 +38,7 @@ from autogpu.frontend.symbols import Function, Var, walk_expr
 from autogpu.frontend.types import (
     INT,
     LONG,
+    UINT,
     ArrayType,
     Scalar,
     fold_convert,
@@ -342,6 +343,9 @@ class FunctionGen:
             self.while_(loop.cond, loop.body, loop.step)
             return
         var, t = canonical.var, canonical.var.type
+        # scf.for compares signed: an `unsigned` loop counts in i64, where its zero-extended
+        # bounds compare as C compares them, also across 2^31.
+        lt = LONG if t == UINT else t
         if canonical.start is None:
             start = self.read(var)
         else:
@@ -349,27 +353,28 @@ class FunctionGen:
         if canonical.declared_in_init and var.needs_slot:  # pragma: no cover - sema guarantee
             raise AssertionError("a canonical loop variable declared in its init has no slot")
         bound = self.convert(self.expr(canonical.bound), t)
-        step = (
-            self.constant(canonical.step, t)
-            if isinstance(canonical.step, int)
-            else self.convert(self.expr(canonical.step), t)
-        )
+        if isinstance(canonical.step, int):
+            step = self.constant(canonical.step, lt)
+        else:
+            step = self.convert(self.convert(self.expr(canonical.step), t), lt)
+        start, bound = self.convert(start, lt), self.convert(bound, lt)
         if canonical.increasing:
             lb, ub = start, bound
             if canonical.inclusive:
-                ub = self.arith("+", bound, self.constant(1, t), t)
+                ub = self.arith("+", bound, self.constant(1, lt), lt)
             trip = None
         else:
-            lb, ub = self.constant(0, t), self.trip_count(start, bound, step, canonical)
+            lb, ub = self.constant(0, lt), self.trip_count(start, bound, step, canonical)
             trip = ub
-        loop_step = step if canonical.increasing else self.constant(1, t)
+        loop_step = step if canonical.increasing else self.constant(1, lt)
 
         def body(index: SSAValue):
-            i = Val(index, t)
+            i = Val(index, lt)
             if not canonical.increasing:
-                k = i
-                offset = k if step.const == 1 else self.arith("*", k, step, t)
-                i = self.arith("-", start, offset, t)
+                offset = i if step.const == 1 else self.arith("*", i, step, lt)
+                i = self.arith("-", start, offset, lt)
+            i = self.convert(i, t)
+            if i.ssa is not index:
                 i.ssa.name_hint = var.name
             saved = self.values.get(var)
             self.values[var] = i
@@ -379,16 +384,19 @@ class FunctionGen:
             else:  # pragma: no cover - a variable is only ever one loop's variable at a time
                 self.values[var] = saved
 
-        name = var.name if canonical.increasing else f"{var.name}_k"
+        name = f"{var.name}_k" if not canonical.increasing else var.name
+        if lt != t and canonical.increasing:
+            name = f"{var.name}_wide"
         if loop.parallel is not None:
             reductions = [(kind, self.slots[v]) for kind, v in loop.parallel.reductions]
-            region = self.region_of(body, YieldOp, [t.ir], [name])
+            region = self.region_of(body, YieldOp, [lt.ir], [name])
             self.emit(ParallelForOp(lb.ssa, ub.ssa, loop_step.ssa, region, reductions))
         else:
-            region = self.region_of(body, scf.YieldOp, [t.ir], [name])
+            region = self.region_of(body, scf.YieldOp, [lt.ir], [name])
             self.emit(scf.ForOp(lb.ssa, ub.ssa, loop_step.ssa, [], region))
         if not canonical.declared_in_init:
-            self.write(var, self.exit_value(canonical, start, ub, step, trip))
+            exit_value = self.exit_value(canonical, start, ub, step, trip)
+            self.write(var, self.convert(exit_value, t))
 
     def trip_count(self, start: Val, bound: Val, step: Val, c: CanonicalLoop) -> Val:
         """Iterations of a decreasing loop: ceil((start - bound) / step), or

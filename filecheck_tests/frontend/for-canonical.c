@@ -25,7 +25,9 @@ void forms(int n, float *a) {
 // CHECK: scf.for %{{.*}} = %[[C0]] to %n step %[[C2]] : i32 {
 // CHECK-NOT: scf.while
 
-// A loop-invariant runtime step, and 64-bit and unsigned induction variables.
+// A loop-invariant runtime step, and 64-bit and unsigned induction variables. An unsigned int
+// loop counts in i64 (scf.for compares signed; zero-extended bounds compare as C compares them,
+// also across 2^31), and the C variable is the truncated counter.
 void types(long n, size_t m, unsigned u, int s, float *a) {
   for (long i = 0; i < n; i += s) a[i] = 0;
   for (size_t j = 0; j < m; j++) a[j] = 0;
@@ -35,7 +37,9 @@ void types(long n, size_t m, unsigned u, int s, float *a) {
 // CHECK: %[[S:.*]] = arith.extsi %s : i32 to i64
 // CHECK: scf.for %i = %{{.*}} to %n step %[[S]] : i64 {
 // CHECK: scf.for %j = %{{.*}} to %m step %{{.*}} : i64 {
-// CHECK: scf.for %k = %{{.*}} to %u step %{{.*}} : i32 {
+// CHECK: %[[U:.*]] = arith.extui %u : i32 to i64
+// CHECK: scf.for %k_wide = %{{.*}} to %[[U]] step %{{.*}} : i64 {
+// CHECK: %k = arith.trunci %k_wide : i64 to i32
 
 // The bound is evaluated once, before the loop, as C allows when the body cannot change it.
 void bound_once(int n, float *a) {

@@ -24,16 +24,28 @@ void down_by_three(float *a) {
 // CHECK: %[[OFF:.*]] = arith.muli %k_k, %{{.*}} : i32
 // CHECK-NEXT: %k = arith.subi %{{.*}}, %[[OFF]] : i32
 
-// Unsigned: the trip count is zero when the loop does not run (no wraparound).
+// Unsigned int: counted in i64, where a loop that does not run has a negative trip count.
 void down_unsigned(unsigned n, unsigned b, float *a) {
   for (unsigned j = n; j > b; --j) a[j] = 0;
 }
 // CHECK-LABEL: func.func @down_unsigned(
-// CHECK: %[[DIFF:.*]] = arith.subi %n, %b : i32
-// CHECK: %[[RUNS:.*]] = arith.cmpi ugt, %n, %b : i32
-// CHECK: %[[TRIP:.*]] = arith.select %[[RUNS]], %[[DIFF]], %{{.*}} : i32
+// CHECK: %[[N:.*]] = arith.extui %n : i32 to i64
+// CHECK: %[[B:.*]] = arith.extui %b : i32 to i64
+// CHECK: %[[TRIP:.*]] = arith.subi %[[N]], %[[B]] : i64
+// CHECK: scf.for %j_k = %{{.*}} to %[[TRIP]] step %{{.*}} : i64 {
+// CHECK: %[[J:.*]] = arith.subi %[[N]], %j_k : i64
+// CHECK-NEXT: %j = arith.trunci %[[J]] : i64 to i32
+
+// size_t: the trip count is zero when the loop does not run (no wraparound).
+void down_size_t(size_t n, size_t b, float *a) {
+  for (size_t j = n; j > b; --j) a[j] = 0;
+}
+// CHECK-LABEL: func.func @down_size_t(
+// CHECK: %[[DIFF:.*]] = arith.subi %n, %b : i64
+// CHECK: %[[RUNS:.*]] = arith.cmpi ugt, %n, %b : i64
+// CHECK: %[[TRIP:.*]] = arith.select %[[RUNS]], %[[DIFF]], %{{.*}} : i64
 // CHECK: scf.for %j_k = %{{.*}} to %[[TRIP]]
-// CHECK: %j = arith.subi %n, %j_k : i32
+// CHECK: %j = arith.subi %n, %j_k : i64
 
 void down_runtime_step(int n, int s, float *a) {
   for (int i = n; i > 0; i = i - s) a[i] = 0;
