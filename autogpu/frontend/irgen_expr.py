@@ -1,0 +1,348 @@
+"""Expressions to IR: C's operators, conversions and math functions on typed values.
+
+`Emitter` places ops (constants at the top of their block, reused there; index casts reused),
+and `ExpressionGen` turns typed expressions (sema.py) into arith/math/memref ops. Each C value
+is a `Val`: an SSA value with its C type, where a C `int` that holds a comparison result stays
+an `i1` until it is used as a number (then `extui`), so conditions read naturally.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from xdsl.dialects import arith, math, memref, scf
+from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, i1
+from xdsl.ir import Block, Operation, Region, SSAValue
+
+from autogpu.frontend import ast
+from autogpu.frontend.consteval import fold_binary
+from autogpu.frontend.expressions import MATH_FUNCTIONS
+from autogpu.frontend.symbols import Var, walk_expr
+from autogpu.frontend.types import (
+    INT,
+    LONG,
+    Scalar,
+    fold_convert,
+    ir_int_value,
+    max_value,
+    promote,
+    usual_arithmetic,
+    wrap,
+)
+
+
+@dataclass(frozen=True)
+class Val:
+    ssa: SSAValue
+    ctype: Scalar
+    const: int | float | None = None  # known value, for folding
+
+    @property
+    def is_bool(self) -> bool:
+        return self.ssa.type == i1
+
+
+_INT_OPS = {"+": arith.AddiOp, "-": arith.SubiOp, "*": arith.MuliOp, "&": arith.AndIOp,
+            "|": arith.OrIOp, "^": arith.XOrIOp, "<<": arith.ShLIOp}  # fmt: skip
+_SIGNED_OPS = {"/": (arith.DivSIOp, arith.DivUIOp), "%": (arith.RemSIOp, arith.RemUIOp),
+               ">>": (arith.ShRSIOp, arith.ShRUIOp)}  # fmt: skip
+_FLOAT_OPS = {"+": arith.AddfOp, "-": arith.SubfOp, "*": arith.MulfOp, "/": arith.DivfOp}
+_INT_PREDICATES = {"==": ("eq", "eq"), "!=": ("ne", "ne"), "<": ("slt", "ult"),
+                   "<=": ("sle", "ule"), ">": ("sgt", "ugt"), ">=": ("sge", "uge")}  # fmt: skip
+_FLOAT_PREDICATES = {"==": "oeq", "!=": "une", "<": "olt", "<=": "ole", ">": "ogt", ">=": "oge"}
+_MATH_OPS = {"sqrt": math.SqrtOp, "exp": math.ExpOp, "log": math.LogOp, "fabs": math.AbsFOp,
+             "sin": math.SinOp, "cos": math.CosOp, "floor": math.FloorOp, "ceil": math.CeilOp,
+             "pow": math.PowFOp, "fmin": arith.MinnumfOp, "fmax": arith.MaxnumfOp}  # fmt: skip
+_MIN_MAX = {"min": (arith.MinSIOp, arith.MinUIOp, arith.MinnumfOp),
+            "max": (arith.MaxSIOp, arith.MaxUIOp, arith.MaxnumfOp)}  # fmt: skip
+
+
+class Emitter:
+    """Where ops go, and the values a function's code shares (see FunctionGen)."""
+
+    def __init__(self):
+        self.block = Block()
+        self.values: dict[Var, Val] = {}  # SSA variables (and loop variables in their loop)
+        self.slots: dict[Var, SSAValue] = {}
+        self.args: dict[str, Val] = {}  # parameters' entry values (array extents use them)
+        # Constants and index casts already emitted in a block, reused later in that same
+        # block only, so that every region stays self-contained.
+        self.reuse: dict[tuple[Block, object], Val | SSAValue] = {}
+        self.last_constant: dict[Block, Operation] = {}
+
+    def emit(self, op: Operation, name: str | None = None) -> Operation:
+        self.block.add_op(op)
+        if name is not None and op.results:
+            op.results[0].name_hint = name
+        return op
+
+    def value(self, op: Operation, ctype: Scalar, name: str | None = None) -> Val:
+        return Val(self.emit(op, name).results[0], ctype)
+
+    @contextmanager
+    def into(self, block: Block) -> Iterator[Block]:
+        saved, self.block = self.block, block
+        try:
+            yield block
+        finally:
+            self.block = saved
+
+    def constant(self, value: int | float, ctype: Scalar) -> Val:
+        if ctype.is_float:
+            value = float(value)
+            attr = FloatAttr(value, ctype.ir)
+            name = "cst"
+            key = (self.block, (ctype.ir, struct.pack("<d", value)))  # tells -0.0 from 0.0
+        else:
+            value = wrap(int(value), ctype)
+            attr = IntegerAttr(ir_int_value(value, ctype), ctype.ir)
+            name = f"c{value}" if value >= 0 else f"cm{-value}"
+            key = (self.block, (ctype.ir, ir_int_value(value, ctype)))
+        if key not in self.reuse:
+            self.reuse[key] = self.emit_constant(arith.ConstantOp(attr), name)
+        return Val(self.reuse[key], ctype, value)
+
+    def bool_constant(self, value: bool) -> SSAValue:
+        key = (self.block, bool(value))
+        if key not in self.reuse:
+            self.reuse[key] = self.emit_constant(arith.ConstantOp(IntegerAttr(int(value), i1)))
+        return self.reuse[key]
+
+    def emit_constant(self, op: arith.ConstantOp, name: str | None = None) -> SSAValue:
+        """Constants go to the top of their block, in order, where they read like MLIR's."""
+        last = self.last_constant.get(self.block)
+        if last is not None:
+            self.block.insert_op_after(op, last)
+        elif self.block.first_op is not None:
+            self.block.insert_op_before(op, self.block.first_op)
+        else:
+            self.block.add_op(op)
+        self.last_constant[self.block] = op
+        op.result.name_hint = name
+        return op.result
+
+    def index_cast(self, v: Val) -> SSAValue:
+        key = (self.block, v.ssa)
+        if key not in self.reuse:
+            self.reuse[key] = self.emit(arith.IndexCastOp(v.ssa, IndexType())).results[0]
+        return self.reuse[key]
+
+    def region_of(self, body, terminator=None, arg_types=(), arg_names=()) -> Region:
+        block = Block(arg_types=arg_types)
+        for arg, name in zip(block.args, arg_names):
+            arg.name_hint = name
+        with self.into(block):
+            body(*block.args) if arg_types else body()
+            if terminator is not None:
+                self.emit(terminator())
+        return Region(block)
+
+
+class ExpressionGen(Emitter):
+    """Expressions and conversions; `read` and `block_arg` come from FunctionGen."""
+
+    def expr(self, e: ast.Expr) -> Val:
+        if isinstance(e, ast.IntLit):
+            return self.constant(e.value, e.type)
+        if isinstance(e, ast.FloatLit):
+            return self.constant(e.value, e.type)
+        if isinstance(e, ast.Name):
+            return self.read(e.var)
+        if isinstance(e, ast.Index):
+            array, index = self.element(e)
+            return self.value(memref.LoadOp.get(array, [index]), e.ctype)
+        if isinstance(e, ast.Call):
+            return self.call(e)
+        if isinstance(e, ast.Unary):
+            return self.unary(e)
+        if isinstance(e, ast.Binary):
+            return self.binary(e)
+        if isinstance(e, ast.Conditional):
+            return self.conditional(e)
+        if isinstance(e, ast.Cast):
+            return self.convert(self.expr(e.operand), e.ctype)
+        raise AssertionError(f"sema let an unexpected expression through: {e}")
+
+    def element(self, e: ast.Index) -> tuple[SSAValue, SSAValue]:
+        """The memref and flat `index` of `A[i]` / `A[i][j]` (row-major: i * n + j)."""
+        indices = []
+        base: ast.Expr = e
+        while isinstance(base, ast.Index):
+            indices.insert(0, base.index)
+            base = base.base
+        var: Var = base.var
+        array = self.block_arg(var)
+        flat = self.expr(indices[0])
+        for extent, index in zip(var.type.extents[1:], indices[1:]):
+            if isinstance(extent, str):
+                size = self.args[extent]
+            else:
+                size = self.constant(extent, INT if extent <= max_value(INT) else LONG)
+            flat = self.arith("*", flat, size, None)
+            flat = self.arith("+", flat, self.expr(index), None)
+        return array, self.index_cast(self.as_number(flat))
+
+    def block_arg(self, var: Var) -> SSAValue:
+        return self.entry_args[var.param_index]
+
+    def unary(self, e: ast.Unary) -> Val:
+        operand = self.expr(e.operand)
+        if e.op == "!":
+            if operand.is_bool:
+                return self.value(arith.XOrIOp(operand.ssa, self.bool_constant(True)), INT)
+            if operand.ctype.is_float:
+                zero = self.constant(0.0, operand.ctype)
+                return self.value(arith.CmpfOp(operand.ssa, zero.ssa, "oeq"), INT)
+            zero = self.constant(0, operand.ctype)
+            return self.value(arith.CmpiOp(operand.ssa, zero.ssa, "eq"), INT)
+        t = promote(operand.ctype)
+        operand = self.convert(operand, t)
+        if e.op == "+":
+            return operand
+        if e.op == "-":
+            if operand.const is not None:
+                return self.constant(-operand.const, t)
+            if t.is_float:
+                return self.value(arith.NegfOp(operand.ssa), t)
+            return self.arith("-", self.constant(0, t), operand, t)
+        return self.arith("^", operand, self.constant(-1, t), t)  # ~x
+
+    def binary(self, e: ast.Binary) -> Val:
+        if e.op in ("&&", "||"):
+            return self.logical(e)
+        lhs, rhs = self.expr(e.lhs), self.expr(e.rhs)
+        if e.op in _INT_PREDICATES:
+            return Val(self.compare(e.op, lhs, rhs, e.operand_type), INT)
+        return self.arith(e.op, lhs, rhs, e.operand_type)
+
+    def arith(self, op: str, lhs: Val, rhs: Val, t: Scalar | None) -> Val:
+        """`lhs op rhs` in type `t` (None: the usual arithmetic conversions; shifts: the
+        promoted left operand's type)."""
+        if t is None:
+            t = usual_arithmetic(lhs.ctype, rhs.ctype)
+        lhs = self.convert(lhs, t)
+        rhs = self.convert(rhs, t)  # a shift count converted to the shifted type: same value
+        if t.is_int and lhs.const is not None and rhs.const is not None:
+            folded = fold_binary(op, int(lhs.const), int(rhs.const), t)
+            if folded is not None:
+                return self.constant(folded, t)
+        if t.is_float:
+            return self.value(_FLOAT_OPS[op](lhs.ssa, rhs.ssa), t)
+        if op in _SIGNED_OPS:
+            signed_op, unsigned_op = _SIGNED_OPS[op]
+            return self.value((signed_op if t.signed else unsigned_op)(lhs.ssa, rhs.ssa), t)
+        return self.value(_INT_OPS[op](lhs.ssa, rhs.ssa), t)
+
+    def compare(self, op: str, lhs: Val, rhs: Val, t: Scalar | None = None) -> SSAValue:
+        t = t or usual_arithmetic(lhs.ctype, rhs.ctype)
+        lhs, rhs = self.convert(lhs, t), self.convert(rhs, t)
+        if t.is_float:
+            return self.emit(arith.CmpfOp(lhs.ssa, rhs.ssa, _FLOAT_PREDICATES[op])).results[0]
+        predicate = _INT_PREDICATES[op][0 if t.signed else 1]
+        return self.emit(arith.CmpiOp(lhs.ssa, rhs.ssa, predicate)).results[0]
+
+    def logical(self, e: ast.Binary) -> Val:
+        lhs = self.truth(self.expr(e.lhs))
+        if not _may_trap(e.rhs):
+            rhs = self.truth(self.expr(e.rhs))
+            op = arith.AndIOp if e.op == "&&" else arith.OrIOp
+            return self.value(op(lhs, rhs), INT)
+
+        def evaluate_rhs():
+            self.emit(scf.YieldOp(self.truth(self.expr(e.rhs))))
+
+        def short_circuit():
+            self.emit(scf.YieldOp(self.bool_constant(e.op == "||")))
+
+        if e.op == "&&":
+            regions = self.region_of(evaluate_rhs), self.region_of(short_circuit)
+        else:
+            regions = self.region_of(short_circuit), self.region_of(evaluate_rhs)
+        return self.value(scf.IfOp(lhs, [i1], *regions), INT)
+
+    def conditional(self, e: ast.Conditional) -> Val:
+        cond = self.truth(self.expr(e.cond))
+        t: Scalar = e.ctype
+        if not _may_trap(e.then) and not _may_trap(e.otherwise):
+            then = self.convert(self.expr(e.then), t)
+            otherwise = self.convert(self.expr(e.otherwise), t)
+            return self.value(arith.SelectOp(cond, then.ssa, otherwise.ssa), t)
+
+        def branch(expr: ast.Expr):
+            return lambda: self.emit(scf.YieldOp(self.convert(self.expr(expr), t).ssa))
+
+        op = scf.IfOp(cond, [t.ir], self.region_of(branch(e.then)),
+                      self.region_of(branch(e.otherwise)))  # fmt: skip
+        return self.value(op, t)
+
+    def call(self, e: ast.Call) -> Val:
+        name = e.callee.name
+        params, result = MATH_FUNCTIONS[name]
+        if name in _MIN_MAX:
+            t: Scalar = e.ctype
+            a, b = (self.convert(self.expr(arg), t) for arg in e.args)
+            signed_op, unsigned_op, float_op = _MIN_MAX[name]
+            op = float_op if t.is_float else signed_op if t.signed else unsigned_op
+            return self.value(op(a.ssa, b.ssa), t)
+        args = [self.convert(self.expr(a), p) for a, p in zip(e.args, params)]
+        op_class = _MATH_OPS[name.removesuffix("f") if name not in _MATH_OPS else name]
+        return self.value(op_class(*(a.ssa for a in args)), result)
+
+    # ---- conversions --------------------------------------------------------------------------
+
+    def truth(self, v: Val) -> SSAValue:
+        """A C scalar as a condition (non-zero is true; NaN is true)."""
+        if v.is_bool:
+            return v.ssa
+        if v.ctype.is_float:
+            zero = self.constant(0.0, v.ctype)
+            return self.emit(arith.CmpfOp(v.ssa, zero.ssa, "une")).results[0]
+        zero = self.constant(0, v.ctype)
+        return self.emit(arith.CmpiOp(v.ssa, zero.ssa, "ne")).results[0]
+
+    def as_number(self, v: Val) -> Val:
+        """An `i1` comparison result as the C `int` 0 or 1."""
+        if v.is_bool:
+            return self.value(arith.ExtUIOp(v.ssa, INT.ir), INT)
+        return v
+
+    def convert(self, v: Val, to: Scalar) -> Val:
+        """C's conversion of a value to type `to` (assignment, casts, usual conversions)."""
+        v = self.as_number(v)
+        source = v.ctype
+        if source == to:
+            return v
+        if v.const is not None:
+            folded = fold_convert(v.const, source, to)
+            if folded is not None:
+                return self.constant(folded, to)
+        if source.is_int and to.is_int:
+            if source.bits == to.bits:
+                return Val(v.ssa, to, v.const)
+            if source.bits < to.bits:
+                op = arith.ExtSIOp if source.signed else arith.ExtUIOp
+                return self.value(op(v.ssa, to.ir), to)
+            return self.value(arith.TruncIOp(v.ssa, to.ir), to)
+        if source.is_int:
+            op = arith.SIToFPOp if source.signed else arith.UIToFPOp
+            return self.value(op(v.ssa, to.ir), to)
+        if to.is_int:
+            op = arith.FPToSIOp if to.signed else arith.FPToUIOp
+            return self.value(op(v.ssa, to.ir), to)
+        op = arith.ExtFOp if to.bits > source.bits else arith.TruncFOp
+        return self.value(op(v.ssa, to.ir), to)
+
+
+def _may_trap(expr: ast.Expr) -> bool:
+    """Whether evaluating `expr` when C would not could fault: an array read (out of bounds
+    behind a guard) or an integer division (by zero behind a guard)."""
+    for node in walk_expr(expr):
+        if isinstance(node, ast.Index):
+            return True
+        if isinstance(node, ast.Binary) and node.op in ("/", "%"):
+            if node.operand_type is not None and node.operand_type.is_int:
+                return True
+    return False
