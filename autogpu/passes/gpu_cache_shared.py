@@ -46,11 +46,12 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import gpu, memref, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp, NoneAttr, UnitAttr
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import Rewriter
-from xdsl.transforms.canonicalize import CanonicalizePass
-from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import RecursiveMemoryEffect
+from xdsl.transforms.common_subexpression_elimination import cse
+from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.utils.exceptions import DiagnosticException
 
 from autogpu.passes.analysis.linear import constant_int
@@ -59,15 +60,19 @@ from autogpu.passes.caching.facts import (
     KernelFacts,
     ancestors,
     argument_name,
+    has_no_memory_effects,
     loop_name,
 )
 from autogpu.passes.caching.footprint import (
+    EXCLUDED_PATH,
     AccessAnalysis,
     Group,
     NO_REUSE,
     STRUCTURE,
     Refused,
+    bound_loop_var,
     element_bytes,
+    excluded_path,
     reads_and_elements,
     unbounded_vars,
 )
@@ -83,6 +88,7 @@ from autogpu.passes.caching.uniform_control import (
     COLLECTIVE,
     NotUniform,
     distribute_guards,
+    place_barriers_around,
     uniformize_thread_loops,
 )
 from autogpu.passes.caching.versioning import version_on_extents
@@ -152,47 +158,106 @@ class GpuCacheSharedPass(ModulePass):
                     raise PassError(
                         f"gpu-cache-shared: arrays={name}: no kernel has a parameter '{name}'"
                     )
-        changed = False
         for kernel in kernels:
             if kernel.known_block_size is None or not kernel.body.blocks:
                 continue
-            changed |= _KernelCaching(self, kernel).run()
+            if (cached := _KernelCaching(self, kernel).run()) is not None:
+                _tidy(cached)
         for nested in op.walk():
             for tag in (SKIP, COLLECTIVE, BARRIER_ROLE):
                 nested.attributes.pop(tag, None)
-        if changed:  # fold what the rewrites leave (`if (true)`, repeated index arithmetic)
-            CanonicalizePass().apply(ctx, op)
-            CommonSubexpressionElimination().apply(ctx, op)
+
+
+class _Outcome:
+    """Why a load was not cached, and whether the reason holds for its whole array; the
+    `similar` loads (the groups it formed) are not tried again either, which keeps the pass
+    fast on large unrolled bodies."""
+
+    def __init__(
+        self,
+        reason: str,
+        load: memref.LoadOp,
+        whole_array: bool = False,
+        similar: list[memref.LoadOp] | None = None,
+    ):
+        self.reason = reason
+        self.load = load
+        self.whole_array = whole_array
+        self.similar = similar or []
+
+
+class _Abandon(Exception):
+    """A rewrite failed half-way: start the kernel over without the load that caused it."""
+
+    def __init__(self, origin: int, reason: str):
+        super().__init__(reason)
+        self.origin = origin
 
 
 class _KernelCaching:
-    """Caches the groups of one kernel, one at a time, each on a copy that replaces the
-    kernel only when every step succeeded."""
+    """Caches the groups of one kernel, one at a time.
+
+    Works on a copy of the kernel whose thread loops are made uniform (`work`): the analyses
+    only read it and decide everything before a group is rewritten, in place. Should a
+    rewrite still fail half-way, the work is dropped and the kernel started over without
+    that load (copying a large unrolled kernel before every rewrite would cost more). The
+    kernel is replaced by the work when something was cached."""
 
     def __init__(self, options: GpuCacheSharedPass, kernel: gpu.FuncOp):
         self.options = options
         self.kernel = kernel
         self.reported: set[tuple[str, str]] = set()
+        self.written: dict[int, str | None] = {}  # by argument position
 
-    def run(self) -> bool:
-        """Caches what it can; returns whether the kernel changed."""
-        changed = False
+    def run(self) -> gpu.FuncOp | None:
+        """Caches what it can; returns the new kernel (None: the kernel is unchanged)."""
         if KernelFacts(self.kernel).threads == 1:
-            return changed
+            return None
+        excluded: set[int] = set()
+        while True:
+            try:
+                return self._run_once(excluded)
+            except _Abandon as abandon:
+                excluded.add(abandon.origin)
+
+    def _run_once(self, excluded: set[int]) -> gpu.FuncOp | None:
+        work = self.kernel.clone()
+        uniformize_thread_loops(KernelFacts(work))
+        self._set_work(work)
+        self.origin = {load: i for i, load in enumerate(self.loads)}
+        for i in excluded:
+            self.loads[i].attributes[SKIP] = UnitAttr()
+        changed = False
         while (load := self._next_candidate()) is not None:
-            facts = KernelFacts(self.kernel)
-            name = facts.array_name(load.memref)
-            outcome = self._try(load, facts)
-            if isinstance(outcome, tuple):
-                new_kernel, message = outcome
-                Rewriter.replace_op(self.kernel, new_kernel)
-                self.kernel = new_kernel
+            name = self.facts.array_name(load.memref)
+            outcome = self._try(load)
+            if isinstance(outcome, str):
                 changed = True
-                self._remark(name, message)
-            else:
-                load.attributes[SKIP] = UnitAttr()
-                self._remark(name, f"not cached: {outcome}")
-        return changed
+                self._remark(name, outcome)
+                continue
+            self._remark(name, f"not cached: {outcome.reason}")
+            targets = self.loads_of_array[load.memref] if outcome.whole_array else [load]
+            for target in [*targets, *outcome.similar]:
+                target.attributes[SKIP] = UnitAttr()
+        if not changed:
+            return None
+        try:
+            self.work.verify()
+        except DiagnosticException as e:
+            raise PassError(f"internal error: gpu-cache-shared produced invalid IR: {e}")
+        Rewriter.replace_op(self.kernel, self.work)
+        return self.work
+
+    def _set_work(self, work: gpu.FuncOp) -> None:
+        """A new version of the work: fresh facts and index of its loads."""
+        self.work = work
+        self.facts = KernelFacts(work)
+        self.shared_in_use = shared_bytes(work)
+        self.loads = [op for op in work.walk() if isinstance(op, memref.LoadOp)]
+        self.loads_of_array: dict[SSAValue, list[memref.LoadOp]] = {}
+        for load in self.loads:
+            self.loads_of_array.setdefault(load.memref, []).append(load)
+        self.cursor = 0
 
     def _remark(self, array: str, message: str) -> None:
         if not self.options.remarks or (array, message) in self.reported:
@@ -204,9 +269,11 @@ class _KernelCaching:
         )
 
     def _next_candidate(self) -> memref.LoadOp | None:
-        facts = KernelFacts(self.kernel)
-        for op in self.kernel.walk():
-            if not isinstance(op, memref.LoadOp) or SKIP in op.attributes:
+        facts = self.facts
+        while self.cursor < len(self.loads):
+            op = self.loads[self.cursor]
+            self.cursor += 1
+            if SKIP in op.attributes or op.parent is None:
                 continue
             array = op.memref
             if not facts.is_argument(array):
@@ -221,82 +288,103 @@ class _KernelCaching:
 
     # -- one attempt ---------------------------------------------------------------------
 
-    def _try(self, load: memref.LoadOp, facts: KernelFacts) -> tuple[gpu.FuncOp, str] | str:
-        if (why := self._written(load.memref, facts)) is not None:
-            return why
+    def _try(self, load: memref.LoadOp) -> str | _Outcome:
+        """Caches the group of `load` at the outermost anchor where it can, else
+        strip-mined; returns the remark of success, or why not."""
+        array = load.memref
+        assert isinstance(array, BlockArgument)
+        if array.index not in self.written:
+            self.written[array.index] = self._written(array)
+        if (why := self.written[array.index]) is not None:
+            return _Outcome(why, load, whole_array=True)
+        if excluded_path(load, self.facts):
+            return _Outcome(EXCLUDED_PATH, load, similar=self._excluded_loads())
         reasons: list[Refused] = []
-        position = _position(self.kernel, load)
-        anchors = _anchor_count(self.kernel, load)
-        for depth in range(anchors):
-            work, facts, work_load = self._prepared(position)
-            p_op = _p_op_at(work_load, depth, facts)
+        for depth in range(len(ancestors(load, self.work)) + 1):
+            p_op = _p_op_at(load, depth, self.facts)
             if p_op is None:
                 continue
             try:
-                group = self._group(facts, p_op, work_load, allow_check=True)
-                return self._apply(work, facts, group, p_op, None)
+                group = self._group(p_op, load, allow_check=True)
             except Refused as refused:
                 reasons.append(refused)
-            except (NotUniform, NotAvailable) as failure:
+                continue
+            except NotAvailable as failure:
                 reasons.append(Refused(_describe(failure), STRUCTURE))
+                continue
+            return self._apply(load, group, p_op, None)
         if self.options.thread_invariant:
-            outcome = self._strip_mined(position, reasons)
-            if outcome is not None:
-                return outcome
-        return _best_reason(reasons)
+            for loop, tile in self._strip_candidates(load, reasons):
+                name = loop_name(loop)
+                _, inner = strip_mine(loop, tile)
+                self.facts = KernelFacts(self.work)
+                try:
+                    group = self._group(inner, load, allow_check=False)
+                except (Refused, NotAvailable) as failure:  # the work has changed: start over
+                    raise _Abandon(self.origin[load], str(failure))
+                return self._apply(load, group, inner, (name, tile))
+        members = [m for r in reasons for m in r.members]
+        return _Outcome(_best_reason(reasons), load, similar=members)
 
-    def _strip_mined(
-        self, position: int, reasons: list[Refused]
-    ) -> tuple[gpu.FuncOp, str] | None:
-        """Paper-style caching: strip-mine a serial loop the index walks, cache one tile."""
-        work, facts, work_load = self._prepared(position)
-        loops = [
-            (i, op)
-            for i, op in enumerate(ancestors(work_load, work))
-            if isinstance(op, scf.ForOp) and _walks(facts, work_load, op)
-        ]
-        for i, _ in loops:
-            work, facts, work_load = self._prepared(position)
-            loop = ancestors(work_load, work)[i]
-            assert isinstance(loop, scf.ForOp)
-            name = loop_name(loop)
-            tile = self.options.tile or facts.block[0]
-            _, inner = strip_mine(loop, tile)
-            facts = KernelFacts(work)
+    def _excluded_loads(self) -> list[memref.LoadOp]:
+        return [op for op in self.loads if excluded_path(op, self.facts)]
+
+    def _strip_candidates(self, load: memref.LoadOp, reasons: list[Refused]):
+        """Paper-style caching: the serial loops the index walks (innermost first) whose
+        tiles would be cached: not a halo, reuse, within the budget (judged on the group over
+        the whole loop, with the tile's trip count)."""
+        for loop in ancestors(load, self.work):
+            if not isinstance(loop, scf.ForOp) or not _walks(self.facts, load, loop):
+                continue
+            tile = self.options.tile or _default_tile(loop, self.facts)
             try:
-                group = self._group(facts, inner, work_load, allow_check=False)
+                if not place_barriers_around(self.facts, loop):
+                    raise Refused("no place for barriers around the loop", STRUCTURE)
+                analysis = AccessAnalysis(self.facts, loop, 0)
+                group = analysis.group(load, self._loads_below(loop, load.memref))
                 if group.halo:
                     raise Refused(
                         "strip-mining only serves reads that are not halo windows", STRUCTURE
                     )
-                return self._apply(work, facts, group, inner, (name, tile))
+                bound_loop_var(group, loop, tile)
+                self._check(group)
             except Refused as refused:
                 reasons.append(refused)
-            except (NotUniform, NotAvailable) as failure:
+                continue
+            except NotAvailable as failure:
                 reasons.append(Refused(_describe(failure), STRUCTURE))
-        return None
+                continue
+            yield loop, tile
+            return
 
-    def _prepared(self, position: int) -> tuple[gpu.FuncOp, KernelFacts, memref.LoadOp]:
-        """A copy of the kernel with its thread loops made uniform, and the load in it."""
-        work = self.kernel.clone()
-        work_load = list(work.walk())[position]
-        assert isinstance(work_load, memref.LoadOp)
-        uniformize_thread_loops(KernelFacts(work))
-        return work, KernelFacts(work), work_load
-
-    def _group(
-        self, facts: KernelFacts, p_op: Operation, load: memref.LoadOp, allow_check: bool
-    ) -> Group:
-        options = self.options
-        analysis = AccessAnalysis(facts, p_op, options.max_extent if allow_check else 0)
-        loads = [
-            op
-            for op in p_op.walk()
-            if isinstance(op, memref.LoadOp)
-            and op.memref is load.memref
-            and SKIP not in op.attributes
+    def _loads_below(self, op: Operation, array: SSAValue) -> list[memref.LoadOp]:
+        """The loads of `array` in `op` not excluded from caching."""
+        return [
+            nested
+            for nested in self.loads_of_array.get(array, [])
+            if SKIP not in nested.attributes
+            and nested.parent is not None
+            and op.is_ancestor(nested)
         ]
-        group = analysis.group(load, loads)
+
+    def _group(self, p_op: Operation, load: memref.LoadOp, allow_check: bool) -> Group:
+        """The group of `load` at P (before `p_op`), checked against the options; its
+        members are attached to a refusal."""
+        options = self.options
+        if not place_barriers_around(self.facts, p_op):
+            raise Refused("no place for barriers around the tile", STRUCTURE)
+        analysis = AccessAnalysis(self.facts, p_op, options.max_extent if allow_check else 0)
+        group = analysis.group(load, self._loads_below(p_op, load.memref))
+        try:
+            self._check(group)
+        except Refused as refused:
+            refused.members = [access.load for access in group.accesses]
+            raise
+        return group
+
+    def _check(self, group: Group) -> None:
+        """Refuses a group the options exclude, without reuse, not static, or too large."""
+        options = self.options
         invariant = not group.halo
         if invariant and not options.thread_invariant:
             raise Refused("thread-invariant caching is disabled (thread_invariant=false)")
@@ -313,32 +401,33 @@ class _KernelCaching:
                 f"the trip count of the loop over {unbounded[0].name} is not a compile-time "
                 "constant (specialise the sizes, or give max_extent)"
             )
-        needed = group.elements * element_bytes(group.array) + shared_bytes(facts.kernel)
+        needed = group.elements * element_bytes(group.array) + self.shared_in_use
         if needed > options.shared_budget:
             raise Refused(
                 f"a tile of {group.elements} elements needs {needed} bytes of shared memory "
                 f"in all, over the budget of {options.shared_budget}"
             )
-        return group
 
     def _apply(
         self,
-        work: gpu.FuncOp,
-        facts: KernelFacts,
+        load: memref.LoadOp,
         group: Group,
         p_op: Operation,
         strip: tuple[str, int] | None,
-    ) -> tuple[gpu.FuncOp, str]:
+    ) -> str:
+        """Caches `group` at P (before `p_op`) in the work, makes its barriers uniform;
+        returns the remark."""
+        facts = self.facts
         name = facts.array_name(group.array)
-        in_loop = any(isinstance(a, scf.ForOp) for a in ancestors(p_op, work))
-        if group.checked_vars:
-            p_op = version_on_extents(facts, group, p_op, SKIP)
-        shared = cache_group(facts, group, p_op, name, in_loop)
-        distribute_guards(KernelFacts(work))
+        in_loop = any(isinstance(a, scf.ForOp) for a in ancestors(p_op, self.work))
         try:
-            work.verify()
-        except DiagnosticException as e:
-            raise PassError(f"internal error: gpu-cache-shared produced invalid IR: {e}")
+            if group.checked_vars:
+                p_op = version_on_extents(facts, group, p_op, SKIP)
+            shared = cache_group(facts, group, p_op, name, in_loop)
+            distribute_guards(KernelFacts(self.work))
+        except (NotUniform, NotAvailable) as failure:
+            raise _Abandon(self.origin[load], _describe(failure))
+        self._set_work(self.work)
         shape = "x".join(str(d.extent) for d in group.dims) or "1"
         where = (
             f"a tile of the loop over {strip[0]} strip-mined by {strip[1]}"
@@ -346,14 +435,15 @@ class _KernelCaching:
             else ("halo window" if group.halo else "whole footprint")
         )
         kind = "halo" if group.halo else "thread-invariant"
-        return work, (
+        return (
             f"cached ({kind}) in __shared__ {shared.memref.name_hint}[{group.elements}] "
             f"(extents {shape}, {len(group.accesses)} load(s), {where})"
         )
 
-    def _written(self, array: SSAValue, facts: KernelFacts) -> str | None:
+    def _written(self, array: SSAValue) -> str | None:
         """Why `array` cannot be cached because the kernel may write it, or None."""
-        for op in self.kernel.walk():
+        facts = self.facts
+        for op in self.work.walk():
             target: SSAValue | None = None
             if isinstance(op, (memref.StoreOp, memref.AtomicRMWOp)):
                 target = op.memref
@@ -378,16 +468,43 @@ class _KernelCaching:
         return not (facts.is_restrict(written) or facts.is_restrict(array))
 
 
-def _touches_unknown_memory(op: Operation) -> bool:
-    from xdsl.traits import RecursiveMemoryEffect, is_side_effect_free
+def _default_tile(loop: scf.ForOp, facts: KernelFacts) -> int:
+    """Iterations per tile: a block width of elements (of a loop unrolled by 16, 1/16th of
+    that many iterations)."""
+    step = constant_int(loop.step) or 1
+    return max(1, facts.block[0] // step)
 
+
+def _tidy(kernel: gpu.FuncOp) -> None:
+    """Cleans up what the rewrites leave in a kernel: `if (true)` and `if (false)` (decided
+    version checks, cooperative loads that need no bound), dead and repeated arithmetic.
+    (Cheaper than `canonicalize` on large unrolled kernels.)"""
+    for op in list(kernel.walk()):
+        if not isinstance(op, scf.IfOp) or op.results:
+            continue
+        decided = constant_int(op.cond)
+        if decided is None:
+            continue
+        region = op.true_region if decided else op.false_region
+        if region.blocks:
+            block = region.block
+            for inner in list(block.ops):
+                if not isinstance(inner, scf.YieldOp):
+                    inner.detach()
+                    Rewriter.insert_op(inner, InsertPoint.before(op))
+        Rewriter.erase_op(op)
+    region_dce(kernel.body)
+    cse(kernel)
+
+
+def _touches_unknown_memory(op: Operation) -> bool:
     if isinstance(
         op,
         (memref.LoadOp, memref.StoreOp, memref.AtomicRMWOp, memref.AllocaOp, gpu.BarrierOp,
          gpu.ReturnOp, gpu.FuncOp, *GPU_ID_OPS),
     ):  # fmt: skip
         return False
-    return not (op.has_trait(RecursiveMemoryEffect) or is_side_effect_free(op))
+    return not (op.has_trait(RecursiveMemoryEffect) or has_no_memory_effects(op))
 
 
 def _position(kernel: gpu.FuncOp, op: Operation) -> int:
@@ -395,10 +512,6 @@ def _position(kernel: gpu.FuncOp, op: Operation) -> int:
         if candidate is op:
             return i
     raise AssertionError("op not in kernel")
-
-
-def _anchor_count(kernel: gpu.FuncOp, load: Operation) -> int:
-    return len(ancestors(load, kernel)) + 1
 
 
 def _p_op_at(load: Operation, depth: int, facts: KernelFacts) -> Operation | None:

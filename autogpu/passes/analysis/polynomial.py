@@ -4,7 +4,8 @@
 access needs to see through it: `in[(i - 1) * m + j]` is `i*m - m + j`, whose coefficient of `i`
 is `m` and which differs from `in[(i + 1) * m + j]` by `-2*m`, i.e. by two rows. A polynomial is
 `sum(coefficient * monomial)`, a monomial a product of atoms (values the decomposition does not
-look through, identified structurally by `LinearAnalysis.atom_key`), with coefficients in
+look through, identified structurally as `LinearAnalysis.atom_key` does, by interned integer
+ids so that large unrolled bodies stay cheap), with coefficients in
 Z/2^w of the type it is computed in, exactly like linear forms: `arith` wraps, and so does ring
 arithmetic on polynomials, so the decomposition is exact whatever overflows.
 
@@ -21,9 +22,11 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
-from autogpu.passes.analysis.linear import LinearAnalysis, bit_width, constant_int, to_signed
+from xdsl.traits import is_side_effect_free
+
+from autogpu.passes.analysis.linear import bit_width, constant_int, to_signed
 
 Monomial = tuple[int, ...]
 """The atoms of a product as sorted atom ids (repeated for powers); `()` is the constant 1."""
@@ -142,26 +145,46 @@ class PolynomialAnalysis:
     """Decomposes integer/index SSA values into polynomials (memoised per value).
 
     `leaf` may give the polynomial of a value itself (e.g. 0 for `threadIdx.y` in a block of
-    one row); `keys` provides the structural identity of atoms.
+    one row); `special_key` may give the structural identity of values of ops that have no
+    traits (e.g. `gpu.thread_id x`, the same wherever it is computed).
     """
 
     def __init__(
         self,
-        keys: LinearAnalysis | None = None,
         leaf: Callable[[SSAValue], Polynomial | None] | None = None,
+        special_key: Callable[[SSAValue], Hashable | None] | None = None,
         max_terms: int = MAX_TERMS,
     ) -> None:
-        self.keys = keys or LinearAnalysis()
         self.leaf = leaf
+        self.special_key = special_key
         self.max_terms = max_terms
         self._polys: dict[SSAValue, Polynomial] = {}
-        self._ids: dict[Hashable, int] = {}
+        self._value_ids: dict[SSAValue, int] = {}
+        self._interned: dict[Hashable, int] = {}
 
     def atom_id(self, value: SSAValue) -> int:
-        key = self.keys.atom_key(value)
-        if key not in self._ids:
-            self._ids[key] = len(self._ids)
-        return self._ids[key]
+        """Structural identity: equal ids mean equal values at any one point. A side-effect
+        free op applied to operands of equal ids gives equal ids (two separately computed
+        `j * m` are one atom); anything else is identified by the SSA value itself."""
+        if (known := self._value_ids.get(value)) is not None:
+            return known
+        key: Hashable | None = self.special_key(value) if self.special_key else None
+        owner = value.owner
+        if key is None:
+            if isinstance(owner, Operation) and not owner.regions and is_side_effect_free(owner):
+                key = (
+                    owner.name,
+                    value.index,  # pyright: ignore[reportAttributeAccessIssue]
+                    value.type,
+                    tuple(sorted(owner.properties.items())),
+                    tuple(sorted(owner.attributes.items())),
+                    tuple(self.atom_id(operand) for operand in owner.operands),
+                )
+            else:
+                key = ("value", id(value))
+        result = self._interned.setdefault(key, len(self._interned))
+        self._value_ids[value] = result
+        return result
 
     def atom(self, value: SSAValue) -> Polynomial:
         a = self.atom_id(value)

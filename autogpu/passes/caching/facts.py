@@ -18,7 +18,7 @@ from xdsl.dialects.gpu import DimensionEnum
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.traits import is_side_effect_free
 
-from autogpu.passes.analysis.linear import LinearAnalysis, bit_width, constant_int
+from autogpu.passes.analysis.linear import bit_width, constant_int
 from autogpu.passes.analysis.polynomial import Polynomial, PolynomialAnalysis
 
 DIMS = (DimensionEnum.X, DimensionEnum.Y, DimensionEnum.Z)
@@ -71,6 +71,14 @@ _DIVISIONS = (
 )
 
 
+def has_no_memory_effects(op: Operation) -> bool:
+    """Side-effect free as xDSL says, or an `arith`/`math` op (xDSL 0.74 leaves a few, such as
+    `arith.remui`, without the trait)."""
+    if op.regions:
+        return is_side_effect_free(op)
+    return is_side_effect_free(op) or op.name.split(".")[0] in ("arith", "math")
+
+
 def is_speculatable(op: Operation) -> bool:
     """`op` may run where the program would not have run it: no effects, cannot trap or be
     undefined (divisions only by constants other than 0 and -1, shifts only by constants less
@@ -93,14 +101,12 @@ def dim_of(op: Operation) -> DimensionEnum:
     return op.dimension.data
 
 
-class _GpuAtomKeys(LinearAnalysis):
-    """Structural atom keys that also identify `gpu.thread_id x` etc. (ops without traits)."""
-
-    def atom_key(self, value: SSAValue):
-        owner = value.owner
-        if isinstance(owner, GPU_ID_OPS):
-            return (owner.name, dim_of(owner))
-        return super().atom_key(value)
+def _gpu_key(value: SSAValue):
+    """`gpu.thread_id x` etc. have no traits, but are the same wherever computed."""
+    owner = value.owner
+    if isinstance(owner, GPU_ID_OPS):
+        return (owner.name, dim_of(owner))
+    return None
 
 
 class KernelFacts:
@@ -112,7 +118,7 @@ class KernelFacts:
         assert size is not None
         self.block = tuple(size.get_values())
         self.entry = kernel.body.block
-        self.polys = PolynomialAnalysis(_GpuAtomKeys(), self._leaf)
+        self.polys = PolynomialAnalysis(self._leaf, _gpu_key)
         self._uniform: dict[SSAValue, bool] = {}
 
     # -- threads -------------------------------------------------------------------------------
@@ -166,7 +172,7 @@ class KernelFacts:
             return True
         if isinstance(owner, (arith.ConstantOp, memref.GetGlobalOp)):
             return True
-        if owner.regions or not is_side_effect_free(owner):
+        if owner.regions or not has_no_memory_effects(owner):
             return False
         if all(self.is_uniform(operand) for operand in owner.operands):
             return True

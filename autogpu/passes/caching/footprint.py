@@ -49,7 +49,7 @@ UNKNOWN_EXTENT = 16
 """Stand-in for a trip count unknown at compile time when judging whether a tile has reuse."""
 
 _CMPI_SIGNED = {2: "slt", 3: "sle", 4: "sgt", 5: "sge"}
-_EXCLUDED_PATH = (
+EXCLUDED_PATH = (
     "the load runs in the threads a guard excludes (such as the partial tile of an unrolled "
     "loop): left uncached, so that full blocks do not wait at its barriers"
 )
@@ -61,11 +61,34 @@ anchor may do), no reuse of the elements, or a limit the user can lift (sizes, o
 
 
 class Refused(Exception):
-    """The group cannot be cached at this anchor; the message says why (for remarks)."""
+    """The group cannot be cached at this anchor; the message says why (for remarks).
+    `members` are the loads of the group it refused, when one was formed."""
 
     def __init__(self, message: str, rank: int = LIMIT):
         super().__init__(message)
         self.rank = rank
+        self.members: list[memref.LoadOp] = []
+
+
+def excluded_path(load: Operation, facts: KernelFacts) -> bool:
+    """Whether `load` runs only in threads a guard excludes: in the else branch of a thread
+    guard, or under `if (!guard)` (the partial tile of an unrolled loop)."""
+    child = load
+    for op in ancestors(load, facts.kernel):
+        if facts.is_guard(op):
+            assert isinstance(op, scf.IfOp)
+            if child.parent_region() is not op.true_region or _is_negation(op.cond):
+                return True
+        child = op
+    return False
+
+
+def _is_negation(cond: SSAValue) -> bool:
+    owner = cond.owner
+    return isinstance(owner, arith.XOrIOp) and -1 in (
+        constant_int(owner.lhs),
+        constant_int(owner.rhs),
+    )
 
 
 @dataclass
@@ -190,11 +213,13 @@ class AccessAnalysis:
                 if facts.is_uniform(op.cond):
                     if below:
                         if not self.at_p.can(op.cond):
-                            raise Refused("a condition on the way is not known before the tile")
+                            raise Refused(
+                                "a condition on the way is not known before the tile", STRUCTURE
+                            )
                         conditions.append((op.cond, branch))
                 else:
                     if not branch:
-                        raise Refused(_EXCLUDED_PATH, STRUCTURE)
+                        raise Refused(EXCLUDED_PATH, STRUCTURE)
                     self._guard(op.cond, threads, conditions)
             elif isinstance(op, scf.ForOp) and op in inside:
                 vars.append(self._loop_var(op))
@@ -264,14 +289,11 @@ class AccessAnalysis:
             return
         if facts.is_uniform(cond):
             if not self.at_p.can(cond):
-                raise Refused("a guard condition is not known before the tile")
+                raise Refused("a guard condition is not known before the tile", STRUCTURE)
             conditions.append((cond, True))
             return
-        if isinstance(owner, arith.XOrIOp) and -1 in (
-            constant_int(owner.lhs),
-            constant_int(owner.rhs),
-        ):
-            raise Refused(_EXCLUDED_PATH, STRUCTURE)
+        if _is_negation(cond):
+            raise Refused(EXCLUDED_PATH, STRUCTURE)
         if not isinstance(owner, arith.CmpiOp) or owner.predicate.value.data not in _CMPI_SIGNED:
             raise Refused("a thread guard that is not a signed comparison")
         if bit_width(owner.lhs.type) != 64:
@@ -288,7 +310,7 @@ class AccessAnalysis:
             raise Refused("a thread guard not of the form threadIdx + uniform < uniform")
         sign, rest = split[0].constant, split[1]
         if not self.at_p.can_poly(rest):
-            raise Refused("a thread guard bound is not known before the tile")
+            raise Refused("a thread guard bound is not known before the tile", STRUCTURE)
         dim = facts.thread_dim(difference.atoms[thread_atoms[0]])
         assert dim is not None
         rng = threads[dim]
@@ -405,11 +427,14 @@ class AccessAnalysis:
                 mine.setdefault(trial_keys[stride.key], []).append(position)
             difference = access.base.minus(first.base)
             delta = _decompose_offset(difference, trial_dims)
-            if delta is None and (stride := _new_stride(difference, trial_dims)) is not None:
+            if delta is None:
                 # another row: `in[(i - 1) * m + j]` next to `in[i * m + j]` (i uniform)
-                trial_keys[stride.key] = len(trial_dims)
-                trial_dims.append(Dim(stride))
-                delta = _decompose_offset(difference, trial_dims)
+                for stride in _row_strides(first.base, difference, trial_dims):
+                    delta = _decompose_offset(difference, [*trial_dims, Dim(stride)])
+                    if delta is not None:
+                        trial_keys[stride.key] = len(trial_dims)
+                        trial_dims.append(Dim(stride))
+                        break
             if delta is None:
                 if access is first:
                     raise Refused("internal: the first access does not decompose")
@@ -423,24 +448,28 @@ class AccessAnalysis:
         return group
 
 
-def _new_stride(difference: Polynomial, dims: list[Dim]) -> Polynomial | None:
-    """A stride for a dimension without variables that makes `difference` decompose: the
-    non-constant part of what the known strides leave, divided by the gcd of its
-    coefficients (None when nothing non-constant is left)."""
-    rest = difference
-    for dim in dims:
-        if not dim.stride.is_constant:
-            return None  # keep it simple: only beside strides that are constants
-    terms = {m: c for m, c in rest.terms.items() if m}
-    if not terms:
-        return None
-    signed = [rest.signed(m) for m in sorted(terms)]
-    divisor = math.gcd(*signed)
-    if signed[0] < 0:
-        divisor = -divisor
-    return Polynomial.make(
-        rest.type, {m: rest.signed(m) // divisor for m in terms}, rest.atoms
-    )
+def _row_strides(base: Polynomial, difference: Polynomial, dims: list[Dim]):
+    """Strides for a dimension without variables that may make `difference` decompose: the
+    coefficients of the uniform atoms in the base index (`(j + v) * pn` gives `pn`, the
+    rows of a replica j + 1 of an unrolled loop), the non-constant part of `difference`
+    divided by the gcd of its coefficients, and 1 (the copies k + 1, k + 2, ... of an
+    unrolled serial loop of step 16, or constant taps)."""
+    known = {dim.stride.key for dim in dims}
+    for atom in sorted(base.atom_ids()):
+        split = base.split(atom)
+        if split is not None and not split[0].is_constant and split[0].key not in known:
+            yield split[0]
+    terms = {m: difference.signed(m) for m in difference.terms if m}
+    if terms:
+        divisor = math.gcd(*terms.values())
+        if terms[min(terms)] < 0:
+            divisor = -divisor
+        yield Polynomial.make(
+            difference.type, {m: c // divisor for m, c in terms.items()}, difference.atoms
+        )
+    unit = Polynomial.constant_of(difference.type, 1)
+    if unit.key not in known:
+        yield unit
 
 
 def _decompose_offset(difference: Polynomial, dims: list[Dim]) -> dict[int, int] | None:
@@ -508,6 +537,16 @@ def _shape(group: Group) -> None:
     for d in order:
         group.dims[d].layout_stride = stride
         stride *= max(group.dims[d].extent, 1)
+
+
+def bound_loop_var(group: Group, loop: scf.ForOp, bound: int) -> None:
+    """Gives the variable of `loop` the trip count `bound` (the tile it is strip-mined into)
+    and reshapes the tile."""
+    for access in group.accesses:
+        for var in access.vars:
+            if var.loop is loop:
+                var.bound, var.needs_check = bound, False
+    _shape(group)
 
 
 def unbounded_vars(group: Group) -> list[Var]:

@@ -33,7 +33,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from autogpu.passes.analysis.linear import constant_int
 from autogpu.passes.caching.facts import DIMS, KernelFacts, loop_name
-from autogpu.passes.caching.footprint import Access, Group, thread_index
+from autogpu.passes.caching.footprint import Access, Group, element_bytes, thread_index
 from autogpu.passes.caching.materialize import Emitter, Materializer
 from autogpu.passes.caching.uniform_control import mark_collective
 
@@ -117,8 +117,6 @@ def shared_bytes(kernel: gpu.FuncOp) -> int:
             type = op.memref.type
             assert isinstance(type, MemRefType)
             if type.memory_space == SHARED_MEMORY_SPACE:
-                from autogpu.passes.caching.footprint import element_bytes
-
                 count = 1
                 for size in type.get_shape():
                     count *= max(size, 0)
@@ -215,10 +213,9 @@ def _access_bounds(
     for cond, branch in access.conditions:
         value = at.get(cond)
         conjuncts.append(value if branch else at.not_(value))
-    keys = facts.polys.keys
-    seen: set[object] = set()
+    seen: set[int] = set()
     for conjunct in conjuncts:  # (two loops of trip count t test 0 < t once)
-        if (key := keys.atom_key(conjunct)) not in seen:
+        if (key := facts.polys.atom_id(conjunct)) not in seen:
             seen.add(key)
             runs = at.and_(runs, conjunct)
     low_d: list[SSAValue] = []

@@ -111,26 +111,47 @@ def _uniformize(loop: scf.ForOp, start: SSAValue, thread: SSAValue) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+def place_barriers_around(facts: KernelFacts, op: Operation) -> bool:
+    """Whether barriers before and after `op` can be made reachable by all threads: only
+    uniform loops and `if`s without results (uniform ones, or guards to distribute) around
+    it."""
+    parent = op.parent_op()
+    while parent is not None and parent is not facts.kernel:
+        if isinstance(parent, scf.ForOp):
+            if not facts.is_uniform_loop(parent):
+                return False
+        elif not isinstance(parent, scf.IfOp) or parent.results:
+            return False
+        parent = parent.parent_op()
+    return True
+
+
 def distribute_guards(facts: KernelFacts) -> None:
     """Splits every guard that contains a barrier or a collective op, until none does; raises
     `NotUniform` when a barrier would stay under thread-dependent control flow."""
-    while (guard := _next_guard(facts)) is not None:
+    required = [op for op in facts.kernel.walk() if is_required(op)]
+    while (guard := _next_guard(facts, required)) is not None:
         _distribute(guard, facts)
-    check_uniform(facts)
+    check_uniform(facts, required)
 
 
-def _next_guard(facts: KernelFacts) -> scf.IfOp | None:
-    for op in facts.kernel.walk():
-        if facts.is_guard(op) and contains_required(op):
-            assert isinstance(op, scf.IfOp)
-            return op
+def _next_guard(facts: KernelFacts, required: list[Operation]) -> scf.IfOp | None:
+    """The outermost guard around one of the `required` ops."""
+    for op in required:
+        outermost = None
+        parent = op.parent_op()
+        while parent is not None and parent is not facts.kernel:
+            if facts.is_guard(parent):
+                outermost = parent
+            parent = parent.parent_op()
+        if outermost is not None:
+            assert isinstance(outermost, scf.IfOp)
+            return outermost
     return None
 
 
-def check_uniform(facts: KernelFacts) -> None:
-    for op in facts.kernel.walk():
-        if not is_required(op):
-            continue
+def check_uniform(facts: KernelFacts, required: list[Operation]) -> None:
+    for op in required:
         parent = op.parent_op()
         while parent is not None and parent is not facts.kernel:
             if isinstance(parent, scf.IfOp):

@@ -25,12 +25,12 @@ def version_on_extents(facts: KernelFacts, group: Group, p_op: Operation, skip: 
     in the else branch (its loads tagged `skip`); returns `p_op`, now in the first branch."""
     at = Materializer(facts, p_op)
     index = IndexType()
-    keys = facts.polys.keys
+    key_of = facts.polys.atom_id
     ok = None
     seen: set[object] = set()
     for _, var in group.checked_vars:
         assert var.loop is not None and var.bound is not None
-        key = (keys.atom_key(var.loop.lb), keys.atom_key(var.loop.ub), var.step, var.bound)
+        key = (key_of(var.loop.lb), key_of(var.loop.ub), var.step, var.bound)
         if key in seen:
             continue
         seen.add(key)
@@ -58,9 +58,9 @@ def version_on_extents(facts: KernelFacts, group: Group, p_op: Operation, skip: 
 def _assume(block: Block, cond: SSAValue, holds: bool, facts: KernelFacts) -> None:
     """Inside a branch of `if (cond)`, a nested `if` on the same condition (an earlier tile's
     version check) is decided."""
-    key = facts.polys.keys.atom_key(cond)
+    key = facts.polys.atom_id(cond)
     for op in list(block.walk()):
-        if isinstance(op, scf.IfOp) and facts.polys.keys.atom_key(op.cond) == key:
+        if isinstance(op, scf.IfOp) and facts.polys.atom_id(op.cond) == key:
             known = arith.ConstantOp(IntegerAttr(1 if holds else 0, i1))
             Rewriter.insert_op(known, InsertPoint.before(op))
             op.operands[0] = known.result

@@ -1,0 +1,58 @@
+// RUN: autogpu-opt %s -p 'agpu-stage-accumulations{assume_no_alias=true},autogpu-vanilla{block_size=32},gpu-cache-shared{assume_no_alias=true}' | filecheck %s
+// RUN: autogpu-opt %s -p 'agpu-stage-accumulations{assume_no_alias=true},autogpu-vanilla{block_size=32},gpu-cache-shared{assume_no_alias=true}' -t cuda | filecheck %s --check-prefix=CUDA
+
+// mm_1 -> mm_2 (AutoGPU 2.3.3): C[k + j*p] is the same for every thread of a block and walks
+// k, so the k loop is strip-mined by the block width and each tile of C is loaded by the
+// threads together into shared memory, between barriers that every thread reaches: the
+// out-of-range threads (i >= m) take part in the loads and barriers; only their work is
+// guarded. B[i + k*m] (one element per thread) and A (written) stay global.
+
+// CHECK-LABEL: "gpu.func"
+// CHECK:         %[[SH:.*]] = memref.alloca() : memref<32xf32, 3 : i32>
+// CHECK:         %[[TX:.*]] = "gpu.thread_id"() <{dimension = #gpu<dim x>}>
+// CHECK:         scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:           %[[IN:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : index
+// CHECK:           scf.if %[[IN]] {
+// CHECK-NEXT:        memref.load %A
+// The tiles: kk = 0, 32, ... < p, each min(kk + 32, p) - kk iterations long.
+// CHECK:           scf.for %[[KK:.*]] = %{{.*}} to %[[P:.*]] step %[[T:.*]] {
+// CHECK-NEXT:        %[[KK32:.*]] = arith.addi %[[KK]], %[[T]] : index
+// CHECK-NEXT:        %[[END:.*]] = arith.minsi %[[KK32]], %[[P]] : index
+// Thread tx loads C[(kk + tx) + j*p] when kk + tx < p and the block has a thread with work.
+// CHECK:             scf.if %{{.*}} {
+// CHECK:               %[[V:.*]] = memref.load %C[%{{.*}}] : memref<?xf32>
+// CHECK-NEXT:          memref.store %[[V]], %[[SH]][%[[TX]]] : memref<32xf32, 3 : i32>
+// CHECK-NEXT:        }
+// CHECK-NEXT:        "gpu.barrier"() : () -> ()
+// CHECK-NEXT:        scf.if %[[IN]] {
+// CHECK-NEXT:          scf.for %[[K:.*]] = %[[KK]] to %[[END]] step %{{.*}} {
+// CHECK:                 memref.load %B
+// CHECK-NEXT:            %[[OFF:.*]] = arith.subi %[[K]], %[[KK]] : index
+// CHECK-NEXT:            memref.load %[[SH]][%[[OFF]]] : memref<32xf32, 3 : i32>
+// CHECK:               }
+// CHECK-NEXT:        }
+// CHECK-NEXT:        "gpu.barrier"() : () -> ()
+// CHECK-NEXT:      }
+// CHECK-NEXT:      scf.if %[[IN]] {
+// CHECK-NEXT:        memref.load %{{.*}}[] : memref<f32>
+// CHECK-NEXT:        memref.store %{{.*}}, %A
+// CHECK-NOT:     memref.load %C
+
+// Printed as CUDA, this is the paper's mm_2.
+// CUDA:      __shared__ float C_sh[32];
+// CUDA:      for (long long k_tile = 0; k_tile < p; k_tile += 32) {
+// CUDA:        C_sh[tx] = C[C_base + (int)tx];
+// CUDA:        __syncthreads();
+// CUDA-NEXT:   if (in_bounds) {
+// CUDA-NEXT:     for (long long k_idx = k_tile; k_idx < k_tile_end; k_idx++) {
+// CUDA-NEXT:       A_acc = A_acc + B[i + (int)k_idx * m] * C_sh[k_idx - k_tile];
+// CUDA:        __syncthreads();
+
+// The AutoGPU paper's serial MATMUL, column-major: A (m x n) += B (m x p) * C (p x n).
+void matmul(float *A, const float *B, const float *C, int m, int n, int p) {
+#pragma omp parallel for collapse(2)
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < m; i++)
+      for (int k = 0; k < p; k++)
+        A[i + j * m] += B[i + k * m] * C[k + j * p];
+}
