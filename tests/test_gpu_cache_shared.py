@@ -381,6 +381,15 @@ DIFFERENTIAL = [
      staged=False), JACOBI_CASES, 1),
     ("stencil-2d-unroll2", example("stencil2d.c"), "jacobi2d", pipeline(
      "block_size=16 block_y=2", staged=False), JACOBI_CASES, 2),
+    ("conv-specialised", example("conv2d.c"), "conv2d", 'agpu-specialize{sizes="t=5"},'
+     + pipeline("block_size=32 block_y=2", staged=False),
+     [conv2d(n, m, 5) for n, m in ((19, 7), (40, 5), (1, 1))], 1),
+    ("matmul-guards-then-cache", example("matmul.c"), "matmul", STAGED
+     + "autogpu-vanilla{block_size=32 block_y=4},gpu-optimize-guards,"
+     + CACHE % "", MATMUL_CASES, 1),
+    ("stencil-cache-then-guards", example("stencil2d.c"), "jacobi2d",
+     pipeline("block_size=32 block_y=4", staged=False) + ",gpu-optimize-guards",
+     JACOBI_CASES, 1),
     ("pairs", NOT_UNIT, "pairs", pipeline(staged=False),
      [{"n": n, "in": 2 * n + 1, "out": n + 1} for n in (70, 1)], 1),
 ]  # fmt: skip
@@ -413,6 +422,11 @@ def test_fires_where_expected():
     assert fired["conv-max-extent"] == {"in_sh": (216,), "tmpl_sh": (25,)}  # (32+4) x (2+4)
     assert fired["stencil-1d-block"] == {"in_sh": (102,)}  # (32 + 2) x 3
     assert fired["stencil-2d-unroll2"] == {"in_sh": (136,)}  # (2 x 16 + 2) x (2 + 2)
+    assert fired["conv-specialised"] == {"in_sh": (216,), "tmpl_sh": (25,)}
+    # 2D tiling of matmul: 32 k x 32 i of B, shared by the 4 rows of threads, and 32 k x 4 j
+    # of C, shared by the 32 columns
+    assert fired["matmul-guards-then-cache"] == {"B_sh": (1024,), "C_sh": (128,)}
+    assert fired["stencil-cache-then-guards"] == {"in_sh": (204,)}
     assert fired["pairs"] == {}
 
 

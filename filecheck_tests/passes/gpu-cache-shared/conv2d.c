@@ -1,6 +1,7 @@
 // RUN: autogpu-opt %s -p 'autogpu-vanilla{block_size=32},gpu-cache-shared{assume_no_alias=true}' | filecheck %s
 // RUN: autogpu-opt %s -p 'autogpu-vanilla{block_size=32 block_y=4},gpu-cache-shared{assume_no_alias=true}' | filecheck %s --check-prefix=BLOCK2D
 // RUN: autogpu-opt %s -p 'autogpu-vanilla{block_size=32},gpu-cache-shared{assume_no_alias=true}' -t cuda | filecheck %s --check-prefix=CUDA
+// RUN: autogpu-opt %examples/conv2d.c -p 'agpu-specialize{sizes="t=3"},autogpu-vanilla{block_size=32},gpu-cache-shared{assume_no_alias=true}' | filecheck %s --check-prefix=SPECIALISED
 
 // The direct convolution with the template size a compile-time constant (t = 3; what
 // agpu-specialize makes of examples/conv2d.c). Where the paper's conclusion says AutoGPU lost
@@ -36,6 +37,10 @@
 
 // 2D blocks (32 x 4): threads (i, j) read in[(i+u) + (j+v)*pn], a (32 + 2) x (4 + 2) tile.
 // BLOCK2D:       memref.alloca() : memref<204xf32, 3 : i32>
+
+// examples/conv2d.c specialised to t = 3 by agpu-specialize: the same tiles.
+// SPECIALISED-DAG: memref.alloca() : memref<9xf32, 3 : i32>
+// SPECIALISED-DAG: memref.alloca() : memref<102xf32, 3 : i32>
 
 // CUDA:      __shared__ float tmpl_sh[9];
 // CUDA:      __shared__ float in_sh[102];
