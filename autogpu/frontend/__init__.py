@@ -2,11 +2,23 @@
 C-level IR of docs/ir.md.
 
     parse_c(source, filename) -> ModuleOp   (one verified func.func per C function)
+    parse_c_file(path) -> ModuleOp
 
-Stages, one module each: `preprocess` (comments, #define, #pragma; positions kept), `parse`
-(c.lark, LALR, -> `ast`), `sema` (names, C types, canonical loops, every diagnostic) and
-`irgen` (-> xDSL ops). Bad input raises a located `CompileError`; warnings (ignored pragmas
-and clauses) are printed to stderr in the same `file:line:col: warning:` format.
+The subset: `void` functions whose parameters are scalars or pointers of int, unsigned, long,
+unsigned long, size_t, float and double (const, restrict), or C99 array parameters
+`float A[m][n]` (flattened row-major); local scalar variables; blocks, if/else, while,
+do/while and for; every assignment operator and ++/-- as statements; all C arithmetic,
+comparison, logical, bitwise, shift and ?: operators with C's type rules (LP64, as gcc);
+casts; integer and floating literals in every C form; the math functions sqrt exp log fabs
+sin cos floor ceil fmin fmax pow (and their `f` versions) and min/max; `#include` (ignored),
+object-like `#define`, `#ifdef`/`#ifndef`/`#else`/`#endif`; `#pragma omp parallel for` with
+collapse(n) and reduction(op: vars). Anything else is rejected with a located error.
+
+Stages, one module each: `preprocess` (comments, macros, pragmas; positions kept), `parse`
+(c.lark, LALR, -> `ast`), `sema` (names, scopes, slots; with `expressions` for C typing,
+`loops` for canonical loops, `openmp` for clauses: every diagnostic) and `irgen`/`irgen_expr`
+(-> xDSL ops). Bad input raises a located `CompileError`; warnings (ignored pragmas and
+clauses, statements without effect) go to stderr in the same `file:line:col: warning:` format.
 """
 
 from __future__ import annotations
