@@ -3,7 +3,9 @@ the cached kernels (barriers only under block-uniform control flow), and differe
 every example through the pass, printed as CUDA and run by the CPU emulation (threads of a block
 in random order between barriers, shared memory poisoned with 0xFF), leaves exactly the outputs
 of gcc's build of the serial C, at sizes that do and do not divide the tile and the block. Every
-emitted source is also compiled by nvcc."""
+emitted source is also compiled by nvcc, and run on a GPU where there is one. The compositions
+with agpu-specialize, unrolling (the lowering's jammed replicas) and gpu-optimize-guards (before
+and after) are among the cases."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, i64
 from xdsl.ir import Operation, SSAValue
 
 from autogpu.api import parse_pipeline
+from autogpu.backend import cuda_exec
 from autogpu.backend.cpu_exec import CpuProgram
 from autogpu.backend.cuda_target import emit_cuda
 from autogpu.context import make_context
@@ -428,6 +431,30 @@ def test_fires_where_expected():
     assert fired["matmul-guards-then-cache"] == {"B_sh": (1024,), "C_sh": (128,)}
     assert fired["stencil-cache-then-guards"] == {"in_sh": (204,)}
     assert fired["pairs"] == {}
+
+
+NO_GPU = cuda_exec.gpu_unavailable_reason()
+
+
+@pytest.mark.skipif(NO_GPU is not None, reason=f"needs a CUDA GPU: {NO_GPU}")
+@pytest.mark.parametrize(
+    "source, function, spec, cases, unroll",
+    [case[1:] for case in DIFFERENTIAL],
+    ids=[case[0] for case in DIFFERENTIAL],
+)
+def test_gpu_matches_gcc(source, function, spec, cases, unroll):
+    """On a real GPU (nvcc without fused multiply-add): the same outputs as gcc, bit for bit,
+    so barriers and shared memory behave there as on the CPU emulation."""
+    program = cuda(source, spec, unroll)
+    gpu_program = cuda_exec.CudaProgram(program.source, program.launch, fmad=False)
+    reference = _reference(source, function)
+    signature = _frontend(source)
+    for sizes in cases:
+        args = random_args(signature, sizes, 7, function=function)
+        expected, actual = copy_args(args), copy_args(args)
+        reference(*expected)
+        gpu_program.run(function, *actual)
+        assert_same_outputs(actual, expected)
 
 
 def test_a_missing_barrier_is_caught():
