@@ -163,6 +163,70 @@ def global_loads(module: ModuleOp, name: str) -> list[memref.LoadOp]:
 
 
 # ---------------------------------------------------------------------------------------------
+# Polynomial index forms (autogpu/passes/analysis/polynomial.py)
+# ---------------------------------------------------------------------------------------------
+POLY_IR = """
+func.func @f(%i: i32, %m: i32, %tx: index, %b: index) {
+  %c1 = arith.constant 1 : i32
+  %c32 = arith.constant 32 : index
+  %im1 = arith.subi %i, %c1 : i32
+  %row = arith.muli %im1, %m : i32
+  %up = arith.addi %row, %i : i32
+  %ip1 = arith.addi %i, %c1 : i32
+  %row2 = arith.muli %ip1, %m : i32
+  %down = arith.addi %row2, %i : i32
+  %sq = arith.muli %i, %i : i32
+  %g = arith.muli %b, %c32 : index
+  %gid = arith.addi %g, %tx : index
+  %t = arith.index_cast %gid : index to i32
+  %big = arith.constant 4294967296 : index
+  %wrap = arith.addi %gid, %big : index
+  %t2 = arith.index_cast %wrap : index to i32
+  func.return
+}
+"""
+
+
+def _poly_values():
+    from xdsl.parser import Parser
+
+    from autogpu.passes.analysis.polynomial import PolynomialAnalysis
+
+    module = Parser(make_context(), POLY_IR).parse_module()
+    values = {}
+    for op in module.walk():
+        for result in op.results:
+            values[result.name_hint] = result
+        for region in op.regions:
+            for arg in region.block.args:
+                values[arg.name_hint] = arg
+    return PolynomialAnalysis(), values
+
+
+def test_polynomials_see_through_products():
+    """(i - 1) * m + i and (i + 1) * m + i differ by 2 * m, i.e. by two rows of m."""
+    polys, v = _poly_values()
+    up, down = polys.poly(v["up"]), polys.poly(v["down"])
+    difference = down.minus(up)
+    (monomial,) = difference.terms
+    assert difference.signed(monomial) == 2 and polys.atom_id(v["m"]) in monomial
+    coefficient, rest = up.split(polys.atom_id(v["i"]))  # type: ignore[misc]
+    assert coefficient.key == polys.poly(v["m"]).plus(polys.poly(v["c1"])).key  # m + 1
+    assert up.split(polys.atom_id(v["m"])) is not None
+    assert polys.poly(v["sq"]).split(polys.atom_id(v["i"])) is None  # i * i: not affine
+
+
+def test_polynomials_look_through_truncation_exactly():
+    """(int)(32 * b + tx) is 32 * b + tx in i32; adding 2^32 before the cast changes
+    nothing in i32 (truncation is a ring homomorphism), and the analysis knows it."""
+    polys, v = _poly_values()
+    t = polys.poly(v["t"])
+    assert t.width == 32
+    assert t.split(polys.atom_id(v["tx"])) is not None
+    assert polys.poly(v["t2"]).key == t.key
+
+
+# ---------------------------------------------------------------------------------------------
 # Options and errors
 # ---------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(

@@ -115,7 +115,8 @@ class GpuCacheSharedPass(ModulePass):
     """C names of the arrays that may be cached; empty: all."""
 
     tile: int = 0
-    """Iterations per tile when strip-mining; 0: the block width (threads along x)."""
+    """Iterations per tile when strip-mining; 0: a block width (threads along x) of elements,
+    i.e. the block width divided by the loop's step (a loop unrolled by 16 steps by 16)."""
 
     shared_budget: int = DEFAULT_BUDGET
     """Bytes of `__shared__` memory a kernel may use in all; tiles beyond it are not made."""
