@@ -431,6 +431,10 @@ DIFFERENTIAL = [
     ("matmul-unroll2", example("matmul.c"), "matmul", pipeline("block_size=16"),
      MATMUL_CASES, 2),
     ("matmul-unstaged", example("matmul.c"), "matmul", pipeline(staged=False), MATMUL_CASES, 1),
+    ("matmul-then-unroll", example("matmul.c"), "matmul",
+     pipeline() + ",agpu-unroll-serial{factor=4 loops=k}", MATMUL_CASES, 1),
+    ("matmul-p64", example("matmul.c"), "matmul", 'agpu-specialize{sizes="p=64"},' + pipeline(),
+     [matmul(67, 35, 64), matmul(1, 1, 64), matmul(0, 2, 64)], 1),
     ("conv-t3", specialised_conv2d(3), "conv2d", pipeline(staged=False),
      [conv2d(n, m, 3, True) for n, m in ((19, 7), (40, 5), (1, 1), (0, 3), (33, 2))], 1),
     ("conv-t5-2d", specialised_conv2d(5), "conv2d", pipeline("block_size=32 block_y=4",
@@ -483,6 +487,7 @@ def test_fires_where_expected():
     assert fired["matmul-tile8"] == {"C_sh": (8,)}
     assert fired["matmul-tile80"] == {"C_sh": (80,)}  # loaded in 5 rounds of 16 threads
     assert fired["matmul-unroll2"] == {"C_sh": (16,)}
+    assert fired["matmul-p64"] == {"C_sh": (64,)}  # p = 64: the whole column of C, once per j
     assert fired["conv-t3"] == {"in_sh": (102,), "tmpl_sh": (9,)}
     assert fired["conv-t5-2d"] == {"in_sh": (288,), "tmpl_sh": (25,)}  # (32+4) x (4+4)
     assert fired["conv-t3-unroll3"]["in_sh"] == (150,)  # (3 x 16 + 2) x 3

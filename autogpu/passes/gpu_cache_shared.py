@@ -70,7 +70,6 @@ from autogpu.passes.caching.footprint import (
     NO_REUSE,
     STRUCTURE,
     Refused,
-    bound_loop_var,
     element_bytes,
     excluded_path,
     reads_and_elements,
@@ -341,13 +340,12 @@ class _KernelCaching:
             try:
                 if not place_barriers_around(self.facts, loop):
                     raise Refused("no place for barriers around the loop", STRUCTURE)
-                analysis = AccessAnalysis(self.facts, loop, 0)
+                analysis = AccessAnalysis(self.facts, loop, 0, tiles={loop: tile})
                 group = analysis.group(load, self._loads_below(loop, load.memref))
                 if group.halo:
                     raise Refused(
                         "strip-mining only serves reads that are not halo windows", STRUCTURE
                     )
-                bound_loop_var(group, loop, tile)
                 self._check(group)
             except Refused as refused:
                 reasons.append(refused)

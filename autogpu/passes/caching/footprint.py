@@ -186,10 +186,17 @@ class Group:
 class AccessAnalysis:
     """Analyses loads at one point P (before `p_op`, in the anchor's block)."""
 
-    def __init__(self, facts: KernelFacts, p_op: Operation, max_extent: int):
+    def __init__(
+        self,
+        facts: KernelFacts,
+        p_op: Operation,
+        max_extent: int,
+        tiles: dict[scf.ForOp, int] | None = None,
+    ):
         self.facts = facts
         self.p_op = p_op
         self.max_extent = max_extent
+        self.tiles = tiles or {}  # loops to be strip-mined: their tile's trip count
         self.at_p = Materializer(facts, p_op)
 
     # -- one load ------------------------------------------------------------------------
@@ -257,13 +264,18 @@ class AccessAnalysis:
         return Var(loop.body.block.args[0], loop, None, step, bound, needs_check, grid=grid)
 
     def _trip_bound(self, loop: scf.ForOp, step: int) -> tuple[int | None, bool]:
+        if loop in self.tiles:
+            return self.tiles[loop], False
         lb, ub = constant_int(loop.lb), constant_int(loop.ub)
         if lb is not None and ub is not None:
             return max(0, -(-(ub - lb) // step)), False
-        owner = loop.ub.owner
-        if isinstance(owner, arith.MinSIOp):  # a strip-mined tile: min(kk + T, ub)
-            for side in owner.operands:
-                span = self.facts.polys.poly(side).minus(self.facts.polys.poly(loop.lb))
+        start, end = _uncast(loop.lb), _uncast(loop.ub)
+        owner = end.owner
+        # a strip-mined tile: min(kk + T, ub), or kk + T when the tiles divide the loop
+        sides = owner.operands if isinstance(owner, arith.MinSIOp) else [end]
+        if start.type == end.type:
+            for side in sides:
+                span = self.facts.polys.poly(side).minus(self.facts.polys.poly(start))
                 if span.is_constant and span.constant > 0:
                     return -(-span.constant // step), False
         if self.max_extent > 0:
@@ -425,12 +437,15 @@ class AccessAnalysis:
                     trial_keys[stride.key] = len(trial_dims)
                     trial_dims.append(Dim(stride))
                 mine.setdefault(trial_keys[stride.key], []).append(position)
+            limits = _limits(trial_dims, list(zip(kept, members, deltas)), (access, mine))
             difference = access.base.minus(first.base)
-            delta = _decompose_offset(difference, trial_dims)
+            delta = _decompose_offset(difference, trial_dims, limits)
             if delta is None:
                 # another row: `in[(i - 1) * m + j]` next to `in[i * m + j]` (i uniform)
                 for stride in _row_strides(first.base, difference, trial_dims):
-                    delta = _decompose_offset(difference, [*trial_dims, Dim(stride)])
+                    delta = _decompose_offset(
+                        difference, [*trial_dims, Dim(stride)], [*limits, None]
+                    )
                     if delta is not None:
                         trial_keys[stride.key] = len(trial_dims)
                         trial_dims.append(Dim(stride))
@@ -467,13 +482,53 @@ def _row_strides(base: Polynomial, difference: Polynomial, dims: list[Dim]):
         yield Polynomial.make(
             difference.type, {m: c // divisor for m, c in terms.items()}, difference.atoms
         )
+    elif difference.constant:  # a row of a constant length: `(j + 1) * 2048`
+        row = Polynomial.constant_of(difference.type, abs(difference.constant))
+        if row.key not in known:
+            yield row
     unit = Polynomial.constant_of(difference.type, 1)
     if unit.key not in known:
         yield unit
 
 
-def _decompose_offset(difference: Polynomial, dims: list[Dim]) -> dict[int, int] | None:
-    """Integers delta_d with difference == sum(delta_d * stride_d), or None."""
+def _limits(
+    dims: list[Dim],
+    kept: list[tuple[Access, dict[int, list[int]], dict[int, int]]],
+    current: tuple[Access, dict[int, list[int]]],
+) -> list[tuple[int, int] | None]:
+    """Per dimension, the constant shifts of the current access that keep the tile in one
+    piece along it: its window must touch the windows of the accesses kept so far (a tap at
+    +1 beside a window of 32, the next replica 16 further along a window of 18; not a row 2048
+    further along a window of 256, which is another dimension). None: no limit (no variables
+    along it, or unknown bounds)."""
+
+    def span(access: Access, positions: list[int]) -> int | None:
+        bounds = [access.vars[p].bound for p in positions]
+        if any(b is None for b in bounds):
+            return None
+        return sum(max(b, 1) - 1 for b in bounds if b is not None) + 1
+
+    access, mine = current
+    limits: list[tuple[int, int] | None] = []
+    for d in range(len(dims)):
+        has_variables = bool(mine.get(d)) or any(theirs.get(d) for _, theirs, _ in kept)
+        own = span(access, mine.get(d, []))
+        windows = [(delta.get(d, 0), span(other, theirs.get(d, [])))
+                   for other, theirs, delta in kept]  # fmt: skip
+        if not has_variables or own is None or any(w is None for _, w in windows):
+            limits.append(None)
+            continue
+        starts = [start for start, _ in windows] or [0]
+        ends = [start + (w or 1) for start, w in windows] or [own]
+        limits.append((min(starts) - own, max(ends)))
+    return limits
+
+
+def _decompose_offset(
+    difference: Polynomial, dims: list[Dim], limits: list[tuple[int, int] | None]
+) -> dict[int, int] | None:
+    """Integers delta_d with difference == sum(delta_d * stride_d), or None. Constant shifts
+    go to the dimensions of constant stride, largest first, each within its limit."""
     remaining = difference
     deltas: dict[int, int] = {}
     order = sorted(
@@ -489,18 +544,26 @@ def _decompose_offset(difference: Polynomial, dims: list[Dim]) -> dict[int, int]
             return None
         deltas[d] = have // unit
         remaining = remaining.minus(stride.scaled(deltas[d]))
-    constants = [d for d in range(len(dims)) if dims[d].stride.is_constant]
     if not remaining.is_constant:
         return None
-    if remaining.constant:
-        if not constants:
-            return None
-        d = min(constants, key=lambda d: abs(dims[d].stride.constant))
+    rest = remaining.constant
+    constants = [d for d in range(len(dims)) if dims[d].stride.is_constant]
+    for d in sorted(constants, key=lambda d: -abs(dims[d].stride.constant)):
         unit = dims[d].stride.constant
-        if remaining.constant % unit:
-            return None
-        deltas[d] = remaining.constant // unit
-    return deltas
+        count = abs(rest) // abs(unit) * (1 if (rest >= 0) == (unit > 0) else -1)
+        limit = limits[d]
+        if count and (limit is None or limit[0] <= count <= limit[1]):
+            deltas[d] = count
+            rest -= count * unit
+    return deltas if rest == 0 else None
+
+
+def _uncast(value: SSAValue) -> SSAValue:
+    """The value an integer cast converts (the tile bounds are computed in `index`)."""
+    owner = value.owner
+    if isinstance(owner, arith.IndexCastOp | arith.TruncIOp | arith.ExtSIOp):
+        return owner.operands[0]
+    return value
 
 
 def extents(group: Group, unknown: int | None = None) -> list[tuple[int, int]] | None:
@@ -537,16 +600,6 @@ def _shape(group: Group) -> None:
     for d in order:
         group.dims[d].layout_stride = stride
         stride *= max(group.dims[d].extent, 1)
-
-
-def bound_loop_var(group: Group, loop: scf.ForOp, bound: int) -> None:
-    """Gives the variable of `loop` the trip count `bound` (the tile it is strip-mined into)
-    and reshapes the tile."""
-    for access in group.accesses:
-        for var in access.vars:
-            if var.loop is loop:
-                var.bound, var.needs_check = bound, False
-    _shape(group)
 
 
 def unbounded_vars(group: Group) -> list[Var]:

@@ -1,12 +1,13 @@
 """Rewrites of `gpu-cache-shared`: strip-mining a serial loop, and caching a group of loads.
 
-Strip-mining (in `index`, so the tile bounds cannot overflow the loop's C type):
+Strip-mining (the tiles in `index`, so that kk + T*s cannot overflow the loop's C type; the
+loop over a tile in that type, as its bounds lie within the original ones):
 
     for (k = lb; k < ub; k += s) body(k)
       ==>
     for (kk = lb; kk < ub; kk += T*s) {
       tile_ub = min(kk + T*s, ub);
-      for (k_idx = kk; k_idx < tile_ub; k_idx += s) body((int)k_idx)
+      for (k = (int)kk; k < (int)tile_ub; k += s) body(k)
     }
 
 Caching a group at P (before `p_op`): a `__shared__` array for the tile; the cooperative load
@@ -56,7 +57,8 @@ BARRIER_ROLE = "gpu_cache_shared.barrier"
 
 def strip_mine(loop: scf.ForOp, tile: int) -> tuple[scf.ForOp, scf.ForOp]:
     """Splits `loop` (constant positive step, no loop-carried values) into a loop over tiles of
-    `tile` iterations and a loop over one tile; returns (outer, inner)."""
+    `tile` iterations (in `index`) and a loop over one tile (in the loop's own type, its
+    bounds within the original ones); returns (outer, inner)."""
     step = constant_int(loop.step)
     assert step is not None and step > 0 and not loop.iter_args
     index = IndexType()
@@ -66,30 +68,28 @@ def strip_mine(loop: scf.ForOp, tile: int) -> tuple[scf.ForOp, scf.ForOp]:
     big_step = at.const(tile * step)
     old = loop.body.block
     iv = old.args[0]
-    name = loop_name(loop).strip("'") if loop_name(loop).startswith("'") else "k"
+    name = iv.name_hint or "k"
 
     outer_block = Block(arg_types=[index])
     tile_start = outer_block.args[0]
     tile_start.name_hint = f"{name}_tile"
-    inner_block = Block(arg_types=[index])
-    inner_iv = inner_block.args[0]
-    inner_iv.name_hint = f"{name}_idx"
-
     outer_block.add_op(yield_outer := scf.YieldOp())
     inner_at = Emitter(yield_outer)
-    tile_end = inner_at.min(inner_at.add(tile_start, big_step), ub, f"{name}_tile_end")
-    inner = scf.ForOp(tile_start, tile_end, inner_at.const(step), [], inner_block)
+    first, last = constant_int(loop.lb), constant_int(loop.ub)
+    if first is not None and last is not None and (last - first) % (tile * step) == 0:
+        tile_end = inner_at.add(tile_start, big_step, f"{name}_tile_end")  # whole tiles only
+    else:
+        tile_end = inner_at.min(inner_at.add(tile_start, big_step), ub, f"{name}_tile_end")
+    inner_lb = inner_at.cast(tile_start, iv.type, f"{name}_first")
+    inner_ub = inner_at.cast(tile_end, iv.type, f"{name}_end")
+    inner = scf.ForOp(inner_lb, inner_ub, loop.step, [], Block(arg_types=[iv.type]))
+    inner_block = inner.body.block
+    inner_block.args[0].name_hint = iv.name_hint
     outer_block.insert_op_before(inner, yield_outer)
-
-    inner_block.add_op(yield_inner := scf.YieldOp())
-    body_at = Emitter(yield_inner)
-    value = body_at.cast(inner_iv, iv.type, iv.name_hint)
     for op in list(old.ops):
-        if isinstance(op, scf.YieldOp):
-            continue
         op.detach()
-        inner_block.insert_op_before(op, yield_inner)
-    iv.replace_all_uses_with(value)
+        inner_block.add_op(op)
+    iv.replace_all_uses_with(inner_block.args[0])
     outer = scf.ForOp(lb, ub, big_step, [], outer_block)
     Rewriter.replace_op(loop, outer)
     return outer, inner

@@ -14,10 +14,12 @@
 // CHECK:           %[[IN:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : index
 // CHECK:           scf.if %[[IN]] {
 // CHECK-NEXT:        memref.load %A
-// The tiles: kk = 0, 32, ... < p, each min(kk + 32, p) - kk iterations long.
+// The tiles: kk = 0, 32, ... < p, each from k = kk to min(kk + 32, p).
 // CHECK:           scf.for %[[KK:.*]] = %{{.*}} to %[[P:.*]] step %[[T:.*]] {
 // CHECK-NEXT:        %[[KK32:.*]] = arith.addi %[[KK]], %[[T]] : index
 // CHECK-NEXT:        %[[END:.*]] = arith.minsi %[[KK32]], %[[P]] : index
+// CHECK-NEXT:        %[[FIRST:.*]] = arith.index_cast %[[KK]] : index to i32
+// CHECK-NEXT:        %[[LAST:.*]] = arith.index_cast %[[END]] : index to i32
 // Thread tx loads C[(kk + tx) + j*p] when kk + tx < p and the block has a thread with work.
 // CHECK:             scf.if %{{.*}} {
 // CHECK:               %[[V:.*]] = memref.load %C[%{{.*}}] : memref<?xf32>
@@ -25,9 +27,10 @@
 // CHECK-NEXT:        }
 // CHECK-NEXT:        "gpu.barrier"() : () -> ()
 // CHECK-NEXT:        scf.if %[[IN]] {
-// CHECK-NEXT:          scf.for %[[K:.*]] = %[[KK]] to %[[END]] step %{{.*}} {
+// CHECK-NEXT:          scf.for %[[K:.*]] = %[[FIRST]] to %[[LAST]] step %{{.*}} : i32 {
 // CHECK:                 memref.load %B
-// CHECK-NEXT:            %[[OFF:.*]] = arith.subi %[[K]], %[[KK]] : index
+// CHECK:                 %[[KI:.*]] = arith.index_cast %[[K]] : i32 to index
+// CHECK-NEXT:            %[[OFF:.*]] = arith.subi %[[KI]], %{{.*}} : index
 // CHECK-NEXT:            memref.load %[[SH]][%[[OFF]]] : memref<32xf32, 3 : i32>
 // CHECK:               }
 // CHECK-NEXT:        }
@@ -44,8 +47,8 @@
 // CUDA:        C_sh[tx] = C[C_base + (int)tx];
 // CUDA:        __syncthreads();
 // CUDA-NEXT:   if (in_bounds) {
-// CUDA-NEXT:     for (long long k_idx = k_tile; k_idx < k_tile_end; k_idx++) {
-// CUDA-NEXT:       A_acc = A_acc + B[i + (int)k_idx * m] * C_sh[k_idx - k_tile];
+// CUDA-NEXT:     for (int k = k_first; k < k_end; k++) {
+// CUDA-NEXT:       A_acc = A_acc + B[i + k * m] * C_sh[(long long)k - k_first];
 // CUDA:        __syncthreads();
 
 // The AutoGPU paper's serial MATMUL, column-major: A (m x n) += B (m x p) * C (p x n).
