@@ -349,12 +349,9 @@ def test_construct_interpreted_matches_gcc(name):
             check_against_gcc(source, "f", sizes, f"{name}.c", seed)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="frontend bug: a loop over an unsigned induction variable becomes scf.for on i32, "
-    "whose bounds compare as signed, so bounds on both sides of 2**31 run zero iterations",
-)
 def test_unsigned_loop_bounds_across_2_pow_31():
+    """An unsigned loop whose bounds lie on both sides of 2**31 runs as in C (the frontend counts
+    32-bit unsigned loops in i64, since scf.for compares signed)."""
     source = """
 void f(unsigned n, int *out) {
   int k = 0;
