@@ -214,7 +214,8 @@ def test_a_pass_can_declare_its_own_space_and_restrictions(monkeypatch):
 
     monkeypatch.setattr(adapter, "_available_passes", lambda: {"declared": lambda: Declared})
     infos = pass_options("declared")
-    assert infos[0] == OptionInfo("tile", "int", 16, None, "pow2(8, 32)")
+    assert infos[0] == OptionInfo("tile", "int", 16, None, "pow2(8, 32)", True)
+    assert infos[1].tuning_values is None and infos[1].pass_declares_space  # flag: not tuned
     space = build_space([PassSpec("declared", {})], {"declared": infos}, {"n": 16},
                         pass_restrictions={"declared": adapter.pass_restrictions("declared")})
     assert space.enumerate() == [{"tile": 8}, {"tile": 16}]

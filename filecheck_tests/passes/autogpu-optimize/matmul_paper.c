@@ -36,8 +36,9 @@
 // MMA: const int i_1 = (int)(gid_x + bdx);
 // MMA: float A_acc_15;
 // MMA-NOT: full_tile
+// MMA: for (long long k_tile = 0; k_tile < 2048; k_tile += 256)
 // MMA: __syncthreads();
-// MMA: for (int k = 0; k < 2048; k += 16)
+// MMA: for (int k = {{.*}}; k < {{.*}}; k += 16)
 // MMA: = A_acc_15 + 
 // MMA: k_15
 
