@@ -433,6 +433,9 @@ DIFFERENTIAL = [
     ("matmul-unstaged", example("matmul.c"), "matmul", pipeline(staged=False), MATMUL_CASES, 1),
     ("matmul-then-unroll", example("matmul.c"), "matmul",
      pipeline() + ",agpu-unroll-serial{factor=4 loops=k}", MATMUL_CASES, 1),
+    ("matmul-unrolled", example("matmul.c"), "matmul", STAGED + "agpu-unroll-parallel{x=2 y=2},"
+     "agpu-unroll-serial{factor=4 loops=k}," + pipeline("block_size=16 block_y=4", staged=False),
+     MATMUL_CASES, 1),
     ("matmul-p64", example("matmul.c"), "matmul", 'agpu-specialize{sizes="p=64"},' + pipeline(),
      [matmul(67, 35, 64), matmul(1, 1, 64), matmul(0, 2, 64)], 1),
     ("conv-t3", specialised_conv2d(3), "conv2d", pipeline(staged=False),
@@ -488,6 +491,9 @@ def test_fires_where_expected():
     assert fired["matmul-tile80"] == {"C_sh": (80,)}  # loaded in 5 rounds of 16 threads
     assert fired["matmul-unroll2"] == {"C_sh": (16,)}
     assert fired["matmul-p64"] == {"C_sh": (64,)}  # p = 64: the whole column of C, once per j
+    # k unrolled by 4, i and j by 2 (a k loop each): the 4 copies in a k loop share one tile,
+    # B: 4 iterations x 16 i x 4 copies, C: 4 iterations x 4 j x 4 copies
+    assert fired["matmul-unrolled"] == {"B_sh": (256,), "C_sh": (64,)}
     assert fired["conv-t3"] == {"in_sh": (102,), "tmpl_sh": (9,)}
     assert fired["conv-t5-2d"] == {"in_sh": (288,), "tmpl_sh": (25,)}  # (32+4) x (4+4)
     assert fired["conv-t3-unroll3"]["in_sh"] == (150,)  # (3 x 16 + 2) x 3

@@ -187,11 +187,11 @@ class _Outcome:
 
 
 class _Abandon(Exception):
-    """A rewrite failed half-way: start the kernel over without the load that caused it."""
+    """A rewrite failed half-way: start the kernel over without the loads of that group."""
 
-    def __init__(self, origin: int, reason: str):
+    def __init__(self, origins: list[int], reason: str):
         super().__init__(reason)
-        self.origin = origin
+        self.origins = origins
 
 
 class _KernelCaching:
@@ -218,7 +218,7 @@ class _KernelCaching:
             try:
                 return self._run_once(excluded)
             except _Abandon as abandon:
-                excluded.add(abandon.origin)
+                excluded.update(abandon.origins)
 
     def _run_once(self, excluded: set[int]) -> gpu.FuncOp | None:
         work = self.kernel.clone()
@@ -321,10 +321,14 @@ class _KernelCaching:
                 try:
                     group = self._group(inner, load, allow_check=False)
                 except (Refused, NotAvailable) as failure:  # the work has changed: start over
-                    raise _Abandon(self.origin[load], str(failure))
+                    raise _Abandon(self._origins([load]), str(failure))
                 return self._apply(load, group, inner, (name, tile))
         members = [m for r in reasons for m in r.members]
         return _Outcome(_best_reason(reasons), load, similar=members)
+
+    def _origins(self, loads: list[memref.LoadOp]) -> list[int]:
+        """Where `loads` are in a fresh work (to leave them out when starting over)."""
+        return [self.origin[load] for load in loads if load in self.origin]
 
     def _excluded_loads(self) -> list[memref.LoadOp]:
         return [op for op in self.loads if excluded_path(op, self.facts)]
@@ -425,7 +429,8 @@ class _KernelCaching:
             shared = cache_group(facts, group, p_op, name, in_loop)
             distribute_guards(KernelFacts(self.work))
         except (NotUniform, NotAvailable) as failure:
-            raise _Abandon(self.origin[load], _describe(failure))
+            members = [load, *(access.load for access in group.accesses)]
+            raise _Abandon(self._origins(members), _describe(failure))
         self._set_work(self.work)
         shape = "x".join(str(d.extent) for d in group.dims) or "1"
         where = (

@@ -527,35 +527,36 @@ def _limits(
 def _decompose_offset(
     difference: Polynomial, dims: list[Dim], limits: list[tuple[int, int] | None]
 ) -> dict[int, int] | None:
-    """Integers delta_d with difference == sum(delta_d * stride_d), or None. Constant shifts
-    go to the dimensions of constant stride, largest first, each within its limit."""
+    """Integers delta_d with difference == sum(delta_d * stride_d), or None: greedily, the
+    strides with more terms first, then the larger ones, each taking the multiple of itself
+    it can (within its limit)."""
     remaining = difference
     deltas: dict[int, int] = {}
-    order = sorted(
-        range(len(dims)), key=lambda d: (dims[d].stride.is_constant, -len(dims[d].stride.terms))
-    )
-    for d in order:
+
+    def size(d: int) -> tuple[int, int]:
         stride = dims[d].stride
-        if stride.is_constant:
-            continue
-        monomial = next(m for m in sorted(stride.terms) if m)
-        have, unit = remaining.signed(monomial), stride.signed(monomial)
-        if have % unit:
-            return None
-        deltas[d] = have // unit
-        remaining = remaining.minus(stride.scaled(deltas[d]))
-    if not remaining.is_constant:
-        return None
-    rest = remaining.constant
-    constants = [d for d in range(len(dims)) if dims[d].stride.is_constant]
-    for d in sorted(constants, key=lambda d: -abs(dims[d].stride.constant)):
-        unit = dims[d].stride.constant
-        count = abs(rest) // abs(unit) * (1 if (rest >= 0) == (unit > 0) else -1)
-        limit = limits[d]
-        if count and (limit is None or limit[0] <= count <= limit[1]):
+        lead = next((m for m in sorted(stride.terms) if m), ())
+        return (-len(stride.terms), -abs(stride.signed(lead)))
+
+    for constant_pass in (False, True):
+        for d in sorted(range(len(dims)), key=size):
+            stride = dims[d].stride
+            if stride.is_constant != constant_pass:
+                continue
+            if constant_pass:
+                lead: tuple[int, ...] = ()
+            else:
+                lead = next(m for m in sorted(stride.terms) if m)
+            have, unit = remaining.signed(lead), stride.signed(lead)
+            count = abs(have) // abs(unit) * (1 if (have >= 0) == (unit > 0) else -1)
+            limit = limits[d]
+            if not count or (limit is not None and not limit[0] <= count <= limit[1]):
+                continue
             deltas[d] = count
-            rest -= count * unit
-    return deltas if rest == 0 else None
+            remaining = remaining.minus(stride.scaled(count))
+        if not constant_pass and not remaining.is_constant:
+            return None
+    return deltas if not remaining.terms else None
 
 
 def _uncast(value: SSAValue) -> SSAValue:

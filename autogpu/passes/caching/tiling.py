@@ -33,7 +33,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from autogpu.passes.analysis.linear import constant_int
-from autogpu.passes.caching.facts import DIMS, KernelFacts, loop_name
+from autogpu.passes.caching.facts import DIMS, KernelFacts
 from autogpu.passes.caching.footprint import Access, Group, element_bytes, thread_index
 from autogpu.passes.caching.materialize import Emitter, Materializer
 from autogpu.passes.caching.uniform_control import mark_collective
@@ -265,7 +265,7 @@ def _cooperative_load(
             offset = inside.rem(offset, dim.extent)
         offsets.append(offset)
     wanted: SSAValue | None = None
-    for b in bounds:
+    for b in _merged(bounds, facts):
         reads = b.runs
         for d, offset in enumerate(offsets):
             if constant_int(b.low[d]) != 0:  # offsets are never negative
@@ -293,6 +293,60 @@ def _cooperative_load(
             body.insert_op_before(op, end)
     else:
         body.insert_op_before(scf.IfOp(wanted, [], Region(then)), end)
+
+
+def _merged(bounds: list[_Bounds], facts: KernelFacts) -> list[_Bounds]:
+    """The boxes of offsets the loads read, fewer: two boxes that agree but along one
+    dimension, where their constant ranges touch, are one (the 16 copies of an unrolled loop
+    read one range, not 16)."""
+
+    def same(a: SSAValue | None, b: SSAValue | None) -> bool:
+        if a is None or b is None:
+            return a is b
+        ca, cb = constant_int(a), constant_int(b)
+        if ca is not None or cb is not None:
+            return ca == cb
+        return facts.polys.atom_id(a) == facts.polys.atom_id(b)
+
+    def merge(x: _Bounds, y: _Bounds) -> _Bounds | None:
+        if not same(x.runs, y.runs):
+            return None
+        differing = [
+            d for d in range(len(x.low))
+            if not (same(x.low[d], y.low[d]) and same(x.high[d], y.high[d]))
+        ]  # fmt: skip
+        if len(differing) != 1:
+            return x if not differing else None
+        (d,) = differing
+        ends = [constant_int(v) for v in (x.low[d], x.high[d], y.low[d], y.high[d])]
+        if any(e is None for e in ends):
+            return None
+        x_low, x_high, y_low, y_high = ends
+        assert None not in (x_low, x_high, y_low, y_high)
+        if x_high < y_low or y_high < x_low:  # type: ignore[operator]
+            return None
+        low = x.low[d] if x_low <= y_low else y.low[d]  # type: ignore[operator]
+        high = x.high[d] if x_high >= y_high else y.high[d]  # type: ignore[operator]
+        return _Bounds(
+            x.runs,
+            [low if k == d else v for k, v in enumerate(x.low)],
+            [high if k == d else v for k, v in enumerate(x.high)],
+        )
+
+    boxes = list(bounds)
+    changed = True
+    while changed:
+        changed = False
+        for i in range(len(boxes)):
+            for j in range(i + 1, len(boxes)):
+                if (joined := merge(boxes[i], boxes[j])) is not None:
+                    boxes[i] = joined
+                    del boxes[j]
+                    changed = True
+                    break
+            if changed:
+                break
+    return boxes
 
 
 def _redirect(facts: KernelFacts, group: Group, k: int, access: Access, shared: SSAValue) -> None:

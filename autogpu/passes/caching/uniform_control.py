@@ -216,7 +216,7 @@ def _distribute(guard: scf.IfOp, facts: KernelFacts) -> None:
     Rewriter.erase_op(guard)
 
 
-def _split_else(guard: scf.IfOp) -> None:
+def _split_else(guard: scf.IfOp) -> scf.IfOp:
     """`if (c) T else E` becomes `if (c) T; if (!c) E`: each thread runs one of them, so
     their order does not matter to it, and each is then a guard without else."""
     else_block = guard.false_region.block
@@ -232,6 +232,7 @@ def _split_else(guard: scf.IfOp) -> None:
     otherwise = scf.IfOp(negated.result, [], Region(body))
     Rewriter.insert_op([true, negated, otherwise], InsertPoint.after(guard))
     guard.false_region.detach_block(else_block).erase()
+    return otherwise
 
 
 def _has_ops(block: Block) -> bool:
@@ -258,12 +259,14 @@ def _push_into(op: Operation, cond: SSAValue, guard: Operation, facts: KernelFac
             _wrap_block(op.true_region.block, cond)
             if op.false_region.blocks:
                 _wrap_block(op.false_region.block, cond)
-        elif not (op.false_region.blocks and _has_ops(op.false_region.block)):
-            both = arith.AndIOp(cond, op.cond)
-            Rewriter.insert_op(both, InsertPoint.before(op))
-            op.operands[0] = both.result
-        else:
-            raise NotUniform("a guard with an else branch contains a barrier")
+        else:  # a guard in a guard: one guard on both conditions (and one for its else)
+            guards = [op]
+            if op.false_region.blocks and _has_ops(op.false_region.block):
+                guards.append(_split_else(op))
+            for nested in guards:
+                both = arith.AndIOp(cond, nested.cond)
+                Rewriter.insert_op(both, InsertPoint.before(nested))
+                nested.operands[0] = both.result
     else:
         raise NotUniform(f"'{op.name}' contains a barrier")
 
