@@ -406,6 +406,38 @@ def test_budget_chooses_a_smaller_window():
     assert shared_arrays(module) == {"in_sh": (36,), "tmpl_sh": (25,)}
 
 
+def test_a_rewrite_failing_half_way_starts_the_kernel_over(monkeypatch, capfd):
+    """Should barriers turn out impossible to make uniform after the tile was inserted, the
+    kernel is started over without that group: the template is then cached, the window not,
+    and the kernel is still right."""
+    import autogpu.passes.gpu_cache_shared as cache_pass
+    from autogpu.passes.caching.uniform_control import NotUniform
+
+    real = cache_pass.distribute_guards
+    calls = []
+
+    def failing_once(facts):
+        calls.append(facts)
+        if len(calls) == 1:
+            raise NotUniform("injected failure")
+        return real(facts)
+
+    monkeypatch.setattr(cache_pass, "distribute_guards", failing_once)
+    source = specialised_conv2d(3)
+    module = _frontend(source).clone()
+    parse_pipeline(pipeline(staged=False, cache="remarks=true")).apply(make_context(), module)
+    module.verify()
+    assert "'in' not cached: injected failure (rewrite abandoned)" in capfd.readouterr().err
+    assert shared_arrays(module) == {"tmpl_sh": (9,)}
+    program = emit_cuda(module)
+    cpu = CpuProgram(program.source, program.launch, threads=1, thread_order="random")
+    args = random_args(_frontend(source), conv2d(40, 5, 3, True), 0, function="conv2d")
+    expected, actual = copy_args(args), copy_args(args)
+    _reference(source, "conv2d")(*expected)
+    cpu.run("conv2d", *actual)
+    assert_same_outputs(actual, expected)
+
+
 def test_template_alone_is_strip_mined_when_t_is_unknown():
     """Runtime t: the window of `in` is not cached, the template (thread-invariant) is,
     strip-mined along u."""

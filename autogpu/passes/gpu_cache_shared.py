@@ -189,8 +189,9 @@ class _Outcome:
 class _Abandon(Exception):
     """A rewrite failed half-way: start the kernel over without the loads of that group."""
 
-    def __init__(self, origins: list[int], reason: str):
+    def __init__(self, array: str, origins: list[int], reason: str):
         super().__init__(reason)
+        self.array = array
         self.origins = origins
 
 
@@ -219,6 +220,7 @@ class _KernelCaching:
                 return self._run_once(excluded)
             except _Abandon as abandon:
                 excluded.update(abandon.origins)
+                self._remark(abandon.array, f"not cached: {abandon} (rewrite abandoned)")
 
     def _run_once(self, excluded: set[int]) -> gpu.FuncOp | None:
         work = self.kernel.clone()
@@ -321,7 +323,8 @@ class _KernelCaching:
                 try:
                     group = self._group(inner, load, allow_check=False)
                 except (Refused, NotAvailable) as failure:  # the work has changed: start over
-                    raise _Abandon(self._origins([load]), str(failure))
+                    name = self.facts.array_name(load.memref)
+                    raise _Abandon(name, self._origins([load]), str(failure))
                 return self._apply(load, group, inner, (name, tile))
         members = [m for r in reasons for m in r.members]
         return _Outcome(_best_reason(reasons), load, similar=members)
@@ -430,7 +433,7 @@ class _KernelCaching:
             distribute_guards(KernelFacts(self.work))
         except (NotUniform, NotAvailable) as failure:
             members = [load, *(access.load for access in group.accesses)]
-            raise _Abandon(self._origins(members), _describe(failure))
+            raise _Abandon(name, self._origins(members), _describe(failure))
         self._set_work(self.work)
         shape = "x".join(str(d.extent) for d in group.dims) or "1"
         where = (
