@@ -35,6 +35,13 @@ range, killed by the guards of the vanilla kernel) still take part in the loads 
 the guards are split around the barriers (`caching/uniform_control.py`), and every element
 loaded is one the original kernel reads, so nothing is read out of bounds.
 
+Loads whose offsets differ by constants or whole rows join one tile: the taps of a stencil, the
+replicas of a parallel loop unrolled and jammed by the lowering (the tile covers the block's
+U*B elements), the copies of an unrolled serial loop. The partial-tile path of an unrolled
+loop (threads a guard excludes) is left uncached, so that full blocks never wait at its
+barriers. The pass runs on a copy of each kernel and replaces it only when something was
+cached.
+
 `remarks=true` prints, for every array considered, what was cached or why not.
 """
 
