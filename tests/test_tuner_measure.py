@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from autogpu.tuner import measure
 from autogpu.tuner.measure import TOLERANCE_FACTOR, compare, tolerance
 
 
@@ -48,6 +49,21 @@ def test_outputs_that_cancel_to_zero_are_checked_normwise():
     assert compare("y", out, ref, tolerance(np.float32, 16)) is None
     out[1] = 0.5
     assert "y[1]" in compare("y", out, ref, tolerance(np.float32, 16))
+
+
+def test_the_check_goes_chunk_by_chunk_and_reports_the_worst_element(monkeypatch):
+    monkeypatch.setattr(measure, "CHUNK", 4)
+    ref = np.linspace(-1.0, 1.0, 22, dtype=np.float32)
+    out = ref.copy()
+    out[2] += np.float32(0.01)
+    out[13] += np.float32(0.5)  # the worst, in a later chunk than the first bad one
+    result = measure.check("y", out, ref, tolerance(np.float32, 4))
+    assert result.problem.startswith("y[13] = ") and "(2 of 22 elements wrong" in result.problem
+    assert result.max_error == pytest.approx(0.5, rel=1e-6)
+    out = ref.copy()
+    out[21] = np.nan  # NaN in the last, partial chunk
+    assert "y[21] = nan" in measure.check("y", out, ref, 1e-6).problem
+    assert measure.check("y", ref.copy(), ref, 1e-6) == measure.Check(None, 0.0)
 
 
 def test_integers_must_match_exactly():

@@ -492,25 +492,17 @@ def prebuild(artifact: Artifact, backend: str, arch: str | None = None) -> None:
         raise BuildError(str(e).strip() or type(e).__name__) from None
 
 
-def time_program(program: Any, function: str, args: list[Any], *, warmup: int, repetitions: int,
-                 reset) -> list[float] | None:
-    """Seconds per run from the executor's own timer (CUDA events), or None if it has none."""
+def time_program(program: Any, function: str, args: list[Any], *, warmup: int,
+                 repetitions: int) -> list[float] | None:
+    """Seconds per run of the kernels alone (data resident on the device, outputs restored
+    before each run) from the executor's CUDA-event timer, or None if it has none (the CPU
+    emulation: the caller times it by the wall clock)."""
     timer = getattr(program, "time", None)
     if timer is None:
         return None
-    try:  # the kernels alone, data resident on the device
-        result = timer(function, tuple(args), {}, warmup=warmup, repetitions=repetitions,
-                       copies=False)
-    except TypeError:
-        result = timer(function, tuple(args), {}, warmup=warmup, repetitions=repetitions)
-    if hasattr(result, "kernel_samples_ms"):  # cuda_exec.Timing, in milliseconds
-        return [float(t) * 1e-3 for t in result.kernel_samples_ms]
-    if isinstance(result, (int, float)):
-        return [float(result)]
-    if isinstance(result, dict):
-        times = result.get("times") or [result.get("median") or result.get("median_s")]
-        return [float(t) for t in times]
-    return [float(t) for t in result]
+    timing = timer(function, tuple(args), {}, warmup=warmup, repetitions=repetitions,
+                   copies=False)
+    return list(timing.kernel_samples_s)
 
 
 # --- devices and versions (part of the cache key) ---------------------------------------------
