@@ -53,6 +53,8 @@ def _run(capsys, *argv):
     (["--build", "make"], 2, "needs both --build and --run"),
     (["--host-source", "app.cu"], 2, "belong to testing-platform mode"),
     (["--reduction-length", "q * 2"], 1, "--reduction-length: 'q * 2': unknown name 'q'"),
+    (["--specialize", "q"], 1, "cannot specialise 'q': give its value with --size q=VALUE"),
+    (["--size", "a=2", "--specialize", "a"], 1, "cannot specialise 'a': only integer sizes"),
 ])
 def test_bad_input_is_a_clear_error_before_anything_runs(capsys, tmp_path, argv, code, message):
     got, out, err = _run(capsys, *SAXPY_ARGS, "--cache", tmp_path / "c.sqlite", *argv)
@@ -286,3 +288,35 @@ def test_the_declared_space_is_the_default_and_identical_kernels_are_measured_on
     assert len({v["digest"] for v in variants}) == 1
     twins = [v for v in variants if "same_kernel_as" in v]
     assert len(twins) == 3 and len({v["time_s"] for v in variants}) == 1
+
+
+def test_specialised_variants_compile_the_sizes_in_and_are_checked_by_the_general_reference(
+    capsys, tmp_path
+):
+    """--specialize t: every variant is compiled for t = 5 (its template loop unrolls), verified
+    against the general vanilla kernel; the best kernel refuses other sizes of t."""
+    import numpy as np
+
+    import autogpu
+    from autogpu.backend.arguments import KernelArgumentError
+
+    conv = str(ROOT / "examples" / "conv2d.c")
+    out = tmp_path / "out"
+    code, _, err = _run(capsys, conv, "--size", "n=20", "--size", "m=12", "--size", "t=5",
+                        "--specialize", "t", "--backend", "cpu", "--set", "block_size=32",
+                        "--set", "unroll_x=1", "--set", "unroll_y=1,2", "--set", "unroll_serial=1",
+                        "--set", "cache=false", "--repetitions", "1", "--no-cache", "-o", out,
+                        "-q", "--no-plot")
+    assert code == 0, err
+    report = json.loads((out / "report.json").read_text())
+    assert report["pipeline"].startswith('agpu-specialize{sizes="t=5"},autogpu-optimize')
+    assert [v["status"] for v in report["variants"]] == ["ok", "ok"]
+    best = (out / "best.cu").read_text()
+    assert '"requires":{"t":5}' in best and "u < t" not in best
+
+    kernel = autogpu.compile(conv, pipeline=report["best"]["pipeline"])
+    n, m = 4, 3
+    args = [np.zeros(n * m, np.float32), np.ones((n + 2) * (m + 2), np.float32),
+            np.ones(9, np.float32), n, m, 3]
+    with pytest.raises(KernelArgumentError, match="t"):
+        kernel(*args, backend="cpu")

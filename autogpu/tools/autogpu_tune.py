@@ -126,6 +126,11 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("-p", "--pipeline", default="autogpu-optimize", metavar="PIPELINE",
                    help="the pass pipeline whose options are tuned; options written in it "
                    "(pass{opt=v}) stay fixed (default: %(default)s)")
+    g.add_argument("--specialize", metavar="NAME,...", nargs="?", const="all",
+                   help="compile these sizes (alone: every integer size) into the variants "
+                   "(agpu-specialize before the pipeline): constant loops unroll fully and "
+                   "guards the grid makes unnecessary disappear, but the best kernel then runs "
+                   "only at these sizes")
     g.add_argument("--space", metavar="FILE",
                    help="a JSON or TOML space file: [parameters] values, restrictions, [arrays], "
                    "[sizes]; it overrides the default values of the parameters it names")
@@ -230,6 +235,12 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _specialize(value: str | None) -> str | list[str] | None:
+    if value is None or value == "all":
+        return value
+    return [name.strip() for name in value.split(",") if name.strip()]
+
+
 def options_from_args(args: argparse.Namespace):
     from autogpu.tuner.driver import TuneOptions
 
@@ -243,6 +254,7 @@ def options_from_args(args: argparse.Namespace):
         function=function,
         pipeline=args.pipeline,
         sizes=dict(args.size),
+        specialize=_specialize(args.specialize),
         arrays=dict(args.array),
         inputs=dict(args.input),
         space=space,

@@ -37,6 +37,9 @@ class TuneOptions:
     function: str | None = None
     pipeline: str = "autogpu-optimize"
     sizes: dict[str, Any] = field(default_factory=dict)
+    # sizes compiled into every variant (agpu-specialize before the pipeline): None none,
+    # "all" every integer size, or a list of names
+    specialize: str | list[str] | None = None
     arrays: dict[str, str] = field(default_factory=dict)  # array name -> length expression
     inputs: dict[str, str] = field(default_factory=dict)  # parameter name -> .npy file
     space: dict[str, Any] = field(default_factory=dict)  # parameter -> values/generator
@@ -140,7 +143,7 @@ def prepare(options: TuneOptions) -> Prepared:
         lengths = inputs.array_lengths(params, sizes, given_arrays, function, touched)
         args = inputs.make_arguments(params, sizes, lengths, options.input_seed, options.inputs)
 
-    base = adapter.parse_pipeline_spec(options.pipeline)
+    base = adapter.parse_pipeline_spec(_specialized_pipeline(options, params, sizes))
     option_infos = {p.name: adapter.pass_options(p.name) for p in base}
     pass_restrictions = {p.name: adapter.pass_restrictions(p.name) for p in base}
     overrides = {**(space_file.parameters if space_file else {}), **options.space}
@@ -164,6 +167,19 @@ def prepare(options: TuneOptions) -> Prepared:
     k = inputs.reduction_length(sizes, options.reduction_length, inferred)
     return Prepared(options, source, filename, function, params, sizes, lengths, args, space,
                     candidates, k)
+
+
+def _specialized_pipeline(options: TuneOptions, params: list[adapter.Param],
+                          sizes: dict[str, Any]) -> str:
+    """The tuned pipeline, after `agpu-specialize` when sizes are to be compiled in (the
+    reference stays general: it checks the specialised variants)."""
+    if options.specialize is None:
+        return options.pipeline
+    names = None if options.specialize == "all" else list(options.specialize)
+    text = inputs.specialization(params, sizes, names)
+    if not text:
+        return options.pipeline
+    return f'agpu-specialize{{sizes="{text}"}},{options.pipeline}'
 
 
 def _check_options(o: TuneOptions) -> None:
@@ -392,6 +408,7 @@ def finish(prepared: Prepared, cache: Cache, context: str, device: Mapping[str, 
     winner = best(evaluations)
     best_entry = None
     best_pipeline = None
+    tuned_pipeline = adapter.format_pipeline(space.base_pipeline)  # with agpu-specialize, if any
     if winner is not None:
         best_pipeline = adapter.format_pipeline(space.pipeline(winner.params))
         best_entry = {"params": winner.params, "time_s": winner.time_s,
@@ -400,7 +417,7 @@ def finish(prepared: Prepared, cache: Cache, context: str, device: Mapping[str, 
         "schema": report.REPORT_SCHEMA,
         "kernel": prepared.filename,
         "function": prepared.function,
-        "pipeline": o.pipeline,
+        "pipeline": tuned_pipeline,
         "backend": o.backend,
         "device": dict(device),
         "sizes": prepared.sizes,
@@ -430,7 +447,7 @@ def finish(prepared: Prepared, cache: Cache, context: str, device: Mapping[str, 
         except CompileError as e:  # an incomplete table: the run's results still count
             data["compare_strategies"] = {"skipped": e.message}
             print(f"autogpu-tune: strategy comparison skipped: {e.message}", file=sys.stderr)
-    result = TuneResult(prepared.function, o.pipeline, winner.params if winner else None,
+    result = TuneResult(prepared.function, tuned_pipeline, winner.params if winner else None,
                         winner.time_s if winner else None, best_pipeline, variants, data,
                         context, dict(device), measured=measured, stopped_by=stopped_by)
     if o.output_dir:

@@ -74,6 +74,24 @@ def check_sizes(params: Sequence[Param], sizes: Mapping[str, Any], function: str
     return result
 
 
+def specialization(params: Sequence[Param], sizes: Mapping[str, Any],
+                   names: Sequence[str] | None) -> str:
+    """The `agpu-specialize` sizes text ("n=8192,t=5") compiling `names` (None: every integer
+    size) into the variants, so that constant loops unroll fully and the grid's guards fold."""
+    scalars = {p.name: p for p in params if p.kind == "scalar"}
+    integer = [name for name, value in sizes.items()
+               if np.dtype(scalars[name].dtype).kind in "iu"]
+    chosen = integer if names is None else list(names)
+    for name in chosen:
+        if name not in sizes:
+            raise CompileError(f"cannot specialise '{name}': give its value with --size "
+                               f"{name}=VALUE (sizes given: {', '.join(sizes) or 'none'})")
+        if name not in integer:
+            raise CompileError(f"cannot specialise '{name}': only integer sizes can be compiled "
+                               f"into the kernel (integer sizes: {', '.join(integer) or 'none'})")
+    return ",".join(f"{name}={int(sizes[name])}" for name in chosen)
+
+
 def arrays_without_length(params: Sequence[Param], given: Mapping[str, str | int]) -> list[str]:
     """The arrays whose length neither `given` nor C99 extents say (rule 3 must infer them)."""
     return [p.name for p in params if p.kind == "array" and p.name not in given and not p.extents]
