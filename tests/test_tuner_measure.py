@@ -110,3 +110,36 @@ def test_unknown_trip_counts_fall_back_to_the_largest_size():
     assert choose({"n": 64, "m": 7}, None, None) == 64
     assert choose({"n": 64}, "n * 2", None) == 128
     assert choose({"n": 64}, None, 3) == 3
+
+
+def test_writable_inputs_are_verified_and_const_ones_are_not_copied():
+    """A variant that clobbers a non-const input fails verification, naming it; const inputs
+    (which neither the kernel nor the executors can change) are shared, not copied."""
+    from dataclasses import replace
+
+    from autogpu.tuner import adapter
+    from autogpu.tuner.measure import KernelMeasurer, _written_arrays
+
+    source = ("void f(float *out, float *scratch, const float *in, int n) {\n"
+              "#pragma omp parallel for\n"
+              "  for (int i = 0; i < n; i++) out[i] = in[i] * 2.0f + scratch[i];\n}\n")
+    n = 64
+    rng = np.random.default_rng(1)
+    args = [np.zeros(n, np.float32), rng.uniform(-1, 1, n).astype(np.float32),
+            rng.uniform(-1, 1, n).astype(np.float32), n]
+    measurer = KernelMeasurer("cpu", "f", args, (source, "f.c", "autogpu-vanilla"),
+                              repetitions=1, warmup=0)
+    measurer.setup()
+    measurer.prepare()
+    good = adapter.compile_variant(source, "f.c", "f", "autogpu-optimize{block_size=32}")
+    assert _written_arrays(good, len(args)) == {0, 1}
+    fresh = measurer._fresh(_written_arrays(good, len(args)))
+    assert fresh[2] is args[2] and fresh[1] is not args[1]
+    assert measurer.measure({}, good).status == "ok"
+
+    clobbering = replace(good, cuda_source=good.cuda_source.replace(
+        "const float *__restrict__ scratch", "float *scratch").replace(
+        "+ scratch[i];", "+ scratch[i];\n    scratch[i] = 0.0f;", 1))
+    assert clobbering.cuda_source != good.cuda_source
+    outcome = measurer.measure({}, clobbering)
+    assert outcome.stage == "verify" and outcome.reason.startswith("scratch[")

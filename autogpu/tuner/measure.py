@@ -2,9 +2,10 @@
 
 A `Measurer` lives in the measurement process and measures variants one at a time. The kernel
 measurer (`KernelMeasurer`) holds the inputs and the reference outputs; for each variant it
-builds the executor (stage `build`: nvcc errors), runs once on fresh copies of the inputs (stage
-`launch`: too many registers or too much shared memory, illegal addresses), compares every
-array with the reference (stage `verify`), and then times it (stage `time`): the executor's
+builds the executor (stage `build`: nvcc errors), runs once on fresh copies of the arrays it may
+write (stage `launch`: too many registers or too much shared memory, illegal addresses),
+compares each of them with the reference (stage `verify`; `const` arrays can change neither in
+the kernel nor through the executors), and then times it (stage `time`): the executor's
 CUDA-event timer on the GPU (warm-up, median of repetitions, outputs restored between runs),
 wall-clock around the executor on the CPU (fresh inputs before each run, not timed).
 
@@ -101,8 +102,7 @@ def tolerance(dtype: np.dtype, reduction_length: int, factor: float = TOLERANCE_
     return float(factor * np.finfo(dtype).eps * np.sqrt(max(1, reduction_length)))
 
 
-#: Elements compared at a time: the float64 temporaries of a chunk stay in the CPU's cache, so
-#: checking a 67-million-element output takes a fraction of a second instead of seconds.
+#: Elements compared at a time: a chunk's temporaries stay in the CPU's cache.
 CHUNK = 1 << 18
 
 
@@ -114,19 +114,29 @@ class Check:
     max_error: float  # max |out - ref| / max |ref| (normwise), over finite reference values
 
 
-def check(name: str, out: np.ndarray, ref: np.ndarray, rtol: float) -> Check:
-    """Compares `out` with `ref` (see the module docstring for the tolerance), chunk by chunk."""
+def check(name: str, out: np.ndarray, ref: np.ndarray, rtol: float,
+          scale: float | None = None) -> Check:
+    """Compares `out` with `ref` (see the module docstring for the tolerance), chunk by chunk.
+
+    A chunk is first checked in its own dtype (a 67-million-element float32 output in a fraction
+    of a second); only a chunk with an error, a NaN or an infinity is checked again in float64,
+    to find and describe the worst element. `scale` is `reference_scale(ref)`, if known."""
     if out.shape != ref.shape:
         return Check(f"{name}: shape {out.shape} != reference {ref.shape}", float("inf"))
     if out.dtype.kind not in "fc" or rtol == 0.0:
         return _check_exact(name, out.reshape(-1), ref.reshape(-1))
     out, ref = out.reshape(-1), ref.reshape(-1)
-    scale = _max_abs_finite(ref)
+    scale = reference_scale(ref) if scale is None else scale
     worst_error = 0.0
     bad_count, worst_bad, worst_ratio = 0, -1, -1.0
     for lo in range(0, out.size, CHUNK):
-        o = out[lo:lo + CHUNK].astype(np.float64)
-        r = ref[lo:lo + CHUNK].astype(np.float64)
+        o, r = out[lo:lo + CHUNK], ref[lo:lo + CHUNK]
+        with np.errstate(invalid="ignore", over="ignore"):
+            err = np.abs(o - r)
+            if np.all(err <= rtol * (np.abs(r) + scale)):  # False for any NaN or infinity
+                worst_error = max(worst_error, float(np.max(err)))
+                continue
+        o, r = o.astype(np.float64), r.astype(np.float64)
         nan_o, nan_r = np.isnan(o), np.isnan(r)
         if np.any(nan_o != nan_r):
             i = lo + int(np.flatnonzero(nan_o != nan_r)[0])
@@ -142,8 +152,7 @@ def check(name: str, out: np.ndarray, ref: np.ndarray, rtol: float) -> Check:
             err = np.where(finite, np.abs(o - r), 0.0)
             bound = rtol * (np.abs(np.where(finite, r, 0.0)) + scale)
             bad = np.flatnonzero(~(err <= bound))
-        if err.size:
-            worst_error = max(worst_error, float(np.max(err)))
+        worst_error = max(worst_error, float(np.max(err)))
         if bad.size:
             bad_count += bad.size
             ratios = err[bad] / bound[bad]
@@ -153,12 +162,26 @@ def check(name: str, out: np.ndarray, ref: np.ndarray, rtol: float) -> Check:
     max_error = worst_error / scale
     if bad_count:
         i = worst_bad
-        o, r = float(out[i]), float(ref[i])
-        bound_i = rtol * (abs(r) + scale)
-        return Check(f"{name}[{i}] = {o!r}, reference {r!r}: error {abs(o - r):.3g} > tolerance "
-                     f"{bound_i:.3g} ({bad_count} of {out.size} elements wrong; rtol {rtol:.3g})",
-                     max_error)
+        o_i, r_i = float(out[i]), float(ref[i])
+        bound_i = rtol * (abs(r_i) + scale)
+        return Check(f"{name}[{i}] = {o_i!r}, reference {r_i!r}: error {abs(o_i - r_i):.3g} > "
+                     f"tolerance {bound_i:.3g} ({bad_count} of {out.size} elements wrong; "
+                     f"rtol {rtol:.3g})", max_error)
     return Check(None, max_error)
+
+
+def reference_scale(values: np.ndarray) -> float:
+    """max |v| over the finite values (1 if there are none or it is 0): the normwise scale."""
+    scale = 0.0
+    values = values.reshape(-1)
+    for lo in range(0, values.size, CHUNK):
+        v = np.abs(values[lo:lo + CHUNK])
+        top = float(np.max(v)) if v.size else 0.0
+        if not np.isfinite(top):
+            v = v[np.isfinite(v)]
+            top = float(np.max(v)) if v.size else 0.0
+        scale = max(scale, top)
+    return scale or 1.0
 
 
 def _check_exact(name: str, out: np.ndarray, ref: np.ndarray) -> Check:
@@ -168,17 +191,6 @@ def _check_exact(name: str, out: np.ndarray, ref: np.ndarray) -> Check:
     i = int(bad[0])
     return Check(f"{name}[{i}] = {out[i].item()!r}, reference {ref[i].item()!r} "
                  f"({bad.size} of {out.size} elements differ)", float("inf"))
-
-
-def _max_abs_finite(values: np.ndarray) -> float:
-    """max |v| over the finite values (1 if there are none or it is 0): the normwise scale."""
-    scale = 0.0
-    for lo in range(0, values.size, CHUNK):
-        v = np.abs(values[lo:lo + CHUNK].astype(np.float64))
-        v = v[np.isfinite(v)]
-        if v.size:
-            scale = max(scale, float(np.max(v)))
-    return scale or 1.0
 
 
 def compare(name: str, out: np.ndarray, ref: np.ndarray, rtol: float) -> str | None:
@@ -229,6 +241,7 @@ class KernelMeasurer(Measurer):
     repetitions: int = 5
     device: int = 0
     _reference_outputs: list[Any] | None = field(default=None, repr=False)
+    _reference_scales: dict[int, float] = field(default_factory=dict, repr=False)
 
     def setup(self) -> dict[str, Any]:
         from autogpu.tuner import adapter
@@ -269,8 +282,10 @@ class KernelMeasurer(Measurer):
     def reference_outputs(self) -> list[Any] | None:
         return self._reference_outputs
 
-    def _fresh(self) -> list[Any]:
-        return [a.copy() if isinstance(a, np.ndarray) else a for a in self.args]
+    def _fresh(self, written: set[int] | None = None) -> list[Any]:
+        """The arguments, with a copy of each array the variant may write (all by default)."""
+        return [a.copy() if isinstance(a, np.ndarray) and (written is None or i in written)
+                else a for i, a in enumerate(self.args)]
 
     def measure(self, config: Mapping[str, Any], artifact: Any) -> Outcome:
         from autogpu.tuner import adapter
@@ -279,7 +294,9 @@ class KernelMeasurer(Measurer):
             program = adapter.make_program(artifact, self.backend, self.device)
         except Exception as e:
             return Outcome.failed("build", _message(e))
-        args = self._fresh()
+        written = {i for i in _written_arrays(artifact, len(self.args))
+                   if isinstance(self.args[i], np.ndarray)}
+        args = self._fresh(written)
         try:
             adapter.run_program(program, self.function, args)
         except Exception as e:
@@ -287,30 +304,35 @@ class KernelMeasurer(Measurer):
         extra: dict[str, Any] = {}
         if self._reference_outputs is not None:
             worst = 0.0
-            for i, (out, ref) in enumerate(zip(args, self._reference_outputs)):
-                if not isinstance(out, np.ndarray):
-                    continue
+            for i in sorted(written):
+                out, ref = args[i], self._reference_outputs[i]
                 rtol = tolerance(out.dtype, self.reduction_length, self.tolerance_factor)
-                result = check(self._name(artifact, i), out, ref, rtol)
+                result = check(self._name(artifact, i), out, ref, rtol, self._scale(i))
                 if result.problem is not None:
                     return Outcome.failed("verify", result.problem)
                 worst = max(worst, result.max_error)
             extra["max_error"] = worst
         try:
-            times = adapter.time_program(program, self.function, self._fresh(),
+            times = adapter.time_program(program, self.function, self._fresh(written),
                                          warmup=self.warmup, repetitions=self.repetitions)
             if times is None:
-                times = self._wall_times(program)
+                times = self._wall_times(program, written)
         except Exception as e:
             return Outcome.failed("time", _message(e))
         return Outcome("ok", statistics.median(times), list(times), extra=extra)
 
-    def _wall_times(self, program: Any) -> list[float]:
+    def _scale(self, i: int) -> float:
+        """The normwise scale of reference output i, computed once."""
+        if i not in self._reference_scales:
+            self._reference_scales[i] = reference_scale(self._reference_outputs[i])
+        return self._reference_scales[i]
+
+    def _wall_times(self, program: Any, written: set[int]) -> list[float]:
         from autogpu.tuner import adapter
 
         times = []
         for r in range(self.warmup + self.repetitions):
-            args = self._fresh()
+            args = self._fresh(written)
             start = time.perf_counter()
             adapter.run_program(program, self.function, args)
             elapsed = time.perf_counter() - start
@@ -323,6 +345,19 @@ class KernelMeasurer(Measurer):
             return artifact.entry["params"][i]["name"]
         except Exception:
             return f"argument {i}"
+
+
+def _written_arrays(artifact: Any, count: int) -> set[int]:
+    """Indices of the array arguments the variant may write: all but its `const` ones. A const
+    array is neither written by the kernel (the C type forbids it) nor copied back by the
+    executors, so comparing it with the reference, or copying it afresh, is wasted time (a
+    second per variant for conv2d's 268 MB input)."""
+    try:
+        params = artifact.entry["params"]
+    except Exception:  # noqa: BLE001 — no launch description: assume every array is written
+        return set(range(count))
+    return {i for i, p in enumerate(params[:count])
+            if p.get("kind") == "array" and not p.get("const")}
 
 
 def _message(e: BaseException) -> str:
