@@ -144,15 +144,25 @@ def paper(quick: bool = False) -> list[Case]:
     return cases
 
 
+#: What `autogpu-tune` picked on the H100 (default space, general sizes: nothing compiled in),
+#: timed here by the same harness as the peers; docs/h100-findings.md has the runs.
+MM_TUNED_H100 = dict(block_size=128, unroll_x=4, unroll_y=8, cache=True)
+CONV_TUNED_H100 = dict(block_size=128, unroll_y=8, cache=False)
+
+
 def tuning(quick: bool = False) -> list[Case]:
     """The sizes `autogpu-tune` is reported at (MATMUL 4096³, CONV 5x5 at 8192²): the vanilla
-    and the paper-structure kernels with their peers, to set the tuner's best beside them."""
+    and the paper-structure kernels with their peers, and the tuner's picks, side by side."""
     mm_n, conv_n = (512, 1024) if quick else (4096, 8192)
     mm = matmul_variants(mm_n, mm_n + 1)
     conv = conv_variants(5, conv_n)
-    return [Case(mm[name], sizes_of(MATMUL, mm_n, mm_n, mm_n)) for name in ("mm_0", "mm_autogpu")] \
-        + [Case(conv[name], sizes_of(CONV2D, conv_n, conv_n, 5))
-           for name in ("conv5_0", "conv5_autogpu")]
+    mm_tuned = Variant("mm_tuned", MATMUL, optimize(**MM_TUNED_H100),
+                       "autogpu-tune's pick on the H100, general sizes")
+    conv_tuned = Variant("conv5_tuned", CONV2D, optimize(**CONV_TUNED_H100),
+                         "autogpu-tune's pick on the H100, general sizes")
+    mm_sizes, conv_sizes = sizes_of(MATMUL, mm_n, mm_n, mm_n), sizes_of(CONV2D, conv_n, conv_n, 5)
+    return [Case(v, mm_sizes) for v in (mm["mm_0"], mm["mm_autogpu"], mm_tuned)] \
+        + [Case(v, conv_sizes) for v in (conv["conv5_0"], conv["conv5_autogpu"], conv_tuned)]
 
 
 SUITES: dict[str, Callable[[bool], list[Case]]] = {"paper": paper, "tuning": tuning}
