@@ -72,9 +72,11 @@ class AutogpuOptimizePipeline(ModulePass):
         "unroll_serial": "[1, 4, 16]",
         "cache": "[false, true]",
     }
-    """The tuner's default space (the paper's ranges): 192 variants once restricted."""
-    TUNING_RESTRICTIONS: ClassVar[tuple[str, ...]] = ("unroll_x * unroll_y * unroll_serial <= 32",)
-    """Bounds a thread's replicated body: past it, compile time and registers grow for nothing."""
+    """The tuner's default space (the paper's ranges): 288 variants, the paper-structure
+    kernels among them (`mm_autogpu`: block 256, unroll (2, 8), k unrolled 16)."""
+    TUNING_RESTRICTIONS: ClassVar[tuple[str, ...]] = ("unroll_x * unroll_y <= 32",)
+    """Bounds the replicas of a thread (each holds its own accumulators in registers) where a
+    user widens the unroll factors; serial unrolling only lengthens the code."""
 
     sizes: str = ""
     """Sizes to compile in, e.g. "m=2048,n=2048" (agpu-specialize): guards the grid proves
