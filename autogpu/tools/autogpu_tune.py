@@ -357,7 +357,7 @@ def _main(args: argparse.Namespace, host_mode: bool) -> int:
     best = " ".join(f"{k}={report._value(v)}" for k, v in result.best_params.items())
     print(f"best: {best}  {report.format_time(result.best_time_s)}  "
           f"({result.measured} measured now, {len(result.variants) - result.measured} from "
-          f"the cache; stopped: {result.stopped_by})")
+          f"the cache; stopped: {result.stopped_by}; {result.report['wall_s']:.0f} s)")
     for name in ("best_cu", "best_json", "report", "plot"):
         if name in result.files:
             print(f"  {result.files[name]}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import math
 import sys
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -95,6 +96,7 @@ class Prepared:
     space: space_mod.Space
     candidates: list[dict[str, Any]]
     reduction_length: int
+    started: float = field(default_factory=time.time)  # for the report's wall time
 
 
 @dataclass
@@ -436,6 +438,7 @@ def finish(prepared: Prepared, cache: Cache, context: str, device: Mapping[str, 
         "evaluated": len(variants),
         "measured": measured,
         "stopped_by": stopped_by,
+        "wall_s": round(time.time() - prepared.started, 3),
         "workers": workers or [{"worker": 0, "measured": measured, "stopped_by": stopped_by}],
         "best": best_entry,
         "variants": variants,
