@@ -146,8 +146,10 @@ def paper(quick: bool = False) -> list[Case]:
 
 #: What `autogpu-tune` picked on the H100 (default space, general sizes: nothing compiled in),
 #: timed here by the same harness as the peers; docs/h100-findings.md has the runs.
-MM_TUNED_H100 = dict(block_size=128, unroll_x=4, unroll_y=8, cache=True)
+MM_TUNED_H100 = dict(block_size=512, unroll_x=2, unroll_y=8, unroll_serial=16, cache=True)
 CONV_TUNED_H100 = dict(block_size=128, unroll_y=8, cache=False)
+#: ... and with `--specialize` (n, m and t compiled in).
+CONV_TUNED_SPECIALISED_H100 = dict(block_size=128, unroll_y=4, cache=True)
 
 
 def tuning(quick: bool = False) -> list[Case]:
@@ -160,9 +162,14 @@ def tuning(quick: bool = False) -> list[Case]:
                        "autogpu-tune's pick on the H100, general sizes")
     conv_tuned = Variant("conv5_tuned", CONV2D, optimize(**CONV_TUNED_H100),
                          "autogpu-tune's pick on the H100, general sizes")
+    conv_tuned_specialised = Variant(
+        "conv5_tuned_spec", CONV2D,
+        optimize(sizes=sized(n=conv_n, m=conv_n, t=5), **CONV_TUNED_SPECIALISED_H100),
+        "autogpu-tune --specialize's pick on the H100")
     mm_sizes, conv_sizes = sizes_of(MATMUL, mm_n, mm_n, mm_n), sizes_of(CONV2D, conv_n, conv_n, 5)
     return [Case(v, mm_sizes) for v in (mm["mm_0"], mm["mm_autogpu"], mm_tuned)] \
-        + [Case(v, conv_sizes) for v in (conv["conv5_0"], conv["conv5_autogpu"], conv_tuned)]
+        + [Case(v, conv_sizes) for v in (conv["conv5_0"], conv["conv5_autogpu"], conv_tuned,
+                                         conv_tuned_specialised)]
 
 
 SUITES: dict[str, Callable[[bool], list[Case]]] = {"paper": paper, "tuning": tuning}
