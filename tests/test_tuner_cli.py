@@ -323,3 +323,19 @@ def test_specialised_variants_compile_the_sizes_in_and_are_checked_by_the_genera
             np.ones(9, np.float32), n, m, 3]
     with pytest.raises(KernelArgumentError, match="t"):
         kernel(*args, backend="cpu")
+
+
+@pytest.mark.parametrize("specialize, compiled", [
+    ("n,t", "n=20,t=5"), (["t"], "t=5"), ("all", "n=20,m=12,t=5"), (None, None)])
+def test_the_api_takes_size_names_as_text_or_a_list(specialize, compiled):
+    from autogpu.tuner.adapter import format_pipeline
+    from autogpu.tuner.driver import TuneOptions, prepare
+
+    conv = str(ROOT / "examples" / "conv2d.c")
+    prepared = prepare(TuneOptions(conv, sizes={"n": 20, "m": 12, "t": 5}, backend="cpu",
+                                   specialize=specialize))
+    pipeline = format_pipeline(prepared.space.base_pipeline)
+    if compiled is None:
+        assert not pipeline.startswith("agpu-specialize")
+    else:
+        assert pipeline.startswith(f'agpu-specialize{{sizes="{compiled}"}},autogpu-optimize')

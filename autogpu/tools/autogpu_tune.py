@@ -235,12 +235,6 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _specialize(value: str | None) -> str | list[str] | None:
-    if value is None or value == "all":
-        return value
-    return [name.strip() for name in value.split(",") if name.strip()]
-
-
 def options_from_args(args: argparse.Namespace):
     from autogpu.tuner.driver import TuneOptions
 
@@ -254,7 +248,7 @@ def options_from_args(args: argparse.Namespace):
         function=function,
         pipeline=args.pipeline,
         sizes=dict(args.size),
-        specialize=_specialize(args.specialize),
+        specialize=args.specialize,
         arrays=dict(args.array),
         inputs=dict(args.input),
         space=space,

@@ -39,7 +39,7 @@ class TuneOptions:
     pipeline: str = "autogpu-optimize"
     sizes: dict[str, Any] = field(default_factory=dict)
     # sizes compiled into every variant (agpu-specialize before the pipeline): None none,
-    # "all" every integer size, or a list of names
+    # "all" every integer size, or names ("n,t" or a list)
     specialize: str | list[str] | None = None
     arrays: dict[str, str] = field(default_factory=dict)  # array name -> length expression
     inputs: dict[str, str] = field(default_factory=dict)  # parameter name -> .npy file
@@ -177,8 +177,10 @@ def _specialized_pipeline(options: TuneOptions, params: list[adapter.Param],
     reference stays general: it checks the specialised variants)."""
     if options.specialize is None:
         return options.pipeline
-    names = None if options.specialize == "all" else list(options.specialize)
-    text = inputs.specialization(params, sizes, names)
+    spec = options.specialize
+    if isinstance(spec, str):
+        spec = None if spec.strip() == "all" else [n.strip() for n in spec.split(",") if n.strip()]
+    text = inputs.specialization(params, sizes, None if spec is None else list(spec))
     if not text:
         return options.pipeline
     return f'agpu-specialize{{sizes="{text}"}},{options.pipeline}'
