@@ -105,3 +105,46 @@ def test_host_program_time_from_its_own_output_and_failed_builds(tmp_path, capsy
     assert variants[64]["time_s"] == pytest.approx(2.5e-3)
     assert variants[128]["stage"] == "build" and "build failed" in variants[128]["reason"]
     assert report["best"]["params"] == {"block_size": 32}
+
+
+def _gpu_for_host_programs() -> str | None:
+    """Why a real CUDA host program cannot run here (None: it can): nvcc and a GPU."""
+    import subprocess
+
+    if shutil.which("nvcc") is None:
+        return "needs nvcc"
+    try:
+        listed = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return "needs an NVIDIA GPU (no nvidia-smi)"
+    return None if listed.returncode == 0 and "GPU" in listed.stdout else "needs an NVIDIA GPU"
+
+
+@pytest.mark.skipif(_gpu_for_host_programs() is not None,
+                    reason=f"a CUDA host program on the GPU {_gpu_for_host_programs()}")
+def test_tuning_inside_a_real_cuda_program(tmp_path):
+    """examples/host/matmul_app.cu, built by nvcc per variant and run on the GPU: the inserted
+    CUDA-event timing gives the times, and the program's own check rejects a variant whose
+    launch was corrupted (through the test-only hook) to leave most of A uncomputed."""
+    from autogpu.tuner.driver import TuneOptions, prepare, run
+    from autogpu.tuner.host_program import HostProgram
+
+    host = HostProgram(build="nvcc -O3 -arch=native -I{dir} -o {dir}/app {host}",
+                       run="{dir}/app 256", host_source=str(ROOT / "examples" / "host" /
+                                                            "matmul_app.cu"), timeout=60)
+    options = TuneOptions(str(ROOT / "examples" / "matmul.c"),
+                          sizes={"m": 256, "n": 256, "p": 256}, host=host,
+                          space={"block_size": [64, 128], "unroll_x": [1], "unroll_y": [1, 2],
+                                 "unroll_serial": [1], "cache": [True]},
+                          cache=str(tmp_path / "c.sqlite"), output_dir=str(tmp_path / "out"),
+                          progress=False, plot=False, jobs=2,
+                          variant_hook="tuner_support:shrink_grid_block_64")
+    result = run(prepare(options))
+    by_config = {(v["params"]["block_size"], v["params"]["unroll_y"]): v for v in result.variants}
+    for unroll_y in (1, 2):
+        wrong = by_config[(64, unroll_y)]
+        assert wrong["status"] == "failed" and wrong["stage"] == "run"
+        assert "wrong result" in wrong["reason"]
+        right = by_config[(128, unroll_y)]
+        assert right["status"] == "ok" and len(right["times_s"]) == 5 and right["time_s"] > 0
+    assert result.best_params["block_size"] == 128

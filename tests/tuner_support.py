@@ -114,6 +114,21 @@ def hang_block_128(config, artifact):
     return replace(artifact, cuda_source=source[:body] + spin + source[body:])
 
 
+def shrink_grid_block_64(config, artifact):
+    """Launch the block_size=64 variant with one block along x, so most rows are never
+    computed (a wrong result that only the user's host program can notice)."""
+    import copy
+    from dataclasses import replace
+
+    if config.get("block_size") != 64:
+        return artifact
+    launch = copy.deepcopy(artifact.launch)
+    for function in launch["functions"]:
+        for entry in function["launches"]:
+            entry["grid"][0] = "1"
+    return replace(artifact, launch=launch)
+
+
 def wrong_and_hang(config, artifact):
     return hang_block_128(config, corrupt_block_64(config, artifact))
 
