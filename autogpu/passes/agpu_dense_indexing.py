@@ -31,7 +31,7 @@ from xdsl.pattern_rewriter import (
 
 from autogpu.diagnostics import CompileError
 from autogpu.dialects.agpu import Indexing, IndexingAttr, ParallelForOp
-from autogpu.passes.analysis.linear import constant_int
+from autogpu.passes.analysis.integers import constant_int
 
 MODES = ("auto", "dense", "sparse")
 

@@ -42,7 +42,7 @@ from xdsl.transforms.canonicalize import CanonicalizePass
 from autogpu.backend.c_types import ctype_of, int_range, user_ctype
 from autogpu.backend.requirements import REQUIRES_ATTR, requirements_of
 from autogpu.passes.analysis.aliasing import argument_attrs, c_name
-from autogpu.passes.analysis.linear import bit_width, to_signed
+from autogpu.passes.analysis.integers import bit_width, to_signed
 from autogpu.passes.utils.errors import PassError, error_at
 
 _ENTRY = re.compile(r"^([A-Za-z_]\w*)=([+-]?\d+)$")

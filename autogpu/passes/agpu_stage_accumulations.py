@@ -15,7 +15,7 @@ across the outermost enclosing serial loop of a perfect chain whose iterations a
 1. the load and the store are directly in the innermost loop's body (not under an `scf.if`), so
    the element is accessed whenever the nest runs its body at all;
 2. every other access to `M` in the loop is provably to the same element (redirected to the
-   slot) or provably to a different one, by linear forms of the indices (`analysis.linear`);
+   slot) or provably to a different one, by polynomials of the indices (`analysis.polynomial`);
 3. no access to another memref that may alias `M` (`analysis.aliasing`): two distinct pointer
    parameters may alias unless one is `restrict` — `const` does not help — or the pass option
    `assume_no_alias` is set (the AutoGPU paper's assumption); local allocations never alias;
@@ -51,10 +51,10 @@ from xdsl.traits import is_side_effect_free
 
 from autogpu.dialects.agpu import ParallelForOp
 from autogpu.passes.analysis.aliasing import c_name, may_alias, memory_accesses
-from autogpu.passes.analysis.linear import (
-    LinearAnalysis,
-    LinearForm,
-    constant_int,
+from autogpu.passes.analysis.integers import constant_int
+from autogpu.passes.analysis.polynomial import (
+    Polynomial,
+    PolynomialAnalysis,
     provably_distinct,
     provably_equal,
 )
@@ -63,17 +63,17 @@ from autogpu.passes.analysis.loops import defined_inside, hoist, is_invariant
 
 @dataclass(frozen=True)
 class Element:
-    """One array element, `memref[indices]`, with the linear forms of its indices."""
+    """One array element, `memref[indices]`, with the polynomials of its indices."""
 
     memref: SSAValue
     indices: Sequence[SSAValue]
-    forms: Sequence[LinearForm]
+    polys: Sequence[Polynomial]
 
-    def same_as(self, forms: Sequence[LinearForm]) -> bool:
-        return all(provably_equal(a, b) for a, b in zip(self.forms, forms, strict=True))
+    def same_as(self, polys: Sequence[Polynomial]) -> bool:
+        return all(provably_equal(a, b) for a, b in zip(self.polys, polys, strict=True))
 
-    def distinct_from(self, forms: Sequence[LinearForm]) -> bool:
-        return any(provably_distinct(a, b) for a, b in zip(self.forms, forms, strict=True))
+    def distinct_from(self, polys: Sequence[Polynomial]) -> bool:
+        return any(provably_distinct(a, b) for a, b in zip(self.polys, polys, strict=True))
 
 
 @dataclass
@@ -84,7 +84,7 @@ class StageAccumulation(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: scf.ForOp, rewriter: PatternRewriter) -> None:
-        analysis = LinearAnalysis()
+        analysis = PolynomialAnalysis()
         for element in _accumulated_elements(op, analysis):
             chain = _invariant_chain(op, element)
             for outer_index in range(len(chain) - 1, -1, -1):
@@ -95,7 +95,7 @@ class StageAccumulation(RewritePattern):
                     _stage(element, nest, rewriter, analysis)
                     return
 
-    def _legal(self, loop: scf.ForOp, element: Element, analysis: LinearAnalysis) -> bool:
+    def _legal(self, loop: scf.ForOp, element: Element, analysis: PolynomialAnalysis) -> bool:
         if any(isinstance(nested, ParallelForOp) for nested in loop.walk()):
             return False
         accesses = memory_accesses(loop)
@@ -103,15 +103,15 @@ class StageAccumulation(RewritePattern):
             return False
         for access in accesses:
             if access.memref is element.memref:
-                forms = [analysis.index_form(i) for i in access.indices]
-                if not (element.same_as(forms) or element.distinct_from(forms)):
+                polys = [analysis.index_poly(i) for i in access.indices]
+                if not (element.same_as(polys) or element.distinct_from(polys)):
                     return False
             elif may_alias(access.memref, element.memref, self.assume_no_alias):
                 return False
         return True
 
 
-def _accumulated_elements(loop: scf.ForOp, analysis: LinearAnalysis) -> list[Element]:
+def _accumulated_elements(loop: scf.ForOp, analysis: PolynomialAnalysis) -> list[Element]:
     """Elements of arrays (rank >= 1) loaded and stored directly in `loop`'s body at indices
     invariant in `loop`."""
     body = loop.body.block
@@ -127,10 +127,10 @@ def _accumulated_elements(loop: scf.ForOp, analysis: LinearAnalysis) -> list[Ele
             continue
         if _is_reduction_variable(mem, loop):
             continue
-        forms = [analysis.index_form(i) for i in store.indices]
-        element = Element(mem, store.indices, forms)
+        polys = [analysis.index_poly(i) for i in store.indices]
+        element = Element(mem, store.indices, polys)
         if any(
-            load.memref is mem and element.same_as([analysis.index_form(i) for i in load.indices])
+            load.memref is mem and element.same_as([analysis.index_poly(i) for i in load.indices])
             for load in loads
         ):
             elements.append(element)
@@ -175,7 +175,7 @@ def _never_runs(nest: Sequence[scf.ForOp]) -> bool:
 
 
 def _stage(
-    element: Element, nest: Sequence[scf.ForOp], rewriter: PatternRewriter, analysis: LinearAnalysis
+    element: Element, nest: Sequence[scf.ForOp], rewriter: PatternRewriter, analysis: PolynomialAnalysis
 ) -> None:
     outer = nest[-1]
     mem_type = element.memref.type
@@ -205,15 +205,15 @@ def _redirect(
     loop: scf.ForOp,
     slot: SSAValue,
     rewriter: PatternRewriter,
-    analysis: LinearAnalysis,
+    analysis: PolynomialAnalysis,
 ) -> None:
     """Turn every access to the element inside `loop` into an access to `slot`, and erase the
     index computations that only served them."""
     accesses = memory_accesses(loop)
     assert accesses is not None
     for access in accesses:
-        forms = [analysis.index_form(i) for i in access.indices]
-        if access.memref is not element.memref or not element.same_as(forms):
+        polys = [analysis.index_poly(i) for i in access.indices]
+        if access.memref is not element.memref or not element.same_as(polys):
             continue
         old_indices = list(access.indices)
         if isinstance(access.op, memref.LoadOp):

@@ -39,7 +39,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from autogpu.diagnostics import CompileError
-from autogpu.passes.analysis.linear import bit_width, constant_int, to_signed
+from autogpu.passes.analysis.integers import bit_width, constant_int, to_signed
 from autogpu.passes.analysis.loops import constant_trip_count, contains_loop
 
 

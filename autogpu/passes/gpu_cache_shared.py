@@ -61,7 +61,7 @@ from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.utils.exceptions import DiagnosticException
 
-from autogpu.passes.analysis.linear import constant_int
+from autogpu.passes.analysis.integers import constant_int
 from autogpu.passes.caching.facts import (
     GPU_ID_OPS,
     KernelFacts,

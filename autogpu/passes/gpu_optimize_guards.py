@@ -16,7 +16,7 @@ are tested once:
 - **merging**: `if (c) { A } <pure code> if (c) { B }` (neither with results or an else branch)
   becomes `<pure code> if (c) { A; B }`: one test per condition rather than per statement.
   The conditions are the same SSA value, or computed alike from the same values without
-  reading memory (`LinearAnalysis.atom_key`), so `A` cannot change the second one.
+  reading memory (`PolynomialAnalysis.atom_id`), so `A` cannot change the second one.
 
 Both apply repeatedly, everywhere in the module (kernels and C-level functions alike), so a
 guard climbs out of a whole loop nest. A `gpu.barrier` under a hoisted guard is still reached by
@@ -42,7 +42,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import MemoryEffectKind, get_effects
 
-from autogpu.passes.analysis.linear import LinearAnalysis
+from autogpu.passes.analysis.polynomial import PolynomialAnalysis
 from autogpu.passes.analysis.loops import defined_inside, hoist, is_invariant
 from autogpu.passes.utils.slices import is_pure
 
@@ -120,8 +120,8 @@ class MergeAdjacentGuards(RewritePattern):
             return
         assert isinstance(second, scf.IfOp)
         if second.cond is not first.cond:
-            analysis = LinearAnalysis()
-            if analysis.atom_key(second.cond) != analysis.atom_key(first.cond):
+            analysis = PolynomialAnalysis()
+            if analysis.atom_id(second.cond) != analysis.atom_id(first.cond):
                 return
         for op in between:  # pure, and `first` has no results: they can come before it
             op.detach()

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from xdsl.dialects import arith
 from xdsl.ir import SSAValue
 
-from autogpu.passes.analysis.linear import LinearAnalysis, bit_width
+from autogpu.passes.analysis.integers import bit_width
+from autogpu.passes.analysis.polynomial import PolynomialAnalysis
 from autogpu.passes.utils.index_arith import constant_value
 
 MAX_GRID_YZ = 65535
@@ -94,5 +95,5 @@ def known_int(value: SSAValue) -> int | None:
         value = owner.input
     if bit_width(value.type) is None:
         return None
-    form = LinearAnalysis().form(value)
-    return form.signed_constant if form.is_constant else None
+    poly = PolynomialAnalysis().poly(value)
+    return poly.constant if poly.is_constant else None

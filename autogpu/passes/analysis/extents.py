@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import IntegerAttr, MemRefType
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from autogpu.dialects.agpu import ParallelForOp
-from autogpu.passes.analysis.linear import bit_width, to_signed
+from autogpu.passes.analysis.integers import bit_width, to_signed
 
 
 @dataclass(frozen=True)

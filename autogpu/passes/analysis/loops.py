@@ -9,7 +9,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import is_side_effect_free
 
 from autogpu.dialects.agpu import ParallelForOp
-from autogpu.passes.analysis.linear import constant_int
+from autogpu.passes.analysis.integers import constant_int
 
 LOOP_OPS = (scf.ForOp, scf.WhileOp, ParallelForOp)
 

@@ -1,13 +1,24 @@
-"""Integer expressions as polynomials over atoms: the generalisation of `linear` to products.
+"""Integer expressions as polynomials over atoms: the one index analysis of the passes.
 
-`linear` stops at `j * m` (a product of two non-constants is an atom of its own); tiling an array
-access needs to see through it: `in[(i - 1) * m + j]` is `i*m - m + j`, whose coefficient of `i`
-is `m` and which differs from `in[(i + 1) * m + j]` by `-2*m`, i.e. by two rows. A polynomial is
-`sum(coefficient * monomial)`, a monomial a product of atoms (values the decomposition does not
-look through, identified structurally as `LinearAnalysis.atom_key` does, by interned integer
-ids so that large unrolled bodies stay cheap), with coefficients in
-Z/2^w of the type it is computed in, exactly like linear forms: `arith` wraps, and so does ring
-arithmetic on polynomials, so the decomposition is exact whatever overflows.
+The frontend computes every array index in its C integer type (docs/ir.md: "Arrays are flat"),
+e.g. `A[i + j*m]` is `index_cast(addi(i, muli(j, m)))`, and tiling an access needs to see through
+products: `in[(i - 1) * m + j]` is `i*m - m + j`, whose coefficient of `i` is `m` and which
+differs from `in[(i + 1) * m + j]` by `-2*m`, i.e. by two rows. A polynomial is
+`sum(coefficient * monomial)`, a monomial a product of atoms: values the decomposition does not
+look through (loop induction variables, function arguments, loads, ...). Coefficients live in
+Z/2^w of the w-bit type the value is computed in, because `arith` wraps, and so does ring
+arithmetic on polynomials: the decomposition is exact whatever overflows, so
+
+- two indices with equal polynomials are the same element (`provably_equal`), and
+- two indices whose polynomials differ by a non-zero constant are different elements
+  (`provably_distinct`; `index_cast` sign-extends, which keeps equal values equal and different
+  values different).
+
+Atoms are identified structurally, by interned integer ids so that large unrolled bodies stay
+cheap: two separately computed `j * m` (the frontend recomputes an index for the load and for the
+store of `A[idx] += x`) are the same atom, because a side-effect free op applied to the same
+operands yields the same value. Results of ops with memory effects (loads) are identified by the
+SSA value only.
 
 Truncations (`arith.trunci`, and `arith.index_cast` to a type no wider) are ring homomorphisms
 Z/2^m -> Z/2^n, so the decomposition looks through them (the GPU lowering computes thread indices
@@ -26,7 +37,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from xdsl.traits import is_side_effect_free
 
-from autogpu.passes.analysis.linear import bit_width, constant_int, to_signed
+from autogpu.passes.analysis.integers import bit_width, constant_int, to_signed
 
 Monomial = tuple[int, ...]
 """The atoms of a product as sorted atom ids (repeated for powers); `()` is the constant 1."""
@@ -141,6 +152,19 @@ class Polynomial:
         return {a for m in self.terms for a in m}
 
 
+def provably_equal(a: Polynomial, b: Polynomial) -> bool:
+    """Both compute the same value whenever their atoms have the same values."""
+    return a.type == b.type and not a.minus(b).terms
+
+
+def provably_distinct(a: Polynomial, b: Polynomial) -> bool:
+    """They differ by a non-zero constant, so they never compute the same value."""
+    if a.type != b.type:
+        return False
+    difference = a.minus(b)
+    return difference.is_constant and bool(difference.terms)
+
+
 class PolynomialAnalysis:
     """Decomposes integer/index SSA values into polynomials (memoised per value).
 
@@ -200,7 +224,7 @@ class PolynomialAnalysis:
 
     def index_poly(self, value: SSAValue) -> Polynomial:
         """The polynomial of a memref index, in the type the index was computed in: looks
-        through a final sign-extending `index_cast` (as `LinearAnalysis.index_form`)."""
+        through the frontend's final sign-extending `index_cast`."""
         owner = value.owner
         if isinstance(owner, arith.IndexCastOp):
             source, target = bit_width(owner.input.type), bit_width(value.type)

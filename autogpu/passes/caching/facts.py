@@ -18,7 +18,7 @@ from xdsl.dialects.gpu import DimensionEnum
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.traits import is_side_effect_free
 
-from autogpu.passes.analysis.linear import bit_width, constant_int
+from autogpu.passes.analysis.integers import bit_width, constant_int
 from autogpu.passes.analysis.polynomial import Polynomial, PolynomialAnalysis
 
 DIMS = (DimensionEnum.X, DimensionEnum.Y, DimensionEnum.Z)

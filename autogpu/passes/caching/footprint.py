@@ -40,7 +40,7 @@ from xdsl.dialects.builtin import MemRefType
 from xdsl.dialects.gpu import DimensionAttr, DimensionEnum
 from xdsl.ir import Operation, SSAValue
 
-from autogpu.passes.analysis.linear import bit_width, constant_int
+from autogpu.passes.analysis.integers import bit_width, constant_int
 from autogpu.passes.analysis.polynomial import Polynomial
 from autogpu.passes.caching.facts import DIMS, KernelFacts, ancestors, loop_name
 from autogpu.passes.caching.materialize import Materializer

@@ -16,7 +16,7 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from autogpu.passes.analysis.linear import bit_width, constant_int, to_signed
+from autogpu.passes.analysis.integers import bit_width, constant_int, to_signed
 from autogpu.passes.analysis.loops import defined_inside
 from autogpu.passes.analysis.polynomial import Polynomial
 from autogpu.passes.caching.facts import KernelFacts, ancestors, enclosing_block_in, is_speculatable

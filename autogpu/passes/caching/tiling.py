@@ -32,7 +32,7 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, StringAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from autogpu.passes.analysis.linear import constant_int
+from autogpu.passes.analysis.integers import constant_int
 from autogpu.passes.caching.facts import DIMS, KernelFacts
 from autogpu.passes.caching.footprint import Access, Group, element_bytes, thread_index
 from autogpu.passes.caching.materialize import Emitter, Materializer
