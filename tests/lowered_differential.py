@@ -9,36 +9,44 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
+from pass_differential import example, parsed_c  # noqa: F401 (example: for the tests)
+
 from autogpu.api import run_pipeline
 from autogpu.backend.cpu_exec import CpuProgram
 from autogpu.backend.cuda_target import CudaProgram, emit_cuda
-from autogpu.frontend import parse_c
 from autogpu.testing import assert_same_outputs, compile_c_reference, copy_args, random_args
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-
-def example(name: str) -> str:
-    return (EXAMPLES / name).read_text()
+STATS = """
+void stats(const int *x, int *out, int n, int m) {
+  int best = -1000;
+  float total = 0.5f;
+#pragma omp parallel for collapse(2) reduction(max : best) reduction(+ : total)
+  for (int j = 0; j < m; j++)
+    for (int i = 0; i < n; i++) {
+      int v = x[i + j * n];
+      best = v > best ? v : best;
+      total += (float)v;
+    }
+  out[0] = best;
+  out[1] = (int)total;
+}
+"""
+"""Two reductions of different kinds and types over a 2D nest."""
 
 
 @functools.cache
-def _parsed(source: str) -> ModuleOp:
-    return parse_c(source, "<test>")
-
-
-@functools.cache
-def _reference(source: str, function: str):
+def gcc_reference(source: str, function: str):
+    """gcc's build of the serial C function, once per source."""
     return compile_c_reference(source, function)
 
 
 def lowered(source: str, pipeline: str) -> ModuleOp:
-    module = _parsed(source).clone()
+    module = parsed_c(source).clone()
     return run_pipeline(module, pipeline)
 
 
@@ -69,19 +77,39 @@ def check_against_gcc(
     `autogpu.testing.random_args`). `before_run(launch_entry, case)` may check the call first."""
     program = cuda_of(source, pipeline)
     runner = CpuProgram(program.source, program.launch, threads=2, thread_order=thread_order)
-    reference = _reference(source, function)
-    module = _parsed(source)
     (entry,) = [f for f in program.launch["functions"] if f["name"] == function]
+    agree_with_gcc(runner, source, function, cases, compare=compare, seeds=range(seeds),
+                   before_case=None if before_run is None else
+                   (lambda sizes: before_run(entry, sizes)))
+    return program
+
+
+def agree_with_gcc(
+    runner: Any,
+    source: str,
+    function: str,
+    cases: Sequence[Mapping[str, Any]],
+    *,
+    module: ModuleOp | None = None,
+    compare: Callable[[list[Any], list[Any]], None] = assert_same_outputs,
+    seeds: Sequence[int] = (0, 1),
+    before_case: Callable[[Mapping[str, Any]], None] | None = None,
+) -> None:
+    """`runner` (the emitted CUDA on the CPU emulation, or a `CudaProgram`) leaves the same
+    outputs of `function` as gcc's serial build, on random arguments of each size case and seed
+    (see `autogpu.testing.random_args`; drawn from `module`, default the frontend's IR of
+    `source`)."""
+    reference = gcc_reference(source, function)
+    module = module or parsed_c(source)
     for sizes in cases:
-        if before_run is not None:
-            before_run(entry, sizes)
-        for seed in range(seeds):
+        if before_case is not None:
+            before_case(sizes)
+        for seed in seeds:
             args = random_args(module, sizes, seed, function=function)
             expected, actual = copy_args(args), copy_args(args)
             reference(*expected)
             runner.run(function, *actual)
             compare(actual, expected)
-    return program
 
 
 def one_translation_unit(programs: Sequence[CudaProgram]) -> str:

@@ -22,7 +22,8 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 @functools.cache
-def _parsed_c(source: str) -> ModuleOp:
+def parsed_c(source: str) -> ModuleOp:
+    """The frontend's module of C source, parsed once per source (clone before changing it)."""
     return parse_c(source, "<test>")
 
 
@@ -30,7 +31,7 @@ def module_of(source: str) -> ModuleOp:
     """A fresh module from C source (frontend output cached) or from IR text."""
     if "func.func" in source:
         return Parser(make_context(), source).parse_module()
-    return _parsed_c(source).clone()
+    return parsed_c(source).clone()
 
 
 def example(name: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from lowered_differential import (
+    STATS,
     check_against_gcc,
     close_sums,
     conv2d,
@@ -127,22 +128,6 @@ def vanilla(unroll: str, block: str = "block_size=16", stage: bool = False) -> s
     staging = f"{STAGE}," if stage else ""
     return f"{staging}agpu-unroll-parallel{{{unroll}}},autogpu-vanilla{{{block}}}"
 
-
-STATS = """
-void stats(const int *x, int *out, int n, int m) {
-  int best = -1000;
-  float total = 0.5f;
-#pragma omp parallel for collapse(2) reduction(max : best) reduction(+ : total)
-  for (int j = 0; j < m; j++)
-    for (int i = 0; i < n; i++) {
-      int v = x[i + j * n];
-      best = v > best ? v : best;
-      total += (float)v;
-    }
-  out[0] = best;
-  out[1] = (int)total;
-}
-"""
 
 PRIVATE = """
 void private_vars(const float *a, float *b, int n, int m) {

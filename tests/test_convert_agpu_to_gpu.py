@@ -5,9 +5,7 @@ of the serial C, at sizes that are not multiples of the block (and empty ones)."
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -17,31 +15,20 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 from xdsl.dialects.gpu import DimensionAttr, DimensionEnum
 from xdsl.passes import PassPipeline
 
+from lowered_differential import STATS, agree_with_gcc, example, parsed_c
+
 from autogpu.backend.cpu_exec import CpuProgram
 from autogpu.backend.cuda_target import emit_cuda
 from autogpu.context import make_context
 from autogpu.diagnostics import CompileError
 from autogpu.dialects.agpu import Indexing, IndexingAttr, ParallelForOp
-from autogpu.frontend import parse_c
 from autogpu.passes import get_all_passes
 from autogpu.passes.convert_agpu_to_gpu import ConvertAgpuToGpuPass
 from autogpu.passes.pipelines import AutogpuVanillaPipeline
-from autogpu.testing import assert_same_outputs, compile_c_reference, copy_args, random_args
-
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-
-
-def example(name: str) -> str:
-    return (EXAMPLES / name).read_text()
-
-
-@functools.cache
-def _parsed(source: str) -> ModuleOp:
-    return parse_c(source, "<test>")
-
+from autogpu.testing import assert_same_outputs
 
 def c_module(source: str) -> ModuleOp:
-    return _parsed(source).clone()
+    return parsed_c(source).clone()
 
 
 def lowered(module: ModuleOp, lowering=None) -> ModuleOp:
@@ -201,11 +188,6 @@ def test_no_agpu_left_and_vanilla_only_folds():
 # ---------------------------------------------------------------------------------------------
 # Differential tests: lowered + CUDA on the CPU emulation == gcc's serial build
 # ---------------------------------------------------------------------------------------------
-@functools.cache
-def _reference(source: str, function: str):
-    return compile_c_reference(source, function)
-
-
 def cpu_program(
     module: ModuleOp,
     lowering,
@@ -235,15 +217,8 @@ def check_against_gcc(
     the CPU emulation leaves the same outputs as gcc's serial build, for each case (sizes of
     the arrays and values of the scalars, see `autogpu.testing.random_args`) and two seeds."""
     module = module or c_module(source)
-    reference = _reference(source, function)
     program = cpu_program(module, lowering or AutogpuVanillaPipeline(), **program_options)
-    for sizes in cases:
-        for seed in range(2):
-            args = random_args(module, sizes, seed, function=function)
-            expected, actual = copy_args(args), copy_args(args)
-            reference(*expected)
-            program.run(function, *actual)
-            compare(actual, expected)
+    agree_with_gcc(program, source, function, cases, module=module, compare=compare)
 
 
 def matmul(m, n, p):
@@ -291,23 +266,6 @@ def test_dot_reduction_matches_gcc(order):
     cases = [{"n": n, "x": n, "y": n, "result": 1} for n in (1000, 1, 0, 300)]
     check_against_gcc(example("dot.c"), "dot", cases, AutogpuVanillaPipeline(block_size=96),
                       compare=close_sums, thread_order=order)  # fmt: skip
-
-
-STATS = """
-void stats(const int *x, int *out, int n, int m) {
-  int best = -1000;
-  float total = 0.5f;
-#pragma omp parallel for collapse(2) reduction(max : best) reduction(+ : total)
-  for (int j = 0; j < m; j++)
-    for (int i = 0; i < n; i++) {
-      int v = x[i + j * n];
-      best = v > best ? v : best;
-      total += (float)v;
-    }
-  out[0] = best;
-  out[1] = (int)total;
-}
-"""
 
 
 @pytest.mark.parametrize("lowering", [AutogpuVanillaPipeline(block_size=24, block_y=4),

@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -21,6 +20,8 @@ from xdsl.dialects import gpu, memref, scf
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, i64
 from xdsl.ir import Operation, SSAValue
 
+from lowered_differential import agree_with_gcc, example, matmul, parsed_c
+
 from autogpu.api import parse_pipeline
 from autogpu.backend import cuda_exec
 from autogpu.backend.cpu_exec import CpuProgram
@@ -28,12 +29,9 @@ from autogpu.backend.cuda_target import emit_cuda
 from autogpu.context import make_context
 from autogpu.diagnostics import CompileError
 from autogpu.dialects.agpu import ParallelForOp
-from autogpu.frontend import parse_c
 from autogpu.passes.gpu_cache_shared import GpuCacheSharedPass
-from autogpu.testing import assert_same_outputs, compile_c_reference, copy_args, random_args
 from autogpu.testing.nvcc import assert_compiles_with_nvcc
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 STAGED = "agpu-stage-accumulations{assume_no_alias=true},"
 CACHE = "gpu-cache-shared{assume_no_alias=true%s}"
 
@@ -43,10 +41,6 @@ def private_cache(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("AUTOGPU_CACHE", str(tmp_path_factory.mktemp("cache")))
         yield
-
-
-def example(name: str) -> str:
-    return (EXAMPLES / name).read_text()
 
 
 def specialised_conv2d(t: int) -> str:
@@ -64,11 +58,6 @@ def pipeline(block: str = "block_size=32", cache: str = "", staged: bool = True)
 # ---------------------------------------------------------------------------------------------
 # Compilation, shared between tests (one lowering and one CPU build per source and pipeline)
 # ---------------------------------------------------------------------------------------------
-@functools.cache
-def _frontend(source: str) -> ModuleOp:
-    return parse_c(source, "<test>")
-
-
 def _with_unroll(module: ModuleOp, unroll: int) -> ModuleOp:
     """The innermost parallel loop (on x) unrolled by `unroll`."""
     loops = [op for op in module.walk() if isinstance(op, ParallelForOp)]
@@ -78,7 +67,7 @@ def _with_unroll(module: ModuleOp, unroll: int) -> ModuleOp:
 
 @functools.cache
 def transformed(source: str, spec: str, unroll: int = 1) -> ModuleOp:
-    module = _frontend(source).clone()
+    module = parsed_c(source).clone()
     if unroll > 1:
         _with_unroll(module, unroll)
     parse_pipeline(spec).apply(make_context(), module)
@@ -97,11 +86,6 @@ def cpu_program(source: str, spec: str, unroll: int = 1, order: str = "random") 
     return CpuProgram(program.source, program.launch, threads=1, thread_order=order)
 
 
-@functools.cache
-def _reference(source: str, function: str):
-    return compile_c_reference(source, function)
-
-
 def check_against_gcc(
     source: str,
     function: str,
@@ -110,20 +94,8 @@ def check_against_gcc(
     unroll: int = 1,
     order: str = "random",
 ) -> None:
-    reference = _reference(source, function)
     program = cpu_program(source, spec, unroll, order)
-    signature = _frontend(source)
-    for sizes in cases:
-        for seed in range(2):
-            args = random_args(signature, sizes, seed, function=function)
-            expected, actual = copy_args(args), copy_args(args)
-            reference(*expected)
-            program.run(function, *actual)
-            assert_same_outputs(actual, expected)
-
-
-def matmul(m, n, p):
-    return {"m": m, "n": n, "p": p, "A": max(m * n, 1), "B": max(m * p, 1), "C": max(p * n, 1)}
+    agree_with_gcc(program, source, function, cases)
 
 
 def conv2d(n, m, t, specialised=False):
@@ -424,18 +396,14 @@ def test_a_rewrite_failing_half_way_starts_the_kernel_over(monkeypatch, capfd):
 
     monkeypatch.setattr(cache_pass, "distribute_guards", failing_once)
     source = specialised_conv2d(3)
-    module = _frontend(source).clone()
+    module = parsed_c(source).clone()
     parse_pipeline(pipeline(staged=False, cache="remarks=true")).apply(make_context(), module)
     module.verify()
     assert "'in' not cached: injected failure (rewrite abandoned)" in capfd.readouterr().err
     assert shared_arrays(module) == {"tmpl_sh": (9,)}
     program = emit_cuda(module)
     cpu = CpuProgram(program.source, program.launch, threads=1, thread_order="random")
-    args = random_args(_frontend(source), conv2d(40, 5, 3, True), 0, function="conv2d")
-    expected, actual = copy_args(args), copy_args(args)
-    _reference(source, "conv2d")(*expected)
-    cpu.run("conv2d", *actual)
-    assert_same_outputs(actual, expected)
+    agree_with_gcc(cpu, source, "conv2d", [conv2d(40, 5, 3, True)], seeds=(0,))
 
 
 def test_template_alone_is_strip_mined_when_t_is_unknown():
@@ -554,14 +522,7 @@ def test_gpu_matches_gcc(source, function, spec, cases, unroll):
     so barriers and shared memory behave there as on the CPU emulation."""
     program = cuda(source, spec, unroll)
     gpu_program = cuda_exec.CudaProgram(program.source, program.launch, fmad=False)
-    reference = _reference(source, function)
-    signature = _frontend(source)
-    for sizes in cases:
-        args = random_args(signature, sizes, 7, function=function)
-        expected, actual = copy_args(args), copy_args(args)
-        reference(*expected)
-        gpu_program.run(function, *actual)
-        assert_same_outputs(actual, expected)
+    agree_with_gcc(gpu_program, source, function, cases, seeds=(7,))
 
 
 def test_a_missing_barrier_is_caught():
@@ -574,11 +535,12 @@ def test_a_missing_barrier_is_caught():
             op.erase()
     program = emit_cuda(module)
     cpu = CpuProgram(program.source, program.launch, threads=2, thread_order="random")
-    args = random_args(_frontend(example("matmul.c")), matmul(67, 35, 41), 0, function="matmul")
-    expected, actual = copy_args(args), copy_args(args)
-    _reference(example("matmul.c"), "matmul")(*expected)
-    cpu.run("matmul", *actual)
-    assert not np.array_equal(actual[0], expected[0])
+
+    def outputs_differ(actual, expected):
+        assert not np.array_equal(actual[0], expected[0])
+
+    agree_with_gcc(cpu, example("matmul.c"), "matmul", [matmul(67, 35, 41)], seeds=(0,),
+                   compare=outputs_differ)
 
 
 def test_nvcc_compiles():
