@@ -235,7 +235,7 @@ def test_call_forms_and_device_selection():
     np.testing.assert_array_equal(y, expected)
     program("saxpy", 300, 2.0, x=x, y=y)
     np.testing.assert_array_equal(y, np.float32(2) * x + expected)
-    cuda_exec.prebuild(SOURCE, LAUNCH, fmad=False)  # already in pycuda's cache: no error
+    cuda_exec.prebuild(SOURCE, fmad=False)  # already in pycuda's cache: no error
     with pytest.raises(cuda_exec.GpuUnavailableError, match="no CUDA device 64"):
         cuda_exec.CudaProgram(SOURCE, LAUNCH, device=64)
 

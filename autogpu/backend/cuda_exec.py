@@ -122,7 +122,7 @@ def nvcc_options(options: Sequence[str] = (), fmad: bool = True) -> list[str]:
     return [*options, *([] if fmad else ["--fmad=false"])]
 
 
-def _compile_error(driver: Any, e: Exception) -> KernelCompileError:
+def _compile_error(e: Exception) -> KernelCompileError:
     command = " ".join(getattr(e, "command_line", None) or ["nvcc"])
     log = getattr(e, "stderr", None) or str(e)
     return KernelCompileError(f"nvcc rejected the CUDA source ({command})", log)
@@ -130,18 +130,20 @@ def _compile_error(driver: Any, e: Exception) -> KernelCompileError:
 
 def prebuild(
     cuda_source: str,
-    launch: Mapping[str, Any] | None = None,
     *,
     options: Sequence[str] = (),
     arch: str | None = None,
     fmad: bool = True,
     device: int = 0,
 ) -> None:
-    """Compiles the source into pycuda's on-disk cache (e.g. in a worker process, ahead of
-    measuring), so that a later `CudaProgram` with the same options loads it at once."""
-    driver = _driver()
-    from pycuda.compiler import compile as compile_cubin
-
+    """Compiles the source into pycuda's on-disk cache (e.g. in a tuner's compile worker, ahead
+    of measuring), so that a later `CudaProgram` with the same options loads it at once. With
+    `arch` given it does not touch the GPU (no CUDA context in compile workers)."""
+    try:
+        from pycuda.compiler import compile as compile_cubin
+        from pycuda.driver import CompileError
+    except ImportError as e:
+        raise GpuUnavailableError(f"compiling for the GPU needs pycuda ({e})") from None
     try:
         compile_cubin(
             cuda_source,
@@ -149,8 +151,8 @@ def prebuild(
             no_extern_c=True,
             arch=arch or device_arch(device),
         )
-    except driver.CompileError as e:
-        raise _compile_error(driver, e) from None
+    except CompileError as e:
+        raise _compile_error(e) from None
 
 
 def prepared_format(function: Function, entry: LaunchEntry) -> str:
@@ -204,7 +206,7 @@ class CudaProgram:
                     cuda_source, no_extern_c=True, options=self.options, arch=self.arch
                 )
             except driver.CompileError as e:
-                raise _compile_error(driver, e) from None
+                raise _compile_error(e) from None
             self._kernels: dict[str, Any] = {}
             for k in kernel_names(self.functions):
                 try:

@@ -475,17 +475,20 @@ class BuildError(Exception):
 def prebuild(artifact: Artifact, backend: str, arch: str | None = None) -> None:
     """Build the variant's binary in a compile worker, so that the measurement process finds it
     in the executor's on-disk cache instead of compiling serially: g++ for the CPU emulation,
-    nvcc through pycuda's compiler cache (same source, options and arch as CudaProgram's
-    SourceModule, so the same cache entry) for the GPU, without touching the GPU."""
+    nvcc into pycuda's compiler cache for the GPU (`cuda_exec.prebuild`: the same options as
+    `CudaProgram`, so the same cache entry), without touching the GPU."""
     try:
         if backend == "cpu":
             from autogpu.backend.cpu_exec import CpuProgram
 
             CpuProgram(artifact.cuda_source, artifact.launch)
         elif backend == "cuda" and arch:
-            from pycuda.compiler import compile as nvcc_compile
+            from autogpu.backend import cuda_exec
 
-            nvcc_compile(artifact.cuda_source, no_extern_c=True, options=[], arch=arch)
+            try:
+                cuda_exec.prebuild(artifact.cuda_source, arch=arch)
+            except cuda_exec.GpuUnavailableError:  # no pycuda: the measurer reports it
+                return
     except ImportError:
         return
     except Exception as e:  # noqa: BLE001
