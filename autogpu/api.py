@@ -15,6 +15,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
 from xdsl.transforms import get_all_passes as get_xdsl_passes
@@ -220,6 +221,26 @@ class Kernel:
         return ", ".join(f"{name}={sizes[name]}" for name in relevant or list(sizes)) or "these sizes"
 
 
+def select_function(module: ModuleOp, filename: str, function: str | None,
+                    how_to_choose: str) -> func.FuncOp:
+    """The C function `function` of the frontend's module, or its only one; `how_to_choose`
+    ("pass function=NAME to choose one") ends the error when there are several."""
+    funcs = [op for op in module.ops if isinstance(op, func.FuncOp)]
+    names = [op.sym_name.data for op in funcs]
+    if function is None:
+        if len(names) != 1:
+            raise CompileError(
+                f"{filename} defines {len(names)} functions ({', '.join(names)}): "
+                + how_to_choose
+            )
+        return funcs[0]
+    if function not in names:
+        raise CompileError(
+            f"{filename} has no function '{function}' (it defines: {', '.join(names)})"
+        )
+    return funcs[names.index(function)]
+
+
 def compile(
     path_or_source: str | os.PathLike[str],
     pipeline: str = "autogpu-vanilla",
@@ -231,18 +252,8 @@ def compile(
 
     source, filename = load_source(path_or_source)
     module = parse_c(source, filename)
-    names = [op.sym_name.data for op in module.ops if hasattr(op, "sym_name")]
-    if function is None:
-        if len(names) != 1:
-            raise CompileError(
-                f"{filename} defines {len(names)} functions ({', '.join(names)}): "
-                "pass function=NAME to choose one"
-            )
-        function = names[0]
-    elif function not in names:
-        raise CompileError(
-            f"{filename} has no function '{function}' (it defines: {', '.join(names)})"
-        )
+    function = select_function(module, filename, function,
+                               "pass function=NAME to choose one").sym_name.data
     spec = pipeline_spec(pipeline, pass_options)
     c_module = module.clone()
     run_pipeline(module, spec)

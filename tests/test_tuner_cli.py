@@ -339,3 +339,22 @@ def test_the_api_takes_size_names_as_text_or_a_list(specialize, compiled):
         assert not pipeline.startswith("agpu-specialize")
     else:
         assert pipeline.startswith(f'agpu-specialize{{sizes="{compiled}"}},autogpu-optimize')
+
+
+def test_a_file_with_several_functions_needs_one_chosen(capsys, tmp_path):
+    import autogpu
+    from autogpu.diagnostics import CompileError
+
+    two = tmp_path / "two.c"
+    two.write_text("void f(float *a, int n) { for (int i = 0; i < n; i++) a[i] = 0.0f; }\n"
+                   "void g(float *a, int n) { for (int i = 0; i < n; i++) a[i] = 1.0f; }\n")
+    code, _, err = _run(capsys, two, "--size", "n=8", "--backend", "cpu", "--list-space")
+    assert code == 1 and "defines 2 functions (f, g): choose one with --function NAME" in err
+    code, _, err = _run(capsys, two, "--function", "h", "--size", "n=8", "--list-space")
+    assert code == 1 and "has no function 'h' (it defines: f, g)" in err
+    code, _, err = _run(capsys, two, "--function", "g", "--size", "n=8", "--backend", "cpu",
+                        "--list-space")
+    assert code == 0, err
+    with pytest.raises(CompileError, match=r"defines 2 functions \(f, g\): pass function=NAME"):
+        autogpu.compile(str(two))
+    assert autogpu.compile(str(two), function="g").name == "g"

@@ -93,20 +93,20 @@ def test_nan_and_infinity_must_match():
 def test_the_reduction_length_comes_from_the_kernels_loops(example, function, sizes, k):
     from pathlib import Path
 
-    from autogpu.tuner.adapter import reduction_length
+    from autogpu.tuner.adapter import c_function, reduction_length
 
     path = Path(__file__).resolve().parent.parent / "examples" / f"{example}.c"
-    assert reduction_length(path.read_text(), str(path), function, sizes) == k
+    assert reduction_length(c_function(path.read_text(), str(path), function), sizes) == k
 
 
 def test_unknown_trip_counts_fall_back_to_the_largest_size():
-    from autogpu.tuner.adapter import reduction_length
+    from autogpu.tuner.adapter import c_function, reduction_length
     from autogpu.tuner.inputs import reduction_length as choose
 
     source = ("void f(float *a, const int *len, int n) {\n#pragma omp parallel for\n"
               "  for (int i = 0; i < n; i++) {\n    int k = 0;\n"
               "    while (k < len[i]) { a[i] += 1.0f; k++; }\n  }\n}\n")
-    assert reduction_length(source, "f.c", "f", {"n": 64}) is None
+    assert reduction_length(c_function(source, "f.c", "f"), {"n": 64}) is None
     assert choose({"n": 64, "m": 7}, None, None) == 64
     assert choose({"n": 64}, "n * 2", None) == 128
     assert choose({"n": 64}, None, 3) == 3

@@ -174,25 +174,19 @@ _CTYPE_DTYPES = {
 }
 
 
-def kernel_signature(source: str, filename: str, function: str | None) -> tuple[str, list[Param]]:
-    """(function name, its parameters) from the C source, via the frontend only (no pipeline),
-    so that sizes can be checked before anything is compiled."""
-    from autogpu.api import load_source  # noqa: F401  (same module the API uses)
+def c_function(source: str, filename: str, function: str | None):
+    """The frontend's `func.func` of the C function to tune (the only one when `function` is
+    None), parsed once for everything `prepare` reads off it before anything is compiled."""
+    from autogpu.api import select_function
     from autogpu.frontend import parse_c
 
-    module = parse_c(source, filename)
-    funcs = [op for op in module.ops if hasattr(op, "sym_name")]
-    names = [op.sym_name.data for op in funcs]
-    if function is None:
-        if len(names) != 1:
-            raise CompileError(
-                f"{filename} defines {len(names)} functions ({', '.join(names)}): "
-                "choose one with --function NAME"
-            )
-        function = names[0]
-    if function not in names:
-        raise CompileError(f"{filename} has no function '{function}' (it defines: {', '.join(names)})")
-    func = funcs[names.index(function)]
+    return select_function(parse_c(source, filename), filename, function,
+                           "choose one with --function NAME")
+
+
+def kernel_signature(func: Any) -> list[Param]:
+    """The parameters of a frontend function (name, array or scalar, dtype, C type, const,
+    C99 extents), so that sizes can be checked before anything is compiled."""
     params = []
     arg_attrs = func.arg_attrs.data if func.arg_attrs is not None else ()
     for i, arg in enumerate(func.body.blocks[0].args):
@@ -210,7 +204,7 @@ def kernel_signature(source: str, filename: str, function: str | None) -> tuple[
             "agpu.const" in attrs,
             ext,
         ))
-    return function, params
+    return params
 
 
 def _attr_value(attr: Any) -> Any:
@@ -231,61 +225,40 @@ def _dtype_of_type(tp: Any) -> str:
     return "float32"
 
 
-def parallel_depth(source: str, filename: str, function: str) -> int:
-    """How many `agpu.parallel_for` are nested in `function` (its parallel dimensions)."""
-    from autogpu.frontend import parse_c
-
-    module = parse_c(source, filename)
+def parallel_depth(func: Any) -> int:
+    """How many `agpu.parallel_for` are nested in a frontend function (its parallel
+    dimensions)."""
     best = 0
-    for func in module.ops:
-        if getattr(func, "sym_name", None) is None or func.sym_name.data != function:
-            continue
-        for op in func.walk():
-            if op.name == "agpu.parallel_for":
-                depth, parent = 0, op
-                while parent is not None:
-                    if getattr(parent, "name", None) == "agpu.parallel_for":
-                        depth += 1
-                    parent = parent.parent_op()
-                best = max(best, depth)
+    for op in func.walk():
+        if op.name == "agpu.parallel_for":
+            depth, parent = 0, op
+            while parent is not None:
+                if getattr(parent, "name", None) == "agpu.parallel_for":
+                    depth += 1
+                parent = parent.parent_op()
+            best = max(best, depth)
     return best
 
 
-def touched_lengths(source: str, filename: str, function: str,
-                    sizes: dict[str, Any]) -> dict[str, int | None]:
-    """Elements each array of `function` needs for these sizes (1 + the largest index its
-    accesses may use), from the C-level IR; None where no bound is found."""
+def touched_lengths(func: Any, sizes: dict[str, Any]) -> dict[str, int | None]:
+    """Elements each array of a frontend function needs for these sizes (1 + the largest index
+    its accesses may use); None where no bound is found."""
     import numpy as np
 
-    from autogpu.frontend import parse_c
-    from autogpu.passes.analysis.extents import find_function, touched_extents
+    from autogpu.passes.analysis.extents import touched_extents
 
-    func = find_function(parse_c(source, filename), function)
-    if func is None:
-        return {}
     integers = {k: int(v) for k, v in sizes.items() if isinstance(v, (int, np.integer))}
     return touched_extents(func, integers)
 
 
-def reduction_length(source: str, filename: str, function: str,
-                     sizes: dict[str, Any]) -> int | None:
+def reduction_length(func: Any, sizes: dict[str, Any]) -> int | None:
     """K of the verification tolerance: the most terms any value accumulates, i.e. the largest
     product of trip counts of nested serial loops, or of a reduction loop's trip count, for the
     given sizes. None where a trip count cannot be evaluated (the caller falls back)."""
-    from autogpu.frontend import parse_c
+    from autogpu.passes.analysis.extents import parameter_names
 
-    module = parse_c(source, filename)
-    func = next((op for op in module.ops if getattr(op, "sym_name", None) is not None
-                 and op.sym_name.data == function), None)
-    if func is None:
-        return None
-    args = {}
-    arg_attrs = func.arg_attrs.data if func.arg_attrs is not None else ()
-    for i, arg in enumerate(func.body.blocks[0].args):
-        attrs = arg_attrs[i].data if i < len(arg_attrs) else {}
-        name = _attr_value(attrs.get("agpu.name"))
-        if name in sizes:
-            args[arg] = sizes[name]
+    args = {arg: sizes[name] for arg, name in zip(func.body.blocks[0].args,
+                                                   parameter_names(func)) if name in sizes}
     best = 1
     for op in func.walk():
         if op.name == "scf.while":

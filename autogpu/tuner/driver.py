@@ -129,7 +129,8 @@ def prepare(options: TuneOptions) -> Prepared:
     from autogpu.api import load_source
 
     source, filename = load_source(options.kernel)
-    function, params = adapter.kernel_signature(source, filename, options.function)
+    c_function = adapter.c_function(source, filename, options.function)
+    function, params = c_function.sym_name.data, adapter.kernel_signature(c_function)
 
     space_file = space_mod.load_space_file(options.space_file) if options.space_file else None
     raw_sizes = {**(space_file.sizes if space_file else {}), **options.sizes}
@@ -141,7 +142,7 @@ def prepare(options: TuneOptions) -> Prepared:
     else:
         touched = None
         if inputs.arrays_without_length(params, given_arrays):
-            touched = adapter.touched_lengths(source, filename, function, sizes)
+            touched = adapter.touched_lengths(c_function, sizes)
         lengths = inputs.array_lengths(params, sizes, given_arrays, function, touched)
         args = inputs.make_arguments(params, sizes, lengths, options.input_seed, options.inputs)
 
@@ -155,7 +156,7 @@ def prepare(options: TuneOptions) -> Prepared:
     space = space_mod.build_space(
         base, option_infos, environment, overrides=overrides, restrictions=restrictions,
         pass_restrictions=pass_restrictions,
-        parallel_dims=adapter.parallel_depth(source, filename, function),
+        parallel_dims=adapter.parallel_depth(c_function),
         use_defaults=options.use_default_space and (space_file.use_defaults if space_file else True),
     )
     candidates = space.enumerate()
@@ -165,7 +166,7 @@ def prepare(options: TuneOptions) -> Prepared:
         adapter.parse_pipeline_spec(options.reference)
     inferred = None
     if options.reduction_length is None:
-        inferred = adapter.reduction_length(source, filename, function, sizes)
+        inferred = adapter.reduction_length(c_function, sizes)
     k = inputs.reduction_length(sizes, options.reduction_length, inferred)
     return Prepared(options, source, filename, function, params, sizes, lengths, args, space,
                     candidates, k)
@@ -523,19 +524,14 @@ def tune(path_or_source: str, pipeline: str = "autogpu-optimize", function: str 
     """
     o = TuneOptions(kernel=str(path_or_source), pipeline=pipeline, function=function,
                     sizes=dict(sizes), backend=backend, **options)
-    result = run(prepare(o))
+    prepared = prepare(o)
+    result = run(prepared)
     if result.best_pipeline is None:
         failures = [v for v in result.variants if v["status"] != "ok"]
         first = failures[0] if failures else None
         detail = f": e.g. [{first['stage']}] {first['reason']}" if first else ""
         raise CompileError(f"no variant of {result.function} passed verification{detail}")
-    source, filename = _source_of(o.kernel)
-    kernel = adapter.compile_kernel(source, filename, result.function, result.best_pipeline)
+    kernel = adapter.compile_kernel(prepared.source, prepared.filename, result.function,
+                                    result.best_pipeline)
     kernel.tuning = result
     return kernel
-
-
-def _source_of(kernel: str) -> tuple[str, str]:
-    from autogpu.api import load_source
-
-    return load_source(kernel)
