@@ -10,7 +10,6 @@ outputs.
 from __future__ import annotations
 
 import hashlib
-import math
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence

@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from autogpu.tuner import adapter
@@ -58,7 +58,6 @@ class KernelCompiler:
     hook: VariantHook = None
     backend: str | None = None  # prebuild the executor's binary in the pool worker
     arch: str | None = None  # the GPU's architecture (sm_90), for prebuilding with nvcc
-    _pipelines: dict[str, str] = field(default_factory=dict, repr=False)
 
     def pipeline(self, config: Mapping[str, Any]) -> str:
         return adapter.format_pipeline(self.space.pipeline(config))

@@ -32,7 +32,7 @@ import statistics
 import sys
 import time
 import traceback
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -278,10 +278,6 @@ class KernelMeasurer(Measurer):
                                         f"the {backend} backend: {_message(e)}") from None
         self._reference_outputs = args
 
-    @property
-    def reference_outputs(self) -> list[Any] | None:
-        return self._reference_outputs
-
     def _fresh(self, written: set[int] | None = None) -> list[Any]:
         """The arguments, with a copy of each array the variant may write (all by default)."""
         return [a.copy() if isinstance(a, np.ndarray) and (written is None or i in written)
@@ -374,7 +370,7 @@ def _message(e: BaseException) -> str:
 class Local:
     """Runs the measurer in this process (no timeout: for tests and debugging)."""
 
-    def __init__(self, measurer: Measurer, timeout: float | None = None):
+    def __init__(self, measurer: Measurer):
         self.measurer = measurer
         self.device_info: dict[str, Any] | None = None
 
@@ -478,20 +474,7 @@ class Isolated:
             self.process.start()
         child.close()
         self.conn = parent
-        if not parent.poll(self.setup_timeout):
-            self._kill()
-            raise MeasurementSetupError(f"the measurement process did not start within "
-                                        f"{self.setup_timeout:.0f} s")
-        try:
-            kind, payload = parent.recv()
-        except EOFError:
-            code = self.process.exitcode
-            self._kill()
-            raise MeasurementSetupError(f"the measurement process died while starting "
-                                        f"(exit code {code})") from None
-        if kind != "ready":
-            self._kill()
-            raise MeasurementSetupError(payload)
+        payload = self._receive_setup("ready", "start")
         self.device_info = payload
         self._fresh = True
         return payload
@@ -499,22 +482,29 @@ class Isolated:
     def _wait_prepared(self) -> None:
         """Wait for the child's slow start (the reference) before the first measurement, so
         that the per-variant timeout covers the variant alone."""
-        assert self.conn is not None
         self._fresh = False
+        self._receive_setup("prepared", "get ready")
+
+    def _receive_setup(self, expected: str, what: str) -> Any:
+        """The payload of the child's next setup message, which must be `expected`; otherwise
+        (silence past the setup timeout, death, an error report) the child is killed and the
+        run stops with the reason."""
+        assert self.conn is not None
         if not self.conn.poll(self.setup_timeout):
             self._kill()
-            raise MeasurementSetupError(f"the measurement process did not get ready within "
+            raise MeasurementSetupError(f"the measurement process did not {what} within "
                                         f"{self.setup_timeout:.0f} s")
         try:
             kind, payload = self.conn.recv()
         except EOFError:
             code = self.process.exitcode if self.process is not None else None
             self._kill()
-            raise MeasurementSetupError(f"the measurement process died while starting (exit "
-                                        f"code {code})") from None
-        if kind != "prepared":
+            raise MeasurementSetupError(f"the measurement process died while starting "
+                                        f"(exit code {code})") from None
+        if kind != expected:
             self._kill()
             raise MeasurementSetupError(payload)
+        return payload
 
     def measure(self, config: Mapping[str, Any], artifact: Any) -> Outcome:
         if self.process is None or not self.process.is_alive():
@@ -535,7 +525,6 @@ class Isolated:
                 return outcome
             except EOFError:
                 pass
-            code = self.process.exitcode if self.process else None
             self.process.join(1.0)
             code = self.process.exitcode
             self._kill()

@@ -272,9 +272,6 @@ class Session:
     def _over_time(self) -> bool:
         return self.time_limit is not None and self._elapsed() >= self.time_limit
 
-    def _in_flight(self) -> int:
-        return len(self._compiling) + len(self._ready) + len(self._deferred)
-
     def _may_ask(self) -> bool:
         if self._over_time():
             return False
