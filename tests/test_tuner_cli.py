@@ -358,3 +358,15 @@ def test_a_file_with_several_functions_needs_one_chosen(capsys, tmp_path):
     with pytest.raises(CompileError, match=r"defines 2 functions \(f, g\): pass function=NAME"):
         autogpu.compile(str(two))
     assert autogpu.compile(str(two), function="g").name == "g"
+
+
+def test_no_reference_is_one_cache_context_however_it_is_spelled():
+    from autogpu.tuner.driver import TuneOptions, context_description, prepare
+
+    contexts = []
+    for reference in (None, "none", " None "):
+        prepared = prepare(TuneOptions(SAXPY, sizes={"n": 16}, arrays={"x": "n", "y": "n"},
+                                       backend="cpu", reference=reference))
+        assert prepared.reference is None
+        contexts.append(context_description(prepared, {"backend": "cpu"}))
+    assert contexts[0] == contexts[1] == contexts[2]

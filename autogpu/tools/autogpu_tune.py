@@ -273,7 +273,7 @@ def options_from_args(args: argparse.Namespace):
         repetitions=args.repetitions,
         timeout=args.timeout,
         compile_timeout=args.compile_timeout,
-        reference=None if args.reference.strip().lower() == "none" else args.reference,
+        reference=args.reference,
         reference_backend=args.reference_backend,
         reduction_length=args.reduction_length,
         tolerance_factor=args.tolerance_factor,

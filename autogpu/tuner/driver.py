@@ -95,6 +95,7 @@ class Prepared:
     space: space_mod.Space
     candidates: list[dict[str, Any]]
     reduction_length: int
+    reference: str | None  # the reference pipeline; None: no verification
     started: float = field(default_factory=time.time)  # for the report's wall time
 
 
@@ -161,14 +162,17 @@ def prepare(options: TuneOptions) -> Prepared:
     candidates = space.enumerate()
     if not candidates:
         raise CompileError(_empty_space_message(space))
-    if options.reference is not None and options.reference.strip().lower() not in ("", "none"):
-        adapter.parse_pipeline_spec(options.reference)
+    reference = options.reference
+    if reference is not None and reference.strip().lower() in ("", "none"):
+        reference = None
+    if reference is not None:
+        adapter.parse_pipeline_spec(reference)
     inferred = None
     if options.reduction_length is None:
         inferred = adapter.reduction_length(c_function, sizes)
     k = inputs.reduction_length(sizes, options.reduction_length, inferred)
     return Prepared(options, source, filename, function, params, sizes, lengths, args, space,
-                    candidates, k)
+                    candidates, k, reference)
 
 
 def _specialized_pipeline(options: TuneOptions, params: list[adapter.Param],
@@ -269,8 +273,8 @@ def start_measurer(prepared: Prepared, device: int):
         proxy = Local(HostMeasurer(o.host))
         return proxy, proxy.start()
     reference = None
-    if o.reference is not None and o.reference.strip().lower() not in ("", "none"):
-        reference = (prepared.source, prepared.filename, o.reference)
+    if prepared.reference is not None:
+        reference = (prepared.source, prepared.filename, prepared.reference)
     measurer = KernelMeasurer(o.backend, prepared.function, prepared.args, reference,
                               o.reference_backend, prepared.reduction_length,
                               o.tolerance_factor, o.warmup, o.repetitions, device)
@@ -297,7 +301,7 @@ def context_description(prepared: Prepared, device_info: Mapping[str, Any]) -> d
         "arrays": prepared.lengths,
         "inputs": inputs.fingerprint(prepared.args),
         "device": dict(device_info),
-        "reference": o.reference, "reference_backend": o.reference_backend,
+        "reference": prepared.reference, "reference_backend": o.reference_backend,
         "reduction_length": prepared.reduction_length, "tolerance_factor": o.tolerance_factor,
         "host_program": o.host.fingerprint() if o.host is not None else None,
         "hook": None if o.variant_hook is None else str(getattr(o.variant_hook, "__qualname__",
@@ -432,7 +436,7 @@ def finish(prepared: Prepared, cache: Cache, context: str, device: Mapping[str, 
         "seed": o.seed,
         "repetitions": o.repetitions,
         "warmup": o.warmup,
-        "reference": o.reference,
+        "reference": prepared.reference,
         "reduction_length": prepared.reduction_length,
         "context": context,
         "space": space.describe(),
