@@ -41,6 +41,7 @@ def test_results_and_failures_are_kept_across_opens(tmp_path):
         assert c.lookup(ctx, {"b": 128}) is None
         assert [r.params for r in c.records(ctx)] == [{"b": 32}, {"b": 64}]
         assert c.counts(ctx) == {"ok": 1, "failed": 1}
+        assert c.best_time(ctx) == 1.5e-3 and c.best_time("no-such-context") is None
     with Cache(path, retry_failed=True) as c:
         assert c.lookup(ctx, {"b": 64}) is None
         assert c.claim(ctx, {"b": 64}).state == "claimed"

@@ -288,6 +288,12 @@ class Cache:
                                   "GROUP BY status", (context,)).fetchall()
         return {status: n for status, n in rows}
 
+    def best_time(self, context: str) -> float | None:
+        """The fastest verified time of a context so far (None before the first)."""
+        (best,) = self._conn.execute("SELECT MIN(time_s) FROM variants WHERE context = ? AND "
+                                     "status = 'ok'", (context,)).fetchone()
+        return best
+
     def measurement_log(self, context: str | None = None) -> list[tuple[str, str, str]]:
         """(variant key, owner, status) of every measurement ever made, oldest first."""
         if context is None:

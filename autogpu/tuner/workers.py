@@ -168,13 +168,13 @@ def _bar(total: int, enabled: bool, out: Any):
 def _update(bar: Any, cache: Cache, context: str | None) -> None:
     if bar is None or context is None:
         return
-    records = [r for r in cache.records(context)]
-    bar.n = min(len(records), bar.total)
-    ok = [r.time_s for r in records if r.ok and r.time_s is not None]
-    if ok:
+    counts = cache.counts(context)  # polled every half second: counts, not whole rows
+    bar.n = min(counts.get("ok", 0) + counts.get("failed", 0), bar.total)
+    best = cache.best_time(context)
+    if best is not None:
         from autogpu.tuner.report import format_time
 
-        bar.set_postfix_str(f"best {format_time(min(ok))}")
+        bar.set_postfix_str(f"best {format_time(best)}")
     bar.refresh()
 
 
