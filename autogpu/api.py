@@ -46,16 +46,21 @@ def pipeline_spec(pipeline: str, pass_options: Mapping[str, Any]) -> str:
             f"pipeline '{pipeline}' already has options: give them in the string or as keyword "
             "arguments, not both"
         )
+    return f"{pipeline}{{{options_text(pass_options)}}}"
 
-    def fmt(value: Any) -> str:
-        if isinstance(value, bool):
-            return "true" if value else "false"
-        if isinstance(value, (list, tuple)):
-            return ",".join(fmt(v) for v in value)
-        return str(value)
 
-    options = " ".join(f"{name}={fmt(value)}" for name, value in pass_options.items())
-    return f"{pipeline}{{{options}}}"
+def option_value(value: Any) -> str:
+    """A pass option's value as a pipeline string spells it: true/false, lists with commas."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return ",".join(option_value(v) for v in value)
+    return str(value)
+
+
+def options_text(options: Mapping[str, Any]) -> str:
+    """`name=value ...`, the inside of a pass's braces (also how the tuner shows parameters)."""
+    return " ".join(f"{name}={option_value(value)}" for name, value in options.items())
 
 
 def parse_pipeline(spec: str) -> PassPipeline:

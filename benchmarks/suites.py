@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from autogpu.api import pipeline_spec
 from benchmarks.problems import CONV2D, MATMUL, Problem
 
 
@@ -57,18 +58,11 @@ def sizes_of(problem: Problem, *values: int) -> tuple[tuple[str, int], ...]:
 # lead announced for `autogpu-optimize` (staging, caching, unrolling, guards, block shape); a
 # name the pass does not have shows up in the table as "unavailable: ... has no option ...".
 def vanilla(block_size: int) -> str:
-    return f"autogpu-vanilla{{block_size={block_size}}}"
+    return pipeline_spec("autogpu-vanilla", {"block_size": block_size})
 
 
 def optimize(**options: object) -> str:
-    def fmt(value: object) -> str:
-        if isinstance(value, bool):
-            return "true" if value else "false"
-        if isinstance(value, tuple):
-            return ",".join(fmt(v) for v in value)
-        return str(value)
-
-    return "autogpu-optimize{" + " ".join(f"{k}={fmt(v)}" for k, v in options.items()) + "}"
+    return pipeline_spec("autogpu-optimize", options)
 
 
 def sized(**sizes: int) -> str:

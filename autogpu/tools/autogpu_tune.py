@@ -321,6 +321,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(args: argparse.Namespace, host_mode: bool) -> int:
+    from autogpu.api import options_text
     from autogpu.tuner import report
     from autogpu.tuner.driver import prepare, run
 
@@ -348,7 +349,7 @@ def _main(args: argparse.Namespace, host_mode: bool) -> int:
         print(f"autogpu-tune: no variant of {result.function} passed verification "
               f"(details in {result.files.get('report')})", file=sys.stderr)
         return 1
-    best = " ".join(f"{k}={report._value(v)}" for k, v in result.best_params.items())
+    best = options_text(result.best_params)
     print(f"best: {best}  {report.format_time(result.best_time_s)}  "
           f"({result.measured} measured now, {len(result.variants) - result.measured} from "
           f"the cache; stopped: {result.stopped_by}; {result.report['wall_s']:.0f} s)")

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from autogpu.api import options_text
 from autogpu.diagnostics import CompileError
 from autogpu.tuner import adapter, inputs, report, space as space_mod
 from autogpu.tuner.cache import Cache, canonical, default_cache_path, digest
@@ -395,7 +396,7 @@ class _Progress:
             return
         if evaluation.ok and (self.best is None or evaluation.time_s < self.best):
             self.best = evaluation.time_s
-            params = " ".join(f"{k}={report._value(v)}" for k, v in evaluation.params.items())
+            params = options_text(evaluation.params)
             self.bar.set_postfix_str(f"best {report.format_time(self.best)} ({params})")
         self.bar.update(1)
 

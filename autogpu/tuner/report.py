@@ -20,6 +20,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from autogpu.api import option_value, options_text
+
 REPORT_SCHEMA = "autogpu-tune-report/1"
 
 
@@ -30,14 +32,6 @@ def format_time(seconds: float | None) -> str:
         if seconds >= scale:
             return f"{seconds / scale:.3f} {unit}"
     return f"{seconds / 1e-9:.1f} ns"
-
-
-def _value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (list, tuple)):
-        return ",".join(_value(x) for x in v)
-    return str(v)
 
 
 def table(variants: Sequence[Mapping[str, Any]], top: int = 10, names: Sequence[str] | None = None
@@ -51,7 +45,7 @@ def table(variants: Sequence[Mapping[str, Any]], top: int = 10, names: Sequence[
     header = ["rank", *names, "time", "vs best"]
     rows = []
     for rank, v in enumerate(ok[:top], 1):
-        rows.append([str(rank), *(_value(v["params"].get(n)) for n in names),
+        rows.append([str(rank), *(option_value(v["params"].get(n)) for n in names),
                      format_time(v["time_s"]), f"{v['time_s'] / best:.2f}x" if best else "-"])
     widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
               for i, h in enumerate(header)]
@@ -66,7 +60,7 @@ def table(variants: Sequence[Mapping[str, Any]], top: int = 10, names: Sequence[
         summary = ", ".join(f"{n} {stage}" for stage, n in sorted(by_stage.items()))
         lines.append(f"{len(ok)} verified, {len(failed)} failed ({summary})")
         first = failed[0]
-        lines.append(f"  e.g. {' '.join(f'{k}={_value(x)}' for k, x in first['params'].items())}: "
+        lines.append(f"  e.g. {options_text(first['params'])}: "
                      f"[{first.get('stage')}] {(first.get('reason') or '').splitlines()[0][:160]}")
     else:
         lines.append(f"{len(ok)} verified, 0 failed")
@@ -90,7 +84,7 @@ def write_best(outdir: Path, best: Mapping[str, Any], cuda_source: str, launch: 
     """best.cu (with the launch description on its first line) and best.json."""
     cu = outdir / "best.cu"
     header = "// autogpu-launch: " + json.dumps(launch, separators=(",", ":"))
-    params = " ".join(f"{k}={_value(v)}" for k, v in best["params"].items())
+    params = options_text(best["params"])
     cu.write_text(f"{header}\n// autogpu-tune: {params}; median {format_time(best['time_s'])}\n"
                   f"{cuda_source}")
     meta = outdir / "best.json"
@@ -137,7 +131,7 @@ def plot(path: Path, variants: Sequence[Mapping[str, Any]], names: Sequence[str]
     for ax, name in zip(axes[1:], names):
         values = []
         for v in variants:
-            value = _value(v["params"].get(name))
+            value = option_value(v["params"].get(name))
             if value not in values:
                 values.append(value)
         try:
@@ -146,11 +140,11 @@ def plot(path: Path, variants: Sequence[Mapping[str, Any]], names: Sequence[str]
             pass
         pos = {val: i for i, val in enumerate(values)}
         ok = [v for v in variants if v["status"] == "ok"]
-        ax.scatter([pos[_value(v["params"].get(name))] for v in ok],
+        ax.scatter([pos[option_value(v["params"].get(name))] for v in ok],
                    [v["time_s"] / scale for v in ok], s=12, alpha=0.6)
         bad = [v for v in variants if v["status"] != "ok"]
         if bad:
-            ax.scatter([pos[_value(v["params"].get(name))] for v in bad], [top / scale] * len(bad),
+            ax.scatter([pos[option_value(v["params"].get(name))] for v in bad], [top / scale] * len(bad),
                        marker="x", color="red", s=16)
         ax.set_xticks(range(len(values)))
         ax.set_xticklabels(values, rotation=45 if len(values) > 6 else 0, fontsize=8)
