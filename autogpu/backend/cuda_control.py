@@ -16,10 +16,10 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Block, Operation, SSAValue
 
-from autogpu.backend.c_expr import Binary, Conditional, Expr, IntLiteral, Name, Unary
+from autogpu.backend.c_expr import Binary, Expr, IntLiteral, Name
 from autogpu.backend.c_names import Scopes
-from autogpu.backend.c_types import Mode, UnsupportedType, convert, ctype_of, ir_width, width
-from autogpu.backend.cuda_exprs import conditional_bool, pair
+from autogpu.backend.c_types import Mode, UnsupportedType, convert, ctype_of
+from autogpu.backend.cuda_exprs import negate, pair, select
 
 INDENT = "  "
 
@@ -117,7 +117,7 @@ class ControlFlow:
             for name in names:
                 self.scopes.release(name)
             (result,) = op.output
-            self.bind(result, self.ternary(cond, then_values[0], else_values[0], result))
+            self.bind(result, select(cond, then_values[0], else_values[0], result.type))
             return
         targets: list[Name] = []
         for result, name in zip(op.output, names):
@@ -128,7 +128,7 @@ class ControlFlow:
         then_lines += self.assignments(targets, then_values)
         else_lines += self.assignments(targets, else_values)
         if not then_lines and else_lines:
-            self.line(f"if ({_negate(cond)}) {{")
+            self.line(f"if ({negate(cond)}) {{")
             self.lines += else_lines
         else:
             self.line(f"if ({cond}) {{")
@@ -154,18 +154,6 @@ class ControlFlow:
             self.assign(targets, values)
         self.depth -= 1
         return lines
-
-    def ternary(self, cond: Expr, if_true: Expr, if_false: Expr, result: SSAValue) -> Expr:
-        if ir_width(result.type) == 1:
-            t = convert(if_true, "bool", Mode.EXACT)
-            f = convert(if_false, "bool", Mode.EXACT)
-            return conditional_bool(cond, t, f)
-        want = ctype_of(result.type)
-        if width(want) < 32:
-            a, b = convert(if_true, want, Mode.EXACT), convert(if_false, want, Mode.EXACT)
-        else:
-            a, b = pair(if_true, if_false, want)
-        return Conditional(cond, a, b, want)
 
     def while_loop(self, op: scf.WhileOp) -> None:
         before = op.before_region.block
@@ -223,15 +211,9 @@ class ControlFlow:
                 self.line("while (true) {")
                 self.depth += 1
                 self.lines += before_lines
-                self.line(f"if ({_negate(cond)}) break;")
+                self.line(f"if ({negate(cond)}) break;")
                 self.lines += after_lines
         self.line("}")
-
-
-def _negate(cond: Expr) -> Expr:
-    if isinstance(cond, Unary) and cond.op == "!":
-        return cond.operand
-    return Unary("!", cond, "bool")
 
 
 def _is_lone_if(lines: list[str], indent: str) -> bool:

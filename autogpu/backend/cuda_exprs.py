@@ -178,7 +178,8 @@ def _is_false(e: Expr) -> bool:
     return isinstance(e, Literal) and e.text == "false"
 
 
-def _not(e: Expr) -> Expr:
+def negate(e: Expr) -> Expr:
+    """`!e`, or the operand of a negation."""
     if isinstance(e, Unary) and e.op == "!":
         return e.operand
     return Unary("!", e, "bool")
@@ -306,7 +307,7 @@ def _int_op(op: Operation, args: Sequence[Expr], _: dict[str, str]) -> Expr:
             raise Unsupported("on i1")
         a, b = _bool(args[0]), _bool(args[1])
         if op.name == "arith.xori" and (_is_true(a) or _is_true(b)):
-            return _not(b if _is_true(a) else a)
+            return negate(b if _is_true(a) else a)
         return Binary(_BOOL_BINARY[op.name], a, b, "bool")
     c_op, unsigned = _INT_BINARY[op.name]
     return _int_binary(c_op, args[0], args[1], type, unsigned)
@@ -371,22 +372,26 @@ def _cmpf(op: Operation, args: Sequence[Expr], _: dict[str, str]) -> Expr:
     if predicate in _CMPF_ORDERED:
         return Binary(_CMPF_ORDERED[predicate], a, b, "bool")
     if predicate in _CMPF_UNORDERED:
-        return _not(Binary(_CMPF_UNORDERED[predicate], a, b, "bool"))
+        return negate(Binary(_CMPF_UNORDERED[predicate], a, b, "bool"))
     if predicate in ("false", "true"):
         return Literal(predicate, "bool")
     if predicate == "ord":
-        not_nan = [_not(call("isnan", [x], "bool")) for x in (a, b)]
+        not_nan = [negate(call("isnan", [x], "bool")) for x in (a, b)]
         return Binary("&&", not_nan[0], not_nan[1], "bool")
     if predicate == "uno":
         return Binary("||", call("isnan", [a], "bool"), call("isnan", [b], "bool"), "bool")
     # one / ueq: mention each operand twice (the emitter made them names).
     ordered_ne = Binary("||", Binary("<", a, b, "bool"), Binary(">", a, b, "bool"), "bool")
-    return ordered_ne if predicate == "one" else _not(ordered_ne)
+    return ordered_ne if predicate == "one" else negate(ordered_ne)
 
 
 def _select(op: Operation, args: Sequence[Expr], _: dict[str, str]) -> Expr:
-    cond, if_true, if_false = _bool(args[0]), args[1], args[2]
-    type = op.results[0].type
+    return select(_bool(args[0]), args[1], args[2], op.results[0].type)
+
+
+def select(cond: Expr, if_true: Expr, if_false: Expr, type: Attribute) -> Expr:
+    """`cond ? if_true : if_false` with a result of IR type `type` (arith.select, scf.if with
+    one result and no statements): both branches converted to it exactly."""
     if ir_width(type) == 1:
         return conditional_bool(cond, _bool(if_true), _bool(if_false))
     want = ctype_of(type)

@@ -167,7 +167,7 @@ def _params(function: func.FuncOp) -> tuple[list[dict[str, Any]], list[str]]:
     names: list[str] = []
     fname = function.sym_name.data
     for index, arg in enumerate(function.args):
-        attrs = _hostarg_attrs(function, index)
+        attrs = arg_attrs(function, index)
         name = str_attr(attrs, "agpu.name") or arg.name_hint or f"arg{index}"
         if name in names:
             raise CompileError(f"cuda target: two parameters named {name} in func.func @{fname}")
@@ -193,12 +193,6 @@ def _params(function: func.FuncOp) -> tuple[list[dict[str, Any]], list[str]]:
             entry["extents"] = _extents(attrs.get("agpu.extents"))
         params.append(entry)
     return params, names
-
-
-def _hostarg_attrs(function: func.FuncOp, index: int) -> dict[str, Attribute]:
-    if function.arg_attrs is not None and index < len(function.arg_attrs.data):
-        return dict(function.arg_attrs.data[index].data)
-    return arg_attrs(function, index)
 
 
 def _extents(attr: Attribute | None) -> list[str | int] | None:

@@ -30,7 +30,7 @@ from autogpu.backend.c_types import (
     width,
 )
 from autogpu.backend.cuda_atomics import ATOMIC_KINDS, AtomicUnsupported, atomic_call
-from autogpu.backend.cuda_control import ControlFlow
+from autogpu.backend.cuda_control import INDENT, ControlFlow
 from autogpu.backend.cuda_exprs import (
     Unsupported,
     build_expression,
@@ -48,7 +48,6 @@ from autogpu.backend.cuda_memory import (
 )
 from autogpu.diagnostics import CompileError
 
-INDENT = "  "
 
 # Uses under which a value computed as `unsigned` is best declared `unsigned` (rather than
 # converted back to `int`): unsigned ops and ops that wrap the same either way.
