@@ -47,8 +47,11 @@ class CompileError(Exception):
         return self.format()
 
 
-def located(message: str, file: str, source: str, line: int, column: int) -> CompileError:
-    """A CompileError pointing at (line, column) of `source`, which was read from `file`."""
+def located(
+    message: str, file: str, source: str, line: int, column: int, severity: str = "error"
+) -> CompileError:
+    """A CompileError (or, with severity="warning", a warning) pointing at (line, column) of
+    `source`, which was read from `file`."""
     lines = source.splitlines()
     source_line = lines[line - 1] if 0 < line <= len(lines) else None
-    return CompileError(message, SourceLocation(file, line, column), source_line)
+    return CompileError(message, SourceLocation(file, line, column), source_line, severity)

@@ -107,6 +107,25 @@ def test_warnings_can_be_collected():
     assert (warning.location.line, warning.location.column) == (1, 9)
 
 
+def test_operands_are_typed_once(monkeypatch):
+    # Each operand of a binary operator is typed once: a warning in it is reported once, and
+    # typing a chain of n operators takes linear, not exponential, work.
+    from autogpu.frontend.expressions import ExpressionTyping
+
+    warnings: list[CompileError] = []
+    parse_c("void f(double *a) { a[0] = 1.0L + a[1]; }", "k.c", warn=warnings.append)
+    (warning,) = warnings
+    assert warning.message == "long double literal '1.0L' is computed as double"
+    assert (warning.location.line, warning.location.column) == (1, 28)
+
+    typed = []
+    original = ExpressionTyping.expr
+    monkeypatch.setattr(ExpressionTyping, "expr",
+                        lambda self, e: typed.append(e) or original(self, e))
+    parse_c("void f(double x, double *a) { a[0] = " + " + ".join(["x"] * 40) + "; }", "k.c")
+    assert len(typed) < 3 * (40 + 39 + 2)  # a few visits per node: 40 x, 39 +, a[0], 0
+
+
 def test_compile_error_attributes():
     source = "void f(float *a) {\n  a[0] = b;\n}\n"
     with pytest.raises(CompileError) as info:
@@ -286,7 +305,7 @@ def _frontend_type(expression: str) -> str:
         "void probe(int i, unsigned u, long l, unsigned long ul, float f, double d, "
         f"double *out) {{ out[0] = {expression}; }}"
     )
-    pre, _ = preprocess(source, "probe.c")
+    pre = preprocess(source, "probe.c")
     unit = parse_text(pre, source, "probe.c")
     (function,) = Sema(source, "probe.c", {}, lambda w: None).run(unit)
     (statement,) = function.body.items

@@ -65,24 +65,23 @@ def _position(warning: CompileError) -> tuple[int, int]:
 
 
 def _compile(source: str, filename: str, warn: Callable[[CompileError], None]) -> ModuleOp:
-    pre, warnings = preprocess(source, filename)
-    for w in warnings:
-        warn(w)
+    pre = preprocess(source, filename)
     parallel = []
     for pragma in pre.pragmas:
         if _PARALLEL_FOR.match(pragma.text):
             parallel.append(pragma)
         else:
-            w = located(
-                f"ignoring '#pragma {pragma.text}': only '#pragma omp parallel for' is "
-                "supported",
-                filename,
-                source,
-                pragma.line,
-                pragma.column,
+            warn(
+                located(
+                    f"ignoring '#pragma {pragma.text}': only '#pragma omp parallel for' is "
+                    "supported",
+                    filename,
+                    source,
+                    pragma.line,
+                    pragma.column,
+                    severity="warning",
+                )
             )
-            w.severity = "warning"
-            warn(w)
     unit = parse_text(pre, source, filename)
     targets = _pragma_targets(parallel, pre, source, filename)
     functions = Sema(source, filename, targets, warn).run(unit)

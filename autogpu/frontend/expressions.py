@@ -1,12 +1,11 @@
 """Typing C expressions with C's rules (`types.py`), and rejecting what the subset leaves out.
 
-A mixin of `Sema`: it uses the analyser's scopes (`lookup`), its error reporting and its record
-of writes (`assigned`, `stored`).
+A mixin of `Sema`: it uses the analyser's scopes (`lookup`), its error and warning reporting and
+its record of writes (`assigned`, `stored`).
 """
 
 from __future__ import annotations
 
-from autogpu.diagnostics import located
 from autogpu.frontend import ast
 from autogpu.frontend.symbols import array_var, describe
 from autogpu.frontend.types import (
@@ -43,7 +42,11 @@ _COMPARISONS = {"<", ">", "<=", ">=", "==", "!="}
 class ExpressionTyping:
     def rvalue(self, expr: ast.Expr) -> Scalar:
         """Types an expression used for its value: a number (never an array)."""
-        t = self.expr(expr)
+        return self.as_value(self.expr(expr), expr)
+
+    def as_value(self, t: Scalar | ArrayType | RowType, expr: ast.Expr) -> Scalar:
+        """`t`, the type of the already typed `expr`, used for its value: arrays and rows of
+        arrays are rejected."""
         if isinstance(t, ArrayType):
             raise self.error(
                 f"array '{describe(expr)}' cannot be used as a value: index it",
@@ -72,12 +75,7 @@ class ExpressionTyping:
             return e.type
         if isinstance(e, ast.FloatLit):
             if e.long_double:
-                w = located(
-                    f"long double literal '{e.text}' is computed as double",
-                    self.filename, self.source, *e.pos,
-                )  # fmt: skip
-                w.severity = "warning"
-                self.warn(w)
+                self.warning(f"long double literal '{e.text}' is computed as double", e.pos)
             return e.type
         if isinstance(e, ast.Name):
             return self.name(e)
@@ -187,9 +185,7 @@ class ExpressionTyping:
                 "dereferencing with '*' is not supported: write p[0] (and p[i] for *(p + i))",
                 e.pos,
             )
-        t = self.expr(e.operand)
-        if isinstance(t, ArrayType | RowType):
-            self.rvalue(e.operand)
+        t = self.rvalue(e.operand)
         if e.op == "!":
             return INT
         if e.op == "~" and not t.is_int:
@@ -205,7 +201,7 @@ class ExpressionTyping:
                     f"array instead ({describe(side)}[i + 1], not {describe(side)} + 1)",
                     e.pos,
                 )
-        lt, rt = self.rvalue(e.lhs), self.rvalue(e.rhs)
+        lt, rt = self.as_value(lt, e.lhs), self.as_value(rt, e.rhs)
         if e.op in ("&&", "||"):
             return INT
         if e.op in _INTEGER_ONLY and not (lt.is_int and rt.is_int):

@@ -140,8 +140,6 @@ def _step(step: ast.Expr | None, var: Var, body: Effects):
         if constant == 0:
             return "its step is zero"
         signed = sign * constant
-        if not amount.ctype.signed and sign < 0 and constant > 0:
-            signed = -constant
         return signed > 0, abs(signed)
     reason = _not_invariant(amount, var, body, "step")
     if reason:

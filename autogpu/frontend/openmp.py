@@ -10,7 +10,6 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from autogpu.diagnostics import CompileError, located
 from autogpu.dialects.agpu import REDUCTION_OF_C_OPERATOR, ReductionKind
 from autogpu.frontend.preprocess import Pragma
 from autogpu.frontend.symbols import Var
@@ -81,12 +80,9 @@ class ClauseParser:
             elif clause == "reduction":
                 info.reductions += self.reduction(args, pragma, args_start)
             elif clause in _IGNORED_CLAUSES:
-                self.sema.warn(
-                    self.warning(
-                        f"ignoring clause '{clause}' of '#pragma omp parallel for'",
-                        pragma,
-                        args_start - len(clause),
-                    )
+                self.sema.warning(
+                    f"ignoring clause '{clause}' of '#pragma omp parallel for'",
+                    (pragma.line, pragma.column_of(args_start - len(clause))),
                 )
             else:
                 raise self.sema.error(
@@ -95,12 +91,6 @@ class ClauseParser:
                     "the loop)",
                     where,
                 )
-
-    def warning(self, message: str, pragma: Pragma, offset: int) -> CompileError:
-        sema = self.sema
-        w = located(message, sema.filename, sema.source, pragma.line, pragma.column_of(offset))
-        w.severity = "warning"
-        return w
 
     def collapse_depth(self, text: str, pragma: Pragma, offset: int) -> int:
         try:

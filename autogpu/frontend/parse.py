@@ -207,10 +207,6 @@ _SPEC_WORDS = {"void", "char", "short", "int", "long", "float", "double", "signe
                "size_t", "_Bool"}  # fmt: skip
 
 
-def _token_pos(token: Token) -> tuple[int, int]:
-    return token.line, token.column
-
-
 @v_args(meta=True)
 class _ToAst(Transformer):
     def __init__(self, pre: Preprocessed, error):
@@ -297,8 +293,13 @@ class _ToAst(Transformer):
         return (UINT, "unsigned") if unsigned else (INT, "int")
 
     def pointer(self, meta, children):
+        return self._qualifiers(meta, children[1:])
+
+    def _qualifiers(self, meta, quals) -> ast.Pointer:
+        """An `ast.Pointer` at `meta` carrying the qualifier tokens `quals` (const, restrict;
+        volatile is rejected)."""
         p = ast.Pointer(self.pos(meta))
-        for q in children[1:]:
+        for q in quals:
             if q.value == "const":
                 p.const = True
             elif q.value == "volatile":
@@ -340,15 +341,7 @@ class _ToAst(Transformer):
         if inner.params is not None:
             raise self.error("functions cannot return arrays", meta.line, meta.column)
         inner.arrays.append(size)
-        qual = ast.Pointer(self.pos(meta))
-        for q in quals:
-            if q.value == "const":
-                qual.const = True
-            elif q.value == "volatile":
-                raise self.error("'volatile' is not supported", q.line, q.column)
-            else:
-                qual.restrict = True
-        inner.array_quals.append(qual)
+        inner.array_quals.append(self._qualifiers(meta, quals))
         return inner
 
     def function_declarator(self, meta, children):

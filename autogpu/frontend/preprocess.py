@@ -91,7 +91,6 @@ class Preprocessor:
         self.source = source
         self.filename = filename
         self.macros: dict[str, Macro] = {}
-        self.warnings: list[CompileError] = []
 
     def error(self, message: str, line: int, column: int) -> CompileError:
         return located(message, self.filename, self.source, line, column)
@@ -230,6 +229,5 @@ class Preprocessor:
         return "".join(parts), mapping
 
 
-def preprocess(source: str, filename: str) -> tuple[Preprocessed, list[CompileError]]:
-    pre = Preprocessor(source, filename)
-    return pre.run(), pre.warnings
+def preprocess(source: str, filename: str) -> Preprocessed:
+    return Preprocessor(source, filename).run()

@@ -17,7 +17,7 @@ from autogpu.frontend.loops import Effects, canonical_form
 from autogpu.frontend.openmp import ClauseParser, ParallelInfo
 from autogpu.frontend.preprocess import Pragma
 from autogpu.frontend.symbols import Function, Var
-from autogpu.frontend.types import ArrayType, Scalar
+from autogpu.frontend.types import ArrayType
 
 
 class Sema(ExpressionTyping):
@@ -41,6 +41,9 @@ class Sema(ExpressionTyping):
 
     def error(self, message: str, pos: ast.Pos) -> CompileError:
         return located(message, self.filename, self.source, *pos)
+
+    def warning(self, message: str, pos: ast.Pos) -> None:
+        self.warn(located(message, self.filename, self.source, *pos, severity="warning"))
 
     # ---- top level ----------------------------------------------------------------------------
 
@@ -333,9 +336,7 @@ class Sema(ExpressionTyping):
                 var.initializing = False
 
     def condition(self, expr: ast.Expr) -> None:
-        t = self.rvalue(expr)
-        if not isinstance(t, Scalar):  # pragma: no cover - rvalue only returns scalars
-            raise self.error("condition must be a number", expr.pos)
+        self.rvalue(expr)
 
     def effect(self, expr: ast.Expr) -> None:
         """An expression statement: assignments, ++/--, or an expression without effect."""
@@ -349,9 +350,7 @@ class Sema(ExpressionTyping):
         else:
             self.rvalue(expr)
             if self.recording:
-                w = located("statement has no effect", self.filename, self.source, *expr.pos)
-                w.severity = "warning"
-                self.warn(w)
+                self.warning("statement has no effect", expr.pos)
 
     # ---- loops --------------------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from xdsl.dialects.builtin import Float32Type, Float64Type, IntegerType, f32, f64, i32, i64
+from xdsl.dialects.builtin import f32, f64, i32, i64
 from xdsl.ir import Attribute
 
 
@@ -221,11 +221,3 @@ def fold_convert(value: int | float, source: Scalar, target: Scalar) -> int | fl
 def ir_int_value(value: int, t: Scalar) -> int:
     """The signless attribute value of an integer constant (two's complement, signed view)."""
     return wrap(value, Scalar("", False, t.bits, True))
-
-
-def is_ir_float(attr: Attribute) -> bool:
-    return isinstance(attr, Float32Type | Float64Type)
-
-
-def is_ir_int(attr: Attribute) -> bool:
-    return isinstance(attr, IntegerType)
