@@ -65,7 +65,8 @@ CXXFLAGS = (
 COMPILER = os.environ.get("CXX") or "g++"  # the C++ compiler used unless one is given
 THREAD_ORDERS = {"forward": 0, "reverse": 1, "random": 2}
 SOURCE_NAME = "kernels.cu"
-_CTYPES = {
+CTYPES = {
+    # the ctypes type of each NumPy dtype of a scalar argument
     "bool": ctypes.c_bool,
     "int8": ctypes.c_int8,
     "uint8": ctypes.c_uint8,
@@ -81,10 +82,11 @@ _CTYPES = {
 _ERROR_BYTES = 2048
 
 
-def cache_dir() -> Path:
-    """Where compiled kernels are kept: $AUTOGPU_CACHE, else ~/.cache/autogpu."""
+def cache_dir(kind: str = "cpu") -> Path:
+    """Where autogpu keeps what it compiled, by kind ("cpu" for these kernels, "c_reference",
+    "nvcc"): $AUTOGPU_CACHE/kind, else ~/.cache/autogpu/kind."""
     root = os.environ.get("AUTOGPU_CACHE") or os.path.join(Path.home(), ".cache", "autogpu")
-    return Path(root) / "cpu"
+    return Path(root) / kind
 
 
 @functools.cache
@@ -320,7 +322,7 @@ class CpuProgram:
             if isinstance(value, np.ndarray):
                 holders.append(ctypes.c_void_p(value.ctypes.data))
             else:
-                holders.append(_CTYPES[value.dtype.name](value.item()))
+                holders.append(CTYPES[value.dtype.name](value.item()))
         argv = (ctypes.c_void_p * max(len(holders), 1))(
             *[ctypes.addressof(h) for h in holders]
         )

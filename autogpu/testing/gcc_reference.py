@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from autogpu.backend import cpu_exec
 from autogpu.testing.c_signature import CParam, CSignature, dtype_of_ctype, parse_c_signature
 
 GCC_FLAGS = (
@@ -61,8 +62,7 @@ class ReferenceCompileError(RuntimeError):
 
 
 def cache_dir() -> Path:
-    root = os.environ.get("AUTOGPU_CACHE") or os.path.join(Path.home(), ".cache", "autogpu")
-    path = Path(root) / "c_reference"
+    path = cpu_exec.cache_dir("c_reference")
     path.mkdir(parents=True, exist_ok=True)
     return path
 
@@ -95,16 +95,9 @@ def compile_shared_object(source: str, filename: str = "kernel.c") -> Path:
     return target
 
 
-_CTYPES = {
-    "float32": ctypes.c_float, "float64": ctypes.c_double, "bool": ctypes.c_bool,
-    "int8": ctypes.c_int8, "int16": ctypes.c_int16, "int32": ctypes.c_int32,
-    "int64": ctypes.c_int64, "uint8": ctypes.c_uint8, "uint16": ctypes.c_uint16,
-    "uint32": ctypes.c_uint32, "uint64": ctypes.c_uint64,
-}
-
 
 def _ctype(ctype: str):
-    return _CTYPES[dtype_of_ctype(ctype).name]
+    return cpu_exec.CTYPES[dtype_of_ctype(ctype).name]
 
 
 class CReference:

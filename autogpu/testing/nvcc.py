@@ -44,8 +44,9 @@ def _nvcc_version(nvcc: str) -> str:
 
 
 def _cache_dir() -> Path:
-    root = os.environ.get("AUTOGPU_CACHE") or os.path.join(Path.home(), ".cache", "autogpu")
-    return Path(root) / "nvcc"
+    from autogpu.backend.cpu_exec import cache_dir
+
+    return cache_dir("nvcc")
 
 
 _memory: dict[str, NvccResult] = {}
