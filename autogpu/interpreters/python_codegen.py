@@ -21,13 +21,12 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
+from xdsl.dialects.arith import CMPF_COMPARISON_OPERATIONS, CMPI_COMPARISON_OPERATIONS
 from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     FloatAttr,
-    IndexType,
     IntegerAttr,
-    IntegerType,
     MemRefType,
     ModuleOp,
 )
@@ -36,6 +35,7 @@ from xdsl.traits import IsTerminator
 
 from autogpu.interpreters import c_semantics as cs
 from autogpu.interpreters.c_semantics import InterpreterError
+from autogpu.passes.analysis.integers import bit_width
 
 # Helpers the generated code calls, by the names it uses.
 _HELPERS: dict[str, Any] = {
@@ -83,7 +83,6 @@ _CMPI = {
     "ugt": "({a} & {m}) > ({b} & {m})",
     "uge": "({a} & {m}) >= ({b} & {m})",
 }
-_CMPI_NAMES = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
 
 # Python's comparisons are IEEE's ordered ones (false on NaN) except `!=` (true on NaN).
 _CMPF = {
@@ -104,7 +103,6 @@ _CMPF = {
     "uno": "({a} != {a} or {b} != {b})",
     "true": "True",
 }
-_CMPF_NAMES = list(_CMPF)
 
 _INT_DIVISIONS = {
     "arith.divsi": "_divsi",
@@ -117,15 +115,6 @@ _INT_DIVISIONS = {
 }
 
 
-def int_width(type_: Attribute) -> int | None:
-    """Bit width of an integer or index type (index is 64-bit, as on the host), else None."""
-    if isinstance(type_, IntegerType):
-        return type_.width.data
-    if isinstance(type_, IndexType):
-        return 64
-    return None
-
-
 def float_kind(type_: Attribute) -> str | None:
     if isinstance(type_, Float32Type):
         return "f32"
@@ -135,7 +124,7 @@ def float_kind(type_: Attribute) -> str | None:
 
 
 def check_scalar_type(type_: Attribute, where: str) -> None:
-    if int_width(type_) is None and float_kind(type_) is None:
+    if bit_width(type_) is None and float_kind(type_) is None:
         raise InterpreterError(f"{where}: unsupported type {type_} (integers, f32 and f64 only)")
 
 
@@ -287,7 +276,7 @@ class _FunctionWriter:
     # --- arith: integers -------------------------------------------------------------------
 
     def _int_operands(self, op: Operation) -> tuple[list[str], int]:
-        width = int_width(op.operands[0].type)
+        width = bit_width(op.operands[0].type)
         if width is None:
             raise self.unsupported(op, f"operand type {op.operands[0].type}")
         return [self.use(v) for v in op.operands], width
@@ -298,7 +287,7 @@ class _FunctionWriter:
     def _constant(self, op: Operation) -> None:
         value = op.properties.get("value")
         type_ = op.results[0].type
-        if isinstance(value, IntegerAttr) and (width := int_width(type_)) is not None:
+        if isinstance(value, IntegerAttr) and (width := bit_width(type_)) is not None:
             self._result(op, str(cs.wrap(value.value.data, width)))
         elif isinstance(value, FloatAttr) and (kind := float_kind(type_)) is not None:
             constant = cs.F32(value.value.data) if kind == "f32" else float(value.value.data)
@@ -336,7 +325,7 @@ class _FunctionWriter:
 
     def _cmpi(self, op: Operation) -> None:
         (a, b), width = self._int_operands(op)
-        predicate = _CMPI_NAMES[op.properties["predicate"].value.data]  # type: ignore
+        predicate = CMPI_COMPARISON_OPERATIONS[op.properties["predicate"].value.data]  # type: ignore
         test = _CMPI[predicate].format(a=a, b=b, m=(1 << width) - 1)
         self._result(op, f"-1 if {test} else 0")
 
@@ -348,7 +337,7 @@ class _FunctionWriter:
 
     def _int_cast(self, op: Operation) -> None:
         """extsi/extui/trunci/index_cast between integer widths."""
-        source, target = int_width(op.operands[0].type), int_width(op.results[0].type)
+        source, target = bit_width(op.operands[0].type), bit_width(op.results[0].type)
         if source is None or target is None:
             raise self.unsupported(op, f"{op.operands[0].type} -> {op.results[0].type}")
         a = self.use(op.operands[0])
@@ -361,7 +350,7 @@ class _FunctionWriter:
             self._result(op, a)
 
     def _int_to_float(self, op: Operation) -> None:
-        width = int_width(op.operands[0].type)
+        width = bit_width(op.operands[0].type)
         kind = float_kind(op.results[0].type)
         if width is None or kind is None:
             raise self.unsupported(op, f"{op.operands[0].type} -> {op.results[0].type}")
@@ -371,7 +360,7 @@ class _FunctionWriter:
         self._result(op, f"_int_to_f32({a})" if kind == "f32" else f"float({a})")
 
     def _float_to_int(self, op: Operation) -> None:
-        width = int_width(op.results[0].type)
+        width = bit_width(op.results[0].type)
         if width is None or float_kind(op.operands[0].type) is None:
             raise self.unsupported(op, f"{op.operands[0].type} -> {op.results[0].type}")
         helper = "_fptosi" if op.name == "arith.fptosi" else "_fptoui"
@@ -393,7 +382,7 @@ class _FunctionWriter:
             (32, "f32"): "_bits_f32({a})",
             (64, "f64"): "_bits_f64({a})",
         }
-        key = (float_kind(source) or int_width(source), float_kind(target) or int_width(target))
+        key = (float_kind(source) or bit_width(source), float_kind(target) or bit_width(target))
         if key[0] == key[1] and key[0] is not None:
             self._result(op, a)
         elif key in conversions:
@@ -419,7 +408,7 @@ class _FunctionWriter:
 
     def _cmpf(self, op: Operation) -> None:
         (a, b), _ = self._float_operands(op)
-        predicate = _CMPF_NAMES[op.properties["predicate"].value.data]  # type: ignore
+        predicate = CMPF_COMPARISON_OPERATIONS[op.properties["predicate"].value.data]  # type: ignore
         self._result(op, f"-1 if {_CMPF[predicate].format(a=a, b=b)} else 0")
 
     def _minmax_f(self, op: Operation) -> None:
@@ -495,7 +484,7 @@ class _FunctionWriter:
             return f"{ref}[{index}]"
         if float_kind(element) == "f64":
             return f"float({ref}[{index}])"
-        if int_width(element) == 1:
+        if bit_width(element) == 1:
             return f"(-1 if {ref}[{index}] else 0)"
         return f"int({ref}[{index}])"
 

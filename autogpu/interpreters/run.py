@@ -16,9 +16,9 @@ from autogpu.interpreters.python_codegen import (
     check_scalar_type,
     compile_module,
     float_kind,
-    int_width,
     reachable_functions,
 )
+from autogpu.passes.analysis.integers import bit_width
 
 _FLOAT_DTYPES = {"f32": np.dtype(np.float32), "f64": np.dtype(np.float64)}
 _SIGNED_DTYPES = {8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}
@@ -50,7 +50,7 @@ def _array_argument(value: Any, type_: MemRefType, where: str) -> Any:
             raise InterpreterError(f"{where}: expected a {_FLOAT_DTYPES[kind]} array for {type_}, "
                                    f"got {value.dtype}")
     else:
-        width = int_width(element)
+        width = bit_width(element)
         assert width is not None
         if width == 1:
             if value.dtype != np.bool_:
@@ -77,7 +77,7 @@ def _scalar_argument(value: Any, type_: Attribute, where: str) -> Any:
         if not isinstance(value, (int, float, np.integer, np.floating)) or isinstance(value, bool):
             raise InterpreterError(f"{where}: expected a number for {type_}, got {value!r}")
         return cs.F32(value) if kind == "f32" else float(value)
-    width = int_width(type_)
+    width = bit_width(type_)
     if width is None:
         raise InterpreterError(f"{where}: unsupported argument type {type_}")
     if not isinstance(value, (int, np.integer)):
@@ -89,7 +89,7 @@ def _scalar_argument(value: Any, type_: Attribute, where: str) -> Any:
 
 
 def _result_value(value: Any, type_: Attribute) -> Any:
-    if int_width(type_) == 1:
+    if bit_width(type_) == 1:
         return bool(value)
     return value
 
