@@ -162,14 +162,21 @@ class Kernel:
         self.check_array_sizes(*args, **named_args)
         self.program(backend).run(self.name, *args, **named_args)
 
+    @cached_property
+    def _c_function(self) -> func.FuncOp | None:
+        """The C-level function (before the pipeline), the reference for array sizes."""
+        from autogpu.passes.analysis.extents import find_function
+
+        return find_function(self.c_module, self.name) if self.c_module else None
+
     def touched_ranges(self, sizes: Mapping[str, int]) -> dict[str, Any]:
         """For these scalar sizes, each array's range of indices (`IndexRange`, or None when the
         analysis cannot bound it), from the C-level function; cached per sizes."""
-        from autogpu.passes.analysis.extents import find_function, touched_ranges
+        from autogpu.passes.analysis.extents import touched_ranges
 
         key = tuple(sorted(sizes.items()))
         if key not in self._touched:
-            function = find_function(self.c_module, self.name) if self.c_module else None
+            function = self._c_function
             self._touched[key] = {} if function is None else touched_ranges(function, sizes)
         return self._touched[key]
 
@@ -180,13 +187,11 @@ class Kernel:
         import numpy as np
 
         from autogpu.backend.arguments import KernelArgumentError, call_arguments
-        from autogpu.passes.analysis.extents import find_function, parameter_names
 
-        function = find_function(self.c_module, self.name) if self.c_module else None
-        if function is None:
+        if self._c_function is None:
             return
         args, named_args = call_arguments(args, named_args)
-        names = parameter_names(function)
+        names = self._parameter_names
         given = dict(zip(names, args)) | dict(named_args)
         sizes = {
             name: int(value)
@@ -210,17 +215,20 @@ class Kernel:
                     f"pass at least {touched.extent}"
                 )
 
+    @cached_property
+    def _parameter_names(self) -> list[str]:
+        from autogpu.passes.analysis.extents import parameter_names
+
+        return parameter_names(self._c_function)
+
     def _relevant_sizes(self, array: str, sizes: Mapping[str, int]) -> str:
         """`m=10, n=12`: the sizes without which the array's range is unknown (all of them if
         none stands out), for error messages."""
-        from autogpu.passes.analysis.extents import find_function, touched_ranges
-
-        function = find_function(self.c_module, self.name) if self.c_module else None
         relevant = [
             name
             for name in sizes
-            if function is not None
-            and touched_ranges(function, {k: v for k, v in sizes.items() if k != name}).get(array)
+            if self._c_function is not None
+            and self.touched_ranges({k: v for k, v in sizes.items() if k != name}).get(array)
             is None
         ]
         return ", ".join(f"{name}={sizes[name]}" for name in relevant or list(sizes)) or "these sizes"
