@@ -29,12 +29,13 @@ import subprocess
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from autogpu.diagnostics import CompileError
 from autogpu.tuner import adapter
-from autogpu.tuner.kernel import KernelCompiler, resolve_hook
+from autogpu.tuner.kernel import KernelCompiler, compile_task
 from autogpu.tuner.measure import Measurer, Outcome
 
 DEFAULT_TIME_REGEX = r"autogpu-time-ms:\s*([-+0-9.eE]+)"
@@ -241,12 +242,11 @@ class HostBuildError(Exception):
 
 
 def host_compile_task(source: str, filename: str, function: str, pipeline: str, hook: Any,
-                      host: HostProgram, config: Mapping[str, Any]) -> HostArtifact:
-    """Pool worker: compile the variant, write its directory, run --build there."""
-    artifact = adapter.compile_variant(source, filename, function, pipeline)
-    fn = resolve_hook(hook)
-    if fn is not None:
-        artifact = fn(config, artifact)
+                      host: HostProgram, instrumented: str | None,
+                      config: Mapping[str, Any]) -> HostArtifact:
+    """Pool worker: compile the variant, write its directory (with `instrumented`, the host
+    source with the timing code), run --build there."""
+    artifact = compile_task(source, filename, function, pipeline, hook, None, None, config)
     key = hashlib.sha256(json.dumps(dict(config), sort_keys=True, default=str).encode())
     directory = Path(host.workdir or ".").resolve() / key.hexdigest()[:12]
     directory.mkdir(parents=True, exist_ok=True)
@@ -254,9 +254,8 @@ def host_compile_task(source: str, filename: str, function: str, pipeline: str, 
     (directory / "launch.json").write_text(json.dumps(artifact.launch, indent=2))
     (directory / "params.json").write_text(json.dumps(dict(config), indent=2, default=str))
     values = _values(host, directory, config)
-    if host.host_source is not None:
-        host_path = Path(host.host_source)
-        (directory / host_path.name).write_text(instrument(host_path.read_text(), str(host_path)))
+    if instrumented is not None:
+        (directory / Path(host.host_source).name).write_text(instrumented)
     command = substitute(host.build, values)
     try:
         done = subprocess.run(command, shell=True, cwd=directory, capture_output=True, text=True,
@@ -284,16 +283,23 @@ class HostCompiler(KernelCompiler):
     """KernelCompiler whose tasks also build the user's program."""
 
     host: HostProgram | None = None
+    launch_must_evaluate: ClassVar[bool] = False
+
+    @cached_property
+    def instrumented(self) -> str | None:
+        """The host source with the timing code, made once for every variant."""
+        if self.host.host_source is None:
+            return None
+        path = Path(self.host.host_source)
+        return instrument(path.read_text(), str(path))
 
     def task(self, config: Mapping[str, Any]):
         return host_compile_task, (self.source, self.filename, self.function,
-                                   self.pipeline(config), self.hook, self.host, dict(config))
+                                   self.pipeline(config), self.hook, self.host,
+                                   self.instrumented, dict(config))
 
     def check(self, config: Mapping[str, Any], artifact: Any) -> str | None:
-        problem = super().check(config, artifact.artifact)
-        if problem is not None and problem.startswith("cannot evaluate the launch"):
-            return None  # sizes the program chooses itself: the device will tell
-        return problem
+        return super().check(config, artifact.artifact)
 
     def to_record(self, artifact: Any) -> dict[str, Any]:
         return super().to_record(artifact.artifact)

@@ -13,7 +13,7 @@ import importlib
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from autogpu.tuner import adapter
 from autogpu.tuner.space import Space
@@ -59,6 +59,10 @@ class KernelCompiler:
     backend: str | None = None  # prebuild the executor's binary in the pool worker
     arch: str | None = None  # the GPU's architecture (sm_90), for prebuilding with nvcc
 
+    #: A launch configuration that cannot be evaluated for the sizes fails the variant (in
+    #: testing-platform mode the user's program chooses its sizes: the device will tell).
+    launch_must_evaluate: ClassVar[bool] = True
+
     def pipeline(self, config: Mapping[str, Any]) -> str:
         return adapter.format_pipeline(self.space.pipeline(config))
 
@@ -72,6 +76,8 @@ class KernelCompiler:
         except ImportError:
             return None
         except Exception as e:  # noqa: BLE001 — a launch expression that cannot be evaluated
+            if not self.launch_must_evaluate:
+                return None
             return f"cannot evaluate the launch configuration: {e}"
         static = adapter.static_shared_bytes(artifact.cuda_source)
         for launch in launches:
