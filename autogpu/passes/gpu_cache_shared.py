@@ -318,9 +318,6 @@ class _KernelCaching:
             except Refused as refused:
                 reasons.append(refused)
                 continue
-            except NotAvailable as failure:
-                reasons.append(Refused(_describe(failure), STRUCTURE))
-                continue
             return self._apply(load, group, p_op, None)
         if self.options.thread_invariant:
             for loop, tile in self._strip_candidates(load, reasons):
@@ -363,9 +360,6 @@ class _KernelCaching:
                 self._check(group)
             except Refused as refused:
                 reasons.append(refused)
-                continue
-            except NotAvailable as failure:
-                reasons.append(Refused(_describe(failure), STRUCTURE))
                 continue
             yield loop, tile
             return
@@ -519,13 +513,6 @@ def _touches_unknown_memory(op: Operation) -> bool:
     ):  # fmt: skip
         return False
     return not (op.has_trait(RecursiveMemoryEffect) or has_no_memory_effects(op))
-
-
-def _position(kernel: gpu.FuncOp, op: Operation) -> int:
-    for i, candidate in enumerate(kernel.walk()):
-        if candidate is op:
-            return i
-    raise AssertionError("op not in kernel")
 
 
 def _p_op_at(load: Operation, depth: int, facts: KernelFacts) -> Operation | None:

@@ -24,15 +24,11 @@ from dataclasses import dataclass
 from xdsl.dialects import arith
 from xdsl.ir import SSAValue
 
-from autogpu.passes.analysis.integers import bit_width
+from autogpu.passes.analysis.integers import bit_width, ceil_div
 from autogpu.passes.analysis.polynomial import PolynomialAnalysis
 from autogpu.passes.utils.index_arith import constant_value
 
 MAX_GRID_YZ = 65535
-
-
-def ceildiv(a: int, b: int) -> int:
-    return -(-a // b)
 
 
 @dataclass(frozen=True)
@@ -56,7 +52,7 @@ class Coverage:
         """Blocks the host launches along this dimension, when known."""
         if self.count is None:
             return None
-        blocks = max(ceildiv(self.count, self.tile), 1)
+        blocks = max(ceil_div(self.count, self.tile), 1)
         return min(blocks, MAX_GRID_YZ) if self.clamped else blocks
 
     @property
@@ -64,7 +60,7 @@ class Coverage:
         """The grid covers every tile at once: no grid-stride loop is needed (always on x)."""
         if not self.clamped:
             return True
-        return self.count is not None and ceildiv(self.count, self.tile) <= MAX_GRID_YZ
+        return self.count is not None and ceil_div(self.count, self.tile) <= MAX_GRID_YZ
 
     @property
     def exact(self) -> bool:

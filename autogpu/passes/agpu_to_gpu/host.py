@@ -21,13 +21,12 @@ from xdsl.dialects.gpu import DimensionEnum
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
+from autogpu.passes.agpu_to_gpu.coverage import MAX_GRID_YZ
 from autogpu.passes.agpu_to_gpu.function_plan import Segment
 from autogpu.passes.agpu_to_gpu.kernel_builder import BlockShape, kernel_symbol
 from autogpu.passes.utils.errors import PassError, describe_value, error_at
 from autogpu.passes.utils.index_arith import IndexArith, constant_value
 from autogpu.passes.utils.slices import SliceCloner
-
-MAX_GRID_YZ = 65535
 
 HOST_OPS: tuple[type[Operation], ...] = (
     arith.AddiOp,

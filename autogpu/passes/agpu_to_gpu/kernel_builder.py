@@ -64,7 +64,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from autogpu.dialects.agpu import ParallelForOp, YieldOp
-from autogpu.passes.agpu_to_gpu.coverage import Coverage, ceildiv, known_int
+from autogpu.passes.agpu_to_gpu.coverage import Coverage, known_int
 from autogpu.passes.agpu_to_gpu.function_plan import FunctionPlan, Segment
 from autogpu.passes.agpu_to_gpu.jam import Env, Jammer
 from autogpu.passes.agpu_to_gpu.nest_mapping import DIMS, Level
@@ -75,6 +75,7 @@ from autogpu.passes.agpu_to_gpu.reductions import (
     replica_private,
     start_reduction,
 )
+from autogpu.passes.analysis.integers import ceil_div
 from autogpu.passes.utils.errors import error_at
 from autogpu.passes.utils.index_arith import IndexArith
 from autogpu.passes.utils.slices import SliceCloner
@@ -617,7 +618,7 @@ def _count(lb: SSAValue, ub: SSAValue, step: SSAValue | None) -> int | None:
     s = known_int(step)
     if s is None or s <= 0:
         return None
-    return ceildiv(hi - lo, s)
+    return ceil_div(hi - lo, s)
 
 
 def _hint(level: Level) -> str | None:

@@ -34,30 +34,12 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
+from autogpu.backend.cuda_atomics import ATOMIC_KINDS
 from autogpu.dialects.agpu import ReductionKind
 from autogpu.passes.utils.index_arith import IndexArith
 
-ATOMIC_RMW_KIND: dict[str, int] = {
-    "addf": 0,
-    "addi": 1,
-    "andi": 2,
-    "assign": 3,
-    "maximumf": 4,
-    "maxnumf": 5,
-    "maxs": 6,
-    "maxu": 7,
-    "minimumf": 8,
-    "minnumf": 9,
-    "mins": 10,
-    "minu": 11,
-    "mulf": 12,
-    "muli": 13,
-    "ori": 14,
-    "xori": 15,
-}
+ATOMIC_RMW_KIND: dict[str, int] = {kind: i for i, kind in enumerate(ATOMIC_KINDS)}
 """MLIR's `arith::AtomicRMWKind` numbering: the `kind` property of `memref.atomic_rmw`."""
-
-ATOMIC_RMW_KIND_NAME = {value: key for key, value in ATOMIC_RMW_KIND.items()}
 
 SHARED_MEMORY_SPACE = IntegerAttr(3, i32)
 """The memory space of `__shared__` arrays (NVVM's address space 3)."""

@@ -86,10 +86,6 @@ class Access:
     def indices(self) -> Sequence[SSAValue]:
         return self.op.indices
 
-    @property
-    def is_write(self) -> bool:
-        return isinstance(self.op, memref.StoreOp)
-
 
 def memory_accesses(op: Operation) -> list[Access] | None:
     """Every load and store nested in `op` (itself included), or None when some nested op may

@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import IntegerAttr, MemRefType
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from autogpu.dialects.agpu import ParallelForOp
-from autogpu.passes.analysis.integers import bit_width, to_signed
+from autogpu.passes.analysis.integers import bit_width, ceil_div, to_signed
 
 
 @dataclass(frozen=True)
@@ -65,10 +65,6 @@ def _corners(a: Interval, b: Interval, f: Callable[[int, int], int]) -> Interval
 def _div_trunc(x: int, y: int) -> int:
     q = abs(x) // abs(y)
     return q if (x >= 0) == (y > 0) else -q
-
-
-def _div_ceil(x: int, y: int) -> int:
-    return -((-x) // y)
 
 
 def _swapped(pred: int, swap: bool) -> int:
@@ -331,14 +327,14 @@ def _arith(op: Operation, value: SSAValue, x: list[Interval]) -> Interval | None
                 return None
             f = {
                 arith.DivSIOp: _div_trunc,
-                arith.CeilDivSIOp: _div_ceil,
+                arith.CeilDivSIOp: ceil_div,
                 arith.FloorDivSIOp: lambda a, b: a // b,
             }[type(op)]
             return _corners(x[0], x[1], f)
         case arith.DivUIOp() | arith.CeilDivUIOp():
             if not (x[0].nonnegative and x[1].lo > 0):
                 return None
-            f = _div_trunc if isinstance(op, arith.DivUIOp) else _div_ceil
+            f = _div_trunc if isinstance(op, arith.DivUIOp) else ceil_div
             return _corners(x[0], x[1], f)
         case arith.RemSIOp():
             if x[1].lo <= 0 <= x[1].hi:

@@ -11,6 +11,11 @@ INDEX_WIDTH = 64
 """Width assumed for `index` (the GPU targets are 64-bit)."""
 
 
+def ceil_div(a: int, b: int) -> int:
+    """`a / b` rounded toward +infinity, on Python integers."""
+    return -(-a // b)
+
+
 def bit_width(type: Attribute) -> int | None:
     """Bits of an integer or index type, None for anything else."""
     if isinstance(type, IntegerType):

@@ -9,7 +9,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import is_side_effect_free
 
 from autogpu.dialects.agpu import ParallelForOp
-from autogpu.passes.analysis.integers import constant_int
+from autogpu.passes.analysis.integers import ceil_div, constant_int
 
 LOOP_OPS = (scf.ForOp, scf.WhileOp, ParallelForOp)
 
@@ -19,7 +19,7 @@ def constant_trip_count(loop: scf.ForOp) -> int | None:
     lb, ub, step = (constant_int(v) for v in (loop.lb, loop.ub, loop.step))
     if lb is None or ub is None or step is None or step <= 0:
         return None
-    return max(0, -(-(ub - lb) // step))
+    return max(0, ceil_div(ub - lb, step))
 
 
 def defined_inside(value: SSAValue, op: Operation) -> bool:
@@ -63,17 +63,6 @@ def hoist(
     clone = owner.clone(mapping)
     rewriter.insert(clone, InsertPoint.before(loop))
     return mapping[value]
-
-
-def enclosing_loops(op: Operation) -> list[Operation]:
-    """The loop ops around `op`, innermost first."""
-    loops: list[Operation] = []
-    parent = op.parent_op()
-    while parent is not None:
-        if isinstance(parent, LOOP_OPS):
-            loops.append(parent)
-        parent = parent.parent_op()
-    return loops
 
 
 def contains_loop(op: Operation) -> bool:

@@ -40,7 +40,8 @@ from xdsl.dialects.builtin import MemRefType
 from xdsl.dialects.gpu import DimensionAttr, DimensionEnum
 from xdsl.ir import Operation, SSAValue
 
-from autogpu.passes.analysis.integers import bit_width, constant_int
+from autogpu.passes.analysis.integers import bit_width, ceil_div, constant_int
+from autogpu.passes.analysis.loops import constant_trip_count
 from autogpu.passes.analysis.polynomial import Polynomial
 from autogpu.passes.caching.facts import DIMS, KernelFacts, ancestors, loop_name
 from autogpu.passes.caching.materialize import Materializer
@@ -266,9 +267,8 @@ class AccessAnalysis:
     def _trip_bound(self, loop: scf.ForOp, step: int) -> tuple[int | None, bool]:
         if loop in self.tiles:
             return self.tiles[loop], False
-        lb, ub = constant_int(loop.lb), constant_int(loop.ub)
-        if lb is not None and ub is not None:
-            return max(0, -(-(ub - lb) // step)), False
+        if (count := constant_trip_count(loop)) is not None:
+            return count, False
         start, end = _uncast(loop.lb), _uncast(loop.ub)
         owner = end.owner
         # a strip-mined tile: min(kk + T, ub), or kk + T when the tiles divide the loop
@@ -277,7 +277,7 @@ class AccessAnalysis:
             for side in sides:
                 span = self.facts.polys.poly(side).minus(self.facts.polys.poly(start))
                 if span.is_constant and span.constant > 0:
-                    return -(-span.constant // step), False
+                    return ceil_div(span.constant, step), False
         if self.max_extent > 0:
             return self.max_extent, True
         return None, False

@@ -28,18 +28,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import gpu, memref, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, StringAttr, UnitAttr, i32
+from xdsl.dialects.builtin import IndexType, MemRefType, StringAttr, UnitAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from autogpu.passes.agpu_to_gpu.reductions import SHARED_MEMORY_SPACE
 from autogpu.passes.analysis.integers import constant_int
 from autogpu.passes.caching.facts import DIMS, KernelFacts
 from autogpu.passes.caching.footprint import Access, Group, element_bytes, thread_index
 from autogpu.passes.caching.materialize import Emitter, Materializer
 from autogpu.passes.caching.uniform_control import mark_collective
-
-SHARED_MEMORY_SPACE = IntegerAttr(3, i32)
-"""`__shared__` memory (NVVM's address space 3, as docs/ir.md and the lowering write it)."""
 
 SKIP = "gpu_cache_shared.skip"
 """Discardable attribute on loads not to consider (again): the cooperative loads, loads

@@ -28,7 +28,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from autogpu.passes.analysis.loops import defined_inside
-from autogpu.passes.caching.facts import KernelFacts, is_speculatable
+from autogpu.passes.caching.facts import KernelFacts, enclosing_block_in, is_speculatable
 from autogpu.passes.caching.materialize import Materializer
 
 COLLECTIVE = "gpu_cache_shared.collective"
@@ -169,6 +169,7 @@ def check_uniform(facts: KernelFacts, required: list[Operation]) -> None:
 
 
 def _outside(value: SSAValue, guard: Operation) -> bool:
+    """Defined outside the guard (the hoisted ops now are)."""
     return not defined_inside(value, guard)
 
 
@@ -244,11 +245,11 @@ def _push_into(op: Operation, cond: SSAValue, guard: Operation, facts: KernelFac
     `cond`."""
     if is_required(op):
         for operand in op.operands:
-            if defined_inside(operand, op) or not _dominates_guard(operand, guard):
+            if defined_inside(operand, op) or not _outside(operand, guard):
                 raise NotUniform("a collective op uses a value computed under the guard")
         return
     for operand in op.operands:
-        if not _dominates_guard(operand, guard):
+        if not _outside(operand, guard):
             raise NotUniform(f"'{op.name}' depends on a value computed under a thread guard")
     if isinstance(op, scf.ForOp):
         if not facts.is_uniform_loop(op):
@@ -269,11 +270,6 @@ def _push_into(op: Operation, cond: SSAValue, guard: Operation, facts: KernelFac
                 nested.operands[0] = both.result
     else:
         raise NotUniform(f"'{op.name}' contains a barrier")
-
-
-def _dominates_guard(value: SSAValue, guard: Operation) -> bool:
-    """Defined outside the guard (the hoisted ops now are)."""
-    return not defined_inside(value, guard)
 
 
 def _wrap_block(block: Block, cond: SSAValue) -> None:
@@ -308,7 +304,7 @@ def _spill_crossing_values(parts: list[list[Operation] | Operation], guard: Oper
         for op in part:
             for result in op.results:
                 users = [u.operation for u in result.uses]
-                crossing = [u for u in users if top_of.get(_top_in(u, then)) != index]
+                crossing = [u for u in users if top_of.get(enclosing_block_in(u, then)) != index]
                 if not crossing:
                     continue
                 if not isinstance(result.type, (IndexType,)) and not _scalar(result.type):
@@ -331,13 +327,6 @@ def _spill_crossing_values(parts: list[list[Operation] | Operation], guard: Oper
                     for i, operand in enumerate(user.operands):
                         if operand is result:
                             user.operands[i] = reload.res
-
-
-def _top_in(op: Operation, block: Block) -> Operation | None:
-    current: Operation | None = op
-    while current is not None and current.parent_block() is not block:
-        current = current.parent_op()
-    return current
 
 
 def _is_control_operand_user(user: Operation, value: SSAValue) -> bool:

@@ -15,6 +15,8 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from autogpu.passes.analysis.integers import ceil_div
+
 
 def constant_value(value: SSAValue) -> int | None:
     """The integer `value` is known to hold when it comes straight from `arith.constant`."""
@@ -22,10 +24,6 @@ def constant_value(value: SSAValue) -> int | None:
     if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
         return owner.value.value.data
     return None
-
-
-def _ceildiv(a: int, b: int) -> int:
-    return -(-a // b)
 
 
 def _c_rem(a: int, b: int) -> int:
@@ -112,7 +110,7 @@ class IndexArith:
         """Division rounding toward +infinity (`arith.ceildivsi`); `rhs` must be positive."""
         if constant_value(rhs) == 1:
             return lhs
-        return self._binary(arith.CeilDivSIOp, _ceildiv, lhs, rhs, name)
+        return self._binary(arith.CeilDivSIOp, ceil_div, lhs, rhs, name)
 
     def rem(self, lhs: SSAValue, rhs: SSAValue, name: str | None = None) -> SSAValue:
         """C's `%` (`arith.remsi`, truncating)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from xdsl.builder import Builder
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.traits import is_side_effect_free
 
 
@@ -117,11 +117,3 @@ class SliceCloner:
             self.get(operand)
         self.builder.insert(owner.clone(value_mapper=self.value_map))
         return self.value_map[value]
-
-
-def block_of(value: SSAValue) -> Block | None:
-    """The block that defines `value`."""
-    if isinstance(value, BlockArgument):
-        return value.block
-    owner = value.owner
-    return owner.parent_block() if isinstance(owner, Operation) else None
