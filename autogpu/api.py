@@ -224,11 +224,14 @@ class Kernel:
     def _relevant_sizes(self, array: str, sizes: Mapping[str, int]) -> str:
         """`m=10, n=12`: the sizes without which the array's range is unknown (all of them if
         none stands out), for error messages."""
+        from autogpu.passes.analysis.extents import touched_ranges
+
+        function = self._c_function  # the analyses of this error path are not kept
         relevant = [
             name
             for name in sizes
-            if self._c_function is not None
-            and self.touched_ranges({k: v for k, v in sizes.items() if k != name}).get(array)
+            if function is not None
+            and touched_ranges(function, {k: v for k, v in sizes.items() if k != name}).get(array)
             is None
         ]
         return ", ".join(f"{name}={sizes[name]}" for name in relevant or list(sizes)) or "these sizes"
