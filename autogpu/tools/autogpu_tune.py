@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from autogpu.diagnostics import CompileError
+from autogpu.tuner.strategies import STRATEGIES
 
 _ASSIGNMENT = re.compile(r"^\s*([A-Za-z_][\w.]*)\s*=\s*(.+?)\s*$", re.S)
 
@@ -150,7 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--max-shared", type=_positive_int, metavar="BYTES",
                    help="shared memory per block limit (default: the device's, 48 KiB)")
     g = p.add_argument_group("search")
-    g.add_argument("--strategy", choices=["exhaustive", "random", "model", "gp"],
+    g.add_argument("--strategy", choices=list(STRATEGIES),
                    default="exhaustive",
                    help="exhaustive (every variant, like AutoGPU), random, model (Optuna TPE) "
                    "or gp (Optuna GP, needs PyTorch) (default: %(default)s)")

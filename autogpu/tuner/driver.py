@@ -24,7 +24,12 @@ from autogpu.tuner.cache import Cache, canonical, default_cache_path, digest
 from autogpu.tuner.kernel import KernelCompiler, VariantHook
 from autogpu.tuner.measure import Isolated, KernelMeasurer, Local, MeasurementSetupError
 from autogpu.tuner.session import Evaluation, Session, best, default_jobs
-from autogpu.tuner.strategies import STRATEGIES, compare_strategies, make_strategy
+from autogpu.tuner.strategies import (
+    MODEL_STRATEGIES,
+    STRATEGIES,
+    compare_strategies,
+    make_strategy,
+)
 
 TUNER_VERSION = 1
 BACKENDS = ("cuda", "cpu")
@@ -231,7 +236,7 @@ def run(prepared: Prepared, *, out: Any = None) -> TuneResult:
         return run_workers(prepared, out=out)
     with _open_cache(o) as cache:
         storage = None
-        if o.storage is not None and o.strategy in ("model", "tpe", "gp"):
+        if o.storage is not None and o.strategy in MODEL_STRATEGIES:
             from autogpu.tuner.workers import make_storage
 
             storage = make_storage(o.storage)
@@ -239,6 +244,11 @@ def run(prepared: Prepared, *, out: Any = None) -> TuneResult:
                                                           storage=storage)
         return finish(prepared, cache, context, device, space, session.evaluations,
                       measured=session.measured, stopped_by=session.stopped_by, out=out)
+
+
+def lease_seconds(o: TuneOptions) -> float:
+    """How long a claim on a variant holds: a compile and a measurement, twice over."""
+    return 2 * (o.timeout + o.compile_timeout) + 60
 
 
 class _open_cache:
@@ -256,7 +266,7 @@ class _open_cache:
             self.tmp = tempfile.TemporaryDirectory(prefix="autogpu-tune-")
             path = str(Path(self.tmp.name) / "cache.sqlite")
         self.cache = Cache(path or default_cache_path(), retry_failed=self.o.retry_failed,
-                           lease_seconds=2 * (self.o.timeout + self.o.compile_timeout) + 60)
+                           lease_seconds=lease_seconds(self.o))
         return self.cache
 
     def __exit__(self, *exc: Any) -> None:
@@ -339,7 +349,7 @@ def _single_session(prepared: Prepared, cache: Cache, *, out: Any = None, worker
             on_context(context, info)
         compiler = make_compiler(prepared, space, info.get("arch"))
         strategy_options = {}
-        if o.strategy in ("model", "tpe", "gp") and storage is not None:
+        if o.strategy in MODEL_STRATEGIES and storage is not None:
             strategy_options = {"storage": storage,
                                 "study_name": study_name(context, space, o)}
         strategy = make_strategy(o.strategy, candidates, o.seed + worker, **strategy_options)

@@ -29,6 +29,8 @@ from autogpu.diagnostics import CompileError
 from autogpu.tuner.cache import canonical
 
 STRATEGIES = ("exhaustive", "random", "model", "gp")
+MODEL_STRATEGIES = ("model", "tpe", "gp")
+"""The strategies that learn from an Optuna study (shared by workers through its storage)."""
 
 
 class Strategy:

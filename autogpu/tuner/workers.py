@@ -27,6 +27,7 @@ from typing import Any
 from autogpu.diagnostics import CompileError
 from autogpu.tuner.cache import Cache, canonical, default_cache_path
 from autogpu.tuner.session import Evaluation, EvaluationCounter, default_jobs
+from autogpu.tuner.strategies import MODEL_STRATEGIES
 
 
 def make_storage(url: str | None) -> Any:
@@ -58,13 +59,13 @@ def _worker(prepared: Any, index: int, cache_path: str, storage_url: str | None,
             stop: threading.Event, messages: queue.Queue, counter: EvaluationCounter) -> None:
     """One tuner (a thread: it only waits for its compile pool and its measurement process,
     which does the GPU work in a process of its own)."""
-    from autogpu.tuner.driver import _single_session
+    from autogpu.tuner.driver import _single_session, lease_seconds
 
     o = prepared.options
     try:
-        storage = make_storage(storage_url) if o.strategy in ("model", "tpe", "gp") else None
+        storage = make_storage(storage_url) if o.strategy in MODEL_STRATEGIES else None
         with Cache(cache_path, retry_failed=o.retry_failed,
-                   lease_seconds=2 * (o.timeout + o.compile_timeout) + 60) as cache:
+                   lease_seconds=lease_seconds(o)) as cache:
             session, context, info, _ = _single_session(
                 prepared, cache, worker=index, jobs=jobs, storage=storage, stop=stop,
                 counter=counter,
@@ -88,7 +89,7 @@ def run_workers(prepared: Any, *, out: Any = None):
     with _open_cache(o) as cache:
         cache_path = str(cache.path)
         storage_url = o.storage or default_storage(cache_path)
-        if o.strategy in ("model", "tpe", "gp"):
+        if o.strategy in MODEL_STRATEGIES:
             make_storage(storage_url)  # fail early on a bad URL
         total_jobs = o.jobs if o.jobs is not None else default_jobs()
         jobs = max(1, total_jobs // n) if total_jobs else 0
