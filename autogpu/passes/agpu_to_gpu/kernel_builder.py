@@ -47,6 +47,7 @@ the `scf.if %full_tile` (or the kernel body itself when no guard is needed).
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
@@ -100,10 +101,6 @@ class BlockShape:
         return [self.x, self.y, self.z]
 
 
-_SHORT = {DimensionEnum.X: "x", DimensionEnum.Y: "y", DimensionEnum.Z: "z"}
-
-
-
 @dataclass(frozen=True)
 class _DimIndex:
     """How the threads of a kernel enumerate one mapped loop (all `index` values)."""
@@ -122,6 +119,15 @@ class _DimIndex:
         """A y/z dimension whose grid may not cover it at once: threads loop over tiles."""
         return self.loop_step is not None
 
+    @property
+    def checked(self) -> list[bool]:
+        """Whether replica u needs its bound tested: not proven by the grid, nor (replica 0 of a
+        grid-stride loop) by the loop's own condition."""
+        return [
+            not self.coverage.replica_in_range(u) and not (u == 0 and self.grid_stride)
+            for u in range(self.level.unroll)
+        ]
+
 
 @dataclass
 class _Replicas:
@@ -129,7 +135,7 @@ class _Replicas:
 
     dim: _DimIndex
     indices: list[SSAValue]  # `index` values, replica 0 first
-    checked: list[bool]  # whether replica u needs its bound tested (not proven by the grid)
+    checked: list[bool]  # whether replica u needs its bound tested (`_DimIndex.checked`)
     full: list[SSAValue]  # conditions for every replica to be active (none: proven)
 
 
@@ -261,7 +267,7 @@ class KernelBuilder:
         if key not in self._ids:
             op = op_type(DimensionAttr(dim))  # pyright: ignore[reportCallIssue]
             self.builder.insert(op)
-            op.results[0].name_hint = f"{prefix}{_SHORT[dim]}"
+            op.results[0].name_hint = f"{prefix}{dim.value}"
             self._ids[key] = op.results[0]
         return self._ids[key]
 
@@ -273,7 +279,7 @@ class KernelBuilder:
         dim = level.dim
         assert dim is not None
         ix = IndexArith(self.builder)
-        iv = _hint(level) or _SHORT[dim]
+        iv = _hint(level) or dim.value
         lb, ub, step = (
             ix.cast(self.cloner.get(v), f"{iv}_{what}")
             for v, what in zip(level.loop.operands[:3], ("lb", "ub", "step"))
@@ -284,7 +290,7 @@ class KernelBuilder:
             block_dim = self._id(gpu.BlockDimOp, dim, "bd")
             thread_id = self._id(gpu.ThreadIdOp, dim, "t")
             first_block_index = ix.mul(ix.mul(block_id, block_dim), unroll)
-            start = ix.add(first_block_index, thread_id, f"gid_{_SHORT[dim]}")
+            start = ix.add(first_block_index, thread_id, f"gid_{dim.value}")
         else:
             block_dim = ix.const(1)
             start = ix.mul(block_id, unroll)
@@ -311,33 +317,30 @@ class KernelBuilder:
         """The loops (y, z) and guards (x, and unrolled replicas) of the mapped dimensions, from
         z inwards, then the body. Guards the launch grid makes unnecessary are left out."""
         if not order:
-            self._emit_level(0, env)
+            self._level(0, [env], self._clone)
             return
         dim, rest = order[0], order[1:]
-        hint = _index_hint(dim.level)
-        covered = dim.coverage.replica_in_range
         if not dim.grid_stride:  # x, or y/z covered by the grid in one pass
-            ix = IndexArith(self.builder)
-            for u in range(dim.level.unroll):
-                index = dim.first
-                if u:
-                    index = ix.add(index, ix.mul(dim.replica_stride, ix.const(u)), hint)
-                self._guarded(dim, index, not covered(u), env, rest)
+            for u, check in enumerate(dim.checked):
+                self._guarded(dim, self._replica_index(dim, dim.first, u), check, env, rest)
             return
         body = Block(arg_types=[IndexType()])
-        body.args[0].name_hint = hint
+        body.args[0].name_hint = _index_hint(dim.level)
         assert dim.loop_step is not None
         self.builder.insert(scf.ForOp(dim.first, dim.ub, dim.loop_step, [], body))
         outer = self.builder.insertion_point
         self.builder.insertion_point = InsertPoint.at_end(body)
-        ix = IndexArith(self.builder)
-        for u in range(dim.level.unroll):
-            index = body.args[0]
-            if u:
-                index = ix.add(index, ix.mul(dim.replica_stride, ix.const(u)), hint)
-            self._guarded(dim, index, u > 0 and not covered(u), env, rest)
+        for u, check in enumerate(dim.checked):
+            self._guarded(dim, self._replica_index(dim, body.args[0], u), check, env, rest)
         self.builder.insert(scf.YieldOp())
         self.builder.insertion_point = outer
+
+    def _replica_index(self, dim: _DimIndex, base: SSAValue, u: int) -> SSAValue:
+        """Replica `u` of the thread's iteration value `base`: `base + u * replica_stride`."""
+        if u == 0:
+            return base
+        ix = IndexArith(self.builder)
+        return ix.add(base, ix.mul(dim.replica_stride, ix.const(u)), _index_hint(dim.level))
 
     def _conditions(self, dim: _DimIndex, index: SSAValue, check_bound: bool) -> list[SSAValue]:
         """`index < ub` (when asked) and, for sparse indexing, `(index - lb) % step == 0`."""
@@ -419,17 +422,8 @@ class KernelBuilder:
         self._tile_loops(others, [], x_replicas, privates)
 
     def _replicas(self, dim: _DimIndex, base: SSAValue) -> _Replicas:
-        ix = IndexArith(self.builder)
-        hint = _index_hint(dim.level)
-        indices = [base] + [
-            ix.add(base, ix.mul(dim.replica_stride, ix.const(u)), hint)
-            for u in range(1, dim.level.unroll)
-        ]
-        bounded_by_loop = dim.grid_stride
-        checked = [
-            not dim.coverage.replica_in_range(u) and not (u == 0 and bounded_by_loop)
-            for u in range(dim.level.unroll)
-        ]
+        indices = [self._replica_index(dim, base, u) for u in range(dim.level.unroll)]
+        checked = dim.checked
         # The last replica in range implies the others are; each must be on the stride.
         full = self._conditions(dim, indices[-1], checked[-1])
         if dim.level.sparse:
@@ -510,7 +504,7 @@ class KernelBuilder:
                 env[rep.dim.level.loop.induction_var] = cast[u]
             env.update(privates[r])
             envs.append(env)
-        self._jam_level(0, envs, Jammer(self.builder))
+        self._level(0, envs, Jammer(self.builder).emit)
 
     def _remainder(
         self,
@@ -537,13 +531,16 @@ class KernelBuilder:
             self._remainder(reps, k + 1, [*chosen, [u]], privates, skip)
             self._close_if(outer)
 
-    def _jam_level(self, k: int, envs: list[Env], jammer: Jammer) -> None:
-        """`_emit_level` for all replicas at once: the body of chain level `k` jammed."""
+    def _level(self, k: int, envs: list[Env], emit: Callable[[Operation, list[Env]], None]) -> None:
+        """The body of chain level `k` for the replicas `envs`, each op through `emit` (the
+        levels below in place of their loop); a level without a GPU dimension becomes a serial
+        `scf.for`."""
         mapping = self.seg.mapping
         assert mapping is not None
-        loop = mapping.levels[k].loop
+        level = mapping.levels[k]
+        loop = level.loop
         outer = self.builder.insertion_point
-        if mapping.levels[k].dim is None:
+        if level.dim is None:
             body = Block(arg_types=[loop.induction_var.type])
             body.args[0].name_hint = loop.induction_var.name_hint
             for env in envs:
@@ -556,39 +553,16 @@ class KernelBuilder:
             if isinstance(op, YieldOp):
                 continue
             if op is inner:
-                self._jam_level(k + 1, envs, jammer)
+                self._level(k + 1, envs, emit)
             else:
-                jammer.emit(op, envs)
-        if mapping.levels[k].dim is None:
+                emit(op, envs)
+        if level.dim is None:
             self.builder.insert(scf.YieldOp())
         self.builder.insertion_point = outer
 
-    def _emit_level(self, k: int, env: dict[SSAValue, SSAValue]) -> None:
-        """Clones the body of chain level `k` (the levels below are cloned in place of their
-        loop); a level without a GPU dimension becomes a serial `scf.for`."""
-        mapping = self.seg.mapping
-        assert mapping is not None
-        level = mapping.levels[k]
-        loop = level.loop
-        outer = self.builder.insertion_point
-        if level.dim is None:
-            body = Block(arg_types=[loop.induction_var.type])
-            body.args[0].name_hint = loop.induction_var.name_hint
-            env[loop.induction_var] = body.args[0]
-            bounds = [env[v] for v in loop.operands[:3]]
-            self.builder.insert(scf.ForOp(*bounds, [], body))
-            self.builder.insertion_point = InsertPoint.at_end(body)
-        inner = mapping.levels[k + 1].loop if k + 1 < len(mapping.levels) else None
-        for op in loop.body.block.ops:
-            if isinstance(op, YieldOp):
-                continue
-            if op is inner:
-                self._emit_level(k + 1, env)
-            else:
-                self.builder.insert(op.clone(value_mapper=env))
-        if level.dim is None:
-            self.builder.insert(scf.YieldOp())
-        self.builder.insertion_point = outer
+    def _clone(self, op: Operation, envs: list[Env]) -> None:
+        """`_level`'s emission of one replica (`envs` has one element): a plain clone."""
+        self.builder.insert(op.clone(value_mapper=envs[0]))
 
     def _linear_thread(self) -> SSAValue:
         """threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)."""
