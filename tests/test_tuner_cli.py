@@ -115,6 +115,7 @@ def test_tune_saxpy_on_the_cpu_then_resume_from_the_cache(capsys, tmp_path):
     assert re.search(r"\(3 measured now, 0 from the cache; stopped: space exhausted; \d+ s\)",
                      stdout)
     assert "evaluations to reach within 3% of the optimum" in stdout
+    assert "\nreference: gcc: the serial C compiled by gcc" in stdout
 
     report = json.loads((out / "report.json").read_text())
     assert report["schema"] == "autogpu-tune-report/1"
@@ -124,7 +125,7 @@ def test_tune_saxpy_on_the_cpu_then_resume_from_the_cache(capsys, tmp_path):
     assert sorted(v["params"]["block_size"] for v in report["variants"]) == [32, 64, 128]
     for v in report["variants"]:
         assert v["status"] == "ok" and v["time_s"] > 0 and len(v["times_s"]) == 2
-        assert v["max_error"] == 0.0  # same kernel math as the reference: bitwise equal
+        assert v["max_error"] == 0.0  # same math as gcc's serial C: bitwise equal
     best = min(report["variants"], key=lambda v: v["time_s"])
     assert report["best"]["params"] == best["params"]
     assert report["best"]["pipeline"] == f"autogpu-vanilla{{block_size={best['params']['block_size']}}}"

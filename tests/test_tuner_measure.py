@@ -119,6 +119,7 @@ def test_writable_inputs_are_verified_and_const_ones_are_not_copied():
 
     from autogpu.tuner import adapter
     from autogpu.tuner.measure import KernelMeasurer, _written_arrays
+    from autogpu.tuner.reference import requested
 
     source = ("void f(float *out, float *scratch, const float *in, int n) {\n"
               "#pragma omp parallel for\n"
@@ -127,7 +128,7 @@ def test_writable_inputs_are_verified_and_const_ones_are_not_copied():
     rng = np.random.default_rng(1)
     args = [np.zeros(n, np.float32), rng.uniform(-1, 1, n).astype(np.float32),
             rng.uniform(-1, 1, n).astype(np.float32), n]
-    measurer = KernelMeasurer("cpu", "f", args, (source, "f.c", "autogpu-vanilla"),
+    measurer = KernelMeasurer("cpu", "f", args, requested("gcc", source, "f.c", "f"),
                               repetitions=1, warmup=0)
     measurer.setup()
     measurer.prepare()

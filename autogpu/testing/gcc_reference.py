@@ -10,6 +10,10 @@ Flags: `-O0 -ffp-contract=off -fno-fast-math` so every C operation is one IEEE o
 `-fno-builtin` so math calls go to glibc's libm, as the interpreter's do (gcc would otherwise
 fold calls on constants with its own correctly-rounded arithmetic). Shared objects are cached
 by a hash of compiler, flags and source under `$AUTOGPU_CACHE` (default ~/.cache/autogpu).
+
+`optimize=True` (the tuner's reference, `autogpu.tuner.reference`) builds with `-O2` and
+`-fno-strict-aliasing` instead of `-O0`: the same IEEE operations in the same order (no
+contraction, no reassociation without fast math), about twice as fast on large sizes.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ GCC_FLAGS = (
     "-O0", "-ffp-contract=off", "-fno-fast-math", "-fwrapv", "-fno-builtin",
     "-fPIC", "-shared", "-w",
 )
+OPTIMIZED_GCC_FLAGS = ("-O2", "-fno-strict-aliasing", *GCC_FLAGS[1:])
 
 _INT_TYPES = ("int", "unsigned int", "long", "unsigned long", "long long", "unsigned long long")
 
@@ -74,10 +79,23 @@ def _gcc_version() -> str:
     ).stdout.splitlines()[0]
 
 
-def compile_shared_object(source: str, filename: str = "kernel.c") -> Path:
+def gcc_flags(optimize: bool = False) -> tuple[str, ...]:
+    return OPTIMIZED_GCC_FLAGS if optimize else GCC_FLAGS
+
+
+def gcc_version() -> str:
+    """The first line of `gcc --version` (ReferenceCompileError where gcc cannot be run)."""
+    try:
+        return _gcc_version()
+    except (OSError, subprocess.SubprocessError) as e:
+        raise ReferenceCompileError(f"gcc cannot be run: {e}") from None
+
+
+def compile_shared_object(source: str, filename: str = "kernel.c", optimize: bool = False) -> Path:
     """gcc's shared object for `source` (with the prelude), compiled once per distinct source."""
+    flags = gcc_flags(optimize)
     full = PRELUDE + f'#line 1 "{filename}"\n' + source
-    key = hashlib.sha256("\0".join([_gcc_version(), *GCC_FLAGS, full]).encode()).hexdigest()[:24]
+    key = hashlib.sha256("\0".join([gcc_version(), *flags, full]).encode()).hexdigest()[:24]
     target = cache_dir() / f"{key}.so"
     if target.exists():
         return target
@@ -86,14 +104,13 @@ def compile_shared_object(source: str, filename: str = "kernel.c") -> Path:
         c_file.write_text(full)
         built = Path(tmp) / "kernel.so"
         result = subprocess.run(
-            ["gcc", *GCC_FLAGS, "-o", str(built), str(c_file), "-lm"],
+            ["gcc", *flags, "-o", str(built), str(c_file), "-lm"],
             capture_output=True, text=True,
         )
         if result.returncode != 0:
             raise ReferenceCompileError(f"gcc failed on {filename}:\n{result.stderr}")
         os.replace(built, target)  # atomic: concurrent test workers see whole files only
     return target
-
 
 
 def _ctype(ctype: str):
@@ -162,7 +179,8 @@ class CReference:
         return result
 
 
-def compile_c_reference(source: str, function: str, filename: str = "kernel.c") -> CReference:
+def compile_c_reference(source: str, function: str, filename: str = "kernel.c",
+                        optimize: bool = False) -> CReference:
     """`function` from the C `source`, compiled serially by gcc (cached), as a callable."""
     signature = parse_c_signature(source, function)
-    return CReference(compile_shared_object(source, filename), signature)
+    return CReference(compile_shared_object(source, filename, optimize), signature)

@@ -190,11 +190,13 @@ def build_parser() -> argparse.ArgumentParser:
                    "(default: %(default)s)")
     g.add_argument("--jobs", "-j", type=_non_negative_int, metavar="N",
                    help="parallel compilations (default: all cores; 0: in this process)")
-    g.add_argument("--reference", default="autogpu-vanilla", metavar="PIPELINE",
-                   help="the pipeline whose kernel's outputs every variant must reproduce, or "
-                   "'none' to skip verification (default: %(default)s)")
+    g.add_argument("--reference", default="gcc", metavar="gcc|interpreter|PIPELINE|none",
+                   help="what every variant's outputs must reproduce: gcc (the serial C compiled "
+                   "by gcc; the IR interpreter where gcc is missing or rejects the source), "
+                   "interpreter, a pipeline of autogpu's own (not independent), or none to skip "
+                   "verification (default: %(default)s)")
     g.add_argument("--reference-backend", choices=["cuda", "cpu"],
-                   help="run the reference on this backend (default: the measuring one)")
+                   help="run a pipeline reference on this backend (default: the measuring one)")
     g.add_argument("--reduction-length", metavar="EXPR",
                    help="K in the tolerance c*eps*sqrt(K): the longest serial accumulation "
                    "(default: the largest integer size)")
@@ -346,6 +348,7 @@ def _main(args: argparse.Namespace, host_mode: bool) -> int:
     print(result.table(args.top))
     if "strategies" in result.report.get("compare_strategies", {}):
         print(report.compare_table(result.report["compare_strategies"]))
+    print(f"reference: {result.report['reference']['description']}")
     if result.best_params is None:
         print(f"autogpu-tune: no variant of {result.function} passed verification "
               f"(details in {result.files.get('report')})", file=sys.stderr)

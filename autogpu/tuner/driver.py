@@ -20,6 +20,7 @@ from typing import Any
 from autogpu.api import options_text
 from autogpu.diagnostics import CompileError
 from autogpu.tuner import adapter, inputs, report, space as space_mod
+from autogpu.tuner import reference as reference_mod
 from autogpu.tuner.cache import Cache, canonical, default_cache_path, digest
 from autogpu.tuner.kernel import KernelCompiler, VariantHook
 from autogpu.tuner.measure import Isolated, KernelMeasurer, Local, MeasurementSetupError
@@ -70,8 +71,9 @@ class TuneOptions:
     repetitions: int = 5
     timeout: float = 60.0
     compile_timeout: float = 300.0
-    reference: str | None = "autogpu-vanilla"  # a pipeline, or None: no verification
-    reference_backend: str | None = None
+    # "gcc" (the serial C), "interpreter", a pipeline, or None/"none": no verification
+    reference: str | None = reference_mod.DEFAULT
+    reference_backend: str | None = None  # where a pipeline reference runs
     reduction_length: str | None = None
     tolerance_factor: float = 8.0
     max_threads: int | None = None
@@ -101,7 +103,7 @@ class Prepared:
     space: space_mod.Space
     candidates: list[dict[str, Any]]
     reduction_length: int
-    reference: str | None  # the reference pipeline; None: no verification
+    reference: reference_mod.Reference | None  # None: no verification
     started: float = field(default_factory=time.time)  # for the report's wall time
 
 
@@ -168,11 +170,8 @@ def prepare(options: TuneOptions) -> Prepared:
     candidates = space.enumerate()
     if not candidates:
         raise CompileError(_empty_space_message(space))
-    reference = options.reference
-    if reference is not None and reference.strip().lower() in ("", "none"):
-        reference = None
-    if reference is not None:
-        adapter.parse_pipeline_spec(reference)
+    reference = reference_mod.requested(options.reference, source, filename, function,
+                                        options.reference_backend)
     inferred = None
     if options.reduction_length is None:
         inferred = adapter.reduction_length(c_function, sizes)
@@ -230,6 +229,7 @@ def _empty_space_message(space: space_mod.Space) -> str:
 def run(prepared: Prepared, *, out: Any = None) -> TuneResult:
     """Tune: measure the variants (resuming from the cache) and write the outputs."""
     o = prepared.options
+    prepared = replace(prepared, reference=reference_mod.resolved(prepared.reference))
     if o.workers > 1:
         from autogpu.tuner.workers import run_workers
 
@@ -283,11 +283,8 @@ def start_measurer(prepared: Prepared, device: int):
 
         proxy = Local(HostMeasurer(o.host))
         return proxy, proxy.start()
-    reference = None
-    if prepared.reference is not None:
-        reference = (prepared.source, prepared.filename, prepared.reference)
-    measurer = KernelMeasurer(o.backend, prepared.function, prepared.args, reference,
-                              o.reference_backend, prepared.reduction_length,
+    measurer = KernelMeasurer(o.backend, prepared.function, prepared.args, prepared.reference,
+                              prepared.reduction_length,
                               o.tolerance_factor, o.warmup, o.repetitions, device)
     proxy = Isolated(measurer, o.timeout) if o.isolate else Local(measurer)
     try:
@@ -312,7 +309,7 @@ def context_description(prepared: Prepared, device_info: Mapping[str, Any]) -> d
         "arrays": prepared.lengths,
         "inputs": inputs.fingerprint(prepared.args),
         "device": dict(device_info),
-        "reference": prepared.reference, "reference_backend": o.reference_backend,
+        "reference": prepared.reference.identity() if prepared.reference else None,
         "reduction_length": prepared.reduction_length, "tolerance_factor": o.tolerance_factor,
         "host_program": o.host.fingerprint() if o.host is not None else None,
         "hook": None if o.variant_hook is None else str(getattr(o.variant_hook, "__qualname__",
@@ -447,7 +444,7 @@ def finish(prepared: Prepared, cache: Cache, context: str, device: Mapping[str, 
         "seed": o.seed,
         "repetitions": o.repetitions,
         "warmup": o.warmup,
-        "reference": prepared.reference,
+        "reference": reference_mod.report_entry(prepared.reference, o.host is not None),
         "reduction_length": prepared.reduction_length,
         "context": context,
         "space": space.describe(),

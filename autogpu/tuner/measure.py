@@ -233,8 +233,7 @@ class KernelMeasurer(Measurer):
     backend: str
     function: str
     args: list[Any]
-    reference: Any = None  # (source, filename, pipeline) of the reference kernel, or None
-    reference_backend: str | None = None
+    reference: Any = None  # a reference.Reference; None: no verification
     reduction_length: int = 1
     tolerance_factor: float = TOLERANCE_FACTOR
     warmup: int = 1
@@ -243,10 +242,13 @@ class KernelMeasurer(Measurer):
     _reference_outputs: list[Any] | None = field(default=None, repr=False)
     _reference_scales: dict[int, float] = field(default_factory=dict, repr=False)
 
+    def _uses_gpu(self) -> bool:
+        return self.backend == "cuda" or getattr(self.reference, "backend", None) == "cuda"
+
     def setup(self) -> dict[str, Any]:
         from autogpu.tuner import adapter
 
-        if self.backend == "cuda" or self.reference_backend == "cuda":
+        if self._uses_gpu():
             adapter.select_gpu(self.device)
         return adapter.cuda_device_info(self.device) if self.backend == "cuda" \
             else adapter.cpu_device_key()
@@ -254,28 +256,17 @@ class KernelMeasurer(Measurer):
     def static_info(self) -> dict[str, Any] | None:
         from autogpu.tuner import adapter
 
-        uses_gpu = self.backend == "cuda" or self.reference_backend == "cuda"
-        return None if uses_gpu else adapter.cpu_device_key()
+        return None if self._uses_gpu() else adapter.cpu_device_key()
 
     def prepare(self) -> None:
-        from autogpu.tuner import adapter
-
         if self.reference is None or self._reference_outputs is not None:
             return
-        source, filename, pipeline = self.reference
+        args = self._fresh()
         try:
-            artifact = adapter.compile_variant(source, filename, self.function, pipeline)
+            self.reference.run(args, self.backend, self.device)
         except Exception as e:
-            raise MeasurementSetupError(f"the reference kernel ({pipeline}) does not compile: "
+            raise MeasurementSetupError(f"the reference ({self.reference.describe()}) failed: "
                                         f"{_message(e)}") from None
-        backend = self.reference_backend or self.backend
-        try:
-            program = adapter.make_program(artifact, backend, self.device)
-            args = self._fresh()
-            adapter.run_program(program, self.function, args)
-        except Exception as e:
-            raise MeasurementSetupError(f"the reference kernel ({pipeline}) does not run on "
-                                        f"the {backend} backend: {_message(e)}") from None
         self._reference_outputs = args
 
     def _fresh(self, written: set[int] | None = None) -> list[Any]:

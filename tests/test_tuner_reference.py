@@ -1,0 +1,89 @@
+"""The tuner's reference is independent of autogpu: the serial C compiled by gcc (the IR
+interpreter where gcc is missing), so a bug every variant shares is caught, not "verified"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import autogpu
+from autogpu.diagnostics import CompileError
+from autogpu.tuner import reference as reference_mod
+
+SAXPY = str(Path(__file__).resolve().parent.parent / "examples" / "saxpy.c")
+
+
+def _tune(tmp_path, **options):
+    """saxpy on the CPU, everything in this process (so monkeypatches reach it)."""
+    settings = dict(sizes={"n": 100}, backend="cpu", space={"block_size": [32, 64]},
+                    cache="none", isolate=False, jobs=0, repetitions=1, warmup=0,
+                    progress=False, plot=False, output_dir=str(tmp_path / "out"))
+    settings.update(options)
+    return autogpu.tune(SAXPY, "autogpu-vanilla", **settings)
+
+
+@pytest.fixture
+def frontend_bug(monkeypatch):
+    """A bug in the shared front half: the frontend turns every float multiply into an add,
+    so the vanilla kernel and every variant compute the same wrong saxpy."""
+    from xdsl.dialects import arith
+    from xdsl.rewriter import Rewriter
+
+    import autogpu.frontend
+
+    real = autogpu.frontend.parse_c
+
+    def parse_c(source, filename="<input>", warn=None):
+        module = real(source, filename, warn)
+        for op in list(module.walk()):
+            if isinstance(op, arith.MulfOp):
+                Rewriter.replace_op(op, arith.AddfOp(op.lhs, op.rhs))
+        return module
+
+    monkeypatch.setattr(autogpu.frontend, "parse_c", parse_c)
+
+
+def test_a_bug_every_variant_shares_is_caught_by_gcc(tmp_path, frontend_bug):
+    with pytest.raises(CompileError, match="no variant of saxpy passed verification") as caught:
+        _tune(tmp_path)
+    assert "[verify] y[" in str(caught.value)
+    # A reference built by autogpu itself shares the bug: asked for explicitly, it "verifies".
+    kernel = _tune(tmp_path, reference="autogpu-vanilla")
+    assert kernel.tuning.report["reference"]["kind"] == "pipeline"
+    assert "not independent" in kernel.tuning.report["reference"]["description"]
+
+
+def test_the_report_says_the_reference_is_gcc(tmp_path):
+    kernel = _tune(tmp_path)
+    entry = kernel.tuning.report["reference"]
+    assert entry["kind"] == "gcc" and entry["note"] is None
+    assert entry["description"].startswith("gcc: the serial C compiled by gcc")
+    assert "-ffp-contract=off" in entry["flags"] and "-fwrapv" in entry["flags"]
+    assert all(v["status"] == "ok" and v["max_error"] == 0.0 for v in kernel.tuning.variants)
+
+
+def test_without_gcc_the_interpreter_is_the_reference_and_the_report_says_why(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setattr(reference_mod.shutil, "which", lambda name: None)
+    kernel = _tune(tmp_path)
+    entry = kernel.tuning.report["reference"]
+    assert entry["kind"] == "interpreter" and entry["note"] == "gcc was not found on PATH"
+    assert "gcc was not found" in entry["description"]
+    assert all(v["status"] == "ok" for v in kernel.tuning.variants)
+
+
+def test_the_reference_kind_is_part_of_the_cache_context():
+    from autogpu.tuner.driver import TuneOptions, context_description, prepare
+
+    def context(**options):
+        prepared = prepare(TuneOptions(SAXPY, sizes={"n": 16}, backend="cpu", **options))
+        return context_description(prepared, {"backend": "cpu"})["reference"]
+
+    assert context()["kind"] == "gcc"
+    assert context(reference="interpreter") == {"kind": "interpreter"}
+    assert context(reference="autogpu-vanilla", reference_backend="cpu") == {
+        "kind": "pipeline", "pipeline": "autogpu-vanilla", "backend": "cpu"}
+    with pytest.raises(CompileError, match="--reference-backend applies to a pipeline"):
+        context(reference_backend="cpu")
