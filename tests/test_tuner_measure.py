@@ -144,3 +144,24 @@ def test_writable_inputs_are_verified_and_const_ones_are_not_copied():
     assert clobbering.cuda_source != good.cuda_source
     outcome = measurer.measure({}, clobbering)
     assert outcome.stage == "verify" and outcome.reason.startswith("scratch[")
+
+
+def test_a_race_that_agrees_with_the_serial_order_fails_under_another_thread_order(tmp_path):
+    """`out[idx[i]] = x[i]` with colliding indices races: the serial C keeps the last write, and
+    so does the CPU emulation's forward order. Every variant is also run with the threads
+    shuffled and reversed, and then disagrees with gcc's serial reference."""
+    import autogpu
+    from autogpu.diagnostics import CompileError
+
+    source = tmp_path / "scatter.c"
+    source.write_text("void scatter(float *out, const float *x, const int *idx, int n) {\n"
+                      "#pragma omp parallel for\n"
+                      "  for (int i = 0; i < n; i++)\n    out[idx[i]] = x[i];\n}\n")
+    n = 64
+    np.save(tmp_path / "idx.npy", (np.arange(n) // 2).astype(np.int32))  # pairs collide
+    with pytest.raises(CompileError, match="no variant of scatter passed verification") as e:
+        autogpu.tune(str(source), "autogpu-vanilla", sizes={"n": n}, backend="cpu",
+                     arrays={"out": "n"}, inputs={"idx": str(tmp_path / "idx.npy")},
+                     space={"block_size": [32, 64]}, cache="none", isolate=False, jobs=0,
+                     repetitions=1, warmup=0, progress=False, plot=False)
+    assert "[verify] out[" in str(e.value) and "order]" in str(e.value)

@@ -420,6 +420,24 @@ def make_program(artifact: Artifact, backend: str, device: int = 0):
     raise CompileError(f"unknown backend '{backend}': choose cpu or cuda")
 
 
+#: The thread orders of the CPU emulation every variant is verified under (see cpu_exec's
+#: `thread_order`): a variant whose result depends on the order (a race between threads, a
+#: missing barrier) disagrees with the serial reference under at least one of them.
+CPU_VERIFY_ORDERS = ("random", "reverse")
+
+
+def verification_programs(artifact: Artifact, backend: str,
+                          device: int = 0) -> list[tuple[str | None, Any]]:
+    """(thread order, executor) pairs a variant is verified with: one per order of
+    CPU_VERIFY_ORDERS on the CPU emulation; on the GPU one, in the GPU's own order (None)."""
+    if backend != "cpu":
+        return [(None, make_program(artifact, backend, device))]
+    from autogpu.backend.cpu_exec import CpuProgram
+
+    return [(order, CpuProgram(artifact.cuda_source, artifact.launch, thread_order=order))
+            for order in CPU_VERIFY_ORDERS]
+
+
 def _takes_varargs(method: Any) -> bool:
     import inspect
 

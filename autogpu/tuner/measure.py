@@ -2,10 +2,12 @@
 
 A `Measurer` lives in the measurement process and measures variants one at a time. The kernel
 measurer (`KernelMeasurer`) holds the inputs and the reference outputs; for each variant it
-builds the executor (stage `build`: nvcc errors), runs once on fresh copies of the arrays it may
+builds the executor (stage `build`: nvcc errors), runs it on fresh copies of the arrays it may
 write (stage `launch`: too many registers or too much shared memory, illegal addresses),
 compares each of them with the reference (stage `verify`; `const` arrays can change neither in
-the kernel nor through the executors), and then times it (stage `time`): the executor's
+the kernel nor through the executors) — once on the GPU, and on the CPU emulation once per
+thread order of `adapter.CPU_VERIFY_ORDERS` (shuffled, reversed), so that a race or a missing
+barrier that happens to agree with the serial order fails too — and then times it (stage `time`): the executor's
 CUDA-event timer on the GPU (warm-up, median of repetitions, outputs restored between runs),
 wall-clock around the executor on the CPU (fresh inputs before each run, not timed).
 
@@ -278,27 +280,27 @@ class KernelMeasurer(Measurer):
         from autogpu.tuner import adapter
 
         try:
-            program = adapter.make_program(artifact, self.backend, self.device)
+            programs = adapter.verification_programs(artifact, self.backend, self.device)
         except Exception as e:
             return Outcome.failed("build", _message(e))
         written = {i for i in _written_arrays(artifact, len(self.args))
                    if isinstance(self.args[i], np.ndarray)}
-        args = self._fresh(written)
-        try:
-            adapter.run_program(program, self.function, args)
-        except Exception as e:
-            return Outcome.failed("launch", _message(e))
-        extra: dict[str, Any] = {}
-        if self._reference_outputs is not None:
-            worst = 0.0
-            for i in sorted(written):
-                out, ref = args[i], self._reference_outputs[i]
-                rtol = tolerance(out.dtype, self.reduction_length, self.tolerance_factor)
-                result = check(self._name(artifact, i), out, ref, rtol, self._scale(i))
-                if result.problem is not None:
-                    return Outcome.failed("verify", result.problem)
-                worst = max(worst, result.max_error)
-            extra["max_error"] = worst
+        if self._reference_outputs is None:
+            programs = programs[:1]  # nothing to compare the other orders with
+        worst = 0.0
+        for order, program in programs:
+            args = self._fresh(written)
+            try:
+                adapter.run_program(program, self.function, args)
+            except Exception as e:
+                return Outcome.failed("launch", _in_order(_message(e), order))
+            if self._reference_outputs is not None:
+                problem, error = self._verify(artifact, args, written)
+                if problem is not None:
+                    return Outcome.failed("verify", _in_order(problem, order))
+                worst = max(worst, error)
+        extra = {} if self._reference_outputs is None else {"max_error": worst}
+        program = programs[0][1]
         try:
             times = adapter.time_program(program, self.function, self._fresh(written),
                                          warmup=self.warmup, repetitions=self.repetitions)
@@ -307,6 +309,20 @@ class KernelMeasurer(Measurer):
         except Exception as e:
             return Outcome.failed("time", _message(e))
         return Outcome("ok", statistics.median(times), list(times), extra=extra)
+
+    def _verify(self, artifact: Any, args: list[Any], written: set[int]) -> tuple[str | None,
+                                                                                   float]:
+        """The first written array that differs from the reference (None if none), and the
+        largest normwise error."""
+        worst = 0.0
+        for i in sorted(written):
+            out, ref = args[i], self._reference_outputs[i]
+            rtol = tolerance(out.dtype, self.reduction_length, self.tolerance_factor)
+            result = check(self._name(artifact, i), out, ref, rtol, self._scale(i))
+            if result.problem is not None:
+                return result.problem, result.max_error
+            worst = max(worst, result.max_error)
+        return None, worst
 
     def _scale(self, i: int) -> float:
         """The normwise scale of reference output i, computed once."""
@@ -345,6 +361,11 @@ def _written_arrays(artifact: Any, count: int) -> set[int]:
         return set(range(count))
     return {i for i, p in enumerate(params[:count])
             if p.get("kind") == "array" and not p.get("const")}
+
+
+def _in_order(text: str, order: str | None) -> str:
+    """A failure's reason, with the CPU emulation's thread order it happened under."""
+    return text if order is None else f"{text} [threads in {order} order]"
 
 
 def _message(e: BaseException) -> str:
