@@ -165,3 +165,23 @@ def test_a_race_that_agrees_with_the_serial_order_fails_under_another_thread_ord
                      space={"block_size": [32, 64]}, cache="none", isolate=False, jobs=0,
                      repetitions=1, warmup=0, progress=False, plot=False)
     assert "[verify] out[" in str(e.value) and "order]" in str(e.value)
+
+
+@pytest.mark.parametrize("error, environment", [
+    (MemoryError(), True),
+    (OSError(12, "Cannot allocate memory"), True),
+    (OSError("libkernels.so: failed to map segment from shared object"), True),
+    ("kernel 'k' failed on the CPU: cannot allocate a fiber stack (out of memory)", True),
+    ("cuMemAlloc failed: out of memory", True),
+    ("cuInit failed: no CUDA-capable device is detected", True),
+    ("cuCtxCreate failed: all CUDA-capable devices are busy or unavailable", True),
+    ("g++: fatal error: Killed signal terminated program cc1plus", True),
+    ("y[3] = 0.5, reference 0.25: error 0.25 > tolerance 9.5e-07", False),
+    ("cuLaunchKernel failed: too many resources requested for launch", False),
+    ("an illegal memory access was encountered", False),
+    (ValueError("unroll_x=3 does not divide 64"), False),
+])
+def test_environment_failures_are_told_apart_from_the_variants(error, environment):
+    assert measure.is_environment_failure(error) is environment
+    outcome = measure.failure("launch", error)
+    assert outcome.stage == ("environment" if environment else "launch")

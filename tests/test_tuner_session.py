@@ -121,3 +121,57 @@ def test_compiling_in_a_process_pool_with_the_model_strategy(cache):
                       start_method="fork")
     assert len(session.evaluations) == 12
     assert len({canonical(e.params) for e in session.evaluations}) == 12
+
+
+def test_environment_failures_are_retried_in_a_fresh_measurement_process(cache, tmp_path):
+    """Out of memory (64) or the measurement process killed (256, the OOM killer) on the first
+    attempt: not the variant's verdict; each is measured again in a fresh process and cached
+    as ok."""
+    log = tmp_path / "measured.txt"
+    measurer = SyntheticMeasurer(log=str(log), out_of_memory=(64,), killed=(256,),
+                                 environment_times=1)
+    session, ctx = _run(cache, measurer, isolate=True, timeout=30, jobs=0,
+                        candidates=synthetic_candidates((64, 128, 256), (4,)))
+    assert [e.status for e in session.evaluations] == ["ok", "ok", "ok"]
+    assert all(r.ok for r in cache.records(ctx))
+    for block in (64, 256):
+        attempts = [line.split()[0] for line in log.read_text().splitlines()
+                    if f"('block_size', {block})" in line]
+        assert len(attempts) == 2 and attempts[0] != attempts[1]  # two processes
+
+
+def test_a_variant_the_environment_keeps_failing_is_reported_but_never_cached(cache, tmp_path):
+    from autogpu.tuner.session import ENVIRONMENT_ATTEMPTS
+
+    log = tmp_path / "measured.txt"
+    candidates = synthetic_candidates((64, 128, 256), (4,))
+    session, ctx = _run(cache, SyntheticMeasurer(log=str(log), killed=(256,)), isolate=True,
+                        timeout=30, jobs=0, candidates=candidates)
+    outcome = session.evaluations[-1]
+    assert outcome.params["block_size"] == 256 and outcome.stage == "environment"
+    assert "crash: the measurement process crashed with signal SIGKILL" in outcome.reason
+    assert f"each of {ENVIRONMENT_ATTEMPTS} attempts; not cached" in outcome.reason
+    assert cache.lookup(ctx, {"block_size": 256, "unroll": 4}) is None and not cache.claimed(ctx)
+    assert best(session.evaluations).params["block_size"] == 128
+    assert sum("('block_size', 256)" in line for line in log.read_text().splitlines()) == \
+        ENVIRONMENT_ATTEMPTS
+
+    again, _ = _run(cache, SyntheticMeasurer(log=str(log)), isolate=True, timeout=30, jobs=0,
+                    candidates=candidates)
+    assert again.measured == 1 and cache.lookup(ctx, {"block_size": 256, "unroll": 4}).ok
+
+
+def test_a_killed_compile_worker_is_not_the_variants_verdict(cache):
+    from autogpu.tuner.session import ENVIRONMENT_ATTEMPTS
+
+    candidates = synthetic_candidates((64, 128, 512), (2, 4))
+    session, ctx = _run(cache, SyntheticMeasurer(), compiler=SyntheticCompiler(die=(512,)),
+                        jobs=2, start_method="fork", candidates=candidates)
+    stages = {e.params["block_size"]: e.stage for e in session.evaluations}
+    assert stages == {64: None, 128: None, 512: "environment"}
+    failed = [e for e in session.evaluations if e.stage]
+    assert len(failed) == 2 and all("compile: the compiler process died" in e.reason and
+                                    f"each of {ENVIRONMENT_ATTEMPTS} attempts" in e.reason
+                                    for e in failed)
+    assert {canonical(r.params) for r in cache.records(ctx)} == \
+        {canonical(c) for c in candidates if c["block_size"] != 512}

@@ -9,6 +9,7 @@ file (so tests can count measurements across processes).
 from __future__ import annotations
 
 import os
+import signal
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -27,7 +28,9 @@ def synthetic_cost(config: Mapping[str, Any]) -> float:
     return 1e-3 * (1.0 + 0.5 * b * b + 0.25 * u * u + c + 0.05 * b * u)
 
 
-def synthetic_compile(config: Mapping[str, Any]) -> dict[str, Any]:
+def synthetic_compile(config: Mapping[str, Any], die: tuple = ()) -> dict[str, Any]:
+    if config.get("block_size") in die:  # the compile worker is killed (out of memory)
+        os.kill(os.getpid(), signal.SIGKILL)
     if config.get("block_size") == 1024 and config.get("unroll", 1) == 8:
         raise ValueError("synthetic compile failure: too many registers")
     return {"config": dict(config)}
@@ -36,9 +39,10 @@ def synthetic_compile(config: Mapping[str, Any]) -> dict[str, Any]:
 @dataclass
 class SyntheticCompiler:
     fail_check: tuple = ()
+    die: tuple = ()  # block sizes whose compile worker gets SIGKILL
 
     def task(self, config):
-        return synthetic_compile, (dict(config),)
+        return synthetic_compile, (dict(config), self.die)
 
     def check(self, config, artifact):
         return "too much shared memory" if config.get("block_size") in self.fail_check else None
@@ -55,6 +59,9 @@ class SyntheticMeasurer(Measurer):
     crash: tuple = ()  # block sizes that kill the measurement process
     delay: float = 0.0
     interrupt_after: int | None = None  # raise KeyboardInterrupt at this measurement (Ctrl-C)
+    out_of_memory: tuple = ()  # block sizes the environment fails: an out-of-memory error...
+    killed: tuple = ()  # ... or SIGKILL for the measurement process (the OOM killer) ...
+    environment_times: int = 1 << 30  # ... on their first this many attempts (counted in `log`)
     setups: int = field(default=0)
     measured: int = field(default=0)
 
@@ -66,10 +73,23 @@ class SyntheticMeasurer(Measurer):
         if self.interrupt_after is not None and self.measured == self.interrupt_after:
             raise KeyboardInterrupt
         self.measured += 1
+        attempts = 0
         if self.log:
+            line = f"{sorted(config.items())}\n"
+            if os.path.exists(self.log):
+                with open(self.log) as f:
+                    attempts = sum(entry.endswith(" " + line) for entry in f)
             with open(self.log, "a") as f:
-                f.write(f"{os.getpid()} {sorted(config.items())}\n")
+                f.write(f"{os.getpid()} {line}")
         b = config.get("block_size")
+        if attempts < self.environment_times:
+            if b in self.out_of_memory:
+                from autogpu.backend.arguments import KernelLaunchError
+
+                raise KernelLaunchError("kernel 'k' failed on the CPU: cannot allocate a fiber "
+                                        "stack (out of memory)")
+            if b in self.killed:
+                os.kill(os.getpid(), signal.SIGKILL)
         if b in self.hang:
             time.sleep(3600)
         if b in self.crash:

@@ -29,7 +29,10 @@ must match exactly. NaNs must appear exactly where the reference has them.
 
 from __future__ import annotations
 
+import errno
 import multiprocessing
+import re
+import signal
 import statistics
 import sys
 import time
@@ -94,6 +97,49 @@ class Outcome:
     @staticmethod
     def failed(stage: str, reason: str, **extra: Any) -> Outcome:
         return Outcome("failed", stage=stage, reason=reason, extra=extra)
+
+
+#: The stage of a failure that is the machine's, not the variant's: out of memory, a killed
+#: process, a driver error. Such a variant is measured again in a fresh process (session.py) and
+#: its failure is never cached as its verdict.
+ENVIRONMENT = "environment"
+
+#: Exceptions that are the environment's whatever they say (the CPU emulation's own type for
+#: environment failures belongs here too).
+ENVIRONMENT_ERRORS: tuple[type[BaseException], ...] = (MemoryError,)
+_ENVIRONMENT_ERRNOS = {errno.ENOMEM, errno.EAGAIN, errno.ENOSPC}
+#: What the environment's failures say: the OS, gcc/nvcc killed for memory, the CPU emulation,
+#: the CUDA driver through pycuda. A variant's own failures (wrong results, too many resources
+#: for a launch, an illegal address) say none of these.
+_ENVIRONMENT_MESSAGES = re.compile("|".join([
+    r"out of memory", r"cannot allocate", r"could not allocate", r"failed to map segment",
+    r"resource temporarily unavailable", r"virtual memory exhausted",
+    r"killed signal terminated program", r"no space left on device",
+    r"cuInit failed", r"cuCtxCreate failed", r"cuDevicePrimaryCtxRetain failed",
+    r"busy or unavailable", r"uncorrectable ECC", r"driver shutting down",
+    r"insufficient driver", r"unsupported display driver",
+    r"CUDA_ERROR_(OUT_OF_MEMORY|NO_DEVICE|DEVICES?_UNAVAILABLE|ECC_UNCORRECTABLE|"
+    r"SYSTEM_DRIVER_MISMATCH|INSUFFICIENT_DRIVER|SYSTEM_NOT_READY)",
+]), re.IGNORECASE)
+
+
+def is_environment_failure(error: BaseException | str) -> bool:
+    """Whether a failure is the machine's (memory, the driver, the OS) rather than the
+    variant's: by the exception's type, else by what it says."""
+    if isinstance(error, ENVIRONMENT_ERRORS):
+        return True
+    if isinstance(error, OSError) and error.errno in _ENVIRONMENT_ERRNOS:
+        return True
+    return bool(_ENVIRONMENT_MESSAGES.search(str(error)))
+
+
+def failure(stage: str, error: BaseException | str, order: str | None = None) -> Outcome:
+    """The outcome of a failure at `stage` (under the CPU emulation's thread `order`, if any);
+    stage ENVIRONMENT, the original stage in the reason, where the environment failed."""
+    text = _in_order(error if isinstance(error, str) else _message(error), order)
+    if is_environment_failure(error):
+        return Outcome.failed(ENVIRONMENT, f"{stage}: {text}")
+    return Outcome.failed(stage, text)
 
 
 def tolerance(dtype: np.dtype, reduction_length: int, factor: float = TOLERANCE_FACTOR) -> float:
@@ -217,9 +263,18 @@ class Measurer:
         from the cache never starts it); None otherwise."""
         return None
 
-    def prepare(self) -> None:
+    #: What `prepare` does, for messages ("timed out after 60 s computing the reference").
+    preparation = "getting ready"
+
+    def prepare(self) -> Any:
         """The slow part of starting (compute the reference outputs); an exception here makes
-        every measurement impossible and stops the run."""
+        every measurement impossible and stops the run. Returns what a fresh measurement
+        process needs to skip it (given to `adopt`), or None."""
+        return None
+
+    def adopt(self, state: Any) -> None:
+        """Take what `prepare` computed in another process, so a restarted measurement process
+        (after a timeout or a crash) does not compute it again."""
 
     def measure(self, config: Mapping[str, Any], artifact: Any) -> Outcome:
         raise NotImplementedError
@@ -260,9 +315,14 @@ class KernelMeasurer(Measurer):
 
         return None if self._uses_gpu() else adapter.cpu_device_key()
 
-    def prepare(self) -> None:
+    @property
+    def preparation(self) -> str:
+        return f"computing the reference ({self.reference.describe()})" if self.reference \
+            else "getting ready"
+
+    def prepare(self) -> Any:
         if self.reference is None or self._reference_outputs is not None:
-            return
+            return None
         args = self._fresh()
         try:
             self.reference.run(args, self.backend, self.device)
@@ -270,6 +330,11 @@ class KernelMeasurer(Measurer):
             raise MeasurementSetupError(f"the reference ({self.reference.describe()}) failed: "
                                         f"{_message(e)}") from None
         self._reference_outputs = args
+        return args
+
+    def adopt(self, state: Any) -> None:
+        if state is not None:
+            self._reference_outputs = state
 
     def _fresh(self, written: set[int] | None = None) -> list[Any]:
         """The arguments, with a copy of each array the variant may write (all by default)."""
@@ -282,7 +347,7 @@ class KernelMeasurer(Measurer):
         try:
             programs = adapter.verification_programs(artifact, self.backend, self.device)
         except Exception as e:
-            return Outcome.failed("build", _message(e))
+            return failure("build", e)
         written = {i for i in _written_arrays(artifact, len(self.args))
                    if isinstance(self.args[i], np.ndarray)}
         if self._reference_outputs is None:
@@ -293,7 +358,7 @@ class KernelMeasurer(Measurer):
             try:
                 adapter.run_program(program, self.function, args)
             except Exception as e:
-                return Outcome.failed("launch", _in_order(_message(e), order))
+                return failure("launch", e, order)
             if self._reference_outputs is not None:
                 problem, error = self._verify(artifact, args, written)
                 if problem is not None:
@@ -307,7 +372,7 @@ class KernelMeasurer(Measurer):
             if times is None:
                 times = self._wall_times(program, written)
         except Exception as e:
-            return Outcome.failed("time", _message(e))
+            return failure("time", e)
         return Outcome("ok", statistics.median(times), list(times), extra=extra)
 
     def _verify(self, artifact: Any, args: list[Any], written: set[int]) -> tuple[str | None,
@@ -395,7 +460,10 @@ class Local:
         try:
             return self.measurer.measure(config, artifact)
         except Exception as e:
-            return Outcome.failed("crash", _message(e))
+            return failure("crash", e)
+
+    def restart(self) -> None:
+        """Nothing to restart in this process."""
 
     def close(self) -> None:
         self.measurer.close()
@@ -410,8 +478,8 @@ def _serve(conn: Any, measurer: Measurer) -> None:
         conn.send(("error", _setup_message(e)))
         return
     try:
-        measurer.prepare()  # meanwhile the parent compiles variants
-        conn.send(("prepared", None))
+        state = measurer.prepare()  # meanwhile the parent compiles variants
+        conn.send(("prepared", state))
     except BaseException as e:  # noqa: BLE001 — reported to the parent
         conn.send(("fatal", _setup_message(e)))
         return
@@ -427,7 +495,7 @@ def _serve(conn: Any, measurer: Measurer) -> None:
         try:
             outcome = measurer.measure(config, artifact)
         except BaseException as e:  # noqa: BLE001
-            outcome = Outcome.failed("crash", _message(e))
+            outcome = failure("crash", e)
         conn.send(("done", outcome))
 
 
@@ -448,11 +516,31 @@ def _setup_message(e: BaseException) -> str:
     return text
 
 
+def _how_it_ended(process: Any) -> tuple[str, bool]:
+    """How a child process ended, in words, and whether the environment ended it: SIGKILL is
+    the kernel's out-of-memory killer or someone else (autogpu kills only on timeouts)."""
+    if process is None:
+        return "died", False
+    process.join(1.0)
+    code = process.exitcode
+    if code is None:
+        return "stopped answering", False
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = str(-code)
+        return f"crashed with signal {name}", code == -signal.SIGKILL
+    return f"exited with status {code}", False
+
+
 class Isolated:
     """Runs the measurer in a child process with a per-variant timeout.
 
     The child is started once and reused; a variant that runs past `timeout` seconds (or kills
-    the child) is recorded as failed and the child is restarted for the next one.
+    the child) is recorded as failed and the child is restarted for the next one. The first
+    child's `prepare` (the reference) is bounded by `timeout` too, and what it computed is
+    handed to the children that replace it.
     """
 
     def __init__(self, measurer: Measurer, timeout: float = 60.0,
@@ -465,9 +553,10 @@ class Isolated:
         self.process = None
         self.conn = None
         self.device_info: dict[str, Any] | None = None
-        self.setup_timeout = max(120.0, timeout)
+        self.setup_timeout = max(120.0, timeout)  # initialising a device can take a while
         self._fresh = False  # the next measurement is the first of this process (it waits
         # for the reference too)
+        self._ready_at = 0.0  # when the child started preparing
 
     def start(self) -> dict[str, Any]:
         """The device description; starts the process now unless the measurer can describe
@@ -486,33 +575,39 @@ class Isolated:
             self.process.start()
         child.close()
         self.conn = parent
-        payload = self._receive_setup("ready", "start")
+        payload = self._receive_setup("ready", "starting", self.setup_timeout)
+        self._ready_at = time.monotonic()
         self.device_info = payload
         self._fresh = True
         return payload
 
     def _wait_prepared(self) -> None:
-        """Wait for the child's slow start (the reference) before the first measurement, so
-        that the per-variant timeout covers the variant alone."""
+        """Wait for the child's slow start (the reference, at most `timeout` seconds from its
+        start) before the first measurement, so that the per-variant timeout covers the variant
+        alone; keep what it computed for the children that may replace it."""
         self._fresh = False
-        self._receive_setup("prepared", "get ready")
+        left = self._ready_at + self.timeout - time.monotonic()
+        state = self._receive_setup("prepared", self.measurer.preparation, left,
+                                    limit=self.timeout, hint=": raise --timeout")
+        self.measurer.adopt(state)
 
-    def _receive_setup(self, expected: str, what: str) -> Any:
+    def _receive_setup(self, expected: str, what: str, wait: float, limit: float | None = None,
+                       hint: str = "") -> Any:
         """The payload of the child's next setup message, which must be `expected`; otherwise
-        (silence past the setup timeout, death, an error report) the child is killed and the
-        run stops with the reason."""
+        (silence for `wait` seconds, death, an error report) the child is killed and the run
+        stops with what happened."""
         assert self.conn is not None
-        if not self.conn.poll(self.setup_timeout):
+        if not self.conn.poll(max(0.0, wait)):
             self._kill()
-            raise MeasurementSetupError(f"the measurement process did not {what} within "
-                                        f"{self.setup_timeout:.0f} s")
+            raise MeasurementSetupError(f"the measurement process timed out after "
+                                        f"{limit or wait:g} s {what}{hint}")
         try:
             kind, payload = self.conn.recv()
         except EOFError:
-            code = self.process.exitcode if self.process is not None else None
+            ended, _ = _how_it_ended(self.process)
             self._kill()
-            raise MeasurementSetupError(f"the measurement process died while starting "
-                                        f"(exit code {code})") from None
+            raise MeasurementSetupError(f"the measurement process {ended} while "
+                                        f"{what}") from None
         if kind != expected:
             self._kill()
             raise MeasurementSetupError(payload)
@@ -537,12 +632,18 @@ class Isolated:
                 return outcome
             except EOFError:
                 pass
-            self.process.join(1.0)
-            code = self.process.exitcode
+            ended, by_environment = _how_it_ended(self.process)
             self._kill()
-            return Outcome.failed("crash", f"the measurement process died (exit code {code})")
+            if by_environment:
+                return Outcome.failed(ENVIRONMENT, f"crash: the measurement process {ended} "
+                                      "(out of memory?)")
+            return Outcome.failed("crash", f"the measurement process {ended}")
         self._kill()
         return Outcome.failed("timeout", f"did not finish within {self.timeout:g} s")
+
+    def restart(self) -> None:
+        """A fresh process for the next measurement (this one may be what failed)."""
+        self._kill()
 
     def _kill(self) -> None:
         if self.process is not None:

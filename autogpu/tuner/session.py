@@ -24,8 +24,19 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from autogpu.tuner.cache import Cache, Record, canonical
-from autogpu.tuner.measure import Outcome, no_main_reimport, process_context
+from autogpu.tuner.measure import (
+    ENVIRONMENT,
+    Outcome,
+    is_environment_failure,
+    no_main_reimport,
+    process_context,
+)
 from autogpu.tuner.strategies import Strategy
+
+#: How often a variant is tried when the environment fails it (out of memory, a killed process,
+#: a driver error): such a failure says nothing about the variant, so it is compiled or
+#: measured again in a fresh process, and if it keeps failing it is reported but never cached.
+ENVIRONMENT_ATTEMPTS = 3
 
 
 @dataclass
@@ -72,6 +83,9 @@ class MeasureProxy(Protocol):
 
     def measure(self, config: Mapping[str, Any], artifact: Any) -> Outcome: ...
 
+    def restart(self) -> None:
+        """Measure the next variant in a fresh process."""
+
     def close(self) -> None: ...
 
 
@@ -83,7 +97,10 @@ def compile_in_worker(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[An
     except Exception as e:  # noqa: BLE001 — every compile error is a result
         text = e.format() if hasattr(e, "format") and callable(e.format) else \
             f"{type(e).__name__}: {e}"
-        return ("failed", getattr(e, "stage", "compile"), text.strip() or type(e).__name__)
+        text, stage = text.strip() or type(e).__name__, getattr(e, "stage", "compile")
+        if is_environment_failure(e):
+            return ("failed", ENVIRONMENT, f"{stage}: {text}")
+        return ("failed", stage, text)
 
 
 class _InlineFuture:
@@ -107,6 +124,7 @@ class CompilePool:
         self.timeout = timeout
         self.start_method = start_method
         self._pool: cf.ProcessPoolExecutor | None = None
+        self.generation = 0  # how many pools were killed: tells a dead pool's futures apart
 
     def _ensure(self) -> cf.ProcessPoolExecutor:
         if self._pool is None:
@@ -133,6 +151,7 @@ class CompilePool:
                 p.kill()
         self._pool.shutdown(wait=False, cancel_futures=True)
         self._pool = None
+        self.generation += 1
 
     def close(self) -> None:
         """Stop the workers: idle ones exit on their own, busy ones are killed."""
@@ -195,6 +214,7 @@ class _Pending:
     future: Any = None
     submitted: float = 0.0
     attempts: int = 0
+    generation: int = 0  # of the pool it was submitted to
 
 
 class Session:
@@ -298,8 +318,14 @@ class Session:
         elif claim.state == "busy":
             self._deferred.append(config)
         else:
-            fn, args = self.compiler.task(config)
-            self._compiling.append(_Pending(config, self.pool.submit(fn, args), time.monotonic()))
+            self._compiling.append(self._submit(_Pending(config)))
+
+    def _submit(self, pending: _Pending) -> _Pending:
+        """(Re)start compiling a pending variant in the pool."""
+        fn, args = self.compiler.task(pending.config)
+        pending.future = self.pool.submit(fn, args)
+        pending.submitted, pending.generation = time.monotonic(), self.pool.generation
+        return pending
 
     def _recheck_deferred(self) -> None:
         if not self._deferred:
@@ -310,27 +336,33 @@ class Session:
 
     def _collect(self) -> None:
         """Move finished compilations to the ready queue (in submission order)."""
-        still: deque[_Pending] = deque()
+        finished, still = [], deque()
         for pending in self._compiling:
-            if pending.future.done():
-                self._compiled(pending)
-            else:
-                still.append(pending)
+            (finished if pending.future.done() else still).append(pending)
         self._compiling = still
+        for pending in finished:
+            self._compiled(pending)
+
+    def _restart_pool(self) -> None:
+        """A fresh compile pool (the old one hung or lost a worker), with what was compiling."""
+        self.pool.kill()
+        for pending in self._compiling:
+            self._submit(pending)
 
     def _compiled(self, pending: _Pending) -> None:
         try:
             result = pending.future.result()
-        except Exception as e:  # the pool broke (a worker crashed)
-            self.pool.kill()
-            if pending.attempts == 0:
-                pending.attempts += 1
-                fn, args = self.compiler.task(pending.config)
-                pending.future = self.pool.submit(fn, args)
-                pending.submitted = time.monotonic()
-                self._compiling.append(pending)
+        except Exception as e:  # the pool broke: a worker was killed or crashed
+            if pending.generation == self.pool.generation:  # not already replaced
+                self._restart_pool()
+            result = ("failed", ENVIRONMENT,
+                      f"compile: the compiler process died ({type(e).__name__})")
+        if result[0] == "failed" and result[1] == ENVIRONMENT:
+            pending.attempts += 1
+            if pending.attempts < ENVIRONMENT_ATTEMPTS:
+                self._compiling.append(self._submit(pending))
                 return
-            result = ("failed", "compile", f"the compiler process crashed ({type(e).__name__})")
+            result = ("failed", ENVIRONMENT, _after_attempts(result[2]))
         if result[0] == "failed":
             self._finish(pending.config, Outcome.failed(result[1], result[2]), None)
             return
@@ -347,14 +379,11 @@ class Session:
         if futures:
             cf.wait(futures, timeout=min(0.5, self.pool.timeout), return_when=cf.FIRST_COMPLETED)
         if not oldest.future.done() and time.monotonic() - oldest.submitted > self.pool.timeout:
-            # A hung compilation: kill the pool, fail the oldest, resubmit the others.
-            self.pool.kill()
+            # A hung compilation: fail the oldest, resubmit the others to a fresh pool.
             self._compiling.popleft()
+            self._restart_pool()
             self._finish(oldest.config, Outcome.failed(
                 "compile", f"compilation did not finish within {self.pool.timeout:g} s"), None)
-            for p in self._compiling:
-                fn, args = self.compiler.task(p.config)
-                p.future, p.submitted = self.pool.submit(fn, args), time.monotonic()
 
     def _measure(self, pending: _Pending, artifact: Any) -> None:
         """Measure a compiled variant, unless this run already measured the very same kernel:
@@ -366,21 +395,37 @@ class Session:
             outcome = replace(outcome, extra={**outcome.extra, "same_kernel_as": twin})
         else:
             self.cache.renew(self.context, pending.config)
-            outcome = self.measurer.measure(pending.config, artifact)
-            if digest is not None:
+            outcome = self._measure_retrying(pending.config, artifact)
+            if digest is not None and outcome.stage != ENVIRONMENT:
                 self._by_digest[digest] = (dict(pending.config), outcome)
         self._finish(pending.config, outcome, artifact)
+
+    def _measure_retrying(self, config: dict[str, Any], artifact: Any) -> Outcome:
+        """Measure; while the environment fails it, again in a fresh measurement process,
+        ENVIRONMENT_ATTEMPTS times in all."""
+        for attempt in range(ENVIRONMENT_ATTEMPTS):
+            if attempt:
+                self.measurer.restart()
+            outcome = self.measurer.measure(config, artifact)
+            if outcome.stage != ENVIRONMENT:
+                return outcome
+        return replace(outcome, reason=_after_attempts(outcome.reason or ""))
 
     # --- results -------------------------------------------------------------------------------
 
     def _finish(self, config: dict[str, Any], outcome: Outcome, artifact: Any) -> None:
+        """Record a result; a failure of the environment is not the variant's verdict, so it is
+        reported but not cached (the claim is given back: a later run tries again)."""
         saved = self.compiler.to_record(artifact) if artifact is not None else {}
         record = Record(params=config, status=outcome.status, time_s=outcome.time_s,
                         times=list(outcome.times), stage=outcome.stage, reason=outcome.reason,
                         digest=saved.get("digest"),
                         cuda_source=saved.get("cuda_source"),
                         launch=saved.get("launch"), extra=dict(outcome.extra))
-        self.cache.finish(self.context, config, record)
+        if outcome.stage == ENVIRONMENT:
+            self.cache.release(self.context, config)
+        else:
+            self.cache.finish(self.context, config, record)
         self.measured += 1
         self._tell(config, record, cached=False)
 
@@ -417,6 +462,11 @@ class Session:
             self.cache.release_all()
         except Exception:  # noqa: BLE001 — the cache may already be closed on interpreter exit
             pass
+
+
+def _after_attempts(reason: str) -> str:
+    return f"{reason} (each of {ENVIRONMENT_ATTEMPTS} attempts; not cached: the environment " \
+        "failed, not the variant)"
 
 
 def best(evaluations: Sequence[Evaluation]) -> Evaluation | None:

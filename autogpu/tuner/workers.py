@@ -26,6 +26,7 @@ from typing import Any
 
 from autogpu.diagnostics import CompileError
 from autogpu.tuner.cache import Cache, canonical, default_cache_path
+from autogpu.tuner.measure import ENVIRONMENT
 from autogpu.tuner.session import Evaluation, EvaluationCounter, default_jobs
 from autogpu.tuner.strategies import MODEL_STRATEGIES
 
@@ -70,7 +71,8 @@ def _worker(prepared: Any, index: int, cache_path: str, storage_url: str | None,
                 prepared, cache, worker=index, jobs=jobs, storage=storage, stop=stop,
                 counter=counter,
                 on_context=lambda ctx, inf: messages.put(("context", index, ctx, inf)))
-            messages.put(("done", index, session.measured, session.stopped_by))
+            uncached = [e for e in session.evaluations if e.stage == ENVIRONMENT]
+            messages.put(("done", index, session.measured, session.stopped_by, uncached))
     except CompileError as e:
         messages.put(("error", index, e.format()))
     except BaseException as e:  # noqa: BLE001 — reported by the parent
@@ -104,6 +106,7 @@ def run_workers(prepared: Any, *, out: Any = None):
             t.start()
         context = info = None
         measured, stops, errors, summary = 0, [], [], []
+        uncached: list[Evaluation] = []  # the environment's failures: reported, not cached
         bar = _bar(min(o.budget or len(prepared.candidates), len(prepared.candidates)),
                    o.progress, out)
         try:
@@ -121,6 +124,7 @@ def run_workers(prepared: Any, *, out: Any = None):
                     finished += 1
                     measured += message[2]
                     stops.append(message[3])
+                    uncached.extend(message[4])
                     summary.append({"worker": message[1], "measured": message[2],
                                     "stopped_by": message[3]})
                 else:
@@ -152,6 +156,7 @@ def run_workers(prepared: Any, *, out: Any = None):
                 cached=(r.finished_at or 0) < started,
                 elapsed_s=max(0.0, (r.finished_at or started) - started),
                 times=list(r.times), extra=dict(r.extra), digest=r.digest))
+        evaluations.extend(uncached)
         stopped = ", ".join(sorted(set(s for s in stops if s))) or None
         return finish(prepared, cache, context, info or {}, space, evaluations,
                       measured=measured, stopped_by=stopped, out=out, workers=summary)
