@@ -87,3 +87,43 @@ def test_the_reference_kind_is_part_of_the_cache_context():
         "kind": "pipeline", "pipeline": "autogpu-vanilla", "backend": "cpu"}
     with pytest.raises(CompileError, match="--reference-backend applies to a pipeline"):
         context(reference_backend="cpu")
+
+
+def _cli(capsys, *argv):
+    from autogpu.tools.autogpu_tune import main
+
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, err
+
+
+def test_a_hanging_reference_times_out_after_timeout_seconds_saying_so(capsys, tmp_path):
+    spin = tmp_path / "spin.c"
+    spin.write_text("void spin(float *a, int n) {\n#pragma omp parallel for\n"
+                    "  for (int i = 0; i < n; i++)\n"
+                    "    while (a[i] < 2.0f) a[i] = a[i] * 1.0f;\n}\n")
+    code, err = _cli(capsys, spin, "--size", "n=4", "--backend", "cpu", "-p",
+                     "autogpu-vanilla", "--set", "block_size=32", "--no-cache", "--timeout", "2",
+                     "-q", "--no-plot", "-o", tmp_path / "out", "-j", "0")
+    assert code == 1
+    assert "the measurement process timed out after 2 s computing the reference (gcc): " \
+           "raise --timeout" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_a_crashing_reference_says_which_signal(capsys, tmp_path):
+    import numpy as np
+
+    poke = tmp_path / "poke.c"
+    poke.write_text("void poke(float *a, const int *idx, int n) {\n#pragma omp parallel for\n"
+                    "  for (int i = 0; i < n; i++)\n    a[idx[i]] = 1.0f;\n}\n")
+    np.save(tmp_path / "idx.npy", np.full(4, 2_000_000_000, np.int32))  # far out of bounds
+    code, err = _cli(capsys, poke, "--size", "n=4", "--array", "a=n", "--input",
+                     f"idx={tmp_path / 'idx.npy'}", "--backend", "cpu", "-p", "autogpu-vanilla",
+                     "--set", "block_size=32", "--no-cache", "-q", "--no-plot",
+                     "-o", tmp_path / "out", "-j", "0")
+    assert code == 1
+    assert "the measurement process crashed with signal SIGSEGV while computing the " \
+           "reference (gcc)" in err
+    assert len(err.strip().splitlines()) == 1

@@ -78,6 +78,17 @@ def test_hung_and_crashing_variants_time_out_and_the_run_goes_on(cache):
     assert len(session.evaluations) == len(candidates)
 
 
+def test_the_reference_is_computed_once_and_handed_to_restarted_processes(cache, tmp_path):
+    log, prepared = tmp_path / "measured.txt", tmp_path / "prepared.txt"
+    measurer = SyntheticMeasurer(log=str(log), prepare_log=str(prepared), crash=(256,))
+    session, _ = _run(cache, measurer, isolate=True, timeout=30, jobs=0,
+                      candidates=synthetic_candidates((128, 256, 512), (4,)))
+    assert [e.stage for e in session.evaluations] == [None, "crash", None]
+    assert "the measurement process exited with status 3" in session.evaluations[1].reason
+    assert len({line.split()[0] for line in log.read_text().splitlines()}) == 2  # 2 processes
+    assert len(prepared.read_text().splitlines()) == 1
+
+
 def test_a_rerun_measures_nothing_already_known(cache, tmp_path):
     log = tmp_path / "measured.txt"
     first, ctx = _run(cache, SyntheticMeasurer(log=str(log), wrong=(64,)), jobs=0, budget=10)

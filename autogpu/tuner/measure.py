@@ -317,7 +317,7 @@ class KernelMeasurer(Measurer):
 
     @property
     def preparation(self) -> str:
-        return f"computing the reference ({self.reference.describe()})" if self.reference \
+        return f"computing the reference ({self.reference.name})" if self.reference \
             else "getting ready"
 
     def prepare(self) -> Any:
@@ -327,7 +327,7 @@ class KernelMeasurer(Measurer):
         try:
             self.reference.run(args, self.backend, self.device)
         except Exception as e:
-            raise MeasurementSetupError(f"the reference ({self.reference.describe()}) failed: "
+            raise MeasurementSetupError(f"the reference ({self.reference.name}) failed: "
                                         f"{_message(e)}") from None
         self._reference_outputs = args
         return args

@@ -54,12 +54,17 @@ class Reference:
             return {"kind": PIPELINE, "pipeline": self.pipeline, "backend": self.backend}
         return {"kind": self.kind}
 
+    @property
+    def name(self) -> str:
+        """A word for messages: gcc, interpreter, or the pipeline."""
+        return self.pipeline if self.kind == PIPELINE else self.kind
+
     def describe(self) -> str:
         """One line for the terminal and the report."""
         if self.kind == GCC:
             from autogpu.testing.gcc_reference import gcc_flags
 
-            return f"gcc: the serial C compiled by {self.compiler} ({' '.join(gcc_flags(True)[:5])})"
+            return f"gcc: the serial C compiled by gcc {' '.join(gcc_flags(True)[:5])}"
         if self.kind == INTERPRETER:
             text = "interpreter: the frontend's IR run serially by autogpu.interpreters"
             return f"{text} ({self.note})" if self.note else text
