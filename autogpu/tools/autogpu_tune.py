@@ -206,7 +206,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seed of the random inputs (default: %(default)s)")
     g = p.add_argument_group("cache and outputs")
     g.add_argument("--cache", metavar="FILE",
-                   help="the SQLite cache (default: ~/.cache/autogpu/tune.sqlite)")
+                   help="the SQLite cache (default: $AUTOGPU_CACHE/tune/tune.sqlite, else "
+                   "~/.cache/autogpu/tune/tune.sqlite)")
     g.add_argument("--no-cache", action="store_true",
                    help="use a fresh temporary cache (measure everything)")
     g.add_argument("--retry-failed", action="store_true",

@@ -502,6 +502,40 @@ def time_program(program: Any, function: str, args: list[Any], *, warmup: int,
 # --- devices and versions (part of the cache key) ---------------------------------------------
 
 
+def cache_folder(kind: str):
+    """Where autogpu keeps what it made, by kind: the one rule of the CPU executor
+    ($AUTOGPU_CACHE/kind, else ~/.cache/autogpu/kind)."""
+    from autogpu.backend.cpu_exec import cache_dir
+
+    return cache_dir(kind)
+
+
+#: The files whose contents make up the compiler (hashed by compiler_fingerprint).
+COMPILER_SUFFIXES = (".py", ".lark", ".h")
+
+
+@lru_cache(maxsize=None)
+def compiler_fingerprint() -> str:
+    """A hash of autogpu's own code (every .py, .lark and .h file of the package, by path and
+    contents) and of the xDSL and lark it runs on, computed once per process: results measured
+    with code that another compiler generated are never reused."""
+    from importlib.metadata import PackageNotFoundError, version
+    from pathlib import Path
+
+    import autogpu
+
+    root = Path(autogpu.__file__).resolve().parent
+    h = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.suffix in COMPILER_SUFFIXES):
+        h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    for dependency in ("xdsl", "lark"):
+        try:
+            h.update(f"{dependency}=={version(dependency)}\0".encode())
+        except PackageNotFoundError:
+            h.update(f"{dependency} missing\0".encode())
+    return h.hexdigest()[:24]
+
+
 @lru_cache(maxsize=None)
 def _command_version(cmd: tuple[str, ...]) -> str:
     if shutil.which(cmd[0]) is None:

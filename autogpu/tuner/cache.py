@@ -75,8 +75,11 @@ def digest(value: Any) -> str:
 
 
 def default_cache_path() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "autogpu" / "tune.sqlite"
+    """tune.sqlite in autogpu's cache folder for the tuner ($AUTOGPU_CACHE/tune, else
+    ~/.cache/autogpu/tune)."""
+    from autogpu.tuner.adapter import cache_folder
+
+    return cache_folder("tune") / "tune.sqlite"
 
 
 def new_owner() -> str:
@@ -245,6 +248,11 @@ class Cache:
         with self._transaction() as c:
             c.execute("DELETE FROM variants WHERE key = ? AND owner = ? AND status = 'claimed'",
                       (self.variant_key(context, params), self.owner))
+
+    def forget(self, context: str, params: Mapping[str, Any]) -> None:
+        """Remove a variant's result (it proved stale: the next run measures it again)."""
+        with self._transaction() as c:
+            c.execute("DELETE FROM variants WHERE key = ?", (self.variant_key(context, params),))
 
     def release_all(self) -> None:
         with self._transaction() as c:

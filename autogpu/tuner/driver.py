@@ -22,9 +22,9 @@ from autogpu.diagnostics import CompileError
 from autogpu.tuner import adapter, inputs, report, space as space_mod
 from autogpu.tuner import reference as reference_mod
 from autogpu.tuner.cache import Cache, canonical, default_cache_path, digest
-from autogpu.tuner.kernel import KernelCompiler, VariantHook
+from autogpu.tuner.kernel import KernelCompiler, VariantHook, compile_config
 from autogpu.tuner.measure import Isolated, KernelMeasurer, Local, MeasurementSetupError
-from autogpu.tuner.session import Evaluation, Session, best, default_jobs
+from autogpu.tuner.session import Evaluation, Session, default_jobs, ranked
 from autogpu.tuner.strategies import (
     MODEL_STRATEGIES,
     STRATEGIES,
@@ -302,6 +302,7 @@ def context_description(prepared: Prepared, device_info: Mapping[str, Any]) -> d
     return {
         "tuner": TUNER_VERSION,
         "autogpu": autogpu.__version__,
+        "compiler": adapter.compiler_fingerprint(),
         "kernel_sha256": hashlib.sha256(prepared.source.encode()).hexdigest(),
         "function": prepared.function,
         "pipeline": adapter.format_pipeline(prepared.space.base_pipeline),
@@ -420,8 +421,8 @@ def finish(prepared: Prepared, cache: Cache, context: str, device: Mapping[str, 
            stopped_by: str | None, out: Any = None,
            workers: list[dict[str, Any]] | None = None) -> TuneResult:
     o = prepared.options
+    winner, artifact = confirmed_best(prepared, cache, context, space, evaluations)
     variants = [e.as_dict(i) for i, e in enumerate(evaluations)]
-    winner = best(evaluations)
     best_entry = None
     best_pipeline = None
     tuned_pipeline = adapter.format_pipeline(space.base_pipeline)  # with agpu-specialize, if any
@@ -468,8 +469,33 @@ def finish(prepared: Prepared, cache: Cache, context: str, device: Mapping[str, 
                         winner.time_s if winner else None, best_pipeline, variants, data,
                         context, dict(device), measured=measured, stopped_by=stopped_by)
     if o.output_dir:
-        result.files = write_outputs(Path(o.output_dir), prepared, cache, context, result, space)
+        result.files = write_outputs(Path(o.output_dir), prepared, result, space, artifact)
     return result
+
+
+def confirmed_best(prepared: Prepared, cache: Cache, context: str, space: space_mod.Space,
+                   evaluations: Sequence[Evaluation]) -> tuple[Evaluation | None, Any]:
+    """The fastest verified variant and its code, compiled again now from its parameters: the
+    code must be the code that was verified (the digest stored with its result). A variant
+    whose cached result belongs to other code (a stale or damaged row) is removed from the
+    cache and reported, and the next fastest is tried: best.cu is only ever verified code."""
+    o = prepared.options
+    for evaluation in ranked(evaluations):
+        pipeline = adapter.format_pipeline(space.pipeline(evaluation.params))
+        try:
+            artifact = compile_config(prepared.source, prepared.filename, prepared.function,
+                                      pipeline, o.variant_hook, evaluation.params)
+        except Exception as e:  # noqa: BLE001 — reported as the variant's problem
+            problem = f"it does not compile again ({type(e).__name__}: {e})"
+        else:
+            if artifact.digest == evaluation.digest:
+                return evaluation, artifact
+            problem = (f"its code now ({artifact.digest}) is not the code that was verified "
+                       f"({evaluation.digest})")
+        cache.forget(context, evaluation.params)
+        evaluation.status, evaluation.time_s, evaluation.stage = "failed", None, "stale"
+        evaluation.reason = f"{problem}: removed from the cache, the next run measures it again"
+    return None, None
 
 
 def compare_from_cache(prepared: Prepared, cache: Cache, context: str, space: space_mod.Space,
@@ -488,17 +514,13 @@ def compare_from_cache(prepared: Prepared, cache: Cache, context: str, space: sp
     return compare_strategies(table, strategies, tuple(range(seeds)))
 
 
-def write_outputs(outdir: Path, prepared: Prepared, cache: Cache, context: str,
-                  result: TuneResult, space: space_mod.Space) -> dict[str, str]:
+def write_outputs(outdir: Path, prepared: Prepared, result: TuneResult,
+                  space: space_mod.Space, artifact: Any) -> dict[str, str]:
+    """The files of a run; best.cu is `artifact`, the best variant's code as confirmed_best
+    compiled it again."""
     outdir.mkdir(parents=True, exist_ok=True)
     files: dict[str, str] = {}
     if result.best_params is not None:
-        record = cache.lookup(context, result.best_params)
-        if record is not None and record.cuda_source is not None and record.launch is not None:
-            artifact = adapter.Artifact(record.cuda_source, record.launch, prepared.function)
-        else:
-            artifact = adapter.compile_variant(prepared.source, prepared.filename,
-                                               prepared.function, result.best_pipeline)
         try:
             launch_config = adapter.launch_config(artifact, prepared.sizes)
         except Exception:  # noqa: BLE001 — best effort: the description is still written

@@ -30,15 +30,20 @@ def resolve_hook(hook: VariantHook) -> Callable | None:
     return getattr(importlib.import_module(module), name)
 
 
+def compile_config(source: str, filename: str, function: str, pipeline: str, hook: VariantHook,
+                   config: Mapping[str, Any]) -> adapter.Artifact:
+    """One variant, compiled to plain data (and passed through the test-only hook)."""
+    artifact = adapter.compile_variant(source, filename, function, pipeline)
+    fn = resolve_hook(hook)
+    return artifact if fn is None else fn(config, artifact)
+
+
 def compile_task(source: str, filename: str, function: str, pipeline: str, hook: VariantHook,
                  backend: str | None, arch: str | None,
                  config: Mapping[str, Any]) -> adapter.Artifact:
     """Runs in a pool worker: one variant, compiled to plain data (and, for `backend`, built
     into the executor's cache)."""
-    artifact = adapter.compile_variant(source, filename, function, pipeline)
-    fn = resolve_hook(hook)
-    if fn is not None:
-        artifact = fn(config, artifact)
+    artifact = compile_config(source, filename, function, pipeline, hook, config)
     if backend is not None:
         adapter.prebuild(artifact, backend, arch)
     return artifact

@@ -469,9 +469,15 @@ def _after_attempts(reason: str) -> str:
         "failed, not the variant)"
 
 
+def ranked(evaluations: Sequence[Evaluation]) -> list[Evaluation]:
+    """The verified variants, fastest first."""
+    return sorted((e for e in evaluations if e.ok and e.time_s is not None
+                   and math.isfinite(e.time_s)), key=lambda e: e.time_s)
+
+
 def best(evaluations: Sequence[Evaluation]) -> Evaluation | None:
-    ok = [e for e in evaluations if e.ok and e.time_s is not None and math.isfinite(e.time_s)]
-    return min(ok, key=lambda e: e.time_s) if ok else None
+    fastest = ranked(evaluations)
+    return fastest[0] if fastest else None
 
 
 def default_jobs() -> int:
