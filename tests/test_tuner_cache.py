@@ -170,3 +170,80 @@ def test_best_cu_is_the_best_variants_code_compiled_again_never_the_cached_text(
     assert "is not the code that was verified" in entry["reason"]
     assert json.loads((out / "best.json").read_text())["params"] == other
     assert _tune_saxpy(path).measured == 1  # the stale row is gone: measured again
+
+
+def _cli(capsys, cache_path, *more):
+    from autogpu.tools.autogpu_tune import main
+
+    code = main([SAXPY, "--size", "n=100", "-p", "autogpu-vanilla", "--backend", "cpu",
+                 "--set", "block_size=32", "--cache", str(cache_path), "-q", "--no-plot",
+                 "--repetitions", "1", "-j", "0", *map(str, more)])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, err
+
+
+def _foreign(path):
+    import sqlite3
+
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE users (name TEXT)")
+        db.execute("INSERT INTO users VALUES ('ada')")
+    return path
+
+
+def _one_line_error(code, err, *phrases):
+    assert code == 1 and len(err.strip().splitlines()) == 1 and err.startswith("error: ")
+    for phrase in phrases:
+        assert phrase in err, err
+
+
+def test_a_foreign_database_is_refused_and_left_byte_identical(capsys, tmp_path):
+    path = _foreign(tmp_path / "app.db")
+    before = path.read_bytes()
+    code, err = _cli(capsys, path, "-o", tmp_path / "out")
+    _one_line_error(code, err, "is not a tuning cache but another SQLite database (tables: "
+                    "users); it was left untouched")
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["app.db"]
+
+
+@pytest.mark.parametrize("damage, phrases", [
+    ("text", ["is unusable (file is not a database)"]),
+    ("folder", ["is a folder: give a file"]),
+    ("schema", ["has schema version 99, this autogpu reads version 1"]),
+])
+def test_unusable_cache_files_are_one_line_errors(capsys, tmp_path, damage, phrases):
+    import sqlite3
+
+    path = tmp_path / "tune.sqlite"
+    if damage == "text":
+        path.write_text("these are my notes, not a database\n" * 100)
+    elif damage == "folder":
+        path.mkdir()
+    else:
+        Cache(path).close()
+        with sqlite3.connect(path) as db:
+            db.execute("UPDATE meta SET value = '99' WHERE key = 'schema'")
+    _one_line_error(*_cli(capsys, path, "-o", tmp_path / "out"), *phrases)
+
+
+def test_a_truncated_cache_is_a_one_line_error(capsys, tmp_path):
+    path = tmp_path / "tune.sqlite"
+    with Cache(path) as c:
+        ctx = c.register_context({"k": 1})
+        for b in range(200):
+            c.finish(ctx, {"b": b}, Record({"b": b}, "ok", 1.0, cuda_source="x" * 2000))
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    _one_line_error(*_cli(capsys, path, "-o", tmp_path / "out"), "is unusable (")
+
+
+def test_a_row_that_does_not_parse_is_a_one_line_error(capsys, tmp_path):
+    import sqlite3
+
+    path = tmp_path / "tune.sqlite"
+    assert _cli(capsys, path)[0] == 0
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE variants SET extra = '{not json'")
+    _one_line_error(*_cli(capsys, path), "is damaged: the extra of variant ", "does not parse")

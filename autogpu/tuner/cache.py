@@ -10,6 +10,11 @@ transaction. A tuner first *claims* a variant; another tuner that finds the clai
 it. A claim is taken over when its lease has expired or when its owner is a process of this host
 that no longer exists (an interrupted run), so a killed run never blocks a resume. Every
 measurement is also appended to a log table, which lets tests count measurements exactly.
+
+Faults: a file that is not a usable cache (a folder, not a database, damaged, a row that does
+not parse, another schema version) is a `CacheError`, a one-line error for the user. A file that
+is another program's SQLite database (not exactly this schema's tables) is never written: its
+signature is checked before anything else, and again inside the first write transaction.
 """
 
 from __future__ import annotations
@@ -27,7 +32,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from autogpu.diagnostics import CompileError
+
 SCHEMA_VERSION = 1
+TABLES = frozenset({"meta", "contexts", "variants", "measurements"})  # the schema's signature
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
@@ -55,6 +63,10 @@ CREATE TABLE IF NOT EXISTS measurements (
     key TEXT NOT NULL, context TEXT NOT NULL, owner TEXT NOT NULL,
     status TEXT NOT NULL, finished REAL NOT NULL);
 """
+
+
+class CacheError(CompileError):
+    """The cache file cannot be used: the user gets one line saying why, and what to do."""
 
 
 def canonical(value: Any) -> str:
@@ -138,20 +150,83 @@ class Cache:
     def __init__(self, path: str | Path, owner: str | None = None, lease_seconds: float = 900.0,
                  retry_failed: bool = False):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self.owner = owner or new_owner()
         self.lease_seconds = lease_seconds
         self.retry_failed = retry_failed
-        self._conn = sqlite3.connect(str(self.path), timeout=60.0, isolation_level=None,
-                                     check_same_thread=False)
-        self._conn.execute("PRAGMA busy_timeout = 60000")
-        self._conn.execute("PRAGMA journal_mode = WAL")
-        self._conn.execute("PRAGMA synchronous = NORMAL")
+        self._conn = self._connect()
+        try:
+            if self._check(deep=True) == "new":  # checked before anything is written
+                self._create()
+            with self._guard():
+                self._conn.execute("PRAGMA journal_mode = WAL")
+                self._conn.execute("PRAGMA synchronous = NORMAL")
+        except BaseException:
+            self._conn.close()
+            raise
+
+    def _create(self) -> None:
+        """The schema, in a file that was empty (unless another tuner was quicker)."""
         with self._transaction() as c:
-            for statement in _SCHEMA.split(";"):
-                if statement.strip():
-                    c.execute(statement)
-            c.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            if not self._tables():
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        c.execute(statement)
+                c.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        self._check()
+
+    def _connect(self) -> sqlite3.Connection:
+        if self.path.is_dir():
+            raise CacheError(f"the cache {self.path} is a folder: give a file (--cache FILE)")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(str(self.path), timeout=60.0, isolation_level=None,
+                                   check_same_thread=False)
+            conn.execute("PRAGMA busy_timeout = 60000")
+        except (OSError, sqlite3.Error) as e:
+            raise CacheError(f"cannot open the cache {self.path}: {e}") from None
+        return conn
+
+    def _check(self, deep: bool = False) -> str:
+        """'new' (an empty file) or 'ours' (this schema), reading only; a CacheError for
+        anything else. `deep` also checks every page (a truncated or damaged file)."""
+        with self._guard():
+            if self._conn.execute("PRAGMA page_count").fetchone()[0] == 0:
+                return "new"
+            tables = self._tables()
+            if tables != TABLES:
+                raise CacheError(
+                    f"{self.path} is not a tuning cache but another SQLite database (tables: "
+                    f"{', '.join(sorted(tables)) or 'none'}); it was left untouched: give "
+                    "another --cache")
+            row = self._conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+            if row is None or row[0] != str(SCHEMA_VERSION):
+                raise CacheError(
+                    f"the cache {self.path} has schema version {row[0] if row else 'unknown'}, "
+                    f"this autogpu reads version {SCHEMA_VERSION}: give another --cache or "
+                    "delete it")
+            if deep:
+                problems = [r[0] for r in self._conn.execute("PRAGMA quick_check")]
+                if problems != ["ok"]:
+                    raise sqlite3.DatabaseError(problems[0])
+        return "ours"
+
+    def _tables(self) -> set[str]:
+        with self._guard():
+            return {name for (name,) in self._conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")} - {"sqlite_sequence"}
+
+    @contextmanager
+    def _guard(self) -> Iterator[None]:
+        """SQLite's errors on this file (not a database, damaged, unreadable) as CacheError."""
+        try:
+            yield
+        except sqlite3.DatabaseError as e:
+            raise CacheError(f"the cache {self.path} is unusable ({e}): delete it or give "
+                             "another --cache") from None
+
+    def _read(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._guard():
+            return self._conn.execute(sql, args).fetchall()
 
     def close(self) -> None:
         self._conn.close()
@@ -164,23 +239,24 @@ class Cache:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        for attempt in range(50):
+        with self._guard():
+            for attempt in range(50):
+                try:
+                    self._conn.execute("BEGIN IMMEDIATE")
+                    break
+                except sqlite3.OperationalError as e:
+                    if "locked" not in str(e) and "busy" not in str(e):
+                        raise
+                    time.sleep(0.05 * (attempt + 1))
+            else:
+                raise CacheError(f"the cache {self.path} stayed locked by another program")
             try:
-                self._conn.execute("BEGIN IMMEDIATE")
-                break
-            except sqlite3.OperationalError as e:
-                if "locked" not in str(e) and "busy" not in str(e):
-                    raise
-                time.sleep(0.05 * (attempt + 1))
-        else:
-            raise sqlite3.OperationalError(f"{self.path}: the cache stayed locked")
-        try:
-            yield self._conn
-        except BaseException:
-            self._conn.execute("ROLLBACK")
-            raise
-        else:
-            self._conn.execute("COMMIT")
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            else:
+                self._conn.execute("COMMIT")
 
     # --- contexts ----------------------------------------------------------------------------
 
@@ -193,9 +269,15 @@ class Cache:
         return key
 
     def context_description(self, context: str) -> dict[str, Any] | None:
-        row = self._conn.execute("SELECT description FROM contexts WHERE context = ?",
-                                 (context,)).fetchone()
-        return json.loads(row[0]) if row else None
+        rows = self._read("SELECT description FROM contexts WHERE context = ?", (context,))
+        return self._json(rows[0][0], f"context {context}") if rows else None
+
+    def _json(self, text: str, what: str) -> Any:
+        try:
+            return json.loads(text)
+        except (TypeError, ValueError):
+            raise CacheError(f"the cache {self.path} is damaged: the {what} does not parse: "
+                             "delete it or give another --cache") from None
 
     # --- variants ----------------------------------------------------------------------------
 
@@ -206,9 +288,9 @@ class Cache:
     def lookup(self, context: str, params: Mapping[str, Any]) -> Record | None:
         """The finished result of a variant, or None (also None for a failure when retrying
         failures)."""
-        row = self._conn.execute("SELECT * FROM variants WHERE key = ?",
-                                 (self.variant_key(context, params),)).fetchone()
-        record = self._record(row) if row else None
+        rows = self._read("SELECT * FROM variants WHERE key = ?",
+                          (self.variant_key(context, params),))
+        record = self._record(rows[0]) if rows else None
         if record is None or record.status == "claimed":
             return None
         if record.status == "failed" and self.retry_failed:
@@ -281,35 +363,34 @@ class Cache:
 
     def records(self, context: str) -> list[Record]:
         """Every finished variant of a context, in the order they finished."""
-        rows = self._conn.execute(
-            "SELECT * FROM variants WHERE context = ? AND status != 'claimed' "
-            "ORDER BY finished_at, key", (context,)).fetchall()
+        rows = self._read("SELECT * FROM variants WHERE context = ? AND status != 'claimed' "
+                          "ORDER BY finished_at, key", (context,))
         return [self._record(r) for r in rows]
 
     def claimed(self, context: str) -> list[dict[str, Any]]:
-        rows = self._conn.execute("SELECT params FROM variants WHERE context = ? AND "
-                                  "status = 'claimed'", (context,)).fetchall()
-        return [json.loads(r[0]) for r in rows]
+        rows = self._read("SELECT params FROM variants WHERE context = ? AND "
+                          "status = 'claimed'", (context,))
+        return [self._json(r[0], "parameters of a claimed variant") for r in rows]
 
     def counts(self, context: str) -> dict[str, int]:
-        rows = self._conn.execute("SELECT status, COUNT(*) FROM variants WHERE context = ? "
-                                  "GROUP BY status", (context,)).fetchall()
+        rows = self._read("SELECT status, COUNT(*) FROM variants WHERE context = ? "
+                          "GROUP BY status", (context,))
         return {status: n for status, n in rows}
 
     def best_time(self, context: str) -> float | None:
         """The fastest verified time of a context so far (None before the first)."""
-        (best,) = self._conn.execute("SELECT MIN(time_s) FROM variants WHERE context = ? AND "
-                                     "status = 'ok'", (context,)).fetchone()
+        [(best,)] = self._read("SELECT MIN(time_s) FROM variants WHERE context = ? AND "
+                               "status = 'ok'", (context,))
         return best
 
     def measurement_log(self, context: str | None = None) -> list[tuple[str, str, str]]:
         """(variant key, owner, status) of every measurement ever made, oldest first."""
         if context is None:
-            rows = self._conn.execute("SELECT key, owner, status FROM measurements ORDER BY id")
+            rows = self._read("SELECT key, owner, status FROM measurements ORDER BY id")
         else:
-            rows = self._conn.execute("SELECT key, owner, status FROM measurements WHERE "
-                                      "context = ? ORDER BY id", (context,))
-        return [tuple(r) for r in rows.fetchall()]
+            rows = self._read("SELECT key, owner, status FROM measurements WHERE "
+                              "context = ? ORDER BY id", (context,))
+        return [tuple(r) for r in rows]
 
     # --- rows ----------------------------------------------------------------------------------
 
@@ -320,20 +401,24 @@ class Cache:
     def _col(cls, name: str) -> int:
         return cls._COLUMNS.index(name)
 
-    @classmethod
-    def _record(cls, row: tuple[Any, ...]) -> Record:
-        get = dict(zip(cls._COLUMNS, row))
+    def _record(self, row: tuple[Any, ...]) -> Record:
+        get = dict(zip(self._COLUMNS, row))
+
+        def parsed(column: str, empty: Any) -> Any:
+            text = get[column]
+            return self._json(text, f"{column} of variant {get['key']}") if text else empty
+
         return Record(
-            params=json.loads(get["params"]),
+            params=parsed("params", {}),
             status=get["status"],
             time_s=get["time_s"],
-            times=json.loads(get["times"]) if get["times"] else [],
+            times=parsed("times", []),
             stage=get["stage"],
             reason=get["reason"],
             owner=get["owner"],
             finished_at=get["finished_at"],
             digest=get["digest"],
             cuda_source=get["cuda_source"],
-            launch=json.loads(get["launch"]) if get["launch"] else None,
-            extra=json.loads(get["extra"]) if get["extra"] else {},
+            launch=parsed("launch", None),
+            extra=parsed("extra", {}),
         )
