@@ -3,12 +3,12 @@
 A `Measurer` lives in the measurement process and measures variants one at a time. The kernel
 measurer (`KernelMeasurer`) holds the inputs and the reference outputs; for each variant it
 builds the executor (stage `build`: nvcc errors), runs it on fresh copies of the arrays it may
-write (stage `launch`: too many registers or too much shared memory, illegal addresses),
+write (stage `launch`: too many registers or too much shared memory, illegal addresses) and
 compares each of them with the reference (stage `verify`; `const` arrays can change neither in
-the kernel nor through the executors) — once on the GPU, and on the CPU emulation once per
-thread order of `adapter.CPU_VERIFY_ORDERS` (shuffled, reversed), so that a race or a missing
-barrier that happens to agree with the serial order fails too — and then times it (stage `time`): the executor's
-CUDA-event timer on the GPU (warm-up, median of repetitions, outputs restored between runs),
+the kernel nor through the executors): once on the GPU, and on the CPU emulation once per thread
+order of `adapter.CPU_VERIFY_ORDERS` (shuffled, reversed), so that a race or a missing barrier
+that happens to agree with the serial order fails too. Then it times it (stage `time`): the
+executor's CUDA-event timer on the GPU (warm-up, median of repetitions, outputs restored between runs),
 wall-clock around the executor on the CPU (fresh inputs before each run, not timed).
 
 `Isolated` runs a measurer in a child process and waits at most `timeout` seconds per variant: a
@@ -575,7 +575,8 @@ class Isolated:
             self.process.start()
         child.close()
         self.conn = parent
-        payload = self._receive_setup("ready", "starting", self.setup_timeout)
+        payload = self._receive_setup("ready", "starting", self.setup_timeout,
+                                      self.setup_timeout)
         self._ready_at = time.monotonic()
         self.device_info = payload
         self._fresh = True
@@ -587,20 +588,20 @@ class Isolated:
         alone; keep what it computed for the children that may replace it."""
         self._fresh = False
         left = self._ready_at + self.timeout - time.monotonic()
-        state = self._receive_setup("prepared", self.measurer.preparation, left,
-                                    limit=self.timeout, hint=": raise --timeout")
+        state = self._receive_setup("prepared", self.measurer.preparation, left, self.timeout,
+                                    hint=": raise --timeout")
         self.measurer.adopt(state)
 
-    def _receive_setup(self, expected: str, what: str, wait: float, limit: float | None = None,
+    def _receive_setup(self, expected: str, what: str, wait: float, limit: float,
                        hint: str = "") -> Any:
         """The payload of the child's next setup message, which must be `expected`; otherwise
-        (silence for `wait` seconds, death, an error report) the child is killed and the run
-        stops with what happened."""
+        (silence for `wait` more seconds, `limit` in all; death; an error report) the child is
+        killed and the run stops with what happened."""
         assert self.conn is not None
         if not self.conn.poll(max(0.0, wait)):
             self._kill()
-            raise MeasurementSetupError(f"the measurement process timed out after "
-                                        f"{limit or wait:g} s {what}{hint}")
+            raise MeasurementSetupError(f"the measurement process timed out after {limit:g} s "
+                                        f"{what}{hint}")
         try:
             kind, payload = self.conn.recv()
         except EOFError:
