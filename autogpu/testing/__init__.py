@@ -1,6 +1,7 @@
-"""Reference execution for tests: gcc's build of the user's serial C, random inputs, and exact
-comparison of outputs. Together with `autogpu.interpreters` this lets every transformation be
-checked for semantic equivalence on the CPU."""
+"""Reference execution: gcc's build of the user's serial C, random inputs, and exact comparison
+of outputs. Together with `autogpu.interpreters` this lets every transformation be checked for
+semantic equivalence on the CPU; gcc's build is also the tuner's reference
+(`autogpu.tuner.reference`), which shares no code with what it checks."""
 
 from autogpu.testing.c_signature import (
     CParam,
