@@ -242,8 +242,9 @@ def test_a_truncated_cache_is_a_one_line_error(capsys, tmp_path):
 def test_a_row_that_does_not_parse_is_a_one_line_error(capsys, tmp_path):
     import sqlite3
 
-    path = tmp_path / "tune.sqlite"
-    assert _cli(capsys, path)[0] == 0
+    path, out = tmp_path / "tune.sqlite", tmp_path / "out"
+    assert _cli(capsys, path, "-o", out)[0] == 0
     with sqlite3.connect(path) as db:
         db.execute("UPDATE variants SET extra = '{not json'")
-    _one_line_error(*_cli(capsys, path), "is damaged: the extra of variant ", "does not parse")
+    _one_line_error(*_cli(capsys, path, "-o", out), "is damaged: the extra of variant ",
+                    "does not parse")
