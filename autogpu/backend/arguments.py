@@ -36,6 +36,13 @@ class KernelLaunchError(RuntimeError):
     (a barrier in divergent code, a failed assert)."""
 
 
+class KernelEnvironmentError(KernelCompileError, KernelLaunchError):
+    """The machine failed, not the kernel: no memory or memory map left (a fiber stack, a library
+    that cannot be loaded), a compiler killed or out of space. The kernel is not known to be
+    wrong, so a caller may retry later (with fewer programs loaded) instead of rejecting it. It is
+    both a compile and a launch error, so that handlers of either still catch it."""
+
+
 class LaunchDescriptionError(ValueError):
     """The launch description is malformed or disagrees with the kernels it describes."""
 
