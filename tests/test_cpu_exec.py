@@ -15,6 +15,7 @@ from kernel_fixtures import LAUNCH, SOURCE, array, function, launch, scalar
 from autogpu.backend.arguments import (
     KernelArgumentError,
     KernelCompileError,
+    KernelEnvironmentError,
     KernelLaunchError,
     LaunchConfig,
     LaunchDescriptionError,
@@ -367,8 +368,16 @@ def test_launch_description_must_match_the_kernel_signature(cache):
 
 def test_compile_errors_point_into_the_cuda_source(cache):
     source = KERNEL.replace("(float)i;", "(float)i\n}")  # a missing semicolon on line 3
-    with pytest.raises(KernelCompileError, match=r"kernels\.cu:3"):
+    with pytest.raises(KernelCompileError, match=r"kernels\.cu:3") as e:
         CpuProgram(source, k_launch(), cache=cache)
+    assert not isinstance(e.value, KernelEnvironmentError)
+
+
+def test_an_undefined_function_is_a_compile_error_not_a_load_failure(cache):
+    source = "__device__ float helper(int i);\n" + KERNEL.replace("(float)i", "helper(i)")
+    with pytest.raises(KernelCompileError, match="undefined reference to .*helper") as e:
+        CpuProgram(source, k_launch(), cache=cache)
+    assert not isinstance(e.value, KernelEnvironmentError)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -409,6 +418,117 @@ def test_cache_location_from_the_environment(tmp_path, monkeypatch):
     monkeypatch.setenv("AUTOGPU_CACHE", str(tmp_path))
     program = CpuProgram(KERNEL.replace("(float)i", "(float)(2 * i)"), k_launch())
     assert program.library_path.parent == tmp_path / "cpu"
+
+
+# ---------------------------------------------------------------------------------------------
+# Releasing what a program holds, and failures of the machine
+# ---------------------------------------------------------------------------------------------
+BARRIER_KERNEL = r"""extern "C" __global__ void k(int n, float* out) {
+  __shared__ float tile[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  tile[threadIdx.x] = (float)i + VARIANT;
+  __syncthreads();  // every thread waits here: a fiber stack each
+  if (i < n) out[i] = tile[255 - threadIdx.x];
+}"""
+
+
+def barrier_program(cache, variant: int, **options) -> CpuProgram:
+    """A distinct library per variant; 256 threads wait at a barrier, each on its stack."""
+    launch_ = {"functions": [function(
+        "f", [scalar("n", "int32"), array("out", "float32")],
+        launch("k", ["(n + 255) / 256", "1", "1"], ["256", "1", "1"], ["n", "out"]))]}
+    return CpuProgram(BARRIER_KERNEL.replace("VARIANT", f"{variant}.0f"), launch_, cache=cache,
+                      **options)
+
+
+def run_barrier_program(program: CpuProgram, variant: int) -> None:
+    out = np.zeros(1024, np.float32)
+    program.run("f", 1024, out)
+    i = np.arange(1024)
+    np.testing.assert_array_equal(out, (i - i % 256 + 255 - i % 256 + variant).astype(np.float32))
+
+
+def memory_maps() -> str:
+    with open("/proc/self/maps") as f:
+        return f.read()
+
+
+def test_programs_unload_their_libraries_and_stacks(cache):
+    """Loading and running many distinct programs (the tuner's variants) does not accumulate
+    memory maps: each program's library and fiber stacks go when it does."""
+    counts, paths = [], []
+    for variant in range(6):
+        program = barrier_program(cache, variant, threads=2)
+        run_barrier_program(program, variant)
+        paths.append(str(program.library_path))
+        del program  # closed by the garbage collector
+        counts.append(memory_maps().count("\n"))
+    assert max(counts) - counts[0] < 64, counts  # each held 500 or more (256 stacks, 2 maps each)
+    assert not any(path in memory_maps() for path in paths)
+
+
+def test_launches_reuse_the_fiber_stacks_of_earlier_ones(cache):
+    program = barrier_program(cache, 100, threads=1)  # one OS thread: 256 stacks per launch
+    run_barrier_program(program, 100)
+    maps = memory_maps().count("\n")
+    for _ in range(3):
+        run_barrier_program(program, 100)
+    assert memory_maps().count("\n") - maps < 64  # mapping them anew: 512 more each launch
+
+
+def test_closing_one_program_keeps_another_of_the_same_library(cache):
+    first, second = barrier_program(cache, 100), barrier_program(cache, 100)
+    assert first.library_path == second.library_path
+    first.close()
+    first.close()  # twice: nothing more
+    with pytest.raises(KernelLaunchError, match="closed"):
+        run_barrier_program(first, 100)
+    run_barrier_program(second, 100)
+    assert str(second.library_path) in memory_maps()
+    second.close()
+    assert str(second.library_path) not in memory_maps()
+
+
+def test_no_memory_for_fiber_stacks_is_an_environment_failure(cache):
+    huge_stacks = barrier_program(cache, 0, extra_flags=["-DAGPU_FIBER_STACK_BYTES=(1ull<<50)"])
+    with pytest.raises(KernelEnvironmentError, match="cannot allocate a fiber stack") as e:
+        run_barrier_program(huge_stacks, 0)
+    assert isinstance(e.value, KernelLaunchError)  # what callers caught before
+
+
+def test_a_library_that_cannot_be_loaded_is_an_environment_failure(cache):
+    """dlopen failing for lack of address space, as it does for lack of memory maps."""
+    barrier_program(cache, 200)  # compiled and cached here; the child only loads it
+    script = """if True:
+        import resource, sys
+        sys.path.insert(0, sys.argv[2])
+        from test_cpu_exec import barrier_program
+        from autogpu.backend.arguments import KernelEnvironmentError
+        from autogpu.backend import cpu_exec
+        cpu_exec._compiler_identity(cpu_exec.COMPILER)
+        with open("/proc/self/status") as f:
+            size = next(int(l.split()[1]) for l in f if l.startswith("VmSize:")) * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (size + 65536, resource.RLIM_INFINITY))
+        try:
+            barrier_program(sys.argv[1], 200)
+        except KernelEnvironmentError as e:
+            print("environment:", e)
+        """
+    tests = os.path.dirname(__file__)
+    child = subprocess.run([sys.executable, "-c", script, str(cache), tests],
+                           capture_output=True, text=True)
+    assert child.returncode == 0, child.stderr
+    assert child.stdout.startswith("environment: cannot load the compiled kernels"), child.stdout
+
+
+@pytest.mark.parametrize("how", ["kill -9 $$", "echo 'cc1plus: out of memory allocating"
+                                 " 65536 bytes' >&2; exit 1"])
+def test_a_starved_compiler_is_an_environment_failure(tmp_path, how):
+    compiler = tmp_path / "starved-g++"
+    compiler.write_text(f"#!/bin/sh\n[ \"$1\" = --version ] && echo starved && exit 0\n{how}\n")
+    compiler.chmod(0o755)
+    with pytest.raises(KernelEnvironmentError, match="ran out of resources"):
+        CpuProgram(KERNEL, k_launch(), cache=tmp_path, cxx=str(compiler))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -12,11 +12,16 @@ closer, so those always need a tolerance.
 
 Each distinct source is compiled once: the shared library is cached under `$AUTOGPU_CACHE/cpu`
 (default `~/.cache/autogpu/cpu`) by a hash of the source, the header, the flags and the compiler,
-written to a temporary file and renamed into place, so parallel test workers never race.
+written to a temporary file and renamed into place, so parallel test workers never race. Each
+program loads the library (dlopen) and unloads it when closed or garbage collected, with the fiber
+stacks it mapped: a process may try thousands of variants (the tuner) without running out of
+memory maps. Failures of the machine rather than the kernel (no memory or memory map left, a
+compiler killed) raise `KernelEnvironmentError`, which a caller may retry.
 """
 
 from __future__ import annotations
 
+import _ctypes
 import ctypes
 import functools
 import hashlib
@@ -25,7 +30,7 @@ import re
 import shutil
 import subprocess
 import tempfile
-import threading
+import weakref
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -36,6 +41,7 @@ from autogpu.backend.arguments import (
     BoundCall,
     Function,
     KernelCompileError,
+    KernelEnvironmentError,
     KernelLaunchError,
     LaunchConfig,
     LaunchDescriptionError,
@@ -61,7 +67,9 @@ CXXFLAGS = (
     "-fno-fast-math",
     "-fwrapv",
     "-fno-strict-aliasing",
+    "-Wl,-z,defs",  # an undefined symbol fails the link, not the load (see _load)
 )
+LIBRARIES = ("-ldl",)  # dladdr and dlopen (cpu_runtime.h), in libc since glibc 2.34
 COMPILER = os.environ.get("CXX") or "g++"  # the C++ compiler used unless one is given
 THREAD_ORDERS = {"forward": 0, "reverse": 1, "random": 2}
 SOURCE_NAME = "kernels.cu"
@@ -80,6 +88,12 @@ CTYPES = {
     "float64": ctypes.c_double,
 }
 _ERROR_BYTES = 2048
+_ENVIRONMENT_FAILED = 2  # a launch's Status (cpu_runtime.h): 0 ok, 1 the kernel failed
+# The compiler failing for lack of memory, disk or processes rather than on the source.
+_COMPILER_STARVED = re.compile(
+    r"out of memory|virtual memory exhausted|Cannot allocate memory|No space left on device"
+    r"|Killed signal terminated program|Resource temporarily unavailable"
+)
 
 
 def cache_dir(kind: str = "cpu") -> Path:
@@ -182,15 +196,22 @@ def prepare_source(cuda_source: str, kernels: Sequence[str]) -> str:
 # --------------------------------------------------------------------------------------------
 # Compilation and the cache
 # --------------------------------------------------------------------------------------------
-_loaded: dict[Path, ctypes.CDLL] = {}
-_load_lock = threading.Lock()
-
-
 def compile_library(
     cpp_source: str, cache: Path, cxx: str, extra_flags: Sequence[str] = ()
 ) -> tuple[Path, bool]:
     """Compiles (or finds in the cache) the shared library; returns its path and whether it was
     compiled now."""
+    try:
+        return _compile_library(cpp_source, cache, cxx, extra_flags)
+    except OSError as e:  # no process, no disk space, no memory
+        raise KernelEnvironmentError(
+            f"cannot compile for the CPU emulation: {e.strerror or e}"
+        ) from None
+
+
+def _compile_library(
+    cpp_source: str, cache: Path, cxx: str, extra_flags: Sequence[str]
+) -> tuple[Path, bool]:
     flags = (*CXXFLAGS, *extra_flags)
     key = hashlib.sha256(
         "\0".join(
@@ -206,10 +227,17 @@ def compile_library(
         source_path.write_text(cpp_source)
         built = Path(work) / "kernels.so"
         result = subprocess.run(
-            [cxx, *flags, "-I", str(HEADER.parent), str(source_path), "-o", str(built)],
+            [cxx, *flags, "-I", str(HEADER.parent), str(source_path), *LIBRARIES, "-o",
+             str(built)],
             capture_output=True,
             text=True,
         )
+        if result.returncode < 0 or _COMPILER_STARVED.search(result.stderr):
+            raise KernelEnvironmentError(
+                "the compiler of the CPU emulation ran out of resources"
+                f" ({_exit_description(result.returncode)})",
+                result.stderr.strip(),
+            )
         if result.returncode != 0:
             raise KernelCompileError(
                 "the CUDA source did not compile for the CPU emulation"
@@ -225,11 +253,23 @@ def compile_library(
     return library, True
 
 
+def _exit_description(returncode: int) -> str:
+    return f"killed by signal {-returncode}" if returncode < 0 else f"exit status {returncode}"
+
+
 def _load(library: Path) -> ctypes.CDLL:
-    with _load_lock:
-        if library not in _loaded:
-            _loaded[library] = ctypes.CDLL(str(library))
-        return _loaded[library]
+    """dlopen. The library links with -z defs, so its loading fails only for want of memory or
+    memory maps (or a cache emptied meanwhile): the environment's failure."""
+    try:
+        return ctypes.CDLL(str(library))
+    except OSError as e:
+        raise KernelEnvironmentError(f"cannot load the compiled kernels: {e}") from None
+
+
+def _unload(handle: int) -> None:
+    """dlclose: glibc unloads the library once no program holds it (dlopen counts), and its
+    static destructor unmaps the fiber stacks it pooled."""
+    _ctypes.dlclose(handle)
 
 
 # --------------------------------------------------------------------------------------------
@@ -245,6 +285,9 @@ class CpuProgram:
     run between barriers ("forward", "reverse", or "random" from `seed`): a correct kernel gives
     the same results for each, so running a kernel under several orders exposes missing
     barriers. `compiled_now` says whether the constructor compiled or found the library cached.
+
+    `close()` unloads the kernels and their fiber stacks (once no other program of the same
+    source holds them); a program is closed anyway when garbage collected.
     """
 
     def __init__(
@@ -286,6 +329,8 @@ class CpuProgram:
                 ) from e
             raise
         library = _load(self.library_path)
+        self._release = weakref.finalize(self, _unload, library._handle)
+        self._release.atexit = False  # the process unmaps everything as it exits
         self._entries: dict[str, Any] = {}
         self.kernel_signatures: dict[str, tuple[str, ...]] = {}
         for k in kernels:
@@ -304,9 +349,17 @@ class CpuProgram:
             for entry in function.launches:
                 _check_signature(function, entry, self.kernel_signatures[entry.kernel])
 
+    def close(self) -> None:
+        """Unloads the kernels now (not while another thread runs them); running the program
+        afterwards raises KernelLaunchError."""
+        self._entries.clear()
+        self._release()
+
     def run(self, function_name: str, /, *args: Any, **named: Any) -> None:
         """Runs the function's launches in order on the given arguments (outputs in place):
         `run(name, x, y, n=3)` or `run(name, (x, y), {"n": 3})`."""
+        if not self._release.alive:
+            raise KernelLaunchError("the CPU program was closed: its kernels are unloaded")
         args, named = call_arguments(args, named)
         call = bind_arguments(find_function(self.functions, function_name), args, named)
         for entry, config in zip(call.function.launches, launch_configs(call)):
@@ -335,11 +388,16 @@ class CpuProgram:
             self.threads or 0,
         )
         error = ctypes.create_string_buffer(_ERROR_BYTES)
-        if self._entries[entry.kernel](settings, argv, error, _ERROR_BYTES) != 0:
-            raise KernelLaunchError(
-                f"kernel '{entry.kernel}' (grid {config.grid}, block {config.block}) failed on"
-                f" the CPU: {error.value.decode(errors='replace')}"
-            )
+        status = self._entries[entry.kernel](settings, argv, error, _ERROR_BYTES)
+        if status == 0:
+            return
+        message = (
+            f"kernel '{entry.kernel}' (grid {config.grid}, block {config.block}) failed on the"
+            f" CPU: {error.value.decode(errors='replace')}"
+        )
+        if status == _ENVIRONMENT_FAILED:
+            raise KernelEnvironmentError(f"{message} (the machine's resources, not the kernel)")
+        raise KernelLaunchError(message)
 
 
 def _check_signature(function: Function, entry: LaunchEntry, signature: Sequence[str]) -> None:

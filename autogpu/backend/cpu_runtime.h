@@ -11,12 +11,15 @@
 //     thread), distinct between blocks running at the same time (other OS threads);
 //   - locals live on each fiber's own stack, so every thread has its own.
 // A fiber's stack is only held while its thread waits at a barrier: a kernel without barriers runs
-// its threads one after another on a single stack.
+// its threads one after another on a single stack. Stacks are pooled per library and unmapped
+// when it is unloaded; nothing thread_local owns memory, so that the library can be unloaded.
 //
 // The Python side (cpu_exec.py) appends, per kernel, a C-linkage entry point that calls
 // agpu::launch(&kernel, ...) with the launch configuration and the argument values.
 #pragma once
 
+#include <dlfcn.h>
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,7 +30,10 @@
 
 #include <atomic>
 #include <cstddef>
+#include <exception>
+#include <memory>
 #include <mutex>
+#include <new>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -111,6 +117,28 @@ static thread_local dim3 gridDim;
 static const int warpSize = 32;
 
 // ---------------------------------------------------------------------------------------------
+// Unloading
+// ---------------------------------------------------------------------------------------------
+namespace agpu {
+namespace {
+// The OpenMP and C++ runtimes keep per-thread state that outlives a launch (OpenMP's pool of
+// threads, C++'s exception globals): they must stay loaded when the last library of kernels is
+// unloaded, or those threads would run unmapped code. Each library makes them permanent.
+inline void keep_loaded(void* symbol) {
+  Dl_info info;
+  if (dladdr(symbol, &info) != 0 && info.dli_fname != nullptr)
+    dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
+}
+__attribute__((constructor)) void keep_runtimes_loaded() {
+#if defined(_OPENMP)
+  keep_loaded(reinterpret_cast<void*>(&omp_get_max_threads));
+#endif
+  keep_loaded(reinterpret_cast<void*>(&std::terminate));
+}
+}  // namespace
+}  // namespace agpu
+
+// ---------------------------------------------------------------------------------------------
 // Fibers: a minimal context switch (x86-64 System V), or ucontext elsewhere
 // ---------------------------------------------------------------------------------------------
 namespace agpu {
@@ -183,10 +211,13 @@ inline void make_context(Context* ctx, char* stack, size_t size, void (*entry)()
 #endif
 
 // ---------------------------------------------------------------------------------------------
-// The scheduler of one OS thread: runs one block at a time
+// Launches
 // ---------------------------------------------------------------------------------------------
 enum ThreadState : unsigned char { NOT_STARTED, RUNNABLE, WAITING, FINISHED };
 enum Order : int { FORWARD = 0, REVERSE = 1, RANDOM = 2 };
+// What a launch (run_grid) returns: the environment failing (no memory, no memory map left) is
+// told apart from the kernel failing, so that a caller may retry the first.
+enum Status : int { OK = 0, KERNEL_FAILED = 1, ENVIRONMENT_FAILED = 2 };
 
 struct Launch {
   dim3 grid, block;
@@ -204,11 +235,77 @@ inline uint64_t splitmix64(uint64_t x) {
   return x ^ (x >> 31);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Fiber stacks, pooled per loaded library
+// ---------------------------------------------------------------------------------------------
+// A launch borrows stacks from the pool and gives them back when it ends, so that launches
+// reuse stacks instead of mapping new ones. The pool is a plain global, never thread_local: it
+// is unmapped when the library is unloaded (cpu_exec.py unloads it when the last program using
+// it is closed), whereas a thread_local object with a destructor would keep the library loaded
+// for good (glibc never unloads a library whose thread_local destructors may still run), and
+// every OpenMP thread would keep stacks of its own.
 struct Stack {
   char* base;  // lowest usable address; a guard page lies below it
   size_t size;
 };
 
+inline size_t page_size() { return static_cast<size_t>(sysconf(_SC_PAGESIZE)); }
+
+class StackPool {
+ public:
+  ~StackPool() {
+    for (const Stack& s : idle_) unmap(s);
+  }
+  // A stack, or false with errno set when the process has no memory or memory map left.
+  bool take(Stack& stack) {
+    {
+      std::lock_guard<std::mutex> guard(lock_);
+      if (!idle_.empty()) {
+        stack = idle_.back();
+        idle_.pop_back();
+        return true;
+      }
+    }
+    return map(stack);
+  }
+  void give_back(const std::vector<Stack>& stacks) {
+    std::lock_guard<std::mutex> guard(lock_);
+    try {
+      idle_.insert(idle_.end(), stacks.begin(), stacks.end());
+    } catch (const std::bad_alloc&) {
+      for (const Stack& s : stacks) unmap(s);
+    }
+  }
+
+ private:
+  static bool map(Stack& stack) {
+    const size_t guard = page_size();
+    const size_t size = (AGPU_FIBER_STACK_BYTES + guard - 1) / guard * guard;
+    void* mem = mmap(nullptr, size + guard, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mem == MAP_FAILED) return false;
+    // The guard page makes a stack overflow fault instead of corrupting memory; protecting it
+    // splits the mapping in two, which fails when the process is out of memory maps.
+    if (mprotect(mem, guard, PROT_NONE) != 0) {
+      const int error = errno;
+      munmap(mem, size + guard);
+      errno = error;
+      return false;
+    }
+    stack = Stack{static_cast<char*>(mem) + guard, size};
+    return true;
+  }
+  static void unmap(const Stack& s) { munmap(s.base - page_size(), s.size + page_size()); }
+
+  std::mutex lock_;
+  std::vector<Stack> idle_;
+};
+
+StackPool stack_pool;
+
+// ---------------------------------------------------------------------------------------------
+// The scheduler of one OS thread during one launch: runs one block at a time
+// ---------------------------------------------------------------------------------------------
 struct Worker {
   const Launch* launch = nullptr;
   Context scheduler;
@@ -216,37 +313,37 @@ struct Worker {
   std::vector<int> stack_of;      // per thread: index into stacks, or -1
   std::vector<unsigned char> state;
   std::vector<unsigned> order;  // the order in which a pass visits the threads
-  std::vector<Stack> stacks;
+  std::vector<Stack> stacks;    // borrowed from stack_pool until the launch ends
   std::vector<int> free_stacks;
   int current = -1;      // the thread running (or last run)
   unsigned cursor = 0;   // position in `order` of the next thread a pass looks at
   unsigned finished = 0;  // threads of the block that returned
   int last_finished = -1;
-  bool failed = false;
+  bool failed = false;  // the kernel failed (assert, __trap)
   std::string error;
   void* dynamic_shared = nullptr;
   size_t dynamic_shared_capacity = 0;
   std::vector<const void*> poisoned;  // __shared__ variables already poisoned in this block
 
+  Worker() = default;
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
   ~Worker() {
-    for (const Stack& s : stacks) munmap(s.base - page_size(), s.size + page_size());
+    stack_pool.give_back(stacks);
     free(dynamic_shared);
   }
-  static size_t page_size() { return static_cast<size_t>(sysconf(_SC_PAGESIZE)); }
 
+  // An index into `stacks`, or -1 with errno set.
   int acquire_stack() {
     if (!free_stacks.empty()) {
       int s = free_stacks.back();
       free_stacks.pop_back();
       return s;
     }
-    size_t guard = page_size();
-    size_t size = (AGPU_FIBER_STACK_BYTES + guard - 1) / guard * guard;
-    void* mem = mmap(nullptr, size + guard, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (mem == MAP_FAILED) return -1;
-    mprotect(mem, guard, PROT_NONE);  // a stack overflow faults instead of corrupting memory
-    stacks.push_back(Stack{static_cast<char*>(mem) + guard, size});
+    stacks.reserve(stacks.size() + 1);  // before taking: push_back cannot throw and leak it
+    Stack stack;
+    if (!stack_pool.take(stack)) return -1;
+    stacks.push_back(stack);
     return static_cast<int>(stacks.size()) - 1;
   }
 
@@ -257,15 +354,16 @@ struct Worker {
     dynamic_shared_capacity = dynamic_shared ? bytes : 0;
     return dynamic_shared != nullptr;
   }
+
+  Status environment_failure(const std::string& message) {
+    error = message;
+    return ENVIRONMENT_FAILED;
+  }
 };
 
+// The worker of this OS thread, set before it runs a block. A plain pointer: a thread_local
+// with a destructor would keep the library loaded (see StackPool).
 thread_local Worker* tls_worker = nullptr;
-
-inline Worker& this_worker() {
-  static thread_local Worker worker;
-  tls_worker = &worker;
-  return worker;
-}
 
 // The block's dynamic shared memory (`extern __shared__ T name[];` is rewritten to use it).
 inline void* dynamic_shared() { return tls_worker->dynamic_shared; }
@@ -349,9 +447,9 @@ inline void set_pass_order(Worker& w, unsigned n, uint64_t block, uint64_t pass)
   }
 }
 
-// Runs every thread of one block to completion; false (with w.error) on failure. Each pass
-// runs every thread until it waits at the barrier or returns; then the barrier is released.
-inline bool run_block(Worker& w, uint64_t linear_block) {
+// Runs every thread of one block to completion. Each pass runs every thread until it waits at
+// the barrier or returns; then the barrier is released.
+inline Status run_block(Worker& w, uint64_t linear_block) {
   const Launch& L = *w.launch;
   const unsigned n = L.block.x * L.block.y * L.block.z;
   blockIdx = unflatten(linear_block, L.grid);
@@ -377,16 +475,15 @@ inline bool run_block(Worker& w, uint64_t linear_block) {
       if (w.state[t] == FINISHED) continue;
       if (w.state[t] == NOT_STARTED) {
         int s = w.acquire_stack();
-        if (s < 0) {
-          w.error = "cannot allocate a fiber stack (out of memory)";
-          return false;
-        }
+        if (s < 0)
+          return w.environment_failure(std::string("cannot allocate a fiber stack (") +
+                                       strerror(errno) + ")");
         w.stack_of[t] = s;
         make_context(&w.contexts[t], w.stacks[s].base, w.stacks[s].size, &fiber_main);
       }
       begin_thread(w, t);
       switch_context(&w.scheduler, &w.contexts[t]);
-      if (w.failed) return false;
+      if (w.failed) return KERNEL_FAILED;
       const unsigned c = static_cast<unsigned>(w.current);  // t, or a thread started after it
       if (w.state[c] == FINISHED) {
         w.free_stacks.push_back(w.stack_of[c]);
@@ -396,7 +493,7 @@ inline bool run_block(Worker& w, uint64_t linear_block) {
         a_waiting = static_cast<int>(c);
       }
     }
-    if (waiting == 0) return true;
+    if (waiting == 0) return OK;
     if (w.finished > 0) {
       w.error = "__syncthreads() in divergent code: in block" + describe("", blockIdx) +
                 ", thread" + describe("", thread_index(a_waiting, L.block)) +
@@ -405,45 +502,75 @@ inline bool run_block(Worker& w, uint64_t linear_block) {
                 " never reached (it returned); " + std::to_string(waiting) + " of " +
                 std::to_string(n) +
                 " threads wait (undefined behaviour in CUDA: a hang or wrong results on a GPU)";
-      return false;
+      return KERNEL_FAILED;
     }
   }
 }
 
-// Runs the whole grid; returns 0, or 1 with a message in err.
+// Runs one block on this OS thread's worker. The scheduler's own allocations failing
+// (std::bad_alloc) is the environment failing, not the kernel.
+inline Status run_block_on(Worker& w, const Launch& L, uint64_t block) {
+  tls_worker = &w;
+  w.launch = &L;
+  try {
+    if (!w.reserve_dynamic_shared(L.dynamic_shared_bytes))
+      return w.environment_failure("cannot allocate " + std::to_string(L.dynamic_shared_bytes) +
+                                   " bytes of dynamic shared memory");
+    return run_block(w, block);
+  } catch (const std::bad_alloc&) {
+    w.error = "out of memory";
+    return ENVIRONMENT_FAILED;
+  }
+}
+
+inline int os_thread_number() {
+#if defined(_OPENMP)
+  return omp_get_thread_num();
+#else
+  return 0;
+#endif
+}
+
+// Runs the whole grid; returns a Status, with a message in err when it is not OK.
 inline int run_grid(const Launch& L, int num_threads, char* err, size_t errlen) {
   const uint64_t threads = uint64_t(L.block.x) * L.block.y * L.block.z;
   const uint64_t blocks = uint64_t(L.grid.x) * L.grid.y * L.grid.z;
-  std::string message;
-  if (threads == 0 || threads > 1024)
-    message = "invalid block size: " + std::to_string(threads) + " threads (1 to 1024)";
-  std::atomic<bool> failed{!message.empty()};
-  std::mutex lock;
-  if (!failed) {
-    const int64_t nb = static_cast<int64_t>(blocks);
+  if (threads == 0 || threads > 1024) {
+    snprintf(err, errlen, "invalid block size: %llu threads (1 to 1024)",
+             static_cast<unsigned long long>(threads));
+    return KERNEL_FAILED;
+  }
+  int team = 1;
 #if defined(_OPENMP)
-    int team = num_threads > 0 ? num_threads : omp_get_max_threads();
-    if (static_cast<uint64_t>(team) > blocks) team = static_cast<int>(blocks > 0 ? blocks : 1);
+  team = num_threads > 0 ? num_threads : omp_get_max_threads();
+#endif
+  if (static_cast<uint64_t>(team) > blocks) team = static_cast<int>(blocks > 0 ? blocks : 1);
+  std::unique_ptr<Worker[]> workers(new (std::nothrow) Worker[team]);
+  if (!workers) {
+    snprintf(err, errlen, "out of memory");
+    return ENVIRONMENT_FAILED;
+  }
+  std::atomic<bool> failed{false};
+  Status status = OK;
+  std::string message;
+  std::mutex lock;
+  const int64_t nb = static_cast<int64_t>(blocks);
+#if defined(_OPENMP)
 #pragma omp parallel for schedule(dynamic, 1) num_threads(team)
 #endif
-    for (int64_t b = 0; b < nb; ++b) {
-      if (failed.load(std::memory_order_relaxed)) continue;
-      Worker& w = this_worker();
-      w.launch = &L;
-      if (!w.reserve_dynamic_shared(L.dynamic_shared_bytes)) {
-        w.error = "cannot allocate " + std::to_string(L.dynamic_shared_bytes) +
-                  " bytes of dynamic shared memory";
-      } else {
-        uint64_t block = L.order == FORWARD ? b : nb - 1 - b;
-        if (run_block(w, block)) continue;
-      }
-      std::lock_guard<std::mutex> guard(lock);
-      if (!failed.exchange(true)) message = w.error;
+  for (int64_t b = 0; b < nb; ++b) {
+    if (failed.load(std::memory_order_relaxed)) continue;
+    Worker& w = workers[os_thread_number()];
+    const Status s = run_block_on(w, L, L.order == FORWARD ? b : nb - 1 - b);
+    if (s == OK) continue;
+    std::lock_guard<std::mutex> guard(lock);
+    if (!failed.exchange(true)) {
+      status = s;
+      message.swap(w.error);
     }
   }
-  if (!failed) return 0;
-  snprintf(err, errlen, "%s", message.c_str());
-  return 1;
+  if (status != OK) snprintf(err, errlen, "%s", message.c_str());
+  return status;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -465,7 +592,7 @@ std::tuple<P...> read_args(void** argv, std::index_sequence<I...>) {
 }
 
 // config: grid x, y, z, block x, y, z, dynamic shared bytes, order, seed, OS threads (0: all).
-// argv: pointers to the parameter values, in order (as for cuLaunchKernel).
+// argv: pointers to the parameter values, in order (as for cuLaunchKernel). Returns a Status.
 template <class... P>
 int launch(void (*kernel)(P...), const long long* config, void** argv, char* err,
            size_t errlen) {
