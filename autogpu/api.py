@@ -4,6 +4,10 @@
     kernel(n, 2.0, x, y)                      # CPU emulation of the CUDA kernel (no GPU needed)
     kernel(n, 2.0, x, y, backend="cuda")      # on the GPU through pycuda
     print(kernel.cuda_source, kernel.launch)
+    kernel.program("cpu", thread_order="reverse").run("saxpy", n, 2.0, x, y)  # another order
+
+The CPU emulation runs blocks and threads in a seeded pseudo-random order by default, so that a
+race shows (docs/executors.md); `program("cpu", thread_order=..., seed=...)` picks another.
 """
 
 from __future__ import annotations
@@ -103,7 +107,7 @@ class Kernel:
     c_module: ModuleOp | None = None
     """The module as the frontend produced it (before the pipeline): the reference for the
     arrays' sizes (`autogpu.passes.analysis.extents`)."""
-    _programs: dict[str, Any] = field(default_factory=dict, repr=False)
+    _programs: dict[tuple, Any] = field(default_factory=dict, repr=False)
     _touched: dict[tuple, dict[str, Any]] = field(default_factory=dict, repr=False)
 
     @cached_property
@@ -143,17 +147,20 @@ class Kernel:
                             "shared": shared})
         return configs
 
-    def program(self, backend: str):
-        """The executor of the emitted CUDA for `backend` ("cpu" or "cuda"), built once."""
+    def program(self, backend: str, **options: Any):
+        """The executor of the emitted CUDA for `backend` ("cpu" or "cuda"), built once per
+        `options`, its constructor's: e.g. `thread_order="reverse"` or `seed=3` on the CPU
+        (`cpu_exec.CpuProgram`; the default order is pseudo-random, from seed 0)."""
         if backend not in BACKENDS:
             raise ValueError(f"unknown backend '{backend}': choose one of {', '.join(BACKENDS)}")
-        if backend not in self._programs:
+        key = (backend, *sorted(options.items()))
+        if key not in self._programs:
             if backend == "cpu":
                 from autogpu.backend.cpu_exec import CpuProgram as Program
             else:
                 from autogpu.backend.cuda_exec import CudaProgram as Program
-            self._programs[backend] = Program(self.cuda_source, self._cuda.launch)
-        return self._programs[backend]
+            self._programs[key] = Program(self.cuda_source, self._cuda.launch, **options)
+        return self._programs[key]
 
     def __call__(self, *args: Any, backend: str = "cpu", **named_args: Any) -> None:
         """Run the kernel on NumPy arrays and scalars (C parameter order, or by name); outputs

@@ -123,10 +123,12 @@ def test_thread_orders_expose_a_race_the_forward_order_hides(program):
     expected = np.zeros_like(v).reshape(blocks, 256)
     expected[:, 1:] = v.reshape(blocks, 256)[:, :-1]
     out = np.zeros_like(v)
-    program.run("shift_racy", blocks, v, out)
+    with_order(program, "forward").run("shift_racy", blocks, v, out)
     np.testing.assert_array_equal(out.reshape(blocks, 256), expected)  # right by luck
-    with_order(program, "reverse").run("shift_racy", blocks, v, out)
-    assert not np.array_equal(out.reshape(blocks, 256), expected)
+    for racy in (program, with_order(program, "reverse")):  # the default order, and reverse
+        out[:] = 0
+        racy.run("shift_racy", blocks, v, out)
+        assert not np.array_equal(out.reshape(blocks, 256), expected)
 
 
 @pytest.mark.parametrize("threads", [32, 256, 1024])
@@ -189,6 +191,117 @@ def test_failed_assert_fails_the_launch_and_the_program_still_works(program):
         program.run("check_below", 20, v)
     program.run("check_below", 32, v)  # passes
     test_saxpy_partial_last_block(program)
+
+
+# ---------------------------------------------------------------------------------------------
+# The order of blocks and threads
+# ---------------------------------------------------------------------------------------------
+ORDER_SOURCE = r"""
+// The position at which each block ran (its thread 0 counts).
+extern "C" __global__ void block_order_kernel(int* position, int* next) {
+  if (threadIdx.x == 0) position[blockIdx.x] = atomicAdd(next, 1);
+}
+
+// The position at which each thread of one block ran, before and after a barrier.
+extern "C" __global__ void thread_order_kernel(int* before, int* after, int* next) {
+  before[threadIdx.x] = atomicAdd(next, 1);
+  __syncthreads();
+  after[threadIdx.x] = atomicAdd(next, 1) - (int)blockDim.x;
+}
+
+// `for (i = 1; i < n; i++) a[i] = a[i - 1] + 1;` made a parallel loop: a race between threads
+// and between blocks, right by luck in the forward order only.
+extern "C" __global__ void chain_kernel(int n, int* a) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x + 1;
+  if (i < n) a[i] = a[i - 1] + 1;
+}
+"""
+ORDER_LAUNCH = {"functions": [
+    function("block_order", [scalar("blocks", "int32"), array("position", "int32"),
+                             array("next", "int32")],
+             launch("block_order_kernel", ["blocks", "1", "1"], ["64", "1", "1"],
+                    ["position", "next"])),
+    function("thread_order", [scalar("threads", "int32"), array("before", "int32"),
+                              array("after", "int32"), array("next", "int32")],
+             launch("thread_order_kernel", ["1", "1", "1"], ["threads", "1", "1"],
+                    ["before", "after", "next"])),
+    function("chain", [scalar("n", "int32"), array("a", "int32")],
+             launch("chain_kernel", ["(n + 126) / 128", "1", "1"], ["128", "1", "1"],
+                    ["n", "a"])),
+]}
+
+
+def ordered(cache, **order) -> CpuProgram:
+    """The order kernels on one OS thread, so that the order of the blocks is exact; `order`:
+    thread_order and seed, the defaults unless given."""
+    return CpuProgram(ORDER_SOURCE, ORDER_LAUNCH, cache=cache, threads=1, **order)
+
+
+def blocks_in_run_order(program: CpuProgram, blocks: int = 40) -> list[int]:
+    position = np.full(blocks, -1, np.int32)
+    program.run("block_order", blocks, position, np.zeros(1, np.int32))
+    return np.argsort(position).tolist()
+
+
+def threads_in_run_order(program: CpuProgram, threads: int = 200) -> tuple[list[int], list[int]]:
+    before, after = np.full(threads, -1, np.int32), np.full(threads, -1, np.int32)
+    program.run("thread_order", threads, before, after, np.zeros(1, np.int32))
+    return np.argsort(before).tolist(), np.argsort(after).tolist()
+
+
+def test_forward_and_reverse_orders_of_blocks_and_threads(cache):
+    forward = ordered(cache, thread_order="forward")
+    reverse = ordered(cache, thread_order="reverse")
+    assert blocks_in_run_order(forward) == list(range(40))
+    assert blocks_in_run_order(reverse) == list(range(39, -1, -1))
+    assert threads_in_run_order(forward) == (list(range(200)),) * 2  # before and after a barrier
+    assert threads_in_run_order(reverse) == (list(range(199, -1, -1)),) * 2
+
+
+def test_default_order_is_a_seeded_permutation_of_blocks_and_threads(cache):
+    """The default: a permutation of the blocks, of the threads, and a new one of the threads
+    after each barrier; the same on every run for a seed, another for another seed."""
+    default = ordered(cache)
+    assert default.thread_order == "random" and default.seed == 0
+    blocks = blocks_in_run_order(default)
+    before, after = threads_in_run_order(default)
+    for permutation, n in ((blocks, 40), (before, 200), (after, 200)):
+        assert sorted(permutation) == list(range(n))
+        assert permutation not in (list(range(n)), list(range(n - 1, -1, -1)))
+    assert before != after
+    assert blocks_in_run_order(default) == blocks  # the same program again,
+    assert blocks_in_run_order(ordered(cache, seed=0)) == blocks  # and another with the seed
+    assert threads_in_run_order(ordered(cache, seed=0)) == (before, after)
+    assert blocks_in_run_order(ordered(cache, seed=1)) != blocks
+    assert threads_in_run_order(ordered(cache, seed=1)) != (before, after)
+
+
+def test_default_order_exposes_a_loop_carried_dependence_forward_hides(cache):
+    n = 1000
+    serial = np.arange(n, dtype=np.int32)  # a[i] = a[i - 1] + 1 from a[0] = 0
+    a = np.zeros(n, np.int32)
+    ordered(cache, thread_order="forward").run("chain", n, a)
+    np.testing.assert_array_equal(a, serial)  # right by luck
+    results = []
+    for _ in range(2):
+        a = np.zeros(n, np.int32)
+        ordered(cache).run("chain", n, a)
+        results.append(a)
+    assert (results[0] != serial).sum() > n // 2
+    np.testing.assert_array_equal(results[0], results[1])  # the same wrong answer every run
+
+
+def test_kernel_programs_in_a_chosen_order():
+    import autogpu
+
+    kernel = autogpu.compile(os.path.join(os.path.dirname(__file__), "..", "examples", "saxpy.c"))
+    reverse = kernel.program("cpu", thread_order="reverse", seed=3)
+    assert (reverse.thread_order, reverse.seed) == ("reverse", 3)
+    assert kernel.program("cpu", seed=3, thread_order="reverse") is reverse
+    assert kernel.program("cpu").thread_order == "random"
+    y = np.ones(300, np.float32)
+    reverse.run("saxpy", 300, 2.0, np.ones(300, np.float32), y)
+    assert (y == 3).all()
 
 
 # ---------------------------------------------------------------------------------------------

@@ -10,6 +10,13 @@ build the GPU code with `--fmad=false` (nvcc contracts `a * b + c` by default), 
 with a tolerance; CUDA's math functions (expf, sinf, ...) are not correctly rounded, glibc's are
 closer, so those always need a tolerance.
 
+The order in which blocks and threads run is chosen, so that a race cannot hide behind a lucky
+order: by default a pseudo-random permutation from a seed (`thread_order="random"`, `seed=0`),
+the same run after run; "forward" and "reverse" are the others. It orders the blocks of the grid
+and, anew for each block and for each pass between two barriers, the threads of the block. With
+`threads=1` the blocks run exactly in that order; with several OS threads, each takes the next
+block of the order, so they interleave as the machine schedules them.
+
 Each distinct source is compiled once: the shared library is cached under `$AUTOGPU_CACHE/cpu`
 (default `~/.cache/autogpu/cpu`) by a hash of the source, the header, the flags and the compiler,
 written to a temporary file and renamed into place, so parallel test workers never race. Each
@@ -281,10 +288,13 @@ class CpuProgram:
     `run(function_name, *args, **named)` (or `run(function_name, args, named)`) takes NumPy
     arrays and Python scalars in the C parameter order (or by name), runs the function's
     launches in order and leaves the results in the arrays. `threads` caps the OS threads that
-    run blocks (default: all cores); `thread_order` is the order in which the threads of a block
-    run between barriers ("forward", "reverse", or "random" from `seed`): a correct kernel gives
-    the same results for each, so running a kernel under several orders exposes missing
-    barriers. `compiled_now` says whether the constructor compiled or found the library cached.
+    run blocks (default: all cores). `thread_order` is the order of the blocks of a grid and of
+    the threads of a block between barriers: "random" (the default), a pseudo-random permutation
+    chosen by `seed`, the same on every run; "forward"; "reverse". A correct kernel gives the
+    same results in every order, so running it in several (e.g. two seeds and "reverse") exposes
+    races; `threads=1` makes the order of the blocks exact, so a race shows deterministically.
+    Two programs of one source share the compiled library: one per order costs no compile.
+    `compiled_now` says whether the constructor compiled or found the library cached.
 
     `close()` unloads the kernels and their fiber stacks (once no other program of the same
     source holds them); a program is closed anyway when garbage collected.
@@ -296,7 +306,7 @@ class CpuProgram:
         launch: Mapping[str, Any],
         *,
         threads: int | None = None,
-        thread_order: str = "forward",
+        thread_order: str = "random",
         seed: int = 0,
         cache: str | os.PathLike[str] | None = None,
         cxx: str | None = None,

@@ -2,11 +2,16 @@
 //
 // The CUDA source is compiled unchanged with g++ after this header: it defines the CUDA keywords,
 // built-in variables, math and atomic functions that kernels use. A grid runs like this:
-//   - blocks are independent: they are spread over OpenMP threads, in any order;
+//   - blocks are independent: they are spread over OpenMP threads, each taking the next block
+//     of the launch's order (with one OpenMP thread, exactly that order);
 //   - the threads of a block are user-level fibers on one OS thread. A fiber runs until it calls
 //     __syncthreads() or returns; when every thread of the block waits at the barrier, all resume.
 //     A thread that returns while others wait at a barrier is reported as an error (the barrier
 //     is in divergent code: undefined behaviour in CUDA, a hang or garbage on a GPU);
+//   - the order: forward, reverse, or a pseudo-random permutation from a seed (the default, see
+//     cpu_exec.py) of the blocks of the grid, and anew for each block and each pass between
+//     barriers, of its threads. A correct kernel gives the same result in every order; a race
+//     (a missing barrier, a parallel loop that is not) shows as results that depend on it;
 //   - __shared__ variables are `static thread_local`: shared by the fibers of a block (one OS
 //     thread), distinct between blocks running at the same time (other OS threads);
 //   - locals live on each fiber's own stack, so every thread has its own.
@@ -211,7 +216,7 @@ inline void make_context(Context* ctx, char* stack, size_t size, void (*entry)()
 #endif
 
 // ---------------------------------------------------------------------------------------------
-// Launches
+// Orders: which block, and which thread of a block, runs next
 // ---------------------------------------------------------------------------------------------
 enum ThreadState : unsigned char { NOT_STARTED, RUNNABLE, WAITING, FINISHED };
 enum Order : int { FORWARD = 0, REVERSE = 1, RANDOM = 2 };
@@ -233,6 +238,50 @@ inline uint64_t splitmix64(uint64_t x) {
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
   return x ^ (x >> 31);
+}
+
+// p[i]: the i-th of n items in the order. RANDOM is the pseudo-random permutation chosen by
+// `key`, computed without a table (a grid may have billions of blocks): a keyed bijection of
+// [0, 2^k) (multiplications by odd numbers and xor-shifts, each invertible modulo 2^k), applied
+// again while the result is n or more ("cycle walking"), which makes it a bijection of [0, n).
+class Permutation {
+ public:
+  Permutation(Order order, uint64_t n, uint64_t key) : order_(order), n_(n) {
+    unsigned bits = 0;
+    while (bits < 64 && (uint64_t(1) << bits) < n) ++bits;
+    mask_ = bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+    shift_ = bits > 1 ? bits / 2 : 1;
+    for (uint64_t& k : keys_) k = key = splitmix64(key);
+  }
+  uint64_t operator[](uint64_t i) const {
+    if (order_ == FORWARD) return i;
+    if (order_ == REVERSE) return n_ - 1 - i;
+    do i = scramble(i);
+    while (i >= n_);
+    return i;
+  }
+
+ private:
+  uint64_t scramble(uint64_t x) const {
+    for (uint64_t k : keys_) {
+      x = (x * (k | 1) + (k >> 32)) & mask_;
+      x ^= x >> shift_;
+    }
+    return x;
+  }
+  Order order_;
+  uint64_t n_, mask_;
+  unsigned shift_;
+  uint64_t keys_[4];
+};
+
+// The order of the blocks of a launch, and of the threads of a block in one pass (a pass runs
+// every thread up to the next barrier): a new permutation per block and per pass.
+inline Permutation block_order(const Launch& L, uint64_t blocks) {
+  return Permutation(L.order, blocks, L.seed);
+}
+inline Permutation thread_order(const Launch& L, unsigned threads, uint64_t block, uint64_t pass) {
+  return Permutation(L.order, threads, L.seed ^ splitmix64(block * 0x100000001ull + pass));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -436,15 +485,9 @@ inline void fiber_main() {
 }
 
 inline void set_pass_order(Worker& w, unsigned n, uint64_t block, uint64_t pass) {
+  const Permutation p = thread_order(*w.launch, n, block, pass);
   w.order.resize(n);
-  for (unsigned i = 0; i < n; ++i) w.order[i] = w.launch->order == REVERSE ? n - 1 - i : i;
-  if (w.launch->order == RANDOM) {
-    uint64_t r = splitmix64(w.launch->seed ^ splitmix64(block * 0x100000001ull + pass));
-    for (unsigned i = n - 1; i > 0; --i) {
-      r = splitmix64(r);
-      std::swap(w.order[i], w.order[r % (i + 1)]);
-    }
-  }
+  for (unsigned i = 0; i < n; ++i) w.order[i] = static_cast<unsigned>(p[i]);
 }
 
 // Runs every thread of one block to completion. Each pass runs every thread until it waits at
@@ -531,7 +574,9 @@ inline int os_thread_number() {
 #endif
 }
 
-// Runs the whole grid; returns a Status, with a message in err when it is not OK.
+// Runs the whole grid: every OS thread takes the next block of the launch's order (so with one
+// OS thread the blocks run exactly in that order). Returns a Status, with a message in err
+// when it is not OK.
 inline int run_grid(const Launch& L, int num_threads, char* err, size_t errlen) {
   const uint64_t threads = uint64_t(L.block.x) * L.block.y * L.block.z;
   const uint64_t blocks = uint64_t(L.grid.x) * L.grid.y * L.grid.z;
@@ -550,6 +595,7 @@ inline int run_grid(const Launch& L, int num_threads, char* err, size_t errlen) 
     snprintf(err, errlen, "out of memory");
     return ENVIRONMENT_FAILED;
   }
+  const Permutation order = block_order(L, blocks);
   std::atomic<bool> failed{false};
   Status status = OK;
   std::string message;
@@ -561,7 +607,7 @@ inline int run_grid(const Launch& L, int num_threads, char* err, size_t errlen) 
   for (int64_t b = 0; b < nb; ++b) {
     if (failed.load(std::memory_order_relaxed)) continue;
     Worker& w = workers[os_thread_number()];
-    const Status s = run_block_on(w, L, L.order == FORWARD ? b : nb - 1 - b);
+    const Status s = run_block_on(w, L, order[static_cast<uint64_t>(b)]);
     if (s == OK) continue;
     std::lock_guard<std::mutex> guard(lock);
     if (!failed.exchange(true)) {
