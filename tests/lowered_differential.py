@@ -69,7 +69,7 @@ def check_against_gcc(
     *,
     compare: Callable[[list[Any], list[Any]], None] = assert_same_outputs,
     seeds: int = 2,
-    thread_order: str = "forward",
+    thread_order: str = "random",
     before_run: Callable[[dict[str, Any], Mapping[str, Any]], None] | None = None,
 ) -> CudaProgram:
     """`function` compiled through `pipeline` and run on the CPU emulation leaves the same

@@ -193,7 +193,7 @@ def cpu_program(
     lowering,
     *,
     edit_launch: Callable[[dict], None] | None = None,
-    thread_order: str = "forward",
+    thread_order: str = "random",
 ) -> CpuProgram:
     """`module` lowered, printed as CUDA and compiled for the CPU emulation."""
     program = emit_cuda(lowered(module, lowering))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from autogpu.backend.arguments import KernelEnvironmentError
 from autogpu.tuner import measure
 from autogpu.tuner.measure import TOLERANCE_FACTOR, compare, tolerance
 
@@ -180,6 +181,8 @@ def test_a_race_that_agrees_with_the_serial_order_fails_under_another_thread_ord
     ("cuLaunchKernel failed: too many resources requested for launch", False),
     ("an illegal memory access was encountered", False),
     (ValueError("unroll_x=3 does not divide 64"), False),
+    # the CPU emulation's own type, whatever it says (a compiler killed with no message)
+    (KernelEnvironmentError("g++ ran out of resources (killed by signal 9)"), True),
 ])
 def test_environment_failures_are_told_apart_from_the_variants(error, environment):
     assert measure.is_environment_failure(error) is environment

@@ -44,6 +44,8 @@ from typing import Any
 
 import numpy as np
 
+from autogpu.backend.arguments import KernelEnvironmentError
+
 TOLERANCE_FACTOR = 8.0
 
 #: What the tuner's forkserver imports once, so that measurement processes (restarted after a
@@ -104,9 +106,8 @@ class Outcome:
 #: its failure is never cached as its verdict.
 ENVIRONMENT = "environment"
 
-#: Exceptions that are the environment's whatever they say (the CPU emulation's own type for
-#: environment failures belongs here too).
-ENVIRONMENT_ERRORS: tuple[type[BaseException], ...] = (MemoryError,)
+#: Exceptions that are the environment's whatever they say.
+ENVIRONMENT_ERRORS: tuple[type[BaseException], ...] = (MemoryError, KernelEnvironmentError)
 _ENVIRONMENT_ERRNOS = {errno.ENOMEM, errno.EAGAIN, errno.ENOSPC}
 #: What the environment's failures say: the OS, gcc/nvcc killed for memory, the CPU emulation,
 #: the CUDA driver through pycuda. A variant's own failures (wrong results, too many resources
