@@ -146,6 +146,62 @@ def test_guards_narrow_the_index():
     }
 
 
+TRIANGULAR = """
+void trsv(int n, const float *L, const float *b, float *x) {
+#pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+    float s = 0.0f;
+    for (int k = 0; k <= i; k++)
+      s += L[k] * b[i - k];
+    x[i] = s;
+  }
+}"""
+
+
+def test_triangular_bound_keeps_the_index_in_range():
+    # Intervals alone give i - k over [0, n-1] - [0, n-1]; k <= i makes it [0, n-1].
+    assert touched_ranges(function_of(TRIANGULAR), {"n": 200}) == {
+        "L": IndexRange(0, 199),
+        "b": IndexRange(0, 199),
+        "x": IndexRange(0, 199),
+    }
+
+
+def test_triangular_bounds_in_both_directions():
+    source = """
+    void f(float *A, float *B, float *C, float *D, int n) {
+      for (int i = 0; i < n; i++) {
+        for (int k = i; k < n; k++) A[k - i] = 0.0f;          /* lower bound i */
+        for (int k = i; k >= 0; k--) B[i - k] = 0.0f;         /* decreasing from i */
+        for (int k = 0; k < i; k++) C[i - k - 1] = 0.0f;      /* k < i */
+        for (int k = 0; k <= i; k++) D[2 * (i - k) + k] = 0.0f;
+      }
+    }"""
+    # D[2i - k] over 0 <= k <= i < n: from 2i - i = i >= 0 up to 2(n - 1).
+    assert touched_ranges(function_of(source), {"n": 10}) == {
+        "A": IndexRange(0, 9),
+        "B": IndexRange(0, 9),
+        "C": IndexRange(0, 8),
+        "D": IndexRange(0, 18),
+    }
+
+
+def test_triangular_bounds_still_find_real_out_of_range_indices():
+    source = """
+    void f(const float *b, float *x, float *y, int n) {
+      for (int i = 0; i < n; i++) {
+        for (int k = 0; k <= i; k++) x[i - k - 1] = b[k + 1];
+        for (int k = i; k <= n; k++) y[k] = 0.0f;
+      }
+    }"""
+    # i = k = 0 reads x[-1]; k = i = n - 1 reads b[n]; k <= n writes y[n].
+    assert touched_ranges(function_of(source), {"n": 10}) == {
+        "b": IndexRange(1, 10),
+        "x": IndexRange(-1, 8),
+        "y": IndexRange(0, 10),
+    }
+
+
 def test_stepped_decreasing_and_nested_loops():
     source = """
     void f(float *A, float *B, float *C, int n) {
@@ -245,3 +301,17 @@ def test_negative_index_raises():
     )
     with pytest.raises(KernelArgumentError, match="'B' of shift.*indexed at element -1.*n=4"):
         kernel(np.zeros(4, np.float32), np.zeros(4, np.float32), 4)
+
+
+def test_triangular_kernel_runs_with_arrays_of_its_extent():
+    """The size check used to refuse this correct kernel ('b' indexed at element -199)."""
+    kernel = autogpu.compile(TRIANGULAR, "autogpu-vanilla")
+    n = 200
+    rng = np.random.default_rng(0)
+    lower, b = rng.uniform(-1, 1, (2, n)).astype(np.float32)
+    x = np.zeros(n, np.float32)
+    kernel(n, lower, b, x)
+    expected = [sum(float(lower[k]) * float(b[i - k]) for k in range(i + 1)) for i in range(n)]
+    np.testing.assert_allclose(x, expected, rtol=1e-4, atol=1e-4)
+    with pytest.raises(KernelArgumentError, match="'b' of trsv.* has 199 elements.*at least 200"):
+        kernel(n, lower, b[:199], x)

@@ -4,10 +4,15 @@ Arrays are flat `memref<?xT>` parameters indexed by `index_cast` of C integer ex
 (docs/ir.md), so the range of every index follows by interval arithmetic once the scalar
 parameters have values: loop induction variables range over `[lb, ub - 1]` (an over-approximation
 for stepped loops), `scf.if` guards narrow the values they compare (`i < n && A[i] > 0`), and a
-rank-0 slot stored once before its load stands for the stored value. Anything else (data read
-from an array, a `while` loop's variable, wrapping arithmetic) has no bound, and neither has the
-array it indexes: its entry is None. This lets the API reject a too-short NumPy array before a
-kernel reads past it, and lets the tuner size the arrays it generates.
+rank-0 slot stored once before its load stands for the stored value. Interval arithmetic forgets
+how the variables of dependent (triangular) bounds relate: in `for (k = 0; k <= i; k++) b[i - k]`
+it sees `i - k` over [0, n-1] - [0, n-1]; so each index is also bounded symbolically, by
+replacing the induction variables of the loops around it, innermost first, with the bound that
+makes the index smallest (largest), e.g. `i - k` >= `i - i` = 0, and the two ranges are
+intersected. Anything else (data read from an array, a `while` loop's variable, wrapping
+arithmetic) has no bound, and neither has the array it indexes: its entry is None. This lets the
+API reject a too-short NumPy array before a kernel reads past it, and lets the tuner size the
+arrays it generates.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from autogpu.dialects.agpu import ParallelForOp
 from autogpu.passes.analysis.integers import bit_width, ceil_div, to_signed
+from autogpu.passes.analysis.polynomial import Polynomial, PolynomialAnalysis
 
 
 @dataclass(frozen=True)
@@ -107,6 +113,7 @@ class _Analysis:
                 self.args[arg] = None
         self.loops: dict[Operation, Interval | None | str] = {}
         self.evaluators: dict[tuple, _Evaluator] = {}
+        self.polynomials = PolynomialAnalysis()
 
     # --- contexts ---------------------------------------------------------------------------
     def guards(self, op: Operation) -> tuple[tuple[SSAValue, bool], ...]:
@@ -164,6 +171,59 @@ class _Analysis:
                     return True
             parent = parent.parent_op()
         return False
+
+    # --- indices ----------------------------------------------------------------------------
+    def index_interval(self, access: Operation, index: SSAValue) -> Interval | None:
+        """The values `index` may take at `access`: interval arithmetic, narrowed by the
+        symbolic bounds of `_eliminated` (both are over-approximations, so their meet is)."""
+        evaluator = self.evaluator_at(access)
+        interval = evaluator.eval(index)
+        if interval is None:  # unbounded, or it may wrap: the polynomial says nothing either
+            return None
+        index_poly = self.polynomials.index_poly(index)
+        low = self._eliminated(access, index_poly, evaluator, upper=False)
+        high = self._eliminated(access, index_poly, evaluator, upper=True)
+        lo = None if low is None else _poly_interval(low, evaluator)
+        hi = None if high is None else _poly_interval(high, evaluator)
+        return interval.meet(lo.lo if lo else None, hi.hi if hi else None)
+
+    def _eliminated(
+        self, access: Operation, poly: Polynomial, evaluator: _Evaluator, upper: bool
+    ) -> Polynomial | None:
+        """A polynomial without the induction variables of the loops around `access` that is
+        at most (`upper`: at least) `poly` wherever `access` runs: each variable, innermost
+        first, becomes the bound of its loop that minimises (maximises) `poly`, which may
+        bring in the variables of outer loops (a triangle's `k <= i`). None when `poly` is
+        not affine in a variable or the sign of its coefficient is unknown."""
+        loop = access.parent_op()
+        while loop is not None and loop is not self.function:
+            if isinstance(loop, (scf.ForOp, ParallelForOp)):
+                split = poly.split(self.polynomials.atom_id(loop.body.block.args[0]))
+                if split is None:
+                    return None
+                coefficient, rest = split
+                if coefficient.terms:
+                    sign = _poly_interval(coefficient, evaluator)
+                    if sign is None or sign.lo < 0 < sign.hi:
+                        return None
+                    bound = self._last(loop) if (sign.lo >= 0) == upper else self._first(loop)
+                    if bound is None or bound.type != poly.type:
+                        return None
+                    poly = coefficient.times(bound).plus(rest)
+            loop = loop.parent_op()
+        return poly
+
+    def _first(self, loop: scf.ForOp | ParallelForOp) -> Polynomial | None:
+        if self.evaluator_at(loop).eval(loop.lb) is None:  # it may wrap
+            return None
+        return self.polynomials.poly(loop.lb)
+
+    def _last(self, loop: scf.ForOp | ParallelForOp) -> Polynomial | None:
+        """`ub - 1`, at least the last value of the variable (exactly, for a step of 1)."""
+        if self.evaluator_at(loop).eval(loop.ub) is None:
+            return None
+        ub = self.polynomials.poly(loop.ub)
+        return ub.minus(Polynomial.constant_of(ub.type, 1))
 
     # --- slots ------------------------------------------------------------------------------
     def single_store(self, slot: SSAValue, load: Operation) -> memref.StoreOp | None:
@@ -377,6 +437,22 @@ def _arith(op: Operation, value: SSAValue, x: list[Interval]) -> Interval | None
             return None
 
 
+def _poly_interval(poly: Polynomial, evaluator: _Evaluator) -> Interval | None:
+    """The values of a polynomial from its atoms' intervals (None if one is unbounded or the
+    result does not fit its type)."""
+    lo = hi = 0
+    for monomial, _ in poly.terms.items():
+        term = Interval(poly.signed(monomial), poly.signed(monomial))
+        for atom in monomial:
+            factor = evaluator.eval(poly.atoms[atom])
+            if factor is None:
+                return None
+            term = _corners(term, factor, lambda a, b: a * b)
+        lo, hi = lo + term.lo, hi + term.hi
+    half = 1 << (poly.width - 1)
+    return Interval(lo, hi) if -half <= lo and hi < half else None
+
+
 def _accesses(op: Operation, array: SSAValue) -> list[SSAValue] | None:
     """The index of an access to `array` by `op`, or None if `op` uses it otherwise."""
     if isinstance(op, memref.LoadOp) and op.memref == array:
@@ -403,7 +479,7 @@ def touched_ranges(function: func.FuncOp, sizes: Mapping[str, int]) -> dict[str,
                 break
             if analysis.never_runs(use.operation):
                 continue
-            interval = analysis.evaluator_at(use.operation).eval(indices[0])
+            interval = analysis.index_interval(use.operation, indices[0])
             if interval is None:
                 touched = None
                 break
