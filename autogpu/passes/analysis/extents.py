@@ -26,6 +26,7 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from autogpu.dialects.agpu import ParallelForOp
 from autogpu.passes.analysis.integers import bit_width, ceil_div, to_signed
+from autogpu.passes.analysis.loops import bound_over_loops, enclosing_loops
 from autogpu.passes.analysis.polynomial import Polynomial, PolynomialAnalysis
 
 
@@ -190,40 +191,21 @@ class _Analysis:
     def _eliminated(
         self, access: Operation, poly: Polynomial, evaluator: _Evaluator, upper: bool
     ) -> Polynomial | None:
-        """A polynomial without the induction variables of the loops around `access` that is
-        at most (`upper`: at least) `poly` wherever `access` runs: each variable, innermost
-        first, becomes the bound of its loop that minimises (maximises) `poly`, which may
-        bring in the variables of outer loops (a triangle's `k <= i`). None when `poly` is
-        not affine in a variable or the sign of its coefficient is unknown."""
-        loop = access.parent_op()
-        while loop is not None and loop is not self.function:
-            if isinstance(loop, (scf.ForOp, ParallelForOp)):
-                split = poly.split(self.polynomials.atom_id(loop.body.block.args[0]))
-                if split is None:
-                    return None
-                coefficient, rest = split
-                if coefficient.terms:
-                    sign = _poly_interval(coefficient, evaluator)
-                    if sign is None or sign.lo < 0 < sign.hi:
-                        return None
-                    bound = self._last(loop) if (sign.lo >= 0) == upper else self._first(loop)
-                    if bound is None or bound.type != poly.type:
-                        return None
-                    poly = coefficient.times(bound).plus(rest)
-            loop = loop.parent_op()
-        return poly
+        """`poly` bounded over the loops around `access` (`bound_over_loops`), the signs of
+        coefficients from their intervals; None if a bound may wrap."""
+        loops = enclosing_loops(access, self.function)
+        for loop in loops:
+            bounds = self.evaluator_at(loop)
+            if bounds.eval(loop.lb) is None or bounds.eval(loop.ub) is None:
+                return None
 
-    def _first(self, loop: scf.ForOp | ParallelForOp) -> Polynomial | None:
-        if self.evaluator_at(loop).eval(loop.lb) is None:  # it may wrap
-            return None
-        return self.polynomials.poly(loop.lb)
+        def sign(coefficient: Polynomial) -> int | None:
+            interval = _poly_interval(coefficient, evaluator)
+            if interval is None or interval.lo < 0 < interval.hi:
+                return None
+            return 1 if interval.lo >= 0 else -1
 
-    def _last(self, loop: scf.ForOp | ParallelForOp) -> Polynomial | None:
-        """`ub - 1`, at least the last value of the variable (exactly, for a step of 1)."""
-        if self.evaluator_at(loop).eval(loop.ub) is None:
-            return None
-        ub = self.polynomials.poly(loop.ub)
-        return ub.minus(Polynomial.constant_of(ub.type, 1))
+        return bound_over_loops(poly, loops, self.polynomials, sign, upper)
 
     # --- slots ------------------------------------------------------------------------------
     def single_store(self, slot: SSAValue, load: Operation) -> memref.StoreOp | None:

@@ -1,6 +1,9 @@
-"""Loop facts: constant bounds and trip counts, invariance, and hoisting of invariant values."""
+"""Loop facts: constant bounds and trip counts, invariance, hoisting of invariant values, and
+bounds of index polynomials over the loops around them."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from xdsl.dialects import scf
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
@@ -10,6 +13,7 @@ from xdsl.traits import is_side_effect_free
 
 from autogpu.dialects.agpu import ParallelForOp
 from autogpu.passes.analysis.integers import ceil_div, constant_int
+from autogpu.passes.analysis.polynomial import Polynomial, PolynomialAnalysis
 
 LOOP_OPS = (scf.ForOp, scf.WhileOp, ParallelForOp)
 
@@ -68,3 +72,52 @@ def hoist(
 def contains_loop(op: Operation) -> bool:
     """Whether a loop op is nested in `op` (not counting `op` itself)."""
     return any(isinstance(nested, LOOP_OPS) for nested in op.walk() if nested is not op)
+
+
+def enclosing_loops(op: Operation, outermost: Operation) -> list[scf.ForOp | ParallelForOp]:
+    """The `scf.for` and `agpu.parallel_for` loops around `op`, innermost first, up to and
+    including `outermost` (or up to the function, if `outermost` does not enclose `op`)."""
+    loops: list[scf.ForOp | ParallelForOp] = []
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, (scf.ForOp, ParallelForOp)):
+            loops.append(parent)
+        if parent is outermost:
+            break
+        parent = parent.parent_op()
+    return loops
+
+
+def bound_over_loops(
+    poly: Polynomial,
+    loops: list[scf.ForOp | ParallelForOp],
+    polys: PolynomialAnalysis,
+    sign: Callable[[Polynomial], int | None],
+    upper: bool,
+) -> Polynomial | None:
+    """A polynomial free of the induction variables of `loops` (innermost first) that is at
+    most (`upper`: at least) `poly` wherever the loops run: each variable in turn becomes the
+    bound of its loop that minimises (maximises) it, `lb` or `ub - 1` (exactly the last value
+    for a step of 1, beyond it otherwise), which may bring in the variables of outer loops: over
+    `for (k = 0; k <= i; k++)`, `i - k` is at least `i - i = 0`. `sign` tells the sign of a
+    coefficient (1 or -1, None if unknown). None when `poly` is not affine in a variable or
+    the sign of its coefficient is unknown. Exact in the integers when nothing wraps."""
+    for loop in loops:
+        split = poly.split(polys.atom_id(loop.body.block.args[0]))
+        if split is None:
+            return None
+        coefficient, rest = split
+        if not coefficient.terms:
+            continue
+        direction = sign(coefficient)
+        if direction is None:
+            return None
+        if (direction > 0) == upper:
+            ub = polys.poly(loop.ub)
+            bound = ub.minus(Polynomial.constant_of(ub.type, 1))
+        else:
+            bound = polys.poly(loop.lb)
+        if bound.type != poly.type:
+            return None
+        poly = coefficient.times(bound).plus(rest)
+    return poly
