@@ -101,7 +101,8 @@ def bound_over_loops(
     for a step of 1, beyond it otherwise), which may bring in the variables of outer loops: over
     `for (k = 0; k <= i; k++)`, `i - k` is at least `i - i = 0`. `sign` tells the sign of a
     coefficient (1 or -1, None if unknown). None when `poly` is not affine in a variable or
-    the sign of its coefficient is unknown. Exact in the integers when nothing wraps."""
+    the sign of its coefficient is unknown (or its bounds are wider than `poly`). Exact in the
+    integers when nothing wraps."""
     for loop in loops:
         split = poly.split(polys.atom_id(loop.body.block.args[0]))
         if split is None:
@@ -117,7 +118,7 @@ def bound_over_loops(
             bound = ub.minus(Polynomial.constant_of(ub.type, 1))
         else:
             bound = polys.poly(loop.lb)
-        if bound.type != poly.type:
+        if bound.width > poly.width:
             return None
-        poly = coefficient.times(bound).plus(rest)
+        poly = coefficient.times(bound.widened(poly.type)).plus(rest)
     return poly

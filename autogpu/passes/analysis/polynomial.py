@@ -128,6 +128,30 @@ class Polynomial:
         assert width is not None and width <= self.width
         return Polynomial.make(type, self.terms, self.atoms)
 
+    def widened(self, type: Attribute) -> Polynomial:
+        """The same polynomial, coefficients read as signed, in a type at least as wide: the
+        sign extension of its value when that does not wrap (not a ring homomorphism, so only
+        for analyses that assume no overflow, as C does for signed arithmetic)."""
+        width = bit_width(type)
+        assert width is not None and width >= self.width
+        if type == self.type:
+            return self
+        return Polynomial.make(type, {m: self.signed(m) for m in self.terms}, self.atoms)
+
+    def substituted(self, values: Mapping[int, Polynomial]) -> Polynomial:
+        """The polynomial with the atoms of `values` replaced by their polynomials (of this
+        type)."""
+        result = Polynomial.constant_of(self.type, 0)
+        for monomial, coefficient in self.terms.items():
+            term = Polynomial.make(self.type, {(): coefficient}, {})
+            for atom in monomial:
+                factor = values.get(atom)
+                if factor is None:
+                    factor = Polynomial.make(self.type, {(atom,): 1}, self.atoms)
+                term = term.times(factor)
+            result = result.plus(term)
+        return result
+
     def split(self, atom: int) -> tuple[Polynomial, Polynomial] | None:
         """(c, r) with self = c * atom + r and neither c nor r containing `atom`; None when the
         polynomial is not affine in `atom`."""

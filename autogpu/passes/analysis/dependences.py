@@ -1,0 +1,880 @@
+"""May two iterations of a parallel loop touch the same array element? The legality check of
+`#pragma omp parallel for`.
+
+The pragma asserts that the iterations of the loop are independent, and the GPU lowering runs
+them concurrently, in any order; a loop-carried dependence (`a[i] = a[i - 1] + 1`, `out[0] +=
+x[i]` without a reduction clause, an in-place transpose) would silently give a wrong kernel. So
+for every `agpu.parallel_for` (`collapse(n)` nests one per level), and every pair of accesses to
+one array inside it, at least one a store, the check asks whether two *different* iterations
+can touch the same element. The answer is
+
+- no, proven: nothing to report (the accesses of any correct kernel: `A[i + j*m]`, `y[i]`,
+  `a[2*i]` against `a[2*i + 1]`, `a[i]` against `a[i + n]` in a loop of n iterations);
+- yes, proven: an error (`Finding.proven`) naming both accesses and two iterations that
+  conflict whenever the sizes are large enough;
+- unknown: a warning saying what the pragma asserts (an index read from memory, `a[idx[i]]`;
+  non-affine indices; arrays that may overlap; a conflict that depends on the sizes, `a[i]`
+  against `a[i + k]`).
+
+**Independence.** An index is `sum(c_v * v) + r`: `v` the induction variables of the loops from
+the parallel loop down to the access, `c_v` and `r` polynomials (`polynomial.py`) in values that
+are the same in every iteration (sizes, outer loops' variables); anything else is unknown. The
+difference of two indices groups into levels of equal stride `g`, `sum(g * E_g)` with each `E_g`
+an integer combination of variables plus a constant (`A[i + j*m]` against itself: `m*(j - j')
++ 1*(i - i')`). Top down, if what the lower levels add up to lies strictly between `-g` and `g`
+(`|i - i'| <= m - 1`, from the loop bounds, bounded symbolically by `loops.bound_over_loops`),
+an equal element needs `E_g = 0`; a level whose equation is impossible (`-1 = 0` for `a[i]`
+against `a[i + n]`; `2*i - 2*i' - 1 = 0`, the GCD test) or forces the same iteration (`j = j'`)
+proves independence. Comparisons of polynomials rely on lower bounds of the sizes that the loops
+around the accesses imply (`for (i = 0; i < m; i++)` runs, so `m >= 1`).
+
+**Conflicts.** Values of both accesses' variables are searched among simple candidates (a
+loop's first values and last values, in terms of the sizes) for which the two indices are the
+same polynomial, the iterations of the parallel loop differ, and every value lies in its loop's
+range for all large enough sizes: a conflict whatever the sizes, once large enough (`a[i]`
+written by iteration `i = 1` is read as `a[i - 1]` by iteration `i = 2`). Accesses under `if`
+(or in `while` loops) have no witness: they may not run.
+
+Not checked: accesses by one iteration (never a conflict), reads of arrays the loop does not
+write, scalars (races on them are `agpu_to_gpu/function_plan.py`'s), reduction variables and
+arrays allocated inside the loop. Distinct arrays may overlap only as `aliasing.may_alias` says,
+by default with its `assume_no_alias` (the paper's assumption; autogpu's executors refuse
+overlapping arrays). Index arithmetic is assumed not to wrap (signed overflow is undefined in C).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from math import comb, gcd
+
+from xdsl.dialects import arith, func, memref, scf
+from xdsl.dialects.builtin import IntegerType
+from xdsl.ir import BlockArgument, Operation, SSAValue
+
+from autogpu.diagnostics import CompileError
+from autogpu.dialects.agpu import ParallelForOp
+from autogpu.passes.analysis.aliasing import c_name, may_alias
+from autogpu.passes.analysis.integers import bit_width, constant_int, to_signed
+from autogpu.passes.analysis.loops import bound_over_loops, enclosing_loops, is_invariant
+from autogpu.passes.analysis.polynomial import Polynomial, PolynomialAnalysis
+from autogpu.passes.utils.errors import error_at, location_of
+
+Loop = scf.ForOp | ParallelForOp
+Access = memref.LoadOp | memref.StoreOp
+
+MAX_CANDIDATES = 2000
+"""Variable assignments of one access that the conflict search tries at most."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """Two accesses that different iterations of `loop` may (`proven`: do) make to one
+    element, `write` being a store."""
+
+    proven: bool
+    loop: ParallelForOp
+    write: memref.StoreOp
+    other: Access
+    message: str
+
+    def diagnostic(self) -> CompileError:
+        """An error (a `PassError`) or a warning, located at the store."""
+        if self.proven:
+            return error_at(self.write, self.message)
+        return CompileError(self.message, location_of(self.write), severity="warning")
+
+
+def check_parallel_loops(
+    root: Operation,
+    warn: Callable[[CompileError], None] | None = None,
+    assume_no_alias: bool = True,
+) -> None:
+    """Raises the first proven conflict in the parallel loops under `root`; gives the
+    unprovable ones, as warnings, to `warn` (None: drops them)."""
+    findings = parallel_loop_findings(root, assume_no_alias)
+    for finding in findings:
+        if finding.proven:
+            raise finding.diagnostic()
+    if warn is not None:
+        for finding in findings:
+            warn(finding.diagnostic())
+
+
+def parallel_loop_findings(root: Operation, assume_no_alias: bool = True) -> list[Finding]:
+    """The conflicts and the unprovable pairs of accesses of every parallel loop under `root`
+    (outer loops first), at most one per store, a proven one if there is one."""
+    by_write: dict[memref.StoreOp, Finding] = {}
+    polys = _polynomials()
+    for loop in root.walk():
+        if not isinstance(loop, ParallelForOp):
+            continue
+        for finding in _loop_findings(loop, polys, assume_no_alias):
+            known = by_write.get(finding.write)
+            if known is None or finding.proven and not known.proven:
+                by_write[finding.write] = finding
+    return list(by_write.values())
+
+
+def _loop_findings(
+    loop: ParallelForOp, polys: PolynomialAnalysis, assume_no_alias: bool
+) -> Iterator[Finding]:
+    accesses = _checked_accesses(loop)
+    forms: dict[Access, _Form | str] = {}
+    for position, write in enumerate(accesses):
+        if not isinstance(write, memref.StoreOp):
+            continue
+        for other_position, other in enumerate(accesses):
+            if isinstance(other, memref.StoreOp) and other_position < position:
+                continue  # two stores make one pair
+            if not may_alias(write.memref, other.memref, assume_no_alias):
+                continue
+            for access in (write, other):
+                if access not in forms:
+                    forms[access] = _form(access, loop, polys)
+            finding = _pair_finding(loop, write, other, forms[write], forms[other], polys)
+            if finding is not None:
+                yield finding
+
+
+def _checked_accesses(loop: ParallelForOp) -> list[Access]:
+    """Loads and stores of one-dimensional arrays shared by the iterations of `loop`: not the
+    reduction variables of the parallel loops around them, not allocated inside the loop."""
+    accesses: list[Access] = []
+    for op in loop.body.walk():
+        if not isinstance(op, (memref.LoadOp, memref.StoreOp)) or len(op.indices) != 1:
+            continue
+        if op.memref in _reduced(op) or _allocated_inside(op.memref, loop):
+            continue
+        accesses.append(op)
+    return accesses
+
+
+def _reduced(access: Access) -> set[SSAValue]:
+    """The reduction variables of the parallel loops around `access`."""
+    return {
+        var
+        for around in enclosing_loops(access, None)
+        if isinstance(around, ParallelForOp)
+        for _, var in around.reduction_list
+    }
+
+
+def _allocated_inside(array: SSAValue, loop: Operation) -> bool:
+    owner = array.owner
+    return isinstance(owner, Operation) and loop.is_ancestor(owner)
+
+
+# --- index forms -------------------------------------------------------------------------------
+@dataclass
+class _Form:
+    """An index as `sum(coefficients[l] * variable of l) + rest`, for an access inside a
+    parallel loop: the variables are those of `loops` (from the access out to the parallel
+    loop), the coefficients and `rest` are the same in every iteration of the parallel loop."""
+
+    access: Access
+    poly: Polynomial
+    loops: list[Loop]
+    coefficients: dict[Loop, Polynomial]
+    rest: Polynomial
+
+
+def _form(access: Access, loop: ParallelForOp, polys: PolynomialAnalysis) -> _Form | str:
+    """The form of `access`'s index, or why there is none."""
+    poly = _index_poly(access, polys)
+    loops = enclosing_loops(access, loop)
+    variables = {polys.atom_id(_variable(inner)): inner for inner in loops}
+    for atom, value in poly.atoms.items():
+        if atom not in variables and not is_invariant(value, loop):
+            return _why_varying(value)
+    coefficients: dict[Loop, Polynomial] = {}
+    rest = poly
+    for atom, inner in variables.items():
+        split = rest.split(atom)
+        if split is None or split[0].atom_ids() & variables.keys():
+            return f"'{_expr_text(access.indices[0])}' is not affine in the loop variables"
+        coefficient, rest = split
+        if coefficient.terms:
+            coefficients[inner] = coefficient
+    return _Form(access, poly, loops, coefficients, rest)
+
+
+def _index_poly(access: Access, polys: PolynomialAnalysis) -> Polynomial:
+    """The polynomial of `access`'s index, in `index`."""
+    index = access.indices[0]
+    return polys.index_poly(index).widened(index.type)
+
+
+def _polynomials() -> PolynomialAnalysis:
+    """Polynomials that see through sign extensions (`(long)i * n`, `index_cast`): signed
+    overflow is undefined in C, so an extended value is the value."""
+
+    def extended(value: SSAValue) -> Polynomial | None:
+        owner = value.owner
+        if isinstance(owner, (arith.ExtSIOp, arith.IndexCastOp)):
+            inner = polys.poly(owner.operands[0])
+            if inner.width < (bit_width(value.type) or 0):
+                return inner.widened(value.type)
+        return None
+
+    polys = PolynomialAnalysis(leaf=extended)
+    return polys
+
+
+def _why_varying(value: SSAValue) -> str:
+    owner = value.owner
+    if isinstance(owner, memref.LoadOp):
+        if not owner.indices:
+            return f"'{_expr_text(value)}' is assigned in the loop"
+        return f"'{_expr_text(value)}' is read from memory"
+    return f"'{_expr_text(value)}' is not affine in the loop variables"
+
+
+def _variable(loop: Loop) -> BlockArgument:
+    return loop.body.block.args[0]
+
+
+# --- one pair ----------------------------------------------------------------------------------
+def _pair_finding(
+    loop: ParallelForOp,
+    write: memref.StoreOp,
+    other: Access,
+    x: _Form | str,
+    y: _Form | str,
+    polys: PolynomialAnalysis,
+) -> Finding | None:
+    if other.memref is not write.memref:
+        why = (
+            f"'{c_name(write.memref)}' and '{c_name(other.memref)}' are pointers that may "
+            "overlap (neither is restrict)"
+        )
+        return _unproven(loop, write, other, why)
+    if isinstance(x, str) or isinstance(y, str):
+        return _unproven(loop, write, other, x if isinstance(x, str) else str(y))
+    facts = _Facts.around(x, y, loop, polys)
+    levels = _levels(x, y)
+    if _independent(levels, x, y, loop, facts, polys):
+        return None
+    witness = _witness(x, y, loop, levels, polys)
+    if witness is not None:
+        return Finding(True, loop, write, other, _conflict_message(loop, x, y, *witness))
+    return _unproven(loop, write, other, None)
+
+
+def _unproven(
+    loop: ParallelForOp, write: memref.StoreOp, other: Access, why: str | None
+) -> Finding:
+    first = _access_text(write)
+    if other is write:
+        pair = f"{first} written here may be written by another iteration too"
+    else:
+        verb = "written" if isinstance(other, memref.StoreOp) else "read"
+        pair = (
+            f"{first} written here and {_access_text(other)} {verb}"
+            f"{_where(other)} may be the same element in two iterations"
+        )
+    reason = f" ({why})" if why else ""
+    return Finding(
+        False,
+        loop,
+        write,
+        other,
+        f"cannot prove that the iterations of the parallel loop over {_loop_name(loop)} "
+        f"access different elements: {pair}{reason}; '#pragma omp parallel for' asserts that "
+        "no two iterations access the same element when one of them writes it",
+    )
+
+
+# --- levels ------------------------------------------------------------------------------------
+@dataclass
+class _Level:
+    """The terms of an index difference whose coefficient is an integer multiple of `stride`:
+    `stride * (sum(first[l] * l) - sum(second[l] * l') + constant)`, where `l` is a variable
+    of the first access and `l'` of the second."""
+
+    stride: Polynomial
+    first: dict[Loop, int] = field(default_factory=dict[Loop, int])
+    second: dict[Loop, int] = field(default_factory=dict[Loop, int])
+    constant: int = 0
+
+
+def _levels(x: _Form, y: _Form) -> list[_Level]:
+    """The difference of two indices by levels, largest stride first."""
+    levels: dict[tuple, _Level] = {}
+
+    def level_of(coefficient: Polynomial) -> tuple[_Level, int]:
+        stride, multiple = _stride(coefficient)
+        return levels.setdefault(stride.key, _Level(stride)), multiple
+
+    for inner, coefficient in x.coefficients.items():
+        level, multiple = level_of(coefficient)
+        level.first[inner] = multiple
+    for inner, coefficient in y.coefficients.items():
+        level, multiple = level_of(coefficient)
+        level.second[inner] = multiple
+    difference = x.rest.minus(y.rest)
+    for level in sorted(levels.values(), key=_magnitude, reverse=True):
+        lead = _lead(level.stride)
+        stride, value = level.stride.signed(lead), difference.signed(lead)
+        quotient = abs(value) // abs(stride) * (1 if (value < 0) == (stride < 0) else -1)
+        if lead and quotient * stride != value:
+            continue  # (constants split as a mixed radix: 1025 = 1 * 1024 + 1)
+        level.constant = quotient
+        difference = difference.minus(level.stride.scaled(quotient))
+    for monomial in difference.terms:
+        stride = Polynomial.make(difference.type, {monomial: 1}, difference.atoms)
+        levels[stride.key] = _Level(stride, constant=difference.signed(monomial))
+    return sorted(levels.values(), key=_magnitude, reverse=True)
+
+
+def _stride(poly: Polynomial) -> tuple[Polynomial, int]:
+    """(g, k) with poly = k * g, k = 1 or -1 and the leading coefficient of g positive: the
+    level of a coefficient (`A[1024*j + i]` has levels 1024 and 1, `A[i*m + j]` m and 1)."""
+    sign = 1 if poly.signed(_lead(poly)) > 0 else -1
+    return poly.scaled(sign), sign
+
+
+def _lead(poly: Polynomial) -> tuple[int, ...]:
+    return max(poly.terms, key=lambda m: (len(m), m))
+
+
+def _magnitude(level: _Level) -> tuple[int, int]:
+    """Orders strides: by degree, then by their value for large sizes (only the order in which
+    `_independent` tries them; it proves what it uses)."""
+    stride = level.stride
+    large = sum(stride.signed(m) * (1 << (16 * len(m))) for m in stride.terms)
+    return max(len(m) for m in stride.terms), large
+
+
+# --- independence ------------------------------------------------------------------------------
+def _independent(
+    levels: list[_Level],
+    x: _Form,
+    y: _Form,
+    loop: ParallelForOp,
+    facts: _Facts,
+    polys: PolynomialAnalysis,
+) -> bool:
+    """Whether equal indices need the same iteration of `loop` (module docstring)."""
+    if _disjoint(x, y, facts, polys) or _gcd_test(levels):
+        return True
+    for position, level in enumerate(levels):
+        if not _dominates(level, levels[position + 1 :], x, y, facts, polys):
+            return False
+        if _impossible(level, loop, facts, polys):
+            return True
+    return False
+
+
+def _gcd_test(levels: list[_Level]) -> bool:
+    """With constant strides only, whether the difference is never 0 because the gcd of the
+    variables' coefficients does not divide the constant (`a[4*i]` against `a[6*i + 1]`)."""
+    if not all(level.stride.is_constant for level in levels):
+        return False
+    coefficients = [
+        level.stride.constant * k
+        for level in levels
+        for k in (*level.first.values(), *level.second.values())
+    ]
+    constant = sum(level.stride.constant * level.constant for level in levels)
+    return constant % gcd(*coefficients) != 0 if coefficients else constant != 0
+
+
+def _disjoint(x: _Form, y: _Form, facts: _Facts, polys: PolynomialAnalysis) -> bool:
+    """Whether all the first access's elements lie below all the second's, or above: `a[t +
+    i]` against `a[k]` with `k < t`."""
+    bounds = [
+        bound_over_loops(form.poly, form.loops, polys, facts.sign, upper)
+        for form in (x, y)
+        for upper in (True, False)
+    ]
+    if any(bound is None for bound in bounds):
+        return False
+    first_max, first_min, second_max, second_min = bounds  # type: ignore[misc]
+    return facts.nonnegative(second_min.minus(first_max).minus(_one(first_max))) or (
+        facts.nonnegative(first_min.minus(second_max).minus(_one(first_max)))
+    )
+
+
+def _dominates(
+    level: _Level,
+    below: list[_Level],
+    x: _Form,
+    y: _Form,
+    facts: _Facts,
+    polys: PolynomialAnalysis,
+) -> bool:
+    """Whether the levels `below` add up to strictly less than the stride of `level` in
+    absolute value (then equal indices need `level`'s equation to hold)."""
+    strides = {lower.stride.key for lower in below}
+    zero = Polynomial.constant_of(level.stride.type, 0)
+    constant = zero
+    for lower in below:
+        constant = constant.plus(lower.stride.scaled(lower.constant))
+    first = _lower_part(x, strides, polys)
+    second = _lower_part(y, strides, polys)
+    bounds = [
+        bound_over_loops(part, form.loops, polys, facts.sign, upper)
+        for part, form in ((first, x), (second, y))
+        for upper in (True, False)
+    ]
+    if any(bound is None for bound in bounds):
+        return False
+    first_max, first_min, second_max, second_min = bounds  # type: ignore[misc]
+    one = Polynomial.constant_of(level.stride.type, 1)
+    limit = level.stride.minus(one)
+    largest = first_max.minus(second_min).plus(constant)
+    smallest = first_min.minus(second_max).plus(constant)
+    return facts.nonnegative(limit.minus(largest)) and facts.nonnegative(limit.plus(smallest))
+
+
+def _lower_part(form: _Form, strides: set[tuple], polys: PolynomialAnalysis) -> Polynomial:
+    """The terms of `form` whose coefficients belong to the levels of `strides`."""
+    part = Polynomial.constant_of(form.poly.type, 0)
+    for inner, coefficient in form.coefficients.items():
+        if _stride(coefficient)[0].key in strides:
+            variable = polys.atom(_variable(inner)).widened(part.type)
+            part = part.plus(coefficient.times(variable))
+    return part
+
+
+def _impossible(
+    level: _Level, loop: ParallelForOp, facts: _Facts, polys: PolynomialAnalysis
+) -> bool:
+    """Whether `level`'s equation has no solution in two different iterations of `loop`."""
+    terms = [k for k in level.first.values() if k] + [k for k in level.second.values() if k]
+    if not terms:
+        return level.constant != 0
+    if level.constant % gcd(*terms):
+        return True  # the GCD test
+    if set(level.first) != {loop} or set(level.second) != {loop}:
+        return False
+    if level.first[loop] != level.second[loop]:
+        return False
+    # k * (i - i') + c = 0: the iterations are `-c / k` apart.
+    distance = -level.constant // level.first[loop]
+    step = constant_int(loop.step)
+    if distance == 0 or step is not None and distance % step:
+        return True
+    span = polys.poly(loop.ub).minus(polys.poly(loop.lb))  # more than any distance in range
+    return facts.nonnegative(span.scaled(-1).plus(Polynomial.constant_of(span.type, abs(distance))))
+
+
+@dataclass
+class _Facts:
+    """Lower bounds of the values in index polynomials that hold wherever both accesses run:
+    every loop around them runs, so `for (i = a; i < n; ...)` with a constant `a` means
+    `n >= a + 1` and (for loops outside the parallel one, whose variables are values here)
+    `i >= a`."""
+
+    lower: dict[int, int]
+
+    @staticmethod
+    def around(x: _Form, y: _Form, loop: ParallelForOp, polys: PolynomialAnalysis) -> _Facts:
+        lower: dict[int, int] = {}
+
+        def at_least(atom: int, bound: int) -> None:
+            lower[atom] = max(bound, lower.get(atom, bound))
+
+        for around in {*enclosing_loops(x.access, None), *enclosing_loops(y.access, None)}:
+            first = constant_int(around.lb)
+            if first is None:
+                continue
+            at_least(polys.atom_id(_variable(around)), first)
+            ub = polys.poly(around.ub)
+            monomials = [m for m in ub.terms if m]
+            if len(monomials) == 1 and len(monomials[0]) == 1 and ub.signed(monomials[0]) > 0:
+                (atom,) = monomials[0]
+                if not is_invariant(ub.atoms[atom], loop):
+                    continue  # a variable of one of the two accesses only
+                # a * n + b >= first + 1
+                at_least(atom, -((ub.constant - first - 1) // ub.signed(monomials[0])))
+        return _Facts(lower)
+
+    def nonnegative(self, poly: Polynomial) -> bool:
+        """Whether `poly >= 0` follows from the lower bounds: with each value written as its
+        lower bound plus a non-negative part, every coefficient is non-negative."""
+        for atom in poly.atom_ids():
+            if atom not in self.lower:
+                return False
+            poly = _shifted(poly, atom, self.lower[atom])
+        return all(poly.signed(m) >= 0 for m in poly.terms)
+
+    def sign(self, poly: Polynomial) -> int | None:
+        if self.nonnegative(poly):
+            return 1
+        if self.nonnegative(poly.scaled(-1)):
+            return -1
+        return None
+
+
+def _shifted(poly: Polynomial, atom: int, offset: int) -> Polynomial:
+    """`poly` with `atom` replaced by `atom + offset`."""
+    terms: dict[tuple[int, ...], int] = {}
+    for monomial, _ in poly.terms.items():
+        power = monomial.count(atom)
+        others = tuple(a for a in monomial if a != atom)
+        for kept in range(power + 1):
+            term = tuple(sorted(others + (atom,) * kept))
+            value = poly.signed(monomial) * comb(power, kept) * offset ** (power - kept)
+            terms[term] = terms.get(term, 0) + value
+    return Polynomial.make(poly.type, terms, poly.atoms)
+
+
+# --- conflicts ---------------------------------------------------------------------------------
+Values = dict[Loop, Polynomial]
+
+
+def _witness(
+    x: _Form, y: _Form, loop: ParallelForOp, levels: list[_Level], polys: PolynomialAnalysis
+) -> tuple[Values, Values] | None:
+    """Values of the variables of both accesses (module docstring: conflicts), or None."""
+    if not (_always_runs(x.access, loop) and _always_runs(y.access, loop)):
+        return None
+    sizes = _size_atoms(loop, polys)
+    if sizes is None or not _outer_loops_run(loop, sizes, polys):
+        return None
+    offsets = sorted(
+        {0, 1, 2}
+        | {abs(level.constant) for level in levels if abs(level.constant) < 64}
+        | {
+            abs(level.constant // k)
+            for level in levels
+            for k in (*level.first.values(), *level.second.values())
+            if k and level.constant % k == 0 and abs(level.constant // k) < 64
+        }
+    )
+    numbers = _Numbers(polys)
+    firsts = _valid_assignments(x, loop, offsets, numbers, sizes, polys)
+    seconds: dict[int, list[tuple[_Assignment, Values]]] = {}
+    for second in _valid_assignments(y, loop, offsets, numbers, sizes, polys):
+        seconds.setdefault(second[0].index, []).append(second)
+    for first, first_values in firsts:
+        for second, second_values in seconds.get(first.index, []):
+            if first.numbers[loop] == second.numbers[loop]:
+                continue
+            same = _substituted(x.poly, first_values, polys).minus(
+                _substituted(y.poly, second_values, polys)
+            )
+            apart = first_values[loop].minus(second_values[loop])
+            if not same.terms and (
+                _eventually_nonnegative(apart.minus(_one(apart)), sizes)
+                or _eventually_nonnegative(apart.scaled(-1).minus(_one(apart)), sizes)
+            ):
+                return first_values, second_values
+    return None
+
+
+def _valid_assignments(
+    form: _Form,
+    loop: ParallelForOp,
+    offsets: list[int],
+    numbers: _Numbers,
+    sizes: set[int],
+    polys: PolynomialAnalysis,
+) -> list[tuple[_Assignment, Values]]:
+    """The candidate assignments of `form`'s variables that are in range for all large sizes,
+    with their symbolic values; `index` set to the index's value for the numbers."""
+    valid = []
+    for assignment in _assignments(form, loop, offsets, numbers, polys):
+        values = _symbolic(form, assignment, sizes, polys)
+        if values is not None:
+            assignment.index = numbers.value(form.poly, assignment.numbers)
+            valid.append((assignment, values))
+        if len(valid) >= MAX_CANDIDATES:
+            break
+    return valid
+
+
+def _always_runs(access: Access, loop: ParallelForOp) -> bool:
+    """No `if` or `while` between the function and `access`: it runs in every iteration of
+    the loops around it."""
+    parent = access.parent_op()
+    while parent is not None and not isinstance(parent, func.FuncOp):
+        if not isinstance(parent, (scf.ForOp, ParallelForOp)):
+            return False
+        parent = parent.parent_op()
+    return True
+
+
+def _size_atoms(loop: ParallelForOp, polys: PolynomialAnalysis) -> set[int] | None:
+    """The atoms of the function's integer parameters: the sizes that may grow."""
+    function = loop.parent_op()
+    while function is not None and not isinstance(function, func.FuncOp):
+        function = function.parent_op()
+    if function is None:
+        return None
+    args = function.body.blocks[0].args
+    return {polys.atom_id(arg) for arg in args if isinstance(arg.type, IntegerType)}
+
+
+def _outer_loops_run(loop: ParallelForOp, sizes: set[int], polys: PolynomialAnalysis) -> bool:
+    """The loops around `loop` run for all large sizes."""
+    for outer in enclosing_loops(loop, None):
+        span = polys.poly(outer.ub).minus(polys.poly(outer.lb))
+        if not _eventually_nonnegative(span.minus(_one(span)), sizes):
+            return False
+    return True
+
+
+class _Numbers:
+    """Large distinct numbers for the values the loops do not change: the search compares
+    indices there first (a fast filter; a witness is then checked symbolically)."""
+
+    def __init__(self, polys: PolynomialAnalysis):
+        self.polys = polys
+        self.numbers: dict[int, int] = {}
+
+    def value(self, poly: Polynomial, variables: Mapping[Loop, int]) -> int:
+        known = {self.polys.atom_id(_variable(inner)): v for inner, v in variables.items()}
+        total = 0
+        for monomial in poly.terms:
+            term = poly.signed(monomial)
+            for atom in monomial:
+                if atom not in known:
+                    known[atom] = self.numbers.setdefault(atom, 1000 + 97 * len(self.numbers))
+                term *= known[atom]
+            total += term
+        return to_signed(total, poly.width)
+
+
+@dataclass
+class _Assignment:
+    """Values of the variables of one access: numbers, how each was chosen (an offset from
+    its loop's first or last value), and the index they give."""
+
+    numbers: dict[Loop, int]
+    choices: dict[Loop, tuple[int, bool]]
+    index: int = 0
+
+
+def _assignments(
+    form: _Form,
+    loop: ParallelForOp,
+    offsets: list[int],
+    numbers: _Numbers,
+    polys: PolynomialAnalysis,
+) -> Iterator[_Assignment]:
+    """Candidate values of `form`'s variables, outermost first, each in its loop's range for
+    the numbers of `numbers`; variables the index does not use take their first value."""
+    loops = list(reversed(form.loops))
+
+    def extend(position: int, current: _Assignment) -> Iterator[_Assignment]:
+        if position == len(loops):
+            yield current
+            return
+        inner = loops[position]
+        first = numbers.value(polys.poly(inner.lb), current.numbers)
+        last = numbers.value(polys.poly(inner.ub), current.numbers) - 1
+        step = constant_int(inner.step)
+        used = inner is loop or inner in form.coefficients
+        choices = [(0, False)]
+        if used:
+            choices = [(o, False) for o in offsets if step is not None or o == 0]
+            choices += [(o, True) for o in offsets if step == 1]
+        for offset, from_end in choices:
+            value = last - offset if from_end else first + offset * (step or 1)
+            if first <= value <= last:
+                yield from extend(
+                    position + 1,
+                    _Assignment(
+                        {**current.numbers, inner: value},
+                        {**current.choices, inner: (offset, from_end)},
+                    ),
+                )
+
+    return extend(0, _Assignment({}, {}))
+
+
+def _symbolic(
+    form: _Form, assignment: _Assignment, sizes: set[int], polys: PolynomialAnalysis
+) -> Values | None:
+    """The assignment's values in terms of the sizes, if each lies in its loop's range for all
+    large enough sizes."""
+    values: Values = {}
+    for inner in reversed(form.loops):
+        first = _substituted(polys.poly(inner.lb), values, polys)
+        last = _substituted(polys.poly(inner.ub), values, polys)
+        last = last.minus(_one(last))
+        offset, from_end = assignment.choices[inner]
+        step = constant_int(inner.step) or 1
+        if from_end:
+            value = last.minus(Polynomial.constant_of(last.type, offset))
+        else:
+            value = first.plus(Polynomial.constant_of(first.type, offset * step))
+        if not (
+            _eventually_nonnegative(value.minus(first), sizes)
+            and _eventually_nonnegative(last.minus(value), sizes)
+        ):
+            return None
+        values[inner] = value
+    return values
+
+
+def _substituted(poly: Polynomial, values: Values, polys: PolynomialAnalysis) -> Polynomial:
+    """`poly` with the variables of the loops of `values` replaced by their values (those of a
+    wider type than `poly` are kept)."""
+    return poly.substituted(
+        {
+            polys.atom_id(_variable(inner)): value.widened(poly.type)
+            for inner, value in values.items()
+            if value.width <= poly.width
+        }
+    )
+
+
+def _eventually_nonnegative(poly: Polynomial, sizes: set[int]) -> bool:
+    """`poly >= 0` for all large enough sizes: a polynomial in the sizes only, its constant
+    non-negative or some other term positive, and no negative coefficient but the constant."""
+    if not poly.atom_ids() <= sizes:
+        return False
+    growing = [poly.signed(m) for m in poly.terms if m]
+    if any(c < 0 for c in growing):
+        return False
+    return bool(growing) or poly.constant >= 0
+
+
+def _one(poly: Polynomial) -> Polynomial:
+    return Polynomial.constant_of(poly.type, 1)
+
+
+# --- messages ----------------------------------------------------------------------------------
+def _conflict_message(
+    loop: ParallelForOp, x: _Form, y: _Form, first: Values, second: Values
+) -> str:
+    written = _access_text(x.access)
+    name = _loop_name(loop)
+    reads = isinstance(y.access, memref.LoadOp)
+    if not x.coefficients and not y.coefficients:
+        message = (
+            f"every iteration of the parallel loop over {name} "
+            f"{'reads and writes' if reads else 'writes'} the same element {written}; the loop "
+            "is not parallel"
+        )
+        if reads:
+            message += (
+                " (to combine values from all iterations, accumulate them in a local scalar "
+                "listed in 'reduction(+: ...)' and store it after the loop)"
+            )
+        return message
+    if y.access is x.access:
+        other = "written again"
+    else:
+        verb = "read" if reads else "also written"
+        other = f"{verb} as {_access_text(y.access)}{_where(y.access)}"
+    return (
+        f"iterations of the parallel loop over {name} conflict: {written} written here by "
+        f"the iteration with {_values_text(x, first, loop)} is {other} by the iteration with "
+        f"{_values_text(y, second, loop)}; the loop is not parallel"
+    )
+
+
+def _values_text(form: _Form, values: Values, loop: ParallelForOp) -> str:
+    """`i = 1, j = 0`: the C variables of the parallel loop and of the loops the index uses."""
+    polys = _polynomials()
+    shown = [inner for inner in reversed(form.loops) if inner is loop or inner in form.coefficients]
+    texts = []
+    for inner in shown:
+        variable = _c_variable(inner)
+        value = _substituted(polys.poly(variable), {inner: values[inner]}, polys)
+        texts.append(f"{variable.name_hint or '?'} = {_c_text(value)}")
+    return ", ".join(texts)
+
+
+def _c_variable(loop: Loop) -> SSAValue:
+    """The value of the C loop variable: the induction variable, or, for a loop the frontend
+    normalised (`i_k` counting up for a decreasing `i`, `i_wide` for an unsigned one), the
+    value it computes from it under the C name."""
+    counter = _variable(loop)
+    name = counter.name_hint or ""
+    for suffix in ("_k", "_wide"):
+        if name.endswith(suffix):
+            for op in loop.body.block.ops:
+                for result in op.results:
+                    if result.name_hint == name[: -len(suffix)]:
+                        return result
+    return counter
+
+
+def _loop_name(loop: ParallelForOp) -> str:
+    return f"'{_c_variable(loop).name_hint or '?'}'"
+
+
+def _where(op: Operation) -> str:
+    location = location_of(op)
+    return f" (line {location.line}:{location.column})" if location is not None else ""
+
+
+def _access_text(access: Access) -> str:
+    """The C text of an access, rebuilt from the IR: `'a[i - 1]'`."""
+    return f"'{_array_text(access)}'"
+
+
+def _array_text(access: Access) -> str:
+    return f"{c_name(access.memref) or '?'}[{_expr_text(access.indices[0])}]"
+
+
+_OPERATORS = {
+    "arith.muli": ("*", 5), "arith.divsi": ("/", 5), "arith.divui": ("/", 5),
+    "arith.remsi": ("%", 5), "arith.remui": ("%", 5), "arith.addi": ("+", 4),
+    "arith.subi": ("-", 4), "arith.shli": ("<<", 3), "arith.shrsi": (">>", 3),
+    "arith.shrui": (">>", 3), "arith.andi": ("&", 2), "arith.xori": ("^", 1),
+    "arith.ori": ("|", 0),
+}  # fmt: skip
+"""C's binary operators of the integer ops, with their precedence."""
+
+_FUNCTIONS = {"arith.minsi": "min", "arith.minui": "min", "arith.maxsi": "max", "arith.maxui": "max"}
+_CASTS = ("arith.index_cast", "arith.extsi", "arith.extui", "arith.trunci")
+
+
+def _expr_text(value: SSAValue, context: int = -1) -> str:
+    """The C text of an integer expression, rebuilt from its ops (`i * n + j`); `context` is
+    the precedence of the operator it is an operand of."""
+    owner = value.owner
+    if (constant := constant_int(value)) is not None:
+        return str(constant)
+    if isinstance(owner, memref.LoadOp):
+        name = c_name(owner.memref) or "?"
+        return f"{name}[{_expr_text(owner.indices[0])}]" if owner.indices else name
+    if isinstance(owner, Operation) and owner.name in _CASTS:
+        return _expr_text(owner.operands[0], context)
+    if value.name_hint or not isinstance(owner, Operation):
+        return value.name_hint or "?"
+    if owner.name in _FUNCTIONS:
+        return f"{_FUNCTIONS[owner.name]}({', '.join(_expr_text(v) for v in owner.operands)})"
+    if owner.name not in _OPERATORS:
+        return "..."
+    symbol, precedence = _OPERATORS[owner.name]
+    lhs, rhs = owner.operands
+    text = f"{_expr_text(lhs, precedence)} {symbol} {_expr_text(rhs, precedence + 1)}"
+    return f"({text})" if precedence < context else text
+
+
+def _c_text(poly: Polynomial) -> str:
+    """A polynomial as C text over the names of its atoms: `n - 1`."""
+    if not poly.terms:
+        return "0"
+    ordered = sorted(poly.terms, key=lambda m: (not m, -len(m), [_atom_name(poly, a) for a in m]))
+    positive = [m for m in ordered if poly.signed(m) > 0]
+    if positive and poly.signed(ordered[0]) < 0:
+        ordered.remove(positive[0])
+        ordered.insert(0, positive[0])
+    text = ""
+    for monomial in ordered:
+        coefficient = poly.signed(monomial)
+        factors = [_atom_name(poly, a) for a in monomial]
+        if abs(coefficient) != 1 or not factors:
+            factors.insert(0, str(abs(coefficient)))
+        term = "*".join(factors)
+        if not text:
+            text = f"-{term}" if coefficient < 0 else term
+        else:
+            text += f" - {term}" if coefficient < 0 else f" + {term}"
+    return text
+
+
+def _atom_name(poly: Polynomial, atom: int) -> str:
+    return _expr_text(poly.atoms[atom], 6)
+
+
+__all__ = ["Finding", "check_parallel_loops", "parallel_loop_findings"]
