@@ -4,11 +4,13 @@ wrapping arithmetic of their type), structural atoms, aliasing under C's rules, 
 from __future__ import annotations
 
 from xdsl.dialects import memref, scf
+from xdsl.dialects.builtin import IndexType
 from xdsl.parser import Parser
 
 from autogpu.context import make_context
 from autogpu.passes.analysis.aliasing import may_alias, memory_accesses
 from autogpu.passes.analysis.polynomial import (
+    Polynomial,
     PolynomialAnalysis,
     provably_distinct,
     provably_equal,
@@ -80,6 +82,21 @@ def test_index_polynomials():
     assert provably_distinct(pa.index_poly(v["x0"]), pa.index_poly(v["x2"]))
     # two separately computed j*m are one atom; equal conditions are recognised alike
     assert pa.atom_id(v["jm"]) == pa.atom_id(v["jm2"]) != pa.atom_id(v["mm"])
+
+
+def test_widened_and_substituted_polynomials():
+    _, v = parse()
+    pa = PolynomialAnalysis()
+    i, j, m = (pa.atom_id(v[name]) for name in "ijm")
+    # e4 - 8 = 5*i - 8: in index, the coefficients keep their signed values
+    e4 = pa.poly(v["e4"])
+    wide = e4.minus(Polynomial.constant_of(e4.type, 8)).widened(IndexType())
+    assert wide.type == IndexType() and wide.signed((i,)) == 5 and wide.constant == -8
+    # i + j*m with i := j + 1 and m := 3 is 4*j + 1
+    e0 = pa.poly(v["e0"])
+    j_plus_1 = pa.poly(v["j"]).plus(Polynomial.constant_of(e0.type, 1))
+    three = Polynomial.constant_of(e0.type, 3)
+    assert dict(e0.substituted({i: j_plus_1, m: three}).terms) == {(j,): 4, (): 1}
 
 
 def test_aliasing_rules():
