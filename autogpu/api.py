@@ -268,13 +268,16 @@ def compile(
     path_or_source: str | os.PathLike[str],
     pipeline: str = "autogpu-vanilla",
     function: str | None = None,
+    *,
+    werror: bool = False,
     **pass_options: Any,
 ) -> Kernel:
-    """Compile serial C (a path to a `.c` file, or source text) through `pipeline`."""
+    """Compile serial C (a path to a `.c` file, or source text) through `pipeline`; with
+    `werror`, the frontend's warnings (printed on stderr) are errors."""
     from autogpu.frontend import parse_c
 
     source, filename = load_source(path_or_source)
-    module = parse_c(source, filename)
+    module = parse_c(source, filename, werror=werror)
     function = select_function(module, filename, function,
                                "pass function=NAME to choose one").sym_name.data
     spec = pipeline_spec(pipeline, pass_options)

@@ -332,7 +332,8 @@ void smooth(float *a, float *restrict b, int n, int t) {
 #pragma omp parallel for
   for (int i = 0; i < n; i++) {
     float s = 0.0f;
-    for (int k = 0; k < t; k++) { s += a[k]; a[k] = s; }
+    for (int k = 0; k < t; k++) s += a[k];
+    a[t + i] = s;
     b[i] = s;
   }
 }

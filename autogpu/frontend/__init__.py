@@ -19,6 +19,8 @@ Stages, one module each: `preprocess` (comments, macros, pragmas; positions kept
 `loops` for canonical loops, `openmp` for clauses: every diagnostic) and `irgen`/`irgen_expr`
 (-> xDSL ops). Bad input raises a located `CompileError`; warnings (ignored pragmas and
 clauses, statements without effect) go to stderr in the same `file:line:col: warning:` format.
+Last, the parallel loops are checked (`autogpu/passes/analysis/dependences.py`): iterations that
+provably touch one element are an error, pairs of accesses the check cannot decide a warning.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from autogpu.frontend.irgen import generate
 from autogpu.frontend.parse import parse_text
 from autogpu.frontend.preprocess import Pragma, Preprocessed, preprocess
 from autogpu.frontend.sema import Sema
+from autogpu.passes.analysis.dependences import check_parallel_loops
 
 __all__ = ["parse_c", "parse_c_file"]
 
@@ -45,18 +48,25 @@ def parse_c(
     source: str,
     filename: str = "<input>",
     warn: Callable[[CompileError], None] | None = None,
+    werror: bool = False,
 ) -> ModuleOp:
     """Compiles C source to a verified module; `warn` receives the warnings, in source order,
-    also when an error follows them (default: print them to stderr)."""
+    also when an error follows them (default: print them to stderr). With `werror` they are
+    errors, and compilation fails after them."""
     warnings: list[CompileError] = []
     try:
-        return _compile(source, filename, warnings.append)
+        module = _compile(source, filename, warnings.append)
     finally:
         for w in sorted(warnings, key=_position):
+            if werror:
+                w = CompileError(w.message, w.location, w.source_line)
             if warn is None:
                 print(w.format(), file=sys.stderr)
             else:
                 warn(w)
+    if werror and warnings:
+        raise CompileError(f"{len(warnings)} warning(s) treated as errors (--Werror)")
+    return module
 
 
 def _position(warning: CompileError) -> tuple[int, int]:
@@ -87,7 +97,20 @@ def _compile(source: str, filename: str, warn: Callable[[CompileError], None]) -
     functions = Sema(source, filename, targets, warn).run(unit)
     module = generate(functions)
     module.verify()
+    try:
+        check_parallel_loops(module, lambda w: warn(_quoted(w, source)))
+    except CompileError as e:
+        raise _quoted(e, source) from None
     return module
+
+
+def _quoted(diagnostic: CompileError, source: str) -> CompileError:
+    """A diagnostic of the passes with the source line under its location, as the frontend's
+    own diagnostics have it."""
+    loc = diagnostic.location
+    if loc is None or diagnostic.source_line is not None:
+        return diagnostic
+    return located(diagnostic.message, loc.file, source, loc.line, loc.column, diagnostic.severity)
 
 
 def parse_c_file(path: str | Path) -> ModuleOp:

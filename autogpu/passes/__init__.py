@@ -9,6 +9,11 @@ from xdsl.passes import ModulePass
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Return the list of all available passes."""
 
+    def get_agpu_check_parallel():
+        from autogpu.passes.agpu_check_parallel import AgpuCheckParallelPass
+
+        return AgpuCheckParallelPass
+
     def get_agpu_dense_indexing():
         from autogpu.passes.agpu_dense_indexing import AgpuDenseIndexingPass
 
@@ -60,6 +65,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         return AutogpuVanillaPipeline
 
     return {
+        "agpu-check-parallel": get_agpu_check_parallel,
         "agpu-dense-indexing": get_agpu_dense_indexing,
         "agpu-stage-accumulations": get_agpu_stage_accumulations,
         "agpu-unroll-serial": get_agpu_unroll_serial,

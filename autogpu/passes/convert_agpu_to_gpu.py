@@ -25,6 +25,7 @@ from autogpu.passes.agpu_to_gpu.function_plan import FunctionPlan, SymbolNamer, 
 from autogpu.passes.agpu_to_gpu.host import HostBuilder
 from autogpu.passes.agpu_to_gpu.kernel_builder import BlockShape, KernelBuilder
 from autogpu.passes.agpu_to_gpu.nest_mapping import NestMapping
+from autogpu.passes.analysis.dependences import check_parallel_loops
 from autogpu.passes.utils.errors import PassError
 
 MAX_THREADS_PER_BLOCK = 1024
@@ -77,6 +78,7 @@ class ConvertAgpuToGpuPass(ModulePass):
                 )
         if not any(isinstance(f, func.FuncOp) and f.body.blocks for f in op.ops):
             return
+        check_parallel_loops(op)  # never lower a loop whose iterations provably conflict
         # Lower a copy, so that a refused construct leaves the input untouched.
         work = op.clone()
         _lower_module(work, block, self.jam)

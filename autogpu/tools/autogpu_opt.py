@@ -7,6 +7,7 @@ diagnostics with exit status 1, never as Python tracebacks.
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Sequence
 from typing import IO
@@ -32,13 +33,22 @@ class AutogpuOptMain(xDSLOptMain):
             if dialect.name not in self.ctx.registered_dialect_names:
                 self.ctx.register_dialect(dialect.name, lambda d=dialect: d)
 
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser):
+        super().register_all_arguments(arg_parser)
+        arg_parser.add_argument(
+            "--Werror",
+            action="store_true",
+            help="treat the C frontend's warnings (e.g. parallel loops whose iterations may "
+            "touch one element) as errors",
+        )
+
     def register_all_frontends(self):
         super().register_all_frontends()
 
         def parse_c(io: IO[bytes]):
             from autogpu.frontend import parse_c as parse
 
-            return parse(io.read().decode(), self.get_input_name())
+            return parse(io.read().decode(), self.get_input_name(), werror=self.args.Werror)
 
         self.available_frontends["c"] = parse_c
 

@@ -31,7 +31,7 @@ void collapse3_and_serial(int n, float *a) {
     for (int j = 0; j < n; j++)
       for (long k = 0; k < n; k++)
         for (int l = 0; l < n; l++)
-          a[l] += i + j + k;
+          a[((i * n + j) * n + k) * n + l] += l;
 }
 // CHECK-LABEL: func.func @collapse3_and_serial(
 // CHECK: agpu.parallel_for %i

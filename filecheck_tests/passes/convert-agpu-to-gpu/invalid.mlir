@@ -147,3 +147,20 @@ func.func @already_lowered() {
 ^bb0:
 }) : () -> ()
 // CHECK: the module already has a gpu.module @kernels: convert-agpu-to-gpu runs once
+
+// -----
+
+// a[i] = a[i - 1]: iterations i and i + 1 conflict; IR given directly is checked too (the
+// frontend checks C), and the loop is not lowered.
+func.func @loop_carried(%a: memref<?xf32>, %n: i32) {
+  %c1 = arith.constant 1 : i32
+  agpu.parallel_for %i = %c1 to %n step %c1 : i32 {
+    %im1 = arith.subi %i, %c1 : i32
+    %p = arith.index_cast %im1 : i32 to index
+    %v = memref.load %a[%p] : memref<?xf32>
+    %ii = arith.index_cast %i : i32 to index
+    memref.store %v, %a[%ii] : memref<?xf32>
+  }
+  func.return
+}
+// CHECK: iterations of the parallel loop over 'i' conflict: 'a[i]' written here by the iteration with i = 1 is read as 'a[im1]' by the iteration with i = 2; the loop is not parallel

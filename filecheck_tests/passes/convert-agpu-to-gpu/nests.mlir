@@ -48,6 +48,7 @@ func.func @nest3(%A: memref<?xf32>, %l: i32, %m: i32, %n: i32) {
 // -----
 
 // A nest of 4: the outermost loop has no GPU dimension left and runs serially in each thread.
+// (Each iteration writes its own element of the n^4 array.)
 func.func @nest4(%A: memref<?xf32>, %n: i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -55,9 +56,12 @@ func.func @nest4(%A: memref<?xf32>, %n: i32) {
     agpu.parallel_for %k = %c0 to %n step %c1 : i32 {
       agpu.parallel_for %j = %c0 to %n step %c1 : i32 {
         agpu.parallel_for %i = %c0 to %n step %c1 : i32 {
-          %a = arith.addi %l, %k : i32
-          %b = arith.addi %a, %j : i32
-          %c = arith.addi %b, %i : i32
+          %ln = arith.muli %l, %n : i32
+          %a = arith.addi %ln, %k : i32
+          %an = arith.muli %a, %n : i32
+          %b = arith.addi %an, %j : i32
+          %bn = arith.muli %b, %n : i32
+          %c = arith.addi %bn, %i : i32
           %ii = arith.index_cast %c : i32 to index
           %v = arith.constant 1.0 : f32
           memref.store %v, %A[%ii] : memref<?xf32>
@@ -76,9 +80,12 @@ func.func @nest4(%A: memref<?xf32>, %n: i32) {
 // CHECK: scf.if %{{.*}} {
 // CHECK-NEXT: %[[I:.*]] = arith.index_cast %{{.*}} : index to i32
 // CHECK-NEXT: scf.for %[[L:.*]] = %{{.*}} to %[[N]] step %{{.*}} : i32 {
-// CHECK-NEXT: %[[LK:.*]] = arith.addi %[[L]], %[[K]] : i32
-// CHECK-NEXT: %[[LKJ:.*]] = arith.addi %[[LK]], %[[J]] : i32
-// CHECK-NEXT: arith.addi %[[LKJ]], %[[I]] : i32
+// CHECK-NEXT: %[[LN:.*]] = arith.muli %[[L]], %[[N]] : i32
+// CHECK-NEXT: %[[LK:.*]] = arith.addi %[[LN]], %[[K]] : i32
+// CHECK-NEXT: %[[LKN:.*]] = arith.muli %[[LK]], %[[N]] : i32
+// CHECK-NEXT: %[[LKJ:.*]] = arith.addi %[[LKN]], %[[J]] : i32
+// CHECK-NEXT: %[[LKJN:.*]] = arith.muli %[[LKJ]], %[[N]] : i32
+// CHECK-NEXT: arith.addi %[[LKJN]], %[[I]] : i32
 // CHECK-NOT: agpu.parallel_for
 
 // -----

@@ -38,15 +38,14 @@ void pairs(const float *in, float *restrict out, int n) {
     out[i] = in[2 * i] + in[2 * i + 1];
 }
 
-// a[k] is read by every thread, but also written in the loop.
+// a[k] is read by every thread, but the loop also writes a (after the first t elements).
 void prefix(float *a, float *restrict b, int n, int t) {
 #pragma omp parallel for
   for (int i = 0; i < n; i++) {
     float s = 0.0f;
-    for (int k = 0; k < t; k++) {
+    for (int k = 0; k < t; k++)
       s += a[k];
-      a[k] = s;
-    }
+    a[t + i] = s;
     b[i] = s;
   }
 }
