@@ -299,32 +299,62 @@ class _Level:
 
 
 def _levels(x: _Form, y: _Form) -> list[_Level]:
-    """The difference of two indices by levels, largest stride first."""
+    """The difference of two indices by levels, largest stride first: a level per coefficient,
+    except that a coefficient made of smaller ones (`n + 1` next to `n` and `1`, as in
+    `A[i*n + i]` against `A[i*n + j]`) goes into those; the constant difference is split over
+    the levels as a mixed radix (`1025` is `1 * 1024 + 1`), what remains makes levels of its
+    own."""
     levels: dict[tuple, _Level] = {}
-
-    def level_of(coefficient: Polynomial) -> tuple[_Level, int]:
-        stride, multiple = _stride(coefficient)
-        return levels.setdefault(stride.key, _Level(stride)), multiple
-
-    for inner, coefficient in x.coefficients.items():
-        level, multiple = level_of(coefficient)
-        level.first[inner] = multiple
-    for inner, coefficient in y.coefficients.items():
-        level, multiple = level_of(coefficient)
-        level.second[inner] = multiple
-    difference = x.rest.minus(y.rest)
-    for level in sorted(levels.values(), key=_magnitude, reverse=True):
-        lead = _lead(level.stride)
-        stride, value = level.stride.signed(lead), difference.signed(lead)
-        quotient = abs(value) // abs(stride) * (1 if (value < 0) == (stride < 0) else -1)
-        if lead and quotient * stride != value:
-            continue  # (constants split as a mixed radix: 1025 = 1 * 1024 + 1)
-        level.constant = quotient
-        difference = difference.minus(level.stride.scaled(quotient))
-    for monomial in difference.terms:
-        stride = Polynomial.make(difference.type, {monomial: 1}, difference.atoms)
-        levels[stride.key] = _Level(stride, constant=difference.signed(monomial))
+    for side, form in (("first", x), ("second", y)):
+        for inner, coefficient in form.coefficients.items():
+            stride, sign = _stride(coefficient)
+            level = levels.setdefault(stride.key, _Level(stride))
+            getattr(level, side)[inner] = sign
+    ordered = sorted(levels.values(), key=_magnitude, reverse=True)
+    for position, level in enumerate(ordered):
+        smaller = [lower for lower in ordered[position + 1 :] if lower.stride.key in levels]
+        multiples, rest = _divided(level.stride, smaller)
+        if rest.terms or len(multiples) < 2:
+            continue
+        del levels[level.stride.key]
+        for lower in smaller:
+            _merge(lower, level, multiples.get(lower.stride.key, 0))
+    ordered = sorted(levels.values(), key=_magnitude, reverse=True)
+    multiples, rest = _divided(x.rest.minus(y.rest), ordered)
+    for level in ordered:
+        level.constant = multiples.get(level.stride.key, 0)
+    for monomial in rest.terms:
+        stride = Polynomial.make(rest.type, {monomial: 1}, rest.atoms)
+        levels[stride.key] = _Level(stride, constant=rest.signed(monomial))
     return sorted(levels.values(), key=_magnitude, reverse=True)
+
+
+def _divided(poly: Polynomial, levels: list[_Level]) -> tuple[dict[tuple, int], Polynomial]:
+    """`poly` as `sum(q * stride) + rest` over `levels` (largest first), greedily: each level
+    takes the multiple of its stride that its leading term allows (constant strides rounding
+    toward zero, others exactly)."""
+    multiples: dict[tuple, int] = {}
+    for level in levels:
+        lead = _lead(level.stride)
+        stride, value = level.stride.signed(lead), poly.signed(lead)
+        quotient = abs(value) // abs(stride) * (1 if (value < 0) == (stride < 0) else -1)
+        if not quotient or lead and quotient * stride != value:
+            continue
+        multiples[level.stride.key] = quotient
+        poly = poly.minus(level.stride.scaled(quotient))
+    return multiples, poly
+
+
+def _merge(into: _Level, level: _Level, multiple: int) -> None:
+    """Adds `multiple` times the variables of `level` to `into`."""
+    if not multiple:
+        return
+    for side in ("first", "second"):
+        terms = getattr(into, side)
+        for inner, k in getattr(level, side).items():
+            terms[inner] = terms.get(inner, 0) + k * multiple
+            if not terms[inner]:
+                del terms[inner]
 
 
 def _stride(poly: Polynomial) -> tuple[Polynomial, int]:
@@ -383,16 +413,13 @@ def _gcd_test(levels: list[_Level]) -> bool:
 def _disjoint(x: _Form, y: _Form, facts: _Facts, polys: PolynomialAnalysis) -> bool:
     """Whether all the first access's elements lie below all the second's, or above: `a[t +
     i]` against `a[k]` with `k < t`."""
-    bounds = [
-        bound_over_loops(form.poly, form.loops, polys, facts.sign, upper)
-        for form in (x, y)
-        for upper in (True, False)
-    ]
-    if any(bound is None for bound in bounds):
+    bounds = _difference_bounds(x.poly, y.poly, x, y, facts, polys)
+    if bounds is None:
         return False
-    first_max, first_min, second_max, second_min = bounds  # type: ignore[misc]
-    return facts.nonnegative(second_min.minus(first_max).minus(_one(first_max))) or (
-        facts.nonnegative(first_min.minus(second_max).minus(_one(first_max)))
+    largest, smallest = bounds
+    one = _one(largest)
+    return facts.nonnegative(largest.scaled(-1).minus(one)) or facts.nonnegative(
+        smallest.minus(one)
     )
 
 
@@ -406,35 +433,50 @@ def _dominates(
 ) -> bool:
     """Whether the levels `below` add up to strictly less than the stride of `level` in
     absolute value (then equal indices need `level`'s equation to hold)."""
-    strides = {lower.stride.key for lower in below}
-    zero = Polynomial.constant_of(level.stride.type, 0)
-    constant = zero
+    first = _lower_part(x, below, "first", polys)
+    second = _lower_part(y, below, "second", polys)
+    bounds = _difference_bounds(first, second, x, y, facts, polys)
+    if bounds is None:
+        return False
+    constant = Polynomial.constant_of(level.stride.type, 0)
     for lower in below:
         constant = constant.plus(lower.stride.scaled(lower.constant))
-    first = _lower_part(x, strides, polys)
-    second = _lower_part(y, strides, polys)
+    largest, smallest = (bound.plus(constant) for bound in bounds)
+    limit = level.stride.minus(_one(level.stride))
+    return facts.nonnegative(limit.minus(largest)) and facts.nonnegative(limit.plus(smallest))
+
+
+def _difference_bounds(
+    first: Polynomial,
+    second: Polynomial,
+    x: _Form,
+    y: _Form,
+    facts: _Facts,
+    polys: PolynomialAnalysis,
+) -> tuple[Polynomial, Polynomial] | None:
+    """The largest and the smallest value of `first - second`, `first` in the variables of the
+    first access and `second` in those of the second, each over the loops around its access
+    (`loops.bound_over_loops`); None if a bound is unknown."""
     bounds = [
         bound_over_loops(part, form.loops, polys, facts.sign, upper)
         for part, form in ((first, x), (second, y))
         for upper in (True, False)
     ]
     if any(bound is None for bound in bounds):
-        return False
+        return None
     first_max, first_min, second_max, second_min = bounds  # type: ignore[misc]
-    one = Polynomial.constant_of(level.stride.type, 1)
-    limit = level.stride.minus(one)
-    largest = first_max.minus(second_min).plus(constant)
-    smallest = first_min.minus(second_max).plus(constant)
-    return facts.nonnegative(limit.minus(largest)) and facts.nonnegative(limit.plus(smallest))
+    return first_max.minus(second_min), first_min.minus(second_max)
 
 
-def _lower_part(form: _Form, strides: set[tuple], polys: PolynomialAnalysis) -> Polynomial:
-    """The terms of `form` whose coefficients belong to the levels of `strides`."""
+def _lower_part(
+    form: _Form, below: list[_Level], side: str, polys: PolynomialAnalysis
+) -> Polynomial:
+    """The terms of `form` (the `side` of the levels) in the levels `below`."""
     part = Polynomial.constant_of(form.poly.type, 0)
-    for inner, coefficient in form.coefficients.items():
-        if _stride(coefficient)[0].key in strides:
+    for level in below:
+        for inner, k in getattr(level, side).items():
             variable = polys.atom(_variable(inner)).widened(part.type)
-            part = part.plus(coefficient.times(variable))
+            part = part.plus(level.stride.scaled(k).times(variable))
     return part
 
 
@@ -604,8 +646,14 @@ def _size_atoms(loop: ParallelForOp, polys: PolynomialAnalysis) -> set[int] | No
         function = function.parent_op()
     if function is None:
         return None
-    args = function.body.blocks[0].args
-    return {polys.atom_id(arg) for arg in args if isinstance(arg.type, IntegerType)}
+    sizes: set[int] = set()
+    for arg in function.body.blocks[0].args:
+        if isinstance(arg.type, IntegerType) and arg.type.width.data > 1:
+            sizes.add(polys.atom_id(arg))
+            for use in arg.uses:  # `(unsigned long)n`: the same size, wider
+                if isinstance(use.operation, (arith.ExtUIOp, arith.ExtSIOp)):
+                    sizes.add(polys.atom_id(use.operation.results[0]))
+    return sizes
 
 
 def _outer_loops_run(loop: ParallelForOp, sizes: set[int], polys: PolynomialAnalysis) -> bool:
@@ -712,13 +760,14 @@ def _symbolic(
 
 
 def _substituted(poly: Polynomial, values: Values, polys: PolynomialAnalysis) -> Polynomial:
-    """`poly` with the variables of the loops of `values` replaced by their values (those of a
-    wider type than `poly` are kept)."""
+    """`poly` with the variables of the loops of `values` replaced by their values (in `poly`'s
+    type: sign-extended, or truncated as `arith.trunci` does)."""
     return poly.substituted(
         {
-            polys.atom_id(_variable(inner)): value.widened(poly.type)
+            polys.atom_id(_variable(inner)): (
+                value.widened(poly.type) if value.width <= poly.width else value.truncated(poly.type)
+            )
             for inner, value in values.items()
-            if value.width <= poly.width
         }
     )
 
@@ -824,7 +873,8 @@ _OPERATORS = {
 """C's binary operators of the integer ops, with their precedence."""
 
 _FUNCTIONS = {"arith.minsi": "min", "arith.minui": "min", "arith.maxsi": "max", "arith.maxui": "max"}
-_CASTS = ("arith.index_cast", "arith.extsi", "arith.extui", "arith.trunci")
+_CASTS = ("arith.index_cast", "arith.extsi", "arith.extui")
+"""Widening casts, transparent in C text (a truncation is a C variable: `i` of `i_wide`)."""
 
 
 def _expr_text(value: SSAValue, context: int = -1) -> str:
