@@ -34,8 +34,8 @@ def frontend_bug(monkeypatch):
 
     real = autogpu.frontend.parse_c
 
-    def parse_c(source, filename="<input>", warn=None):
-        module = real(source, filename, warn)
+    def parse_c(source, filename="<input>", warn=None, **options):
+        module = real(source, filename, warn, **options)
         for op in list(module.walk()):
             if isinstance(op, arith.MulfOp):
                 Rewriter.replace_op(op, arith.AddfOp(op.lhs, op.rhs))
@@ -116,10 +116,11 @@ def test_a_crashing_reference_says_which_signal(capsys, tmp_path):
     import numpy as np
 
     poke = tmp_path / "poke.c"
-    poke.write_text("void poke(float *a, const int *idx, int n) {\n#pragma omp parallel for\n"
-                    "  for (int i = 0; i < n; i++)\n    a[idx[i]] = 1.0f;\n}\n")
+    poke.write_text("void poke(float *a, const float *b, const int *idx, int n) {\n"
+                    "#pragma omp parallel for\n"
+                    "  for (int i = 0; i < n; i++)\n    a[i] = b[idx[i]];\n}\n")
     np.save(tmp_path / "idx.npy", np.full(4, 2_000_000_000, np.int32))  # far out of bounds
-    code, err = _cli(capsys, poke, "--size", "n=4", "--array", "a=n", "--input",
+    code, err = _cli(capsys, poke, "--size", "n=4", "--array", "a=n", "--array", "b=n", "--input",
                      f"idx={tmp_path / 'idx.npy'}", "--backend", "cpu", "-p", "autogpu-vanilla",
                      "--set", "block_size=32", "--no-cache", "-q", "--no-plot",
                      "-o", tmp_path / "out", "-j", "0")
