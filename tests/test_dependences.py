@@ -276,6 +276,12 @@ INDEPENDENT = {
         kernel("#pragma omp parallel for\n  for (int i = 0; i < n; i += 2) a[i] = a[i + 1];"),
         lambda n: {"a": n + 1, "n": n},
     ),
+    "a GCD test on the steps": (
+        kernel(
+            "#pragma omp parallel for\n  for (int i = 0; i < n; i += 2) a[3 * i] = a[2 * i + 1];"
+        ),
+        lambda n: {"a": 3 * n + 2, "n": n},
+    ),
     "in place under collapse(2)": (
         kernel(
             "#pragma omp parallel for collapse(2)\n"

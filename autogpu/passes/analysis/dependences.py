@@ -44,6 +44,7 @@ overlapping arrays). Index arithmetic is assumed not to wrap (signed overflow is
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from math import comb, gcd
@@ -64,7 +65,7 @@ Loop = scf.ForOp | ParallelForOp
 Access = memref.LoadOp | memref.StoreOp
 
 MAX_CANDIDATES = 2000
-"""Variable assignments of one access that the conflict search tries at most."""
+"""Candidate values of the variables of one access that the conflict search tries at most."""
 
 
 @dataclass(frozen=True)
@@ -398,15 +399,23 @@ def _independent(
 
 def _gcd_test(levels: list[_Level]) -> bool:
     """With constant strides only, whether the difference is never 0 because the gcd of the
-    variables' coefficients does not divide the constant (`a[4*i]` against `a[6*i + 1]`)."""
+    variables' coefficients does not divide the constant (`a[4*i]` against `a[6*i + 1]`); a
+    variable of a loop with a constant start `a` and step `s` counts as `a + s*t` (`a[3*i]`
+    against `a[2*i + 1]` for even `i`)."""
     if not all(level.stride.is_constant for level in levels):
         return False
-    coefficients = [
-        level.stride.constant * k
-        for level in levels
-        for k in (*level.first.values(), *level.second.values())
-    ]
-    constant = sum(level.stride.constant * level.constant for level in levels)
+    coefficients: list[int] = []
+    constant = 0
+    for level in levels:
+        constant += level.stride.constant * level.constant
+        for sign, terms in ((1, level.first), (-1, level.second)):
+            for inner, k in terms.items():
+                coefficient = sign * level.stride.constant * k
+                start, step = constant_int(inner.lb), constant_int(inner.step)
+                if start is not None and step is not None:
+                    constant += coefficient * start
+                    coefficient *= step
+                coefficients.append(coefficient)
     return constant % gcd(*coefficients) != 0 if coefficients else constant != 0
 
 
@@ -571,7 +580,7 @@ def _witness(
     x: _Form, y: _Form, loop: ParallelForOp, levels: list[_Level], polys: PolynomialAnalysis
 ) -> tuple[Values, Values] | None:
     """Values of the variables of both accesses (module docstring: conflicts), or None."""
-    if not (_always_runs(x.access, loop) and _always_runs(y.access, loop)):
+    if not (_always_runs(x.access) and _always_runs(y.access)):
         return None
     sizes = _size_atoms(loop, polys)
     if sizes is None or not _outer_loops_run(loop, sizes, polys):
@@ -615,20 +624,20 @@ def _valid_assignments(
     sizes: set[int],
     polys: PolynomialAnalysis,
 ) -> list[tuple[_Assignment, Values]]:
-    """The candidate assignments of `form`'s variables that are in range for all large sizes,
-    with their symbolic values; `index` set to the index's value for the numbers."""
+    """The candidate assignments of `form`'s variables that are in range for all large sizes
+    (among the first `MAX_CANDIDATES`), with their symbolic values; `index` set to the index's
+    value for the numbers."""
     valid = []
-    for assignment in _assignments(form, loop, offsets, numbers, polys):
+    candidates = _assignments(form, loop, offsets, numbers, polys)
+    for assignment in itertools.islice(candidates, MAX_CANDIDATES):
         values = _symbolic(form, assignment, sizes, polys)
         if values is not None:
             assignment.index = numbers.value(form.poly, assignment.numbers)
             valid.append((assignment, values))
-        if len(valid) >= MAX_CANDIDATES:
-            break
     return valid
 
 
-def _always_runs(access: Access, loop: ParallelForOp) -> bool:
+def _always_runs(access: Access) -> bool:
     """No `if` or `while` between the function and `access`: it runs in every iteration of
     the loops around it."""
     parent = access.parent_op()
@@ -762,13 +771,13 @@ def _symbolic(
 def _substituted(poly: Polynomial, values: Values, polys: PolynomialAnalysis) -> Polynomial:
     """`poly` with the variables of the loops of `values` replaced by their values (in `poly`'s
     type: sign-extended, or truncated as `arith.trunci` does)."""
+    def converted(value: Polynomial) -> Polynomial:
+        if value.width <= poly.width:
+            return value.widened(poly.type)
+        return value.truncated(poly.type)
+
     return poly.substituted(
-        {
-            polys.atom_id(_variable(inner)): (
-                value.widened(poly.type) if value.width <= poly.width else value.truncated(poly.type)
-            )
-            for inner, value in values.items()
-        }
+        {polys.atom_id(_variable(inner)): converted(value) for inner, value in values.items()}
     )
 
 
@@ -872,7 +881,9 @@ _OPERATORS = {
 }  # fmt: skip
 """C's binary operators of the integer ops, with their precedence."""
 
-_FUNCTIONS = {"arith.minsi": "min", "arith.minui": "min", "arith.maxsi": "max", "arith.maxui": "max"}
+_FUNCTIONS = {
+    "arith.minsi": "min", "arith.minui": "min", "arith.maxsi": "max", "arith.maxui": "max",
+}  # fmt: skip
 _CASTS = ("arith.index_cast", "arith.extsi", "arith.extui")
 """Widening casts, transparent in C text (a truncation is a C variable: `i` of `i_wide`)."""
 
