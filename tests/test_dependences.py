@@ -5,6 +5,7 @@ compile silently and still agree with gcc's serial build, the CUDA threads run i
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -394,3 +395,80 @@ def test_werror_applies_to_every_frontend_warning():
     assert [(w.severity, w.message) for w in reported] == [("error", "statement has no effect")]
     _, warnings = compiled(source)
     assert [w.severity for w in warnings] == ["warning"]
+
+
+# --- soundness against brute force -------------------------------------------------------------
+def _random_kernel(rng: random.Random) -> tuple[str, list[tuple[str, str, str, int]], str, str]:
+    """A random nest (a parallel loop, maybe collapse(2), maybe a serial inner loop, maybe
+    triangular or stepped) storing `a[W] = a[R] + 1`, half of them row-major-like indices."""
+    loops = [("i", rng.choice(["0", "1"]), rng.choice(["n", "m", "n - 1", "4"]),
+              rng.choice([1, 1, 2]))]  # fmt: skip
+    if rng.random() < 0.4:
+        loops.append(("j", rng.choice(["0", "1"]), rng.choice(["n", "m", "3"]), 1))
+    if rng.random() < 0.5:
+        loops.append(("k", "0", rng.choice(["n", "3", "i + 1", "i"]), 0))  # 0: serial
+    names = [v for v, *_ in loops]
+
+    def affine() -> str:
+        terms = [f"({rng.choice(['0', '1', '2', '-1', 'n', 'm', '3'])})*{v}" for v in names]
+        return " + ".join(terms + [f"({rng.choice(['0', '1', '-1', '2', 'n', 'm', 'n*m'])})"])
+
+    if rng.random() < 0.5:
+        write = affine()
+        read = affine()
+    else:
+        stride = rng.choice(["n", "m"])
+        write = f"i*{stride} + {names[-1] if len(names) > 1 else '0'}"
+        read = f"{write} + ({rng.choice(['0', '1', '-1', 'n', 'm', stride, '2*' + stride])})"
+    parallel = [loop for loop in loops if loop[3]]
+    head = "#pragma omp parallel for" + (" collapse(2)" if len(parallel) == 2 else "")
+    body = "".join(
+        f"for (int {v} = {lo}; {v} < {hi}; {v} += {step or 1})\n" for v, lo, hi, step in loops
+    )
+    source = f"void f(float *a, int n, int m) {{\n{head}\n{body}a[{write}] = a[{read}] + 1;\n}}\n"
+    return source, loops, write, read
+
+
+def _conflicts(loops, write: str, read: str, n: int, m: int) -> bool:
+    """Whether two iterations of the parallel loops touch one element, one writing it: every
+    iteration enumerated."""
+    accesses: dict[int, set[tuple[tuple[int, ...], bool]]] = {}
+
+    def run(level: int, env: dict[str, int], iteration: tuple[int, ...]) -> None:
+        if level == len(loops):
+            accesses.setdefault(eval(read, {}, env), set()).add((iteration, False))
+            accesses.setdefault(eval(write, {}, env), set()).add((iteration, True))
+            return
+        v, lo, hi, step = loops[level]
+        for x in range(eval(lo, {}, env), eval(hi, {}, env), step or 1):
+            run(level + 1, {**env, v: x}, iteration + ((x,) if step else ()))
+
+    run(0, {"n": n, "m": m}, ())
+    return any(
+        any(w for _, w in touches) and len({it for it, _ in touches}) > 1
+        for touches in accesses.values()
+    )
+
+
+def test_verdicts_agree_with_brute_force_on_random_nests():
+    """Nothing accepted conflicts for any of a few sizes; every error is a conflict at large
+    sizes (warnings may go either way)."""
+    rng = random.Random(2024)
+    verdicts = {"accepted": 0, "error": 0, "warning": 0}
+    for _ in range(120):
+        source, loops, write, read = _random_kernel(rng)
+        warnings: list[CompileError] = []
+        try:
+            parse_c(source, "k.c", warn=warnings.append)
+            verdict = "warning" if warnings else "accepted"
+        except CompileError as e:
+            assert "the loop is not parallel" in e.message, source
+            verdict = "error"
+        verdicts[verdict] += 1
+        if verdict == "accepted":
+            for n, m in ((3, 4), (5, 7), (6, 4), (8, 8), (2, 9), (9, 11)):
+                assert not _conflicts(loops, write, read, n, m), (source, n, m)
+        if verdict == "error":
+            for n, m in ((9, 11), (12, 10)):
+                assert _conflicts(loops, write, read, n, m), (source, n, m)
+    assert min(verdicts.values()) >= 5, verdicts  # the sample exercises all three
