@@ -58,7 +58,7 @@ def test_the_report_says_the_reference_is_gcc(tmp_path):
     kernel = _tune(tmp_path)
     entry = kernel.tuning.report["reference"]
     assert entry["kind"] == "gcc" and entry["note"] is None
-    assert entry["description"].startswith("gcc: the serial C compiled by gcc")
+    assert entry["description"].startswith("gcc: the C compiled by gcc")  # saxpy: -fopenmp
     assert "-ffp-contract=off" in entry["flags"] and "-fwrapv" in entry["flags"]
     assert all(v["status"] == "ok" and v["max_error"] == 0.0 for v in kernel.tuning.variants)
 
@@ -128,3 +128,78 @@ def test_a_crashing_reference_says_which_signal(capsys, tmp_path):
     assert "the measurement process crashed with signal SIGSEGV while computing the " \
            "reference (gcc)" in err
     assert len(err.strip().splitlines()) == 1
+
+
+PRIVATE_TEMPORARY = """
+void square(int n, const float *x, float *y) {
+  float t;
+#pragma omp parallel for
+  for (int i = 0; i < n; i++) { t = x[i]; y[i] = t * t; }
+}
+"""
+INNER_COUNTER_OUTSIDE = """
+void rows(int n, int m, const float *x, float *y) {
+  int j;
+#pragma omp parallel for
+  for (int i = 0; i < n; i++)
+    for (j = 0; j < m; j++) y[i * m + j] = 2.0f * x[i * m + j];
+}
+"""
+SCATTER = """
+void scatter(int n, const int *idx, const float *x, float *y) {
+#pragma omp parallel for
+  for (int i = 0; i < n; i++) y[idx[i]] = x[i];
+}
+"""
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def _resolved(source: str, function: str) -> reference_mod.Reference:
+    return reference_mod.resolved(reference_mod.Reference(reference_mod.GCC, source, "k.c",
+                                                          function))
+
+
+@pytest.mark.parametrize("example, function", [("matmul.c", "matmul"), ("dot.c", "dot"),
+                                               ("stencil2d.c", "jacobi2d")])
+def test_gcc_runs_proven_parallel_loops_with_openmp(example, function):
+    ref = _resolved((EXAMPLES / example).read_text(), function)
+    assert ref.kind == "gcc" and ref.openmp and "-fopenmp" in ref.identity()["flags"]
+    assert "-fopenmp" in ref.describe()
+
+
+@pytest.mark.parametrize("source, function", [
+    (PRIVATE_TEMPORARY, "square"),  # OpenMP would share t: a race under gcc -fopenmp
+    (INNER_COUNTER_OUTSIDE, "rows"),  # and j
+    (SCATTER, "scatter"),  # not proven free of conflicts
+])
+def test_gcc_runs_the_loops_serially_unless_openmp_gives_the_serial_result(source, function):
+    ref = _resolved(source, function)
+    assert ref.kind == "gcc" and not ref.openmp
+    assert "-fopenmp" not in ref.identity()["flags"] and "serially" in ref.describe()
+
+
+def test_the_openmp_reference_computes_the_serial_result():
+    """gcc -fopenmp on the examples agrees with the serial build: integers exactly (a min
+    reduction), floats within rounding (the dot product's partial sums)."""
+    import numpy as np
+
+    from autogpu.testing.gcc_reference import compile_c_reference
+
+    rng = np.random.default_rng(7)
+    source = (EXAMPLES / "matmul.c").read_text()
+    m, n, p = 67, 45, 33
+    b, c = rng.random(m * p, np.float32), rng.random(p * n, np.float32)
+    results = []
+    for openmp in (False, True):
+        a = np.zeros(m * n, np.float32)
+        compile_c_reference(source, "matmul", "matmul.c", True, openmp)(a, b, c, m, n, p)
+        results.append(a)
+    assert np.array_equal(*results)  # each element is one thread's serial sum
+    source = (EXAMPLES / "dot.c").read_text()
+    x, y = rng.random(100_003, np.float32), rng.random(100_003, np.float32)
+    sums = []
+    for openmp in (False, True):
+        out = np.zeros(1, np.float32)
+        compile_c_reference(source, "dot", "dot.c", True, openmp)(x, y, out, len(x))
+        sums.append(out[0])
+    assert sums[1] == pytest.approx(sums[0], rel=1e-4)

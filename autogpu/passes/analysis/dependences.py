@@ -117,6 +117,24 @@ def parallel_loop_findings(root: Operation, assume_no_alias: bool = True) -> lis
     return list(by_write.values())
 
 
+def same_result_under_openmp(root: Operation) -> bool:
+    """Whether an OpenMP compiler running the parallel loops under `root` concurrently computes
+    what the serial loops do: no finding at all, and no scalar assigned in a parallel loop that
+    OpenMP would share (autogpu makes a scalar written before it is read private to each
+    iteration; OpenMP needs `private` for that, and reduction variables are reduced)."""
+    if parallel_loop_findings(root):
+        return False
+    for loop in root.walk():
+        if not isinstance(loop, ParallelForOp):
+            continue
+        for op in loop.body.walk():
+            if (isinstance(op, memref.StoreOp) and not op.indices
+                    and op.memref not in _reduced(op)
+                    and not _allocated_inside(op.memref, loop)):
+                return False
+    return True
+
+
 def _loop_findings(
     loop: ParallelForOp, polys: PolynomialAnalysis, assume_no_alias: bool
 ) -> Iterator[Finding]:
