@@ -13,7 +13,7 @@ race shows (docs/executors.md); `program("cpu", thread_order=..., seed=...)` pic
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -270,14 +270,16 @@ def compile(
     function: str | None = None,
     *,
     werror: bool = False,
+    warn: Callable[[CompileError], None] | None = None,
     **pass_options: Any,
 ) -> Kernel:
-    """Compile serial C (a path to a `.c` file, or source text) through `pipeline`; with
-    `werror`, the frontend's warnings (printed on stderr) are errors."""
+    """Compile serial C (a path to a `.c` file, or source text) through `pipeline`. The
+    frontend's warnings go to `warn` (default: printed on stderr); with `werror` they are
+    errors."""
     from autogpu.frontend import parse_c
 
     source, filename = load_source(path_or_source)
-    module = parse_c(source, filename, werror=werror)
+    module = parse_c(source, filename, warn, werror=werror)
     function = select_function(module, filename, function,
                                "pass function=NAME to choose one").sym_name.data
     spec = pipeline_spec(pipeline, pass_options)

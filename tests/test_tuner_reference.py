@@ -203,3 +203,18 @@ def test_the_openmp_reference_computes_the_serial_result():
         compile_c_reference(source, "dot", "dot.c", True, openmp)(x, y, out, len(x))
         sums.append(out[0])
     assert sums[1] == pytest.approx(sums[0], rel=1e-4)
+
+
+def test_the_frontends_warnings_are_shown_once_not_once_per_variant(tmp_path):
+    import subprocess
+    import sys
+
+    source = tmp_path / "scatter.c"
+    source.write_text(SCATTER)
+    run = subprocess.run(
+        [sys.executable, "-m", "autogpu.tools.autogpu_tune", str(source), "--size", "n=64",
+         "--array", "y=n", "--backend", "cpu", "--set", "block_size=[32,64,128]",
+         "--no-default-space", "-p", "autogpu-vanilla", "--cache", "none", "--reference", "none",
+         "--jobs", "0", "-o", str(tmp_path / "out")],
+        capture_output=True, text=True, timeout=300)
+    assert run.stderr.count("warning: cannot prove") == 1, run.stderr

@@ -349,11 +349,16 @@ class Artifact:
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+def _already_shown(_warning: Any) -> None:
+    """The frontend's warnings about the source: `prepare` showed them once, variants don't."""
+
+
 def compile_variant(source: str, filename: str, function: str, pipeline: str) -> Artifact:
     """Run the frontend, `pipeline` and the cuda target: the variant as plain data."""
     import autogpu
 
-    kernel = autogpu.compile(source if "\n" in source else source + "\n", pipeline, function)
+    kernel = autogpu.compile(source if "\n" in source else source + "\n", pipeline, function,
+                             warn=_already_shown)
     launch = kernel._cuda.launch if hasattr(kernel, "_cuda") else {"functions": [kernel.launch]}
     artifact = Artifact(kernel.cuda_source, launch, function)
     artifact.entry  # noqa: B018  (fails early if the function has no launches)
@@ -364,7 +369,8 @@ def compile_kernel(source: str, filename: str, function: str, pipeline: str):
     """The user-facing `Kernel` of a pipeline (what autogpu.tune returns)."""
     import autogpu
 
-    kernel = autogpu.compile(source if "\n" in source else source + "\n", pipeline, function)
+    kernel = autogpu.compile(source if "\n" in source else source + "\n", pipeline, function,
+                             warn=_already_shown)
     kernel.source_file = filename
     return kernel
 
