@@ -295,4 +295,17 @@ def convert(e: Expr, want: str, mode: Mode) -> Expr:
             is_float(have) and is_float(want)
         ):
             return e
-    return Cast(want, e)
+    return Cast(want, _recast_source(e, want))
+
+
+def _recast_source(e: Expr, want: str) -> Expr:
+    """`(unsigned)(int)x` is `(unsigned)x` for an integer `x` at least 32 bits wide: both keep
+    its low 32 bits. The operand of a same-width integer cast, where that holds, else `e`."""
+    if not isinstance(e, Cast) or "bool" in (e.ctype, want):
+        return e
+    inner = e.operand.ctype
+    if not (is_integer(e.ctype) and is_integer(want) and is_integer(inner)) or inner == "bool":
+        return e
+    if width(e.ctype) == width(want) and width(inner) >= width(want):
+        return e.operand
+    return e

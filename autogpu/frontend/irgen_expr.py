@@ -24,6 +24,7 @@ from autogpu.frontend.symbols import Var, walk_expr
 from autogpu.frontend.types import (
     INT,
     LONG,
+    ULONG,
     Scalar,
     fold_convert,
     ir_int_value,
@@ -125,9 +126,15 @@ class Emitter:
         return op.result
 
     def index_cast(self, v: Val) -> SSAValue:
-        key = (self.block, v.ssa)
+        """`v` as a memref index: C's `a[e]` reads element `(ptrdiff_t)e` of a signed `e`
+        (`index_cast` sign-extends) and `(size_t)e` of an unsigned one, so a 32-bit unsigned
+        `e` is zero-extended to i64 first (docs/ir.md, "Arrays are flat")."""
+        key = (self.block, v.ssa, v.ctype.signed)
         if key not in self.reuse:
-            self.reuse[key] = self.emit(arith.IndexCastOp(v.ssa, IndexType())).results[0]
+            value = v.ssa
+            if not v.ctype.signed and v.ctype.bits < ULONG.bits:
+                value = self.emit(arith.ExtUIOp(value, ULONG.ir)).results[0]
+            self.reuse[key] = self.emit(arith.IndexCastOp(value, IndexType())).results[0]
         return self.reuse[key]
 
     def region_of(self, body, terminator=None, arg_types=(), arg_names=()) -> Region:

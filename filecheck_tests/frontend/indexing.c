@@ -3,6 +3,8 @@
 
 // Arrays are flat memref<?xT>: the C index expression is computed in its C type and
 // index_cast right before the load/store; A[i][j] on float A[m][n] is A[i * n + j].
+// A 32-bit unsigned index is zero-extended first (extui to i64), as C's a[u] reads
+// element (size_t)u: index_cast alone would sign-extend u >= 2^31 to a negative index.
 
 void flat(int n, long l, unsigned u, float *a, float *out) {
   out[0] = a[2 * n + 1];
@@ -18,38 +20,26 @@ void flat(int n, long l, unsigned u, float *a, float *out) {
 // CHECK-NEXT: memref.load %a[%[[X]]] : memref<?xf32>
 // CHECK: %[[L:.*]] = arith.index_cast %l : i64 to index
 // CHECK-NEXT: memref.load %a[%[[L]]]
-// CHECK: %[[U:.*]] = arith.index_cast %u : i32 to index
+// CHECK: %[[UW:.*]] = arith.extui %u : i32 to i64
+// CHECK-NEXT: %[[U:.*]] = arith.index_cast %[[UW]] : i64 to index
 // CHECK-NEXT: memref.load %a[%[[U]]]
 // CHECK: %[[B:.*]] = arith.extui %{{.*}} : i1 to i32
 // CHECK-NEXT: arith.index_cast %[[B]] : i32 to index
 // CHECK: %[[W:.*]] = arith.extsi %n : i32 to i64
 // CHECK: arith.muli %[[W]], %{{.*}} : i64
 
-void two_d(int m, int n, const float A[m][n], float B[m][n]) {
-  for (int i = 0; i < m; i++)
-    for (int j = 0; j < n; j++)
-      B[i][j] = A[j][i];
+// One value indexed as unsigned and as int: two different elements, two different casts.
+void signedness(unsigned u, float *a, float *out) {
+  unsigned v = u - 1u;
+  out[0] = a[v];
+  out[1] = a[(int)v];
+  out[2] = a[v];
 }
-// CHECK-LABEL: func.func @two_d(
-// CHECK: %[[R:.*]] = arith.muli %j, %n : i32
-// CHECK-NEXT: %[[F:.*]] = arith.addi %[[R]], %i : i32
-// CHECK-NEXT: %[[X:.*]] = arith.index_cast %[[F]] : i32 to index
-// CHECK-NEXT: memref.load %A[%[[X]]] : memref<?xf32>
-// CHECK: %[[R2:.*]] = arith.muli %i, %n : i32
-// CHECK-NEXT: %[[F2:.*]] = arith.addi %[[R2]], %j : i32
-// CHECK-NEXT: %[[X2:.*]] = arith.index_cast %[[F2]] : i32 to index
-// CHECK-NEXT: memref.store %{{.*}}, %B[%[[X2]]] : memref<?xf32>
-
-// The extent is the parameter's value on entry, even if the parameter changes later (C99).
-#define K 4
-void three_d(int n, double T[][n][K], double *out) {
-  n = 0;
-  out[0] = T[1][2][3];
-}
-// CHECK-LABEL: func.func @three_d(%n: i32
-// CHECK: memref.store %{{.*}}, %[[SLOT:.*]][] : memref<i32>
-// CHECK: %[[A:.*]] = arith.muli %{{.*}}, %n : i32
-// CHECK-NEXT: %[[B:.*]] = arith.addi %[[A]], %{{.*}} : i32
-// CHECK-NEXT: %[[C:.*]] = arith.muli %[[B]], %c4 : i32
-// CHECK-NEXT: %[[D:.*]] = arith.addi %[[C]], %c3 : i32
-// CHECK-NEXT: arith.index_cast %[[D]] : i32 to index
+// CHECK-LABEL: func.func @signedness(
+// CHECK: %[[V:.*]] = arith.subi %u, %{{.*}} : i32
+// CHECK-NEXT: %[[VW:.*]] = arith.extui %[[V]] : i32 to i64
+// CHECK-NEXT: %[[UX:.*]] = arith.index_cast %[[VW]] : i64 to index
+// CHECK-NEXT: memref.load %a[%[[UX]]]
+// CHECK: %[[SX:.*]] = arith.index_cast %[[V]] : i32 to index
+// CHECK-NEXT: memref.load %a[%[[SX]]]
+// CHECK: memref.load %a[%[[UX]]]

@@ -11,13 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from xdsl.builder import Builder
+from xdsl.dialects import arith
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.traits import is_side_effect_free
 
 
 def is_pure(op: Operation) -> bool:
-    """No memory effects (recursively, for ops with regions): safe to recompute anywhere."""
-    return is_side_effect_free(op)
+    """No memory effects (recursively, for ops with regions): safe to recompute anywhere.
+    `arith.extsi` is, though xDSL 0.74 forgets its trait: the bound of `for (long i = 0; i < n;
+    i++)` is an `extsi` of `n`, which the host must recompute for the launch size."""
+    return is_side_effect_free(op) or isinstance(op, arith.ExtSIOp)
 
 
 def is_inside(value: SSAValue, op: Operation) -> bool:
