@@ -37,6 +37,10 @@ func.func @f(%A: memref<?xf32> {agpu.name = "A"}, %B: memref<?xf32> {agpu.restri
   %mm = arith.muli %m, %n : i32
   %x0 = arith.index_cast %e0 : i32 to index
   %x2 = arith.index_cast %e2 : i32 to index
+  %z0w = arith.extui %e0 : i32 to i64
+  %z0 = arith.index_cast %z0w : i64 to index
+  %z2w = arith.extui %e2 : i32 to i64
+  %z2 = arith.index_cast %z2w : i64 to index
   %l = memref.alloca() : memref<8xf32>
   %c0 = arith.constant 0 : i32
   scf.for %k = %c0 to %n step %c1 : i32 {
@@ -80,6 +84,13 @@ def test_index_polynomials():
     assert pa.poly(v["w3"]).constant == 1
     # index_cast is looked through for memref indices: the polynomial is in i32
     assert provably_distinct(pa.index_poly(v["x0"]), pa.index_poly(v["x2"]))
+    # an unsigned index, zero-extended: looked through too, in ui32; never compared with the
+    # sign-extended one (a[u] and a[(int)u] differ for u >= 2^31)
+    z0, z2 = pa.index_poly(v["z0"]), pa.index_poly(v["z2"])
+    assert str(z0.type) == "ui32" and provably_distinct(z0, z2)
+    assert provably_equal(z0, pa.index_poly(v["z0"]))
+    assert not provably_equal(z0, pa.index_poly(v["x0"]))
+    assert not provably_distinct(z2, pa.index_poly(v["x0"]))
     # two separately computed j*m are one atom; equal conditions are recognised alike
     assert pa.atom_id(v["jm"]) == pa.atom_id(v["jm2"]) != pa.atom_id(v["mm"])
 

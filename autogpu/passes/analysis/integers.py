@@ -4,7 +4,7 @@ two's complement reading of a value modulo 2^width, and the value of an `arith.c
 from __future__ import annotations
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, Signedness
 from xdsl.ir import Attribute, SSAValue
 
 INDEX_WIDTH = 64
@@ -23,6 +23,23 @@ def bit_width(type: Attribute) -> int | None:
     if isinstance(type, IndexType):
         return INDEX_WIDTH
     return None
+
+
+def unsigned(type: Attribute) -> IntegerType:
+    """The unsigned integer type as wide as the integer `type` (`ui32` for `i32`)."""
+    assert isinstance(type, IntegerType)
+    return IntegerType(type.width.data, Signedness.UNSIGNED)
+
+
+def signless(type: Attribute) -> Attribute:
+    """The signless type `arith` computes in for an integer type of any signedness."""
+    if isinstance(type, IntegerType) and type.signedness.data != Signedness.SIGNLESS:
+        return IntegerType(type.width.data)
+    return type
+
+
+def is_unsigned(type: Attribute) -> bool:
+    return isinstance(type, IntegerType) and type.signedness.data == Signedness.UNSIGNED
 
 
 def to_signed(value: int, width: int) -> int:

@@ -11,8 +11,8 @@ arithmetic on polynomials: the decomposition is exact whatever overflows, so
 
 - two indices with equal polynomials are the same element (`provably_equal`), and
 - two indices whose polynomials differ by a non-zero constant are different elements
-  (`provably_distinct`; `index_cast` sign-extends, which keeps equal values equal and different
-  values different).
+  (`provably_distinct`; `index_cast` sign-extends, and `extui` zero-extends, which keeps equal
+  values equal and different values different).
 
 Atoms are identified structurally, by interned integer ids so that large unrolled bodies stay
 cheap: two separately computed `j * m` (the frontend recomputes an index for the load and for the
@@ -37,13 +37,22 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from xdsl.traits import is_side_effect_free
 
-from autogpu.passes.analysis.integers import bit_width, constant_int, to_signed
+from autogpu.passes.analysis.integers import bit_width, constant_int, to_signed, unsigned
 
 Monomial = tuple[int, ...]
 """The atoms of a product as sorted atom ids (repeated for powers); `()` is the constant 1."""
 
 MAX_TERMS = 64
 """Products with more terms than this are left as atoms (indices are short formulas)."""
+
+
+def _narrower(a: SSAValue, b: SSAValue) -> bool:
+    width_a, width_b = bit_width(a.type), bit_width(b.type)
+    return width_a is not None and width_b is not None and width_a < width_b
+
+
+def _same_width(a: SSAValue, b: SSAValue) -> bool:
+    return bit_width(a.type) is not None and bit_width(a.type) == bit_width(b.type)
 
 
 def _merge(a: Monomial, b: Monomial) -> Monomial:
@@ -248,12 +257,20 @@ class PolynomialAnalysis:
 
     def index_poly(self, value: SSAValue) -> Polynomial:
         """The polynomial of a memref index, in the type the index was computed in: looks
-        through the frontend's final sign-extending `index_cast`."""
+        through the frontend's final extension (docs/ir.md): a sign-extending `index_cast` of a
+        narrower value, or `index_cast(extui)` of a narrower unsigned one, whose polynomial is
+        then in the unsigned type (`ui32`). Equal (or distinct) polynomials are equal (or
+        distinct) elements only when extended alike, and polynomials of different types are
+        never compared: that keeps `a[u]` and `a[(int)u]` apart."""
         owner = value.owner
         if isinstance(owner, arith.IndexCastOp):
-            source, target = bit_width(owner.input.type), bit_width(value.type)
-            if source is not None and target is not None and source < target:
-                return self.poly(owner.input)
+            source = owner.input
+            widened = source.owner
+            if isinstance(widened, arith.ExtUIOp) and _same_width(source, value):
+                inner = self.poly(widened.input)
+                return Polynomial.make(unsigned(inner.type), inner.terms, inner.atoms)
+            if _narrower(source, value):
+                return self.poly(source)
         return self.poly(value)
 
     def _decompose(self, value: SSAValue) -> Polynomial:

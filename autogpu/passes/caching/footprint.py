@@ -126,7 +126,7 @@ class Access:
     """One load of the group, analysed at P."""
 
     load: memref.LoadOp
-    type: object  # the integer type the index is computed in
+    type: object  # the integer type the index is computed in (`ui32`: zero-extended)
     vars: list[Var]
     coefficients: dict[int, Polynomial]  # var position -> c_v (non-zero)
     base: Polynomial  # the index with every q_v = 0

@@ -16,7 +16,13 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from autogpu.passes.analysis.integers import bit_width, constant_int, to_signed
+from autogpu.passes.analysis.integers import (
+    INDEX_WIDTH,
+    bit_width,
+    constant_int,
+    signless,
+    to_signed,
+)
 from autogpu.passes.analysis.loops import defined_inside
 from autogpu.passes.analysis.polynomial import Polynomial
 from autogpu.passes.caching.facts import KernelFacts, ancestors, enclosing_block_in, is_speculatable
@@ -58,6 +64,17 @@ class Emitter:
         if target < source:
             return self.insert(arith.TruncIOp(value, type), name)
         return self.insert(arith.ExtSIOp(value, type), name)
+
+    def index(self, value: SSAValue, zero_extend: bool) -> SSAValue:
+        """A memref index from an integer `value`, extended as the frontend extends a C index
+        of that signedness (docs/ir.md): sign-extended, or zero-extended for an unsigned one."""
+        width = bit_width(value.type)
+        assert width is not None
+        if not zero_extend or width >= INDEX_WIDTH:
+            return self.cast(value, IndexType())
+        if (known := constant_int(value)) is not None:
+            return self.const(known % (1 << width))
+        return self.cast(self.insert(arith.ExtUIOp(value, IntegerType(INDEX_WIDTH))), IndexType())
 
     def add(self, a: SSAValue, b: SSAValue, name: str | None = None) -> SSAValue:
         ca, cb = constant_int(a), constant_int(b)
@@ -225,9 +242,9 @@ class Materializer(Emitter):
         return all(self.can(poly.atoms[a]) for a in poly.atom_ids())
 
     def poly(self, poly: Polynomial, name: str | None = None) -> SSAValue:
-        """A value computing `poly` (in its type) from its atoms: the terms with positive
-        coefficients added, then the others subtracted (`m - 32 * bx`)."""
-        type = poly.type
+        """A value computing `poly` (in its type, signless) from its atoms: the terms with
+        positive coefficients added, then the others subtracted (`m - 32 * bx`)."""
+        type = signless(poly.type)
 
         def monomial(atoms: tuple[int, ...]) -> SSAValue | None:
             product: SSAValue | None = None

@@ -33,7 +33,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from autogpu.passes.agpu_to_gpu.reductions import SHARED_MEMORY_SPACE
-from autogpu.passes.analysis.integers import constant_int
+from autogpu.passes.analysis.integers import constant_int, is_unsigned
 from autogpu.passes.caching.facts import DIMS, KernelFacts
 from autogpu.passes.caching.footprint import Access, Group, element_bytes, thread_index
 from autogpu.passes.caching.materialize import Emitter, Materializer
@@ -280,7 +280,7 @@ def _cooperative_load(
     for d, dim in enumerate(group.dims):
         position = guarded.add(offsets[d], guarded.const(dim.min_delta))
         address = guarded.add(address, guarded.mul(strides[d], guarded.cast(position, base.type)))
-    address = guarded.cast(address, IndexType())
+    address = guarded.index(address, zero_extend=is_unsigned(group.accesses[0].type))
     load = memref.LoadOp.get(group.array, [address])
     load.attributes[SKIP] = UnitAttr()
     value = guarded.insert(load)
