@@ -19,6 +19,7 @@ from autogpu.backend.c_expr import Binary, Expr, IntLiteral, Name, Unary, call
 from autogpu.backend.cuda_target import emit_cuda
 from autogpu.backend.launch import evaluate, launch_config
 from autogpu.context import make_context
+from autogpu.passes.analysis.integers import bit_width, to_signed
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -158,38 +159,54 @@ def test_printed_size_expressions_evaluate_to_their_trees_value():
 
 
 def host_value(value: SSAValue, scalars: list[int]) -> int:
-    """What the host IR computes (index arithmetic, exact ceiling division)."""
+    """What the host IR computes, exactly: the signed reading of each value's bits (`iN`
+    arithmetic wraps; `extui`, the `ui` divisions and min/max read their operands unsigned)."""
+    width = bit_width(value.type)
+    assert width is not None
     if isinstance(value, BlockArgument):
-        return scalars[value.index]
+        return to_signed(scalars[value.index], width)
     op = value.owner
     assert isinstance(op, Operation)
     if op.name == "arith.constant":
         attr = op.properties["value"]
         assert isinstance(attr, IntegerAttr)
-        return attr.value.data
+        return to_signed(attr.value.data, width)
     args = [host_value(o, scalars) for o in op.operands]
+    source = bit_width(op.operands[0].type)
+    assert source is not None
+    unsigned = [a % (1 << source) for a in args]
     match op.name:
         case "arith.addi":
-            return args[0] + args[1]
+            result = args[0] + args[1]
         case "arith.subi":
-            return args[0] - args[1]
+            result = args[0] - args[1]
         case "arith.muli":
-            return args[0] * args[1]
-        case "arith.divsi" | "arith.divui":
-            return c_div(args[0], args[1])
-        case "arith.remsi" | "arith.remui":
-            return args[0] - args[1] * c_div(args[0], args[1])
-        case "arith.ceildivsi" | "arith.ceildivui":
-            return -(-args[0] // args[1])
-        case "arith.maxsi" | "arith.maxui":
-            return max(args)
-        case "arith.minsi" | "arith.minui":
-            return min(args)
+            result = args[0] * args[1]
+        case "arith.divsi":
+            result = c_div(args[0], args[1])
+        case "arith.divui":
+            result = unsigned[0] // unsigned[1]
+        case "arith.remsi":
+            result = args[0] - args[1] * c_div(args[0], args[1])
+        case "arith.remui":
+            result = unsigned[0] % unsigned[1]
+        case "arith.ceildivsi":
+            result = -(-args[0] // args[1])
+        case "arith.ceildivui":
+            result = -(-unsigned[0] // unsigned[1])
+        case "arith.maxsi" | "arith.minsi":
+            result = (max if op.name == "arith.maxsi" else min)(args)
+        case "arith.maxui" | "arith.minui":
+            result = (max if op.name == "arith.maxui" else min)(unsigned)
         case "arith.shli":
-            return args[0] << args[1]
-        case "arith.index_cast" | "arith.extsi" | "arith.extui" | "arith.trunci":
-            return args[0]
-    raise AssertionError(f"unexpected host op {op.name}")
+            result = args[0] << args[1]
+        case "arith.extui" | "arith.index_castui":
+            result = unsigned[0]
+        case "arith.index_cast" | "arith.extsi" | "arith.trunci":
+            result = args[0]
+        case _:
+            raise AssertionError(f"unexpected host op {op.name}")
+    return to_signed(result, width)
 
 
 def check_launches(module: ModuleOp, draw_scalars) -> int:
@@ -227,10 +244,10 @@ def test_launch_sizes_of_the_filecheck_host_function():
     rng = random.Random(3)
 
     def draw(host):  # n >= t >= 1: the numerators ceildiv sees are >= 0 (its documented domain)
-        t = rng.randint(1, 100)
-        return [None, rng.randint(t, 10**6), rng.randint(1, 10**9), t]
+        t = rng.choice([1, 3, rng.randint(1, 100)])
+        return [None, rng.choice([rng.randint(t, 10**6), t]), rng.randint(1, 10**9), t]
 
-    assert check_launches(module, draw) == 100
+    assert check_launches(module, draw) == 150
 
 
 EXAMPLES = sorted((ROOT / "examples").glob("*.c"))
@@ -249,3 +266,125 @@ def test_launch_sizes_of_the_lowered_examples(path: Path):
         return [None if "memref" in str(a.type) else rng.randint(3, 5000) for a in host.args]
 
     assert check_launches(module, draw) > 0
+
+
+# --- property: random host arithmetic on int, unsigned, long and size_t --------------------------
+
+HOST_PARAMS = [("n", 32, "unsigned"), ("m", 32, "int"), ("l", 64, "long"), ("s", 64, "size_t")]
+RING = ["addi", "subi", "muli"]
+READING = ["divsi", "divui", "remsi", "remui", "minsi", "maxsi", "minui", "maxui"]
+
+
+class RandomHost:
+    """MLIR text of a host function computing one grid size from the parameters above with
+    random `iN` arithmetic, wrap-around and casts included."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+        self.lines: list[str] = []
+
+    def value(self, width: int, depth: int) -> str:
+        rng = self.rng
+        if depth == 0 or rng.random() < 0.2:
+            if rng.random() < 0.6:
+                return f"%{rng.choice([n for n, w, _ in HOST_PARAMS if w == width])}"
+            return self.emit(f"arith.constant {rng.choice([0, 1, 3, 5, 255, -1, -7])} : i{width}")
+        other = 96 - width  # 32 <-> 64
+        kind = rng.random()
+        if kind < 0.2:
+            inner = self.value(other, depth - 1)
+            op = "trunci" if width == 32 else rng.choice(["extsi", "extui"])
+            return self.emit(f"arith.{op} {inner} : i{other} to i{width}")
+        op = rng.choice(RING if kind < 0.65 else READING)
+        a, b = self.value(width, depth - 1), self.value(width, depth - 1)
+        return self.emit(f"arith.{op} {a}, {b} : i{width}")
+
+    def emit(self, text: str) -> str:
+        name = f"%v{len(self.lines)}"
+        self.lines.append(f"    {name} = {text}")
+        return name
+
+    def module(self) -> str:
+        grid = self.value(64, 4)
+        params = ", ".join(f"%{n}: i{w} {{agpu.name = \"{n}\", agpu.ctype = \"{c}\"}}"
+                           for n, w, c in HOST_PARAMS)
+        types = ", ".join(f"i{w}" for _, w, _ in HOST_PARAMS)
+        args = ", ".join(f"%{n}" for n, _, _ in HOST_PARAMS)
+        body = "\n".join(self.lines)
+        return f"""builtin.module attributes {{gpu.container_module}} {{
+  "gpu.module"() <{{sym_name = "kernels"}}> ({{
+    "gpu.func"() <{{function_type = ({types}) -> (), kernel}}> ({{
+    ^bb0({", ".join(f"%k_{n}: i{w}" for n, w, _ in HOST_PARAMS)}):
+      "gpu.return"() : () -> ()
+    }}) {{sym_name = "k"}} : () -> ()
+  }}) : () -> ()
+  func.func @host({params}) {{
+    %one = arith.constant 1 : index
+{body}
+    %grid = arith.index_cast {grid} : i64 to index
+    "gpu.launch_func"(%grid, %one, %one, %one, %one, %one, {args}) <{{kernel = @kernels::@k, operandSegmentSizes = array<i32: 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 4, 0>}}> : (index, index, index, index, index, index, {types}) -> ()
+    func.return
+  }}
+}}"""
+
+
+class Undefined(Exception):
+    """C leaves the result undefined (signed overflow, division by zero): nothing to compare."""
+
+
+def c_value(value: SSAValue, scalars: dict[str, int]) -> tuple[int, bool]:
+    """`host_value`, and whether C computes it in a signed type; signed `int` arithmetic that
+    overflows is undefined in C (and the launch sizes assume it does not happen)."""
+    width = bit_width(value.type)
+    assert width is not None
+    if isinstance(value, BlockArgument):
+        name, _, ctype = HOST_PARAMS[value.index]
+        return to_signed(scalars[name], width), ctype in ("int", "long")
+    op = value.owner
+    assert isinstance(op, Operation)
+    if op.name == "arith.constant":
+        return host_value(value, []), True
+    operands = [c_value(o, scalars) for o in op.operands]
+    values = [v for v, _ in operands]
+    if op.name in ("arith.divsi", "arith.divui", "arith.remsi", "arith.remui") and not values[1]:
+        raise Undefined
+    exact = host_value(value, [scalars[n] for n, _, _ in HOST_PARAMS])
+    name = op.name.removeprefix("arith.")
+    if name in RING:
+        signed = all(s for _, s in operands)
+        if signed and width == 32:
+            unbounded = {"addi": values[0] + values[1], "subi": values[0] - values[1],
+                         "muli": values[0] * values[1]}[name]  # fmt: skip
+            if unbounded != exact:
+                raise Undefined
+        return exact, signed
+    return exact, name.endswith("si") or name == "extui"
+
+
+def test_printed_host_sizes_compute_what_the_ir_computes():
+    """Unsigned wrap-around, truncations, sign and zero extensions, divisions and min/max of
+    either signedness: the launch size the executors evaluate is the IR's, for any values C
+    defines (or the evaluator refuses it: beyond 64 bits)."""
+    rng = random.Random(7)
+    edges = {"n": [0, 1, 4, 5, 2**31 - 1, 2**31, 2**32 - 1], "m": [-5, -1, 0, 1, 7, 2**31 - 1],
+             "l": [-3, 0, 2, 2**40], "s": [0, 3, 2**33 + 1]}  # fmt: skip
+    compared = 0
+    for _ in range(150):
+        module = Parser(make_context(), RandomHost(rng).module()).parse_module()
+        (launch,) = emit_cuda(module).launch["functions"][0]["launches"]
+        (host,) = [op for op in module.ops if isinstance(op, func.FuncOp)]
+        (op,) = [op for op in host.walk() if isinstance(op, gpu.LaunchFuncOp)]
+        for _ in range(20):
+            scalars = {name: rng.choice(values) for name, values in edges.items()}
+            try:
+                expected, _ = c_value(op.gridSizeX, scalars)
+            except Undefined:
+                continue
+            try:
+                grid = evaluate(launch["grid"][0], scalars)
+            except ValueError as e:
+                assert "overflows" in str(e) or "divides by zero" in str(e), e
+                continue
+            assert grid == expected, (launch["grid"][0], scalars)
+            compared += 1
+    assert compared > 1000

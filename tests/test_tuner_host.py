@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,34 @@ def test_instrument_errors(source, message):
         instrument(source)
 
 
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+def test_launcher_sizes_compute_as_the_executors_do(tmp_path: Path):
+    """The C launcher computes each size as `autogpu.backend.launch.evaluate` does (64-bit,
+    casts wrapping), not in the parameters' own types: `n + 255` on an unsigned n near 2^32
+    must not wrap, `(unsigned)(n - 5)` must."""
+    from autogpu.backend.launch import evaluate
+    from autogpu.tuner.host_program import _c_expr
+
+    exprs = ["max((n + 255) / 256, 1)", "max(((unsigned)(n - 5) + 255) / 256, 1)",
+             "(int)n - m * 3", "min(max((unsigned)(m - 1) - 1, 1), 65535)", "s / 2 + (int)s"]
+    values = [(4294967295, 7, 2**33 + 5), (3, -2, 0), (2**31, 2**31 - 1, 10)]
+    lines = ["#include <stdio.h>", "static long long agpu_min(long long a, long long b) "
+             "{ return a < b ? a : b; }", "static long long agpu_max(long long a, long long b) "
+             "{ return a > b ? a : b; }", "int main(void) {"]
+    for n, m, s in values:
+        lines.append(f"  {{ unsigned n = {n}u; int m = {m}; unsigned long s = {s}ul;")
+        lines += [f'    printf("%lld\\n", (long long)({_c_expr(e, {"n", "m", "s"})}));'
+                  for e in exprs]
+        lines.append("  }")
+    (tmp_path / "sizes.c").write_text("\n".join([*lines, "  return 0;", "}", ""]))
+    subprocess.run(["gcc", "-fwrapv", "-o", str(tmp_path / "sizes"), str(tmp_path / "sizes.c")],
+                   check=True)
+    printed = subprocess.run([str(tmp_path / "sizes")], capture_output=True, text=True,
+                             check=True).stdout.split()
+    expected = [evaluate(e, {"n": n, "m": m, "s": s}) for n, m, s in values for e in exprs]
+    assert [int(x) for x in printed] == expected
+
+
 def test_launcher_and_placeholders():
     launch = {"functions": [{"name": "saxpy", "params": [
         {"name": "n", "kind": "scalar", "dtype": "int32", "ctype": "int"},
@@ -54,7 +83,7 @@ def test_launcher_and_placeholders():
                              "saxpy"), {"block_size": 128, "cache": True})
     assert "#define AUTOGPU_BLOCK_SIZE 128" in text and "#define AUTOGPU_CACHE 1" in text
     assert "static inline void autogpu_launch_saxpy(int n, const float *x) {" in text
-    assert "agpu_grid((unsigned)(agpu_max((n + 127) / 128, 1))" in text
+    assert "agpu_grid((unsigned)(agpu_max(((long long)n + 127) / 128, 1))" in text
     assert "saxpy_kernel<<<agpu_grid, agpu_block, (size_t)(0)>>>(n, x);" in text
     assert substitute("cc -DB={block_size} {dir}/a", {"block_size": 64, "dir": "/t m"}) == \
         "cc -DB=64 '/t m'/a"

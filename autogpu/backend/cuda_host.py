@@ -3,9 +3,9 @@
 A host `func.func` may only compute launch sizes from its scalar parameters with integer arith
 and issue `gpu.launch_func`s; each grid/block/shared-memory operand is printed as a C integer
 expression over the parameter names by walking its SSA chain back to constants and arguments.
-The expressions use only literals, names, `+ - * / %`, unary minus, parentheses, `min` and
-`max`, as `autogpu.backend.launch.evaluate` reads them (64-bit, no overflow assumed: `i32` wrap
-around and `unsigned` values above 2^63 are not modelled).
+The expressions use only literals, names, `+ - * / %`, unary minus, parentheses, `min`, `max`
+and the casts `(int)`, `(unsigned)`, `(unsigned long long)`, as `autogpu.backend.launch.evaluate`
+reads them; `autogpu.backend.launch_sizes` prints the IR's wrapping `iN` arithmetic exactly.
 """
 
 from __future__ import annotations
@@ -23,40 +23,18 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
-from autogpu.backend.c_expr import Binary, Expr, Literal, Name, Unary, call
+from autogpu.backend import launch_sizes
 from autogpu.backend.c_types import (
     NUMPY_DTYPES,
     UnsupportedType,
     ctype_of,
+    ir_width,
     user_ctype,
 )
 from autogpu.backend.cuda_memory import arg_attrs, str_attr
+from autogpu.backend.launch_sizes import Size
 from autogpu.backend.requirements import requirements_of
 from autogpu.diagnostics import CompileError
-
-_BINARY = {
-    "arith.addi": "+",
-    "arith.subi": "-",
-    "arith.muli": "*",
-    "arith.divsi": "/",
-    "arith.divui": "/",
-    "arith.remsi": "%",
-    "arith.remui": "%",
-}
-_MIN_MAX = {
-    "arith.minsi": "min",
-    "arith.maxsi": "max",
-    "arith.minui": "min",
-    "arith.maxui": "max",
-}
-_CEILDIV = ("arith.ceildivsi", "arith.ceildivui")
-_TRANSPARENT = (
-    "arith.index_cast",
-    "arith.index_castui",
-    "arith.extsi",
-    "arith.extui",
-    "arith.trunci",
-)
 
 
 def describe_host_function(
@@ -70,38 +48,27 @@ def describe_host_function(
         detail = f" ({why})" if why else ""
         return CompileError(f"cuda target: cannot print '{op.name}'{detail} in func.func @{name}")
 
-    def expression(value: SSAValue, user: Operation) -> Expr:
+    def expression(value: SSAValue, user: Operation) -> Size:
         if isinstance(value, BlockArgument):
             index = value.index
             if params[index]["kind"] != "scalar":
                 raise fail(user, f"array parameter {names[index]} used as a size")
-            return Name(names[index])
+            is_unsigned = params[index]["dtype"].startswith("uint")
+            return launch_sizes.parameter(names[index], _width(value), is_unsigned)
         op = value.owner
         assert isinstance(op, Operation)
         if op.name == "arith.constant":
             attr = op.properties["value"]
             if not isinstance(attr, IntegerAttr):
                 raise fail(op, "non-integer constant in a launch size")
-            return _literal(attr.value.data)
-        known = (*_BINARY, *_MIN_MAX, *_CEILDIV, *_TRANSPARENT, "arith.shli")
-        if op.name not in known:
+            return launch_sizes.constant(attr.value.data, _width(value))
+        if op.name not in launch_sizes.OPS:
             raise fail(op, "not expressible in a launch size")
         args = [expression(o, op) for o in op.operands]
-        if op.name in _BINARY:
-            return Binary(_BINARY[op.name], args[0], args[1])
-        if op.name in _MIN_MAX:
-            return call(_MIN_MAX[op.name], args)
-        if op.name in _CEILDIV:
-            # ceil(a / b) for a >= 0 and b > 0, the sizes launches divide.
-            a, b = args
-            if isinstance(b, Literal) and b.text.isdigit():
-                return Binary("/", Binary("+", a, Literal(str(int(b.text) - 1))), b)
-            return Binary("/", Binary("-", Binary("+", a, b), Literal("1")), b)
-        if op.name in _TRANSPARENT:
-            return args[0]
-        if op.name == "arith.shli" and isinstance(args[1], Literal):
-            return Binary("*", args[0], Literal(str(2 ** int(args[1].text))))
-        raise fail(op, "not expressible in a launch size")
+        try:
+            return launch_sizes.build(op.name, args, _width(value))
+        except launch_sizes.Inexpressible as e:
+            raise fail(op, f"{e} in a launch size") from None
 
     launches: list[dict[str, Any]] = []
     for op in function.body.walk():
@@ -142,24 +109,24 @@ def _launch(op: gpu.LaunchFuncOp, kernels, names, expression, fail) -> dict[str,
     expected = kernel.function_type.inputs.data
     if tuple(o.type for o in op.kernelOperands) != tuple(expected):
         raise fail(op, f"arguments do not match the parameters of @{kernel_name}")
+
+    def size(value: SSAValue) -> str:
+        return launch_sizes.as_signed(expression(value, op)).render()
+
     grid = [op.gridSizeX, op.gridSizeY, op.gridSizeZ]
     block = [op.blockSizeX, op.blockSizeY, op.blockSizeZ]
     shared = op.dynamicSharedMemorySize
     return {
         "kernel": kernel_name,
-        "grid": [expression(v, op).render() for v in grid],
-        "block": [expression(v, op).render() for v in block],
+        "grid": [size(v) for v in grid],
+        "block": [size(v) for v in block],
         "args": args,
-        "dynamic_shared_bytes": "0" if shared is None else expression(shared, op).render(),
+        "dynamic_shared_bytes": "0" if shared is None else size(shared),
     }
 
 
-def _literal(value: int) -> Expr:
-    if value < 0:
-        if value == -(2**63):
-            return Binary("-", Unary("-", Literal(str(2**63 - 1))), Literal("1"))
-        return Unary("-", Literal(str(-value)))
-    return Literal(str(value))
+def _width(value: SSAValue) -> int:
+    return ir_width(value.type)
 
 
 def _params(function: func.FuncOp) -> tuple[list[dict[str, Any]], list[str]]:

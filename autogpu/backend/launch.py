@@ -2,12 +2,15 @@
 
 The grid, block and shared-memory sizes of a launch are C integer expressions over the host
 function's scalar parameters. This module reads exactly that language, with C semantics on
-64-bit signed integers (division truncates toward zero, `%` takes the dividend's sign):
+64-bit signed integers (division truncates toward zero, `%` takes the dividend's sign); a cast
+converts as C does, `(int)` and `(unsigned)` wrapping to 32 bits and `(unsigned long long)` to
+64, and a value outside the signed 64-bit range is an error, never wrapped silently:
 
     expr    := term (('+' | '-') term)*
     term    := unary (('*' | '/' | '%') unary)*
-    unary   := ('-' | '+') unary | primary
+    unary   := ('-' | '+') unary | '(' TYPE ')' unary | primary
     primary := INTEGER | NAME | '(' expr ')' | ('min' | 'max') '(' expr ',' expr ')'
+    TYPE    := 'int' | 'unsigned' | 'long long' | 'unsigned long long'
 
 Anything else is rejected with a ValueError; strings are never handed to Python's `eval`.
 """
@@ -21,6 +24,9 @@ from typing import Any
 
 _TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z_][A-Za-z0-9_]*)|(\S))")
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+_CASTS = {"int": (32, True), "unsigned": (32, False), "long long": (64, True),
+          "unsigned long long": (64, False)}  # fmt: skip
+"""The cast types: (bits, signed)."""
 
 
 def _tokenize(expr: str) -> list[tuple[str, str]]:
@@ -53,6 +59,12 @@ def _c_div(a: int, b: int, expr: str) -> int:
 
 def _c_rem(a: int, b: int, expr: str) -> int:
     return a - b * _c_div(a, b, expr)
+
+
+def _convert(value: int, bits: int, signed: bool) -> int:
+    """C's conversion of an integer to a type of `bits` bits (modulo 2^bits)."""
+    value %= 1 << bits
+    return value - (1 << bits) if signed and value >= 1 << (bits - 1) else value
 
 
 class _Parser:
@@ -115,7 +127,23 @@ class _Parser:
             self.pos += 1
             operand = self.unary()
             return _check(-operand if token[1] == "-" else operand, self.expr)
+        cast = self.cast_type()
+        if cast is not None:
+            return _check(_convert(self.unary(), *_CASTS[cast]), self.expr)
         return self.primary()
+
+    def cast_type(self) -> str | None:
+        """The type of a cast at this point, `(unsigned)`, consumed; None if there is none."""
+        if self.peek() != ("op", "("):
+            return None
+        end = self.pos + 1
+        while end < len(self.tokens) and self.tokens[end][0] == "name":
+            end += 1
+        words = " ".join(text for _, text in self.tokens[self.pos + 1 : end])
+        if words not in _CASTS or end >= len(self.tokens) or self.tokens[end] != ("op", ")"):
+            return None
+        self.pos = end + 1
+        return words
 
     def primary(self) -> int:
         kind, text = self.take()

@@ -130,11 +130,12 @@ def launcher(artifact: adapter.Artifact, config: Mapping[str, Any]) -> str:
         const = "const " if p.get("const") else ""
         params.append(f"{const}{p['ctype']} *{p['name']}" if p["kind"] == "array"
                       else f"{p['ctype']} {p['name']}")
+    scalars = {p["name"] for p in entry["params"] if p["kind"] == "scalar"}
     lines.append(f"static inline void autogpu_launch_{entry['name']}({', '.join(params)}) {{")
     for launch in entry["launches"]:
-        g = ", ".join(f"(unsigned)({_c_expr(e)})" for e in launch["grid"])
-        b = ", ".join(f"(unsigned)({_c_expr(e)})" for e in launch["block"])
-        shared = _c_expr(launch.get("dynamic_shared_bytes", "0"))
+        g = ", ".join(f"(unsigned)({_c_expr(e, scalars)})" for e in launch["grid"])
+        b = ", ".join(f"(unsigned)({_c_expr(e, scalars)})" for e in launch["block"])
+        shared = _c_expr(launch.get("dynamic_shared_bytes", "0"), scalars)
         lines.append(f"  {{ dim3 agpu_grid({g}), agpu_block({b});")
         lines.append(f"    if (agpu_grid.x && agpu_grid.y && agpu_grid.z) {launch['kernel']}"
                      f"<<<agpu_grid, agpu_block, (size_t)({shared})>>>({', '.join(launch['args'])}); }}")
@@ -142,8 +143,13 @@ def launcher(artifact: adapter.Artifact, config: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _c_expr(expr: str) -> str:
-    return re.sub(r"\b(min|max)\s*\(", r"agpu_\1(", str(expr))
+def _c_expr(expr: str, scalars: set[str]) -> str:
+    """A launch expression as C computing exactly like `autogpu.backend.launch.evaluate`: on
+    `long long` (parameters and casts' results widened to it), min/max on `long long`."""
+    expr = re.sub(r"\b(min|max)\s*\(", r"agpu_\1(", str(expr))
+    expr = re.sub(r"\((int|unsigned|unsigned long long)\)", r"(long long)(\1)", expr)
+    return re.sub(r"\b[A-Za-z_]\w*\b",
+                  lambda m: f"(long long){m[0]}" if m[0] in scalars else m[0], expr)
 
 
 def _c_value(v: Any) -> str:
