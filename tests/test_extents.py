@@ -239,6 +239,20 @@ def test_wrapping_arithmetic_is_unbounded():
     assert extents(source, n=10000) == {"A": None}  # 9999 * 10^6 overflows int
 
 
+def test_unsigned_indices_are_zero_extended():
+    """a[off + i] on unsigned values reads element off + i modulo 2^32: beyond 2^31 (no negative
+    index), or wrapped around to the start."""
+    source = """
+    void f(float *A, float *B, unsigned n, unsigned off) {
+      for (unsigned i = 1; i < n; i++) { A[off + i] = 0.0f; B[i - 2u] = 0.0f; }
+    }"""
+    assert touched_ranges(function_of(source), {"n": 5, "off": 2**31}) == {
+        "A": IndexRange(2**31 + 1, 2**31 + 4),
+        "B": IndexRange(0, 2**32 - 1),  # i - 2u: 2^32 - 1 for i = 1, then 0, 1, 2
+    }
+    assert extents(source, n=3, off=2**32 - 1) == {"A": 2, "B": 2**32}
+
+
 def test_negative_index_is_reported_as_the_lower_bound():
     source = """
     void shift(float *A, const float *B, int n) {

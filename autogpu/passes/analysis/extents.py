@@ -414,7 +414,11 @@ def _arith(op: Operation, value: SSAValue, x: list[Interval]) -> Interval | None
             if x[0].nonnegative:
                 return x[0]
             width = bit_width(op.operands[0].type)
-            return Interval(0, (1 << width) - 1) if width is not None else None
+            if width is None:
+                return None
+            if x[0].hi < 0:  # all read as unsigned: 2^width more (a[2^31 + i] on unsigned)
+                return Interval(x[0].lo + (1 << width), x[0].hi + (1 << width))
+            return Interval(0, (1 << width) - 1)
         case _:
             return None
 
