@@ -24,7 +24,7 @@ Truncations (`arith.trunci`, and `arith.index_cast` to a type no wider) are ring
 Z/2^m -> Z/2^n, so the decomposition looks through them (the GPU lowering computes thread indices
 in `index` and casts them to the loop's C type): a truncated polynomial keeps its atoms, which
 then stand for their truncated values. Sign extensions are not homomorphisms: an extended value
-is an atom, unless it is a constant.
+is an atom, unless it is a constant (zero extensions alike).
 """
 
 from __future__ import annotations
@@ -305,6 +305,10 @@ class PolynomialAnalysis:
                         return inner.truncated(type)
                     if inner.is_constant:  # sign extension of a known value
                         return Polynomial.constant_of(type, inner.constant)
+            case arith.ExtUIOp():
+                inner = self.poly(owner.input)
+                if inner.is_constant:  # zero extension of a known value (bits, unsigned)
+                    return Polynomial.constant_of(type, inner.terms.get((), 0))
             case _:
                 pass
         return self.atom(value)
