@@ -331,7 +331,40 @@ UNSIGNED_LOOPS = [
     ("down_ge", "for (unsigned i = b; i >= a; i -= 3) h = h * 31u + i;", 2**31 - 5, 2**31 + 4),
     ("high", "for (unsigned i = a; i != b; i++) h = h * 31u + i;", 2**32 - 4, 2**32 - 1),
     ("outer", "unsigned i; for (i = a; i < b; i++) h = h * 31u + i; h += i;", 2**31 - 1, 2**31 + 2),
+    # != wraps around: past the largest value up to b, and down past 0 to the largest value
+    ("wrap_up", "for (unsigned i = a; i != b; i++) h = h * 31u + i;", 2**32 - 3, 4),
+    ("wrap_down", "for (unsigned i = b; i != a; i--) h = h * 31u + i;", 2**32 - 1, 3),
+    ("wrap_outer", "unsigned i; for (i = a; i != b; i++) h = h * 31u + i; h += i;", 2**32 - 2, 1),
+    ("wrap_none", "for (unsigned i = a; i != b; i--) h = h * 31u + i;", 5, 5),
 ]
+
+SIZE_T_LOOPS = [
+    ("down", "for (size_t i = b; i > a; i--) h = h * 31u + (unsigned)i;"),
+    ("down_ge", "for (size_t i = b; i >= a; i -= 3) h = h * 31u + (unsigned)i;"),
+    ("wrap_down", "for (size_t i = b % 16; i != (size_t)-1; i--) h = h * 31u + (unsigned)i;"),
+    ("outer", "size_t i; for (i = b; i >= a; i -= 2) h = h * 31u + (unsigned)i; h += i;"),
+]
+
+
+@pytest.mark.parametrize("loop", SIZE_T_LOOPS, ids=[name for name, _ in SIZE_T_LOOPS])
+@pytest.mark.parametrize("a, b", [(3, 3), (3, 9), (4, 20), (9, 2), (2**33, 2**33 + 7)])
+def test_size_t_loops(loop, a, b):
+    """Decreasing size_t loops count in i64 (no unsigned select, which a launch size cannot
+    express): exact for values below 2^63 (a >= the step: C's i -= 3 must not wrap past 0)."""
+    name, statement = loop
+    kernel = Kernel(f"s_{name}", f"void s_{name}(unsigned *out, size_t a, size_t b) {{\n"
+                                 f"  unsigned h = 7u;\n  {statement}\n  out[0] = h;\n}}\n")  # fmt: skip
+    with tempfile.TemporaryDirectory() as tmp:
+        library = compile_with_gcc([kernel], Path(tmp))
+        native = np.zeros(1, dtype=np.uint32)
+        function = getattr(library, kernel.name)
+        function.restype = None
+        function(native.ctypes.data_as(ctypes.c_void_p), ctypes.c_uint64(a), ctypes.c_uint64(b))
+    ours = np.zeros(1, dtype=np.uint32)
+    module = parse_c(kernel.source, f"{kernel.name}.c")
+    assert any(op.name == "scf.for" for op in module.walk())
+    run_function(module, kernel.name, [ours, a, b])
+    assert native[0] == ours[0], kernel.source
 
 
 @pytest.mark.parametrize("loop", UNSIGNED_LOOPS, ids=[name for name, *_ in UNSIGNED_LOOPS])

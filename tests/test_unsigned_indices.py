@@ -72,6 +72,24 @@ void down_step(unsigned n, unsigned s, float *y) {
 }
 """
 
+WRAP_DOWN = """
+void wrap_down(unsigned n, const float *x, float *y) {
+  #pragma omp parallel for
+  for (unsigned i = n - 1u; i != 4294967295u; i--)
+    y[i] = x[n - 1u - i] * 0.5f;
+}
+"""
+"""`i != -1u`: the reverse loop idiom, wrapping from 0 to 4294967295 to stop (n iterations)."""
+
+SIZE_T_DOWN = """
+void size_t_down(size_t n, size_t s, const float *x, float *y) {
+  #pragma omp parallel for
+  for (size_t i = n; i >= s; i -= s)
+    y[i - s] = x[i % 7] + 1.0f;
+}
+"""
+"""A decreasing size_t loop: once refused ('arith.select' in the launch size)."""
+
 LONG_INT_BOUND = """
 void long_int(int n, int m, const float *x, float *y) {
   #pragma omp parallel for collapse(2)
@@ -143,6 +161,10 @@ KERNELS: list[tuple[str, str, str, list[dict[str, int]]]] = [
     ("down", DOWN, "down", [{"n": n, "x": max(n, 1), "y": max(n, 1)} for n in (0, 1, 7, 300)]),
     ("down-step", DOWN_STEP, "down_step",
      [{"n": n, "s": s, "y": n + 1} for n, s in ((10, 3), (9, 3), (1, 1), (0, 5), (300, 7))]),
+    ("wrap-down", WRAP_DOWN, "wrap_down",
+     [{"n": n, "x": max(n, 1), "y": max(n, 1)} for n in (0, 1, 5, 300)]),
+    ("size-t-down", SIZE_T_DOWN, "size_t_down",
+     [{"n": n, "s": s, "x": 7, "y": n + 1} for n, s in ((10, 3), (9, 3), (2, 3), (300, 1))]),
     ("long-int", LONG_INT_BOUND, "long_int",
      [{"n": n, "m": m, "x": max(n * m, 1), "y": max(n * m, 1)}
       for n, m in ((3, 5), (1, 1), (0, 4), (-2, 3), (17, 33))]),

@@ -24,7 +24,7 @@ from autogpu.frontend import ast
 from autogpu.frontend.irgen_expr import ExpressionGen, Val
 from autogpu.frontend.loops import CanonicalLoop
 from autogpu.frontend.symbols import Function, Var
-from autogpu.frontend.types import INT, LONG, UINT, ArrayType, Scalar
+from autogpu.frontend.types import INT, LONG, UINT, ULONG, ArrayType, Scalar
 
 
 def generate(functions: list[Function]) -> ModuleOp:
@@ -219,8 +219,9 @@ class FunctionGen(ExpressionGen):
             return
         var, t = canonical.var, canonical.var.type
         # scf.for compares signed: an `unsigned` loop counts in i64, where its zero-extended
-        # bounds compare as C compares them, also across 2^31.
-        lt = LONG if t == UINT else t
+        # bounds compare as C compares them, also across 2^31; a 64-bit unsigned one counts as
+        # signed too (no unsigned select in its trip count: bounds beyond 2^63 are not modelled).
+        lt = LONG if t in (UINT, ULONG) else t
         if canonical.start is None:
             start = self.read(var)
         else:
@@ -232,14 +233,20 @@ class FunctionGen(ExpressionGen):
             step = self.constant(canonical.step, lt)
         else:
             step = self.convert(self.convert(self.expr(canonical.step), t), lt)
-        start, bound = self.convert(start, lt), self.convert(bound, lt)
+        span = self.modular_span(start, bound, canonical) if canonical.modular else None
+        start = self.convert(start, lt)
+        if span is None:
+            bound = self.convert(bound, lt)
         if canonical.increasing:
             lb, ub = start, bound
             if canonical.inclusive:
                 ub = self.arith("+", bound, self.constant(1, lt), lt)
+            if span is not None:
+                ub = self.arith("+", start, span, lt)
             trip = None
         else:
-            lb, ub = self.constant(0, lt), self.trip_count(start, bound, step, canonical)
+            lb = self.constant(0, lt)
+            ub = span if span is not None else self.trip_count(start, bound, step, canonical)
             trip = ub
         loop_step = step if canonical.increasing else self.constant(1, lt)
 
@@ -260,7 +267,7 @@ class FunctionGen(ExpressionGen):
                 self.values[var] = saved
 
         name = f"{var.name}_k" if not canonical.increasing else var.name
-        if lt != t and canonical.increasing:
+        if lt.bits != t.bits and canonical.increasing:
             name = f"{var.name}_wide"
         if loop.parallel is not None:
             reductions = [(kind, self.slots[v]) for kind, v in loop.parallel.reductions]
@@ -272,6 +279,15 @@ class FunctionGen(ExpressionGen):
         if not canonical.declared_in_init:
             exit_value = self.exit_value(canonical, start, ub, step, trip)
             self.write(var, self.convert(exit_value, t))
+
+    def modular_span(self, start: Val, bound: Val, c: CanonicalLoop) -> Val:
+        """Iterations of an unsigned `!=` loop: the distance to the bound in the variable's
+        own (wrapping) type, zero-extended to the counting type."""
+        if c.increasing:
+            distance = self.arith("-", bound, start, start.ctype)
+        else:
+            distance = self.arith("-", start, bound, start.ctype)
+        return self.convert(distance, LONG)
 
     def trip_count(self, start: Val, bound: Val, step: Val, c: CanonicalLoop) -> Val:
         """Iterations of a decreasing loop: ceil((start - bound) / step), or

@@ -34,6 +34,10 @@ class CanonicalLoop:
     decreasing: i = start, start - step, ... while i > bound (>= if inclusive).
     `start` None: the loop has no init; it starts from the variable's current value.
     `step` is a positive constant (int) or a loop-invariant expression assumed positive.
+    `modular`: a `!=` condition on an unsigned variable, which C runs `(bound - start) mod 2^N`
+    times (`start - bound` decreasing), wrapping around past 0 or the largest value
+    (`for (unsigned i = n - 1; i != -1u; i--)`); `!=` on a signed one is `<` or `>` (wrapping
+    would be an overflow).
     """
 
     var: Var
@@ -43,6 +47,7 @@ class CanonicalLoop:
     increasing: bool
     step: int | ast.Expr
     declared_in_init: bool
+    modular: bool = False
 
 
 def canonical_form(loop: ast.For, body: Effects) -> tuple[CanonicalLoop | None, str]:
@@ -97,6 +102,7 @@ def canonical_form(loop: ast.For, body: Effects) -> tuple[CanonicalLoop | None, 
     if isinstance(step, str):
         return None, step
     increasing, magnitude = step
+    modular = op == "!=" and not var.type.signed
     if op == "!=":
         if magnitude != 1:
             return None, "a '!=' condition needs a step of 1 (i++ or i--)"
@@ -106,7 +112,9 @@ def canonical_form(loop: ast.For, body: Effects) -> tuple[CanonicalLoop | None, 
     if op in (">", ">=") and increasing:
         return None, f"its condition '{op}' does not match its increasing step"
     return (
-        CanonicalLoop(var, start, bound, op in ("<=", ">="), increasing, magnitude, declared),
+        CanonicalLoop(
+            var, start, bound, op in ("<=", ">="), increasing, magnitude, declared, modular
+        ),
         "",
     )
 

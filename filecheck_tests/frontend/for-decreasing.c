@@ -36,16 +36,37 @@ void down_unsigned(unsigned n, unsigned b, float *a) {
 // CHECK: %[[J:.*]] = arith.subi %[[N]], %j_k : i64
 // CHECK-NEXT: %j = arith.trunci %[[J]] : i64 to i32
 
-// size_t: the trip count is zero when the loop does not run (no wraparound).
+// size_t: counted in i64 as well, where a loop that does not run has a negative trip count
+// (bounds beyond 2^63 are not modelled); no unsigned select, which a launch size cannot express.
 void down_size_t(size_t n, size_t b, float *a) {
   for (size_t j = n; j > b; --j) a[j] = 0;
 }
 // CHECK-LABEL: func.func @down_size_t(
-// CHECK: %[[DIFF:.*]] = arith.subi %n, %b : i64
-// CHECK: %[[RUNS:.*]] = arith.cmpi ugt, %n, %b : i64
-// CHECK: %[[TRIP:.*]] = arith.select %[[RUNS]], %[[DIFF]], %{{.*}} : i64
-// CHECK: scf.for %j_k = %{{.*}} to %[[TRIP]]
+// CHECK: %[[TRIP:.*]] = arith.subi %n, %b : i64
+// CHECK-NEXT: scf.for %j_k = %{{.*}} to %[[TRIP]]
 // CHECK: %j = arith.subi %n, %j_k : i64
+
+// != on an unsigned variable wraps around: j = n - 1, ..., 0 stops at 4294967295 after n
+// iterations, (start - bound) modulo 2^32; i++ up to a smaller bound runs past the largest value.
+void down_wrapping(unsigned n, float *a) {
+  for (unsigned j = n - 1u; j != 4294967295u; j--) a[j] = 0;
+}
+// CHECK-LABEL: func.func @down_wrapping(
+// CHECK: %[[START:.*]] = arith.subi %n, %{{.*}} : i32
+// CHECK-NEXT: %[[SPAN:.*]] = arith.subi %[[START]], %{{.*}} : i32
+// CHECK-NEXT: %[[TRIP:.*]] = arith.extui %[[SPAN]] : i32 to i64
+// CHECK: scf.for %j_k = %{{.*}} to %[[TRIP]] step %{{.*}} : i64 {
+
+void up_wrapping(unsigned n, unsigned b, float *a) {
+  for (unsigned j = n; j != b; j++) a[j] = 0;
+}
+// CHECK-LABEL: func.func @up_wrapping(
+// CHECK: %[[SPAN:.*]] = arith.subi %b, %n : i32
+// CHECK-NEXT: %[[WIDE:.*]] = arith.extui %[[SPAN]] : i32 to i64
+// CHECK-NEXT: %[[LB:.*]] = arith.extui %n : i32 to i64
+// CHECK-NEXT: %[[UB:.*]] = arith.addi %[[LB]], %[[WIDE]] : i64
+// CHECK-NEXT: scf.for %j_wide = %[[LB]] to %[[UB]] step %{{.*}} : i64 {
+// CHECK: %j = arith.trunci %j_wide : i64 to i32
 
 void down_runtime_step(int n, int s, float *a) {
   for (int i = n; i > 0; i = i - s) a[i] = 0;
