@@ -62,6 +62,39 @@ def test_evaluate_follows_c_on_64_bit_integers(expr: str, value: int):
 
 def test_evaluate_accepts_numpy_integers():
     assert evaluate("n + m", {"n": np.int32(3), "m": np.uint64(4)}) == 7
+    # an unsigned n near 2^32 does not wrap (the grid of 4294967295 elements)
+    assert evaluate("max((n + 255) / 256, 1)", {"n": np.uint32(2**32 - 1)}) == 2**24
+
+
+@pytest.mark.parametrize(
+    "expr, value",
+    [
+        ("(int)n", -(2**31) + 5),
+        ("(unsigned)(m - 1)", 2**32 - 1),
+        ("(unsigned)m - 1", -1),
+        ("(long long)n", 2**31 + 5),
+        ("(unsigned long long)n", 2**31 + 5),
+        ("-(unsigned)m", 0),
+        ("(int)(unsigned)(m - 1) * 2", -2),
+        ("(unsigned)(int)n", 2**31 + 5),
+    ],
+)
+def test_evaluate_casts_wrap_as_c_converts(expr: str, value: int):
+    assert evaluate(expr, {"n": 2**31 + 5, "m": 0}) == value
+
+
+@pytest.mark.parametrize(
+    "expr, message",
+    [
+        ("(unsigned long long)(m - 1)", "overflows"),  # 2^64 - 1 is no 64-bit signed value
+        ("(long)m", "unknown name 'long'"),
+        ("(unsigned int)m", "unknown name 'unsigned'"),
+        ("(unsigned)", "unexpected end"),
+    ],
+)
+def test_evaluate_rejects_other_casts(expr: str, message: str):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        evaluate(expr, {"m": 0})
 
 
 @pytest.mark.parametrize(
