@@ -61,7 +61,7 @@ def _c_rem(a: int, b: int, expr: str) -> int:
     return a - b * _c_div(a, b, expr)
 
 
-def _convert(value: int, bits: int, signed: bool) -> int:
+def c_convert(value: int, bits: int, signed: bool) -> int:
     """C's conversion of an integer to a type of `bits` bits (modulo 2^bits)."""
     value %= 1 << bits
     return value - (1 << bits) if signed and value >= 1 << (bits - 1) else value
@@ -129,7 +129,7 @@ class _Parser:
             return _check(-operand if token[1] == "-" else operand, self.expr)
         cast = self.cast_type()
         if cast is not None:
-            return _check(_convert(self.unary(), *_CASTS[cast]), self.expr)
+            return _check(c_convert(self.unary(), *_CASTS[cast]), self.expr)
         return self.primary()
 
     def cast_type(self) -> str | None:

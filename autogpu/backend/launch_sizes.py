@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from autogpu.backend.c_expr import Binary, Cast, Expr, Literal, Name, Unary, call
+from autogpu.backend.launch import c_convert
 
 _SIGNED_TYPES = {32: "int", 64: "long long"}
 _UNSIGNED_TYPES = {32: "unsigned", 64: "unsigned long long"}
@@ -45,7 +46,7 @@ def parameter(name: str, width: int, is_unsigned: bool) -> Size:
 
 def constant(value: int, width: int) -> Size:
     """An integer constant of these bits (`value` read as signed or not)."""
-    value = _to_signed(value, width)
+    value = c_convert(value, width, signed=True)
     return Size(literal(value), width, signed=True, unsigned=value >= 0, constant=value)
 
 
@@ -134,8 +135,3 @@ def literal(value: int) -> Expr:
             return Binary("-", Unary("-", Literal(str(2**63 - 1))), Literal("1"))
         return Unary("-", Literal(str(-value)))
     return Literal(str(value))
-
-
-def _to_signed(value: int, width: int) -> int:
-    value %= 1 << width
-    return value - (1 << width) if value >= 1 << (width - 1) else value
