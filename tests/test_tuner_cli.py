@@ -371,3 +371,56 @@ def test_no_reference_is_one_cache_context_however_it_is_spelled():
         assert prepared.reference is None
         contexts.append(context_description(prepared, {"backend": "cpu"}))
     assert contexts[0] == contexts[1] == contexts[2]
+
+
+def _live_processes_in_group(pgid: int) -> list[int]:
+    """Processes (not zombies) of process group `pgid`, from /proc."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_text()
+        except (OSError, ValueError):
+            continue
+        state, _, group = stat[stat.rindex(")") + 2:].split()[:3]
+        if state != "Z" and int(group) == pgid:
+            pids.append(int(entry.name))
+    return pids
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
+def test_a_killed_tuner_leaves_no_processes_behind(tmp_path):
+    """SIGKILL the tuner alone (not its process group) mid-run: its fork server, compile workers,
+    measurement process and resource tracker must not outlive it."""
+    cache = tmp_path / "tune.sqlite"
+    cmd = [sys.executable, "-m", "autogpu.tools.autogpu_tune", *SAXPY_ARGS, "--cache",
+           str(cache), "-o", str(tmp_path / "out"), "-q", "--no-plot", "--set",
+           "block_size=32,64,128,256", "--repetitions", "12", "--size", "n=50000", "-j", "2"]
+    tuner = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             start_new_session=True)  # its process group: the tuner's pid
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline and tuner.poll() is None:
+            if len(_live_processes_in_group(tuner.pid)) >= 4 and _finished_variants(cache):
+                break  # the tuner, the fork server, the compile workers and the measurer
+            time.sleep(0.05)
+        assert tuner.poll() is None, "the run ended before it could be killed"
+        os.kill(tuner.pid, signal.SIGKILL)
+        tuner.wait()
+        deadline = time.time() + 30  # a safety net: they go at once
+        while _live_processes_in_group(tuner.pid) and time.time() < deadline:
+            time.sleep(0.1)
+        assert _live_processes_in_group(tuner.pid) == []
+    finally:
+        for pid in _live_processes_in_group(tuner.pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _finished_variants(cache: Path) -> int:
+    if not cache.exists():
+        return 0
+    try:
+        with sqlite3.connect(cache) as db:
+            return db.execute("SELECT COUNT(*) FROM variants WHERE status != 'claimed'"
+                              ).fetchone()[0]
+    except sqlite3.OperationalError:
+        return 0

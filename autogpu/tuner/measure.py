@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 
 from autogpu.backend.arguments import KernelEnvironmentError
+from autogpu.tuner.lifetime import lifeline, run_tied
 
 TOLERANCE_FACTOR = 8.0
 
@@ -570,7 +571,8 @@ class Isolated:
 
     def _spawn(self) -> dict[str, Any]:
         parent, child = self.context.Pipe()
-        self.process = self.context.Process(target=_serve, args=(child, self.measurer),
+        self.process = self.context.Process(target=run_tied,  # it ends if the tuner is killed
+                                            args=(lifeline(), _serve, child, self.measurer),
                                             daemon=True)
         with no_main_reimport():
             self.process.start()

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from autogpu.tuner.cache import Cache, Record, canonical
+from autogpu.tuner.lifetime import lifeline, watch_lifeline
 from autogpu.tuner.measure import (
     ENVIRONMENT,
     Outcome,
@@ -129,7 +130,9 @@ class CompilePool:
     def _ensure(self) -> cf.ProcessPoolExecutor:
         if self._pool is None:
             ctx = process_context(self.start_method)
-            self._pool = cf.ProcessPoolExecutor(max_workers=self.jobs, mp_context=ctx)
+            self._pool = cf.ProcessPoolExecutor(max_workers=self.jobs, mp_context=ctx,
+                                                initializer=watch_lifeline,
+                                                initargs=(lifeline(),))
         return self._pool
 
     def submit(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
