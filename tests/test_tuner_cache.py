@@ -193,7 +193,7 @@ def _foreign(path):
 
 
 def _one_line_error(code, err, *phrases):
-    assert code == 1 and len(err.strip().splitlines()) == 1 and err.startswith("error: ")
+    assert code == 1 and len(err.strip().splitlines()) == 1 and err.startswith("autogpu-tune: error: ")
     for phrase in phrases:
         assert phrase in err, err
 

@@ -63,6 +63,22 @@ def test_bad_input_is_a_clear_error_before_anything_runs(capsys, tmp_path, argv,
     assert not (tmp_path / "c.sqlite").exists()  # nothing ran
 
 
+@pytest.mark.parametrize("argv, message", [
+    (["--set", "block_size=seq(1, 20000)"],
+     "values of block_size: 'seq(1, 20000)': seq(1, 20000, 1) has 20000 values, more than the "
+     "limit of 10000: narrow the range or take a larger step"),
+    (["--set", "unroll_serial=divisors(2**62)"], "would test 2147483648 candidates, more than "
+     "the limit of 4194304: narrow [lo, hi], e.g. divisors(n, 1, 1024)"),
+    (["--set", "block_size=seq(32, 1024, 8)", "--set", "unroll_serial=seq(1, 1000)"],
+     "the search space has 750000 configurations, more than the limit of 100000"),
+])
+def test_the_space_is_bounded_before_it_is_built(capsys, argv, message):
+    code, out, err = _run(capsys, SAXPY, "--size", "n=1000", "--backend", "cpu", "--list-space",
+                          *argv)
+    assert code == 1 and message in err
+    assert err.startswith("autogpu-tune: error: ") and err.count("\n") == 1  # one line
+
+
 def test_sizes_must_be_given_and_unbounded_arrays_need_a_length(capsys, tmp_path):
     code, _, err = _run(capsys, SAXPY, "--backend", "cpu")
     assert code == 1 and "saxpy needs a value for its integer parameter n: --size n=VALUE" in err

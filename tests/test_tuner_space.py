@@ -74,6 +74,40 @@ def test_generators():
     assert expr.evaluate("divisors(n, 2, 8)", {"n": 24}, GENERATORS) == [2, 3, 4, 6, 8]
 
 
+def test_generators_are_bounded_before_anything_is_materialised():
+    """seq(1, 10**9) exhausted the memory and divisors(2**62, 1, 64) ran for minutes."""
+    for call in ("seq(1, 20000)", "range(20000)", "multiples(1, 1, 20000)", "[0] * 20000"):
+        with pytest.raises(CompileError, match="more than the limit of 10000"):
+            expr.evaluate(call, {}, GENERATORS)
+    with pytest.raises(CompileError, match=r"is too large \(more than 1024 bits\)"):
+        expr.evaluate("((2 ** 64) ** 64) ** 64", {})
+    assert divisors(2**62, 1, 64) == [1, 2, 4, 8, 16, 32, 64]
+    assert divisors(2**40 * 3, 1000, 2000) == [1024, 1536]
+    with pytest.raises(ValueError, match="narrow \\[lo, hi\\]"):
+        divisors(2**62)
+    with pytest.raises(ValueError, match="expected a positive number"):
+        multiples(0, 1, 8)
+
+
+def test_divisors_agree_with_a_plain_search():
+    for n in (1, 2, 12, 97, 1000, 1 << 20, 360360):
+        for lo, hi in ((1, None), (2, 7), (5, 64), (100, 10**6), (9, 3)):
+            expected = [d for d in range(1, n + 1)
+                        if n % d == 0 and d >= lo and (hi is None or d <= hi)]
+            assert divisors(n, lo, hi) == expected
+
+
+def test_the_number_of_values_and_of_configurations_is_bounded():
+    with pytest.raises(CompileError, match="block_size has 20000 candidate values, more "
+                                           "than the limit of 10000"):
+        _space(overrides={"block_size": range(20000)})
+    with pytest.raises(CompileError, match="the search space has 25000000 configurations, more "
+                                           "than the limit of 100000: give fewer values to its "
+                                           "largest parameters \\(block_size: 5000 values"):
+        _space(options=OPTIMIZE[:3], dims=1, overrides={"block_size": "seq(1, 5000)",
+                                                        "unroll": "seq(1, 5000)"})
+
+
 # --- spaces from pass options ------------------------------------------------------------------
 
 OPTIMIZE = [

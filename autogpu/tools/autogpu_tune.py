@@ -313,8 +313,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         return _main(args, host_mode)
-    except CompileError as e:
-        print(e.format(), file=sys.stderr)
+    except CompileError as e:  # located ones keep their file:line:col
+        print(e.format() if e.location else f"{parser.prog}: {e.format()}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("autogpu-tune: interrupted; finished variants are cached, run the same command "

@@ -52,6 +52,10 @@ _CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
 _MAX_EXPONENT = 64
 _LITERAL_NAMES = frozenset({"true", "false", "True", "False"})
 _MAX_SHIFT = 64
+#: The largest integer `**` may make, in bits (nested powers would otherwise grow without end).
+_MAX_POWER_BITS = 1024
+#: The longest list or string an expression may build (`[0] * 10**9` would exhaust the memory).
+MAX_LENGTH = 10_000
 
 
 def _is_power_of_two(x: int) -> bool:
@@ -162,6 +166,23 @@ def evaluate(
         raise ExprError(f"'{expr.text}': {e}") from None
 
 
+def _check_power(a: Any, b: Any, text: str) -> None:
+    if isinstance(b, (int, float)) and abs(b) > _MAX_EXPONENT:
+        raise ExprError(f"'{text}': exponent {b} is too large")
+    if isinstance(a, int) and isinstance(b, int) and b > 0 and \
+            a.bit_length() * b > _MAX_POWER_BITS:
+        raise ExprError(f"'{text}': {a} ** {b} is too large (more than {_MAX_POWER_BITS} bits)")
+
+
+def _check_repetition(a: Any, b: Any, text: str) -> None:
+    """`[x] * n` and `"s" * n` build at most MAX_LENGTH elements."""
+    for sequence, count in ((a, b), (b, a)):
+        if isinstance(sequence, (list, tuple, str)) and isinstance(count, int) and \
+                len(sequence) * count > MAX_LENGTH:
+            raise ExprError(f"'{text}': the repetition would have {len(sequence) * count} "
+                            f"elements, more than the limit of {MAX_LENGTH}")
+
+
 def _eval(node: ast.AST, env: Mapping[str, Any], fns: Mapping[str, Callable], text: str) -> Any:
     match node:
         case ast.Constant(value=value):
@@ -179,9 +200,10 @@ def _eval(node: ast.AST, env: Mapping[str, Any], fns: Mapping[str, Callable], te
         case ast.BinOp(left=left, op=op, right=right):
             a, b = _eval(left, env, fns, text), _eval(right, env, fns, text)
             if isinstance(op, ast.Pow):
-                if isinstance(b, (int, float)) and abs(b) > _MAX_EXPONENT:
-                    raise ExprError(f"'{text}': exponent {b} is too large")
+                _check_power(a, b, text)
                 return a**b
+            if isinstance(op, ast.Mult):
+                _check_repetition(a, b, text)
             if isinstance(op, (ast.LShift, ast.RShift)) and abs(b) > _MAX_SHIFT:
                 raise ExprError(f"'{text}': shift by {b} is too large")
             return _BINOPS[type(op)](a, b)

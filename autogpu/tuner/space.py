@@ -29,6 +29,23 @@ from autogpu.tuner.adapter import OptionInfo, PassSpec
 
 # --- value generators ------------------------------------------------------------------------
 
+#: The most candidate values one parameter may have (a generator's or a list's), and the most
+#: configurations a space may have (the product of its parameters' value counts). Both are
+#: checked before anything is materialised: `seq(1, 10**9)` would exhaust the memory, and a space
+#: this large could not be tuned anyway.
+MAX_VALUES = expr.MAX_LENGTH
+MAX_CONFIGURATIONS = 100_000
+#: The most candidates `divisors` tests (a few tenths of a second): any n up to 2**44.
+MAX_DIVISOR_CANDIDATES = 1 << 22
+
+
+def _bounded(values: range, call: str) -> list[int]:
+    """`values` as a list, unless it is longer than MAX_VALUES (its length costs nothing)."""
+    if len(values) > MAX_VALUES:
+        raise ValueError(f"{call} has {len(values)} values, more than the limit of "
+                         f"{MAX_VALUES}: narrow the range or take a larger step")
+    return list(values)
+
 
 def pow2(lo: int, hi: int) -> list[int]:
     """Powers of two in [lo, hi]."""
@@ -38,35 +55,55 @@ def pow2(lo: int, hi: int) -> list[int]:
 
 def seq(lo: int, hi: int, step: int = 1) -> list[int]:
     """lo, lo+step, ... up to and including hi."""
+    lo, hi, step = int(lo), int(hi), int(step)
     if step <= 0:
         raise ValueError("seq step must be positive")
-    return list(range(int(lo), int(hi) + 1, int(step)))
+    return _bounded(range(lo, hi + 1, step), f"seq({lo}, {hi}, {step})")
 
 
 def divisors(n: int, lo: int = 1, hi: int | None = None) -> list[int]:
-    """Divisors of n in [lo, hi]."""
+    """Divisors of n in [lo, hi]: each d <= sqrt(n) in [lo, hi], and n // d for each d <= sqrt(n)
+    whose co-divisor lies in [lo, hi], so `divisors(2**62, 1, 64)` tests 64 numbers."""
     n = int(n)
     if n <= 0:
         raise ValueError(f"divisors of {n}: expected a positive size")
-    small = [d for d in range(1, math.isqrt(n) + 1) if n % d == 0]
-    all_divs = sorted(set(small + [n // d for d in small]))
-    return [d for d in all_divs if d >= lo and (hi is None or d <= hi)]
+    lo, hi = max(int(lo), 1), n if hi is None else min(int(hi), n)
+    if hi < lo:
+        return []
+    root = math.isqrt(n)
+    # d itself in [lo, hi], or n // d in [lo, hi], for d <= sqrt(n)
+    tested = _union(range(lo, min(hi, root) + 1), range(-(-n // hi), min(root, n // lo) + 1))
+    if sum(map(len, tested)) > MAX_DIVISOR_CANDIDATES:
+        raise ValueError(f"divisors({n}, {lo}, {hi}) would test {sum(map(len, tested))} "
+                         f"candidates, more than the limit of {MAX_DIVISOR_CANDIDATES}: narrow "
+                         f"[lo, hi], e.g. divisors(n, 1, 1024)")
+    found = {x for r in tested for d in r if n % d == 0 for x in (d, n // d)}
+    return sorted(d for d in found if lo <= d <= hi)
+
+
+def _union(a: range, b: range) -> list[range]:
+    """The numbers of two ranges of step 1, as disjoint ranges."""
+    if not a or not b:
+        return [r for r in (a, b) if r]
+    if max(a.start, b.start) <= min(a.stop, b.stop):
+        return [range(min(a.start, b.start), max(a.stop, b.stop))]
+    return [a, b]
 
 
 def multiples(k: int, lo: int, hi: int) -> list[int]:
     """Multiples of k in [lo, hi]."""
-    k = int(k)
-    first = -(-int(lo) // k) * k
-    return list(range(max(first, k), int(hi) + 1, k))
+    k, lo, hi = int(k), int(lo), int(hi)
+    if k <= 0:
+        raise ValueError(f"multiples of {k}: expected a positive number")
+    first = max(-(-lo // k) * k, k)
+    return _bounded(range(first, hi + 1, k), f"multiples({k}, {lo}, {hi})")
 
 
 def _range(*args: int) -> list[int]:
     if len(args) > 3 or not args:
         raise ValueError("range takes 1 to 3 arguments")
     r = range(*(int(a) for a in args))
-    if len(r) > 1_000_000:
-        raise ValueError("range is too long")
-    return list(r)
+    return _bounded(r, f"range({', '.join(str(int(a)) for a in args)})")
 
 
 GENERATORS: dict[str, Callable[..., list]] = {
@@ -328,18 +365,22 @@ def resolve_values(spec: Any, environment: Mapping[str, Any], what: str) -> tupl
             raise CompileError(f"values of {what}: {e.message}") from None
     else:
         value = spec
-    if isinstance(value, range):
-        value = list(value)
-    if not isinstance(value, (list, tuple)):
+    if not isinstance(value, (list, tuple, range)):
         value = [value]
-    values: list[Any] = []
+    if len(value) > MAX_VALUES:
+        raise CompileError(f"{what} has {len(value)} candidate values, more than the limit of "
+                           f"{MAX_VALUES}: give fewer")
+    values: dict[Any, None] = {}  # in order, without repeats
     for v in value:
         if isinstance(v, float) and v.is_integer():
             v = int(v)
         if isinstance(v, list):
             v = tuple(v)
-        if v not in values:
-            values.append(v)
+        try:
+            values[v] = None
+        except TypeError:
+            raise CompileError(f"{what}: {v!r} is not a number, a boolean, a string or a "
+                               "list of them") from None
     if not values:
         raise CompileError(f"{what} has no candidate values ({spec!r} is empty)")
     return tuple(values)
@@ -426,12 +467,25 @@ def build_space(
             f"(its options: {', '.join(sorted(set(known))) or 'none'})"
         )
 
+    _check_size(params)
     all_restrictions: list[Restriction] = threads_restrictions(params)
     for pass_name, texts in (pass_restrictions or {}).items():
         for text in texts:
             all_restrictions.append(Restriction.from_expression(text))
     all_restrictions += [as_restriction(r) for r in restrictions]
     return Space(params, all_restrictions, env, list(base_pipeline), fixed)
+
+
+def _check_size(params: Sequence[Parameter]) -> None:
+    """At most MAX_CONFIGURATIONS configurations, counted before any is made."""
+    size = math.prod(len(p.values) for p in params)
+    if size > MAX_CONFIGURATIONS:
+        largest = sorted(params, key=lambda p: -len(p.values))[:3]
+        raise CompileError(
+            f"the search space has {size} configurations, more than the limit of "
+            f"{MAX_CONFIGURATIONS}: give fewer values to its largest parameters "
+            f"({', '.join(f'{p.name}: {len(p.values)} values' for p in largest)}) with --set "
+            "NAME=VALUES or a space file")
 
 
 def _identifier(pass_name: str) -> str:
