@@ -21,8 +21,14 @@ from autogpu.tools.autogpu_tune import main
 ROOT = Path(__file__).resolve().parent.parent
 SAXPY = str(ROOT / "examples" / "saxpy.c")
 MATMUL = str(ROOT / "examples" / "matmul.c")
-SAXPY_ARGS = [SAXPY, "--size", "n=1000", "--array", "x=n", "--array", "y=n",
-              "-p", "autogpu-vanilla", "--backend", "cpu"]
+
+
+def saxpy_args(n: int = 1000) -> list[str]:
+    return [SAXPY, "--size", f"n={n}", "--array", "x=n", "--array", "y=n", "-p",
+            "autogpu-vanilla", "--backend", "cpu"]
+
+
+SAXPY_ARGS = saxpy_args()
 
 
 def _run(capsys, *argv):
@@ -42,7 +48,6 @@ def _run(capsys, *argv):
     (["--time-limit", "-3"], 2, "expected a positive number"),
     (["--size", "q=3"], 1, "unknown size 'q': it is not a parameter of saxpy"),
     (["--size", "x=3"], 1, "unknown size 'x': it is an array of saxpy"),
-    (["--size", "n=ten"], 1, "size n='ten': expected a value of type int32"),
     (["--restrict", "block_size > 4096"], 1, "the search space is empty"),
     (["--restrict", "block_size.real > 1"], 1, "Attribute is not allowed"),
     (["--restrict", "unroll > 1"], 1, "names unroll, which is neither a parameter"),
@@ -56,6 +61,10 @@ def _run(capsys, *argv):
     (["--reduction-length", "q * 2"], 1, "--reduction-length: 'q * 2': unknown name 'q'"),
     (["--specialize", "q"], 1, "cannot specialise 'q': give its value with --size q=VALUE"),
     (["--size", "a=2", "--specialize", "a"], 1, "cannot specialise 'a': only integer sizes"),
+    (["--size", "n=5"], 1, "--size n is given twice (n=1000 and n=5): keep one"),
+    (["--set", "block_size=32", "--set", "block_size=64,128"], 1,
+     "--set block_size is given twice (block_size=32 and block_size=64,128): keep one"),
+    (["--array", "x=2*n"], 1, "--array x is given twice (x=n and x=2*n): keep one"),
 ])
 def test_bad_input_is_a_clear_error_before_anything_runs(capsys, tmp_path, argv, code, message):
     got, out, err = _run(capsys, *SAXPY_ARGS, "--cache", tmp_path / "c.sqlite", *argv)
@@ -77,6 +86,53 @@ def test_the_space_is_bounded_before_it_is_built(capsys, argv, message):
                           *argv)
     assert code == 1 and message in err
     assert err.startswith("autogpu-tune: error: ") and err.count("\n") == 1  # one line
+
+
+def test_restrictions_read_the_values_of_options_that_are_not_tuned(capsys):
+    """autogpu-optimize's 'unroll_x * unroll_y <= 32' named unroll_x, which was not a parameter
+    once fixed in the pipeline string or left out of the space."""
+    code, out, err = _run(capsys, SAXPY, "--size", "n=1000", "--backend", "cpu", "--list-space",
+                          "-p", "autogpu-optimize{unroll_x=2}")
+    assert code == 0, err
+    assert "unroll_x" not in json.loads(out)["parameters"]
+    code, out, err = _run(capsys, SAXPY, "--size", "n=1000", "--backend", "cpu", "--list-space",
+                          "--no-default-space")
+    assert code == 0 and json.loads(out)["valid"] == 1, err
+    matmul = [MATMUL, "--size", "m=8", "--size", "n=8", "--size", "p=8", "--backend", "cpu",
+              "--list-space"]
+    code, out, err = _run(capsys, *matmul, "-p", "autogpu-optimize{unroll_x=8}")
+    assert code == 0, err  # the restriction holds with unroll_x = 8: unroll_y <= 4
+    assert json.loads(out)["parameters"]["unroll_y"]["values"] == [1, 2, 4, 8]
+    assert json.loads(out)["valid"] == 3 * json.loads(out)["product"] // 4
+    code, out, err = _run(capsys, *matmul, "-p", "autogpu-optimize{unroll_x=8 unroll_y=8}")
+    assert code == 0, err  # every value it reads is the user's: it restricts nothing
+    code, _, err = _run(capsys, *matmul, "-p", "autogpu-optimize{unroll_x=64}")
+    assert code == 1 and "violates 'unroll_x * unroll_y <= 32' (with unroll_x=64)" in err
+    code, _, err = _run(capsys, SAXPY, "--size", "n=1000", "--backend", "cpu", "--list-space",
+                        "--no-default-space", "--restrict", "unroll_x > 1")
+    assert code == 1 and "its only configuration violates 'unroll_x > 1' (with unroll_x=1)" in err
+
+
+@pytest.mark.parametrize("kernel, sizes, message", [
+    (SAXPY, ["n=ten"], "size n='ten': expected a value of type int32"),
+    (SAXPY, ["n=0"], "at n=0, the parallel loops of saxpy run no iteration: tuning would "
+     "measure nothing; give sizes for which they run"),
+    (SAXPY, ["n=-5"], "at n=-5, the parallel loops of saxpy run no iteration"),
+    (MATMUL, ["m=8", "n=0", "p=8"], "at m=8, n=0, p=8, the parallel loops of matmul run no"),
+])
+def test_bad_sizes_and_sizes_for_which_the_kernel_does_nothing_are_refused(capsys, kernel, sizes,
+                                                                          message):
+    code, _, err = _run(capsys, kernel, *(f"--size={s}" for s in sizes), "--backend", "cpu",
+                        "--list-space")
+    assert code == 1 and err.startswith(f"autogpu-tune: error: {message}")
+    assert err.count("\n") == 1
+
+
+def test_sizes_for_which_only_serial_loops_are_empty_are_tuned(capsys):
+    """matmul with p = 0 still computes (A unchanged, every element written): a legal run."""
+    code, out, err = _run(capsys, MATMUL, "--size", "m=8", "--size", "n=8", "--size", "p=0",
+                          "--backend", "cpu", "--list-space")
+    assert code == 0, err
 
 
 def test_sizes_must_be_given_and_unbounded_arrays_need_a_length(capsys, tmp_path):
@@ -170,9 +226,9 @@ def test_tune_saxpy_on_the_cpu_then_resume_from_the_cache(capsys, tmp_path):
 
 def test_an_interrupted_run_resumes_where_it_stopped(tmp_path):
     cache, out = tmp_path / "tune.sqlite", tmp_path / "out"
-    cmd = [sys.executable, "-m", "autogpu.tools.autogpu_tune", *SAXPY_ARGS, "--cache",
+    cmd = [sys.executable, "-m", "autogpu.tools.autogpu_tune", *saxpy_args(50000), "--cache",
            str(cache), "-o", str(out), "-q", "--no-plot", "--set", "block_size=32,64,128,256",
-           "--repetitions", "12", "--size", "n=50000", "-j", "1"]
+           "--repetitions", "12", "-j", "1"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     deadline = time.time() + 120
@@ -408,9 +464,9 @@ def test_a_killed_tuner_leaves_no_processes_behind(tmp_path):
     """SIGKILL the tuner alone (not its process group) mid-run: its fork server, compile workers,
     measurement process and resource tracker must not outlive it."""
     cache = tmp_path / "tune.sqlite"
-    cmd = [sys.executable, "-m", "autogpu.tools.autogpu_tune", *SAXPY_ARGS, "--cache",
+    cmd = [sys.executable, "-m", "autogpu.tools.autogpu_tune", *saxpy_args(50000), "--cache",
            str(cache), "-o", str(tmp_path / "out"), "-q", "--no-plot", "--set",
-           "block_size=32,64,128,256", "--repetitions", "12", "--size", "n=50000", "-j", "2"]
+           "block_size=32,64,128,256", "--repetitions", "12", "-j", "2"]
     tuner = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                              start_new_session=True)  # its process group: the tuner's pid
     try:

@@ -206,6 +206,19 @@ def test_options_fixed_in_the_pipeline_string_are_not_tuned():
                     overrides={"block_size": [64]})
 
 
+def test_restrictions_see_fixed_options_and_pass_ones_over_fixed_options_only_are_dropped():
+    def space(written, dims):
+        return build_space([PassSpec("p", written)], {"p": OPTIMIZE[:3]}, {"n": 100},
+                           parallel_dims=dims, use_defaults=True,
+                           pass_restrictions={"p": ("unroll * block_y <= 4",)},
+                           restrictions=["unroll <= n"])
+    assert {c["block_y"] for c in space({"unroll": (2,)}, 2).enumerate()} == {1, 2}
+    only_fixed = space({"unroll": (8,)}, 1)  # block_y: an axis saxpy-like kernels lack
+    assert only_fixed.enumerate() and "unroll * block_y <= 4" not in only_fixed.describe()[
+        "restrictions"]
+    assert "unroll <= n" in only_fixed.describe()["restrictions"]  # the user's stay
+
+
 def test_tuple_options_become_one_parameter_per_component():
     options = [OptionInfo("unroll", "tuple", (1, 1), "int")]
     space = build_space([PassSpec("p", {})], {"p": options}, {}, parallel_dims=2,

@@ -239,22 +239,34 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _once(pairs: list[tuple[str, str]], flag: str) -> dict[str, str]:
+    """NAME=VALUE flags as a dict; a name given twice is an error, not the last one winning."""
+    result: dict[str, str] = {}
+    for name, value in pairs:
+        if name in result:
+            raise CompileError(f"{flag} {name} is given twice ({name}={result[name]} and "
+                               f"{name}={value}): keep one")
+        result[name] = value
+    return result
+
+
 def options_from_args(args: argparse.Namespace):
     from autogpu.tuner.driver import TuneOptions
 
     function = args.function
     output = args.output
-    space: dict[str, Any] = {name: parse_values(values) for name, values in args.set}
+    space: dict[str, Any] = {name: parse_values(values)
+                             for name, values in _once(args.set, "--set").items()}
     cache = "none" if args.no_cache else args.cache
     devices = args.device or [0]
     return TuneOptions(
         kernel=args.kernel,
         function=function,
         pipeline=args.pipeline,
-        sizes=dict(args.size),
+        sizes=_once(args.size, "--size"),
         specialize=args.specialize,
-        arrays=dict(args.array),
-        inputs=dict(args.input),
+        arrays=_once(args.array, "--array"),
+        inputs=_once(args.input, "--input"),
         space=space,
         space_file=args.space,
         restrictions=list(args.restrict),

@@ -255,10 +255,7 @@ def reduction_length(func: Any, sizes: dict[str, Any]) -> int | None:
     """K of the verification tolerance: the most terms any value accumulates, i.e. the largest
     product of trip counts of nested serial loops, or of a reduction loop's trip count, for the
     given sizes. None where a trip count cannot be evaluated (the caller falls back)."""
-    from autogpu.passes.analysis.extents import parameter_names
-
-    args = {arg: sizes[name] for arg, name in zip(func.body.blocks[0].args,
-                                                   parameter_names(func)) if name in sizes}
+    args = _size_arguments(func, sizes)
     best = 1
     for op in func.walk():
         if op.name == "scf.while":
@@ -276,6 +273,36 @@ def reduction_length(func: Any, sizes: dict[str, Any]) -> int | None:
             node = node.parent_op()
         best = max(best, k)
     return best
+
+
+def parallel_iterations(func: Any, sizes: dict[str, Any]) -> int | None:
+    """How many iterations the parallel loops of a frontend function run for these sizes (the
+    work of all threads, summed over the nests); None where a trip count cannot be evaluated or
+    there is no parallel loop."""
+    args = _size_arguments(func, sizes)
+    total = None
+    for op in func.walk():
+        if op.name != "agpu.parallel_for" or any(
+                inner.name == "agpu.parallel_for" for inner in op.walk() if inner is not op):
+            continue  # the nest is counted from its innermost parallel loop
+        iterations, node = 1, op
+        while node is not None and node is not func:
+            if node.name == "agpu.parallel_for":
+                trips = _trip_count(node, args)
+                if trips is None:
+                    return None
+                iterations *= trips
+            node = node.parent_op()
+        total = (total or 0) + iterations
+    return total
+
+
+def _size_arguments(func: Any, sizes: dict[str, Any]) -> dict[Any, Any]:
+    """The function's block arguments that `sizes` gives values to, with those values."""
+    from autogpu.passes.analysis.extents import parameter_names
+
+    return {arg: sizes[name] for arg, name in zip(func.body.blocks[0].args,
+                                                  parameter_names(func)) if name in sizes}
 
 
 def _is_reduction_loop(op: Any) -> bool:

@@ -144,6 +144,7 @@ def prepare(options: TuneOptions) -> Prepared:
     raw_sizes = {**(space_file.sizes if space_file else {}), **options.sizes}
     host_mode = options.host is not None
     sizes = inputs.check_sizes(params, raw_sizes, function, require_all=not host_mode)
+    _check_work(c_function, function, sizes)
     given_arrays = {**(space_file.arrays if space_file else {}), **options.arrays}
     if host_mode:  # the user's program owns the data
         lengths, args = {}, []
@@ -195,6 +196,15 @@ def _specialized_pipeline(options: TuneOptions, params: list[adapter.Param],
     return f'agpu-specialize{{sizes="{text}"}},{options.pipeline}'
 
 
+def _check_work(c_function: Any, function: str, sizes: dict[str, Any]) -> None:
+    """Sizes for which the parallel loops do nothing (n=0, n=-5) are legal C, but a run on them
+    would time empty kernels."""
+    if adapter.parallel_iterations(c_function, sizes) == 0:
+        given = ", ".join(f"{k}={v}" for k, v in sizes.items() if isinstance(v, int))
+        raise CompileError(f"at {given}, the parallel loops of {function} run no iteration: "
+                           "tuning would measure nothing; give sizes for which they run")
+
+
 def _check_options(o: TuneOptions) -> None:
     if o.strategy not in STRATEGIES and o.strategy != "tpe":
         raise CompileError(f"unknown strategy '{o.strategy}': choose one of {', '.join(STRATEGIES)}")
@@ -214,13 +224,13 @@ def _check_options(o: TuneOptions) -> None:
 
 
 def _empty_space_message(space: space_mod.Space) -> str:
-    if not space.parameters:
-        return "the space is empty"  # cannot happen: the product of nothing is one variant
-    sample = next(space_mod.product_of(space))
+    sample = next(space_mod.product_of(space))  # {} when every option is fixed
     reason = space.rejects(sample)
+    if not sample:
+        return f"the search space is empty: its only configuration violates {reason}"
     return (f"the search space is empty: all {space.product_size} configurations violate a "
             f"restriction (e.g. {', '.join(f'{k}={v}' for k, v in sample.items())} violates "
-            f"'{reason}')")
+            f"{reason})")
 
 
 # --- run ---------------------------------------------------------------------------------------

@@ -263,12 +263,15 @@ class Space:
         raise KeyError(name)
 
     def rejects(self, config: Mapping[str, Any]) -> str | None:
-        """The first restriction `config` violates (its description), or None."""
+        """The first restriction `config` violates, quoted, with the other values it reads
+        (fixed options, sizes): `'unroll_x * unroll_y <= 32' (with unroll_x=64)`; or None."""
         env = {**self.environment, **config}
         for r in self.restrictions:
             try:
                 if not r(env):
-                    return r.description
+                    others = sorted((r.names or frozenset()) - set(config))
+                    given = ", ".join(f"{n}={env[n]}" for n in others if n in env)
+                    return f"'{r.description}'" + (f" (with {given})" if given else "")
             except CompileError as e:
                 raise CompileError(f"restriction '{r.description}': {e.message}") from None
         return None
@@ -401,6 +404,8 @@ def build_space(
 
     Options written in the pipeline string are fixed. `overrides` maps a parameter name
     (`option`, `pass.option`, or `option_i` for a component of a tuple option) to values.
+    Restrictions read an option that is not tuned as its fixed (or default) value; a pass's
+    restriction that reads no tuned option is dropped: it would only overrule the user's values.
     """
     overrides = dict(overrides or {})
     env = dict(environment)
@@ -421,6 +426,7 @@ def build_space(
             short = o.name if counts[o.name] == 1 else f"{_identifier(p.name)}_{o.name}"
             if o.name in p.options:
                 fixed[qualified] = list(p.options[o.name])
+                env.setdefault(short, _written_value(o, p.options[o.name]))
                 for key in (short, qualified, o.name):
                     if key in overrides:
                         raise CompileError(
@@ -430,7 +436,7 @@ def build_space(
                 continue
             if _axis(o.name) >= max(parallel_dims, 1) and not _mentioned(overrides, short, qualified):
                 fixed[qualified] = o.default  # a block/unroll axis the kernel does not have
-                env.setdefault(short, o.default)  # so restrictions that name it still hold
+                env.setdefault(short, o.default)
                 continue
             if o.kind == "tuple":
                 dims = len(o.default) if o.default else max(parallel_dims, 1)
@@ -445,6 +451,7 @@ def build_space(
                     default_i = o.default[i] if o.default and i < len(o.default) else None
                     if spec is None:
                         fixed[f"{qualified}_{i}"] = default_i
+                        env.setdefault(name, default_i)
                         continue
                     params.append(Parameter(name, p.name, o.name,
                                             resolve_values(spec, env, name), i, default_i))
@@ -454,6 +461,7 @@ def build_space(
                 spec = default_values(p.name, o)
             if spec is None:
                 fixed[qualified] = list(o.default) if isinstance(o.default, tuple) else o.default
+                env.setdefault(short, o.default)
                 continue
             values = resolve_values(spec, env, short)
             params.append(Parameter(short, p.name, o.name, values, None, o.default))
@@ -469,11 +477,19 @@ def build_space(
 
     _check_size(params)
     all_restrictions: list[Restriction] = threads_restrictions(params)
+    tuned = {p.name for p in params}
     for pass_name, texts in (pass_restrictions or {}).items():
         for text in texts:
-            all_restrictions.append(Restriction.from_expression(text))
+            restriction = Restriction.from_expression(text)
+            if restriction.names & tuned:  # else it reads only values the user fixed
+                all_restrictions.append(restriction)
     all_restrictions += [as_restriction(r) for r in restrictions]
     return Space(params, all_restrictions, env, list(base_pipeline), fixed)
+
+
+def _written_value(option: OptionInfo, written: tuple[Any, ...]) -> Any:
+    """An option's value as the pipeline string gives it (a tuple for tuple options)."""
+    return written[0] if option.kind != "tuple" and len(written) == 1 else tuple(written)
 
 
 def _check_size(params: Sequence[Parameter]) -> None:
