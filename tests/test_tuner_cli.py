@@ -135,6 +135,16 @@ def test_sizes_for_which_only_serial_loops_are_empty_are_tuned(capsys):
     assert code == 0, err
 
 
+def test_an_output_directory_that_cannot_be_written_is_an_error_before_tuning(capsys, tmp_path):
+    file = tmp_path / "file"
+    file.write_text("")
+    for out in (file, file / "sub"):
+        code, _, err = _run(capsys, *SAXPY_ARGS, "--cache", tmp_path / "c.sqlite", "-o", out)
+        assert code == 1
+        assert err == f"autogpu-tune: error: cannot write the outputs to {out}: {file} is a file\n"
+        assert not (tmp_path / "c.sqlite").exists()  # nothing ran
+
+
 def test_sizes_must_be_given_and_unbounded_arrays_need_a_length(capsys, tmp_path):
     code, _, err = _run(capsys, SAXPY, "--backend", "cpu")
     assert code == 1 and "saxpy needs a value for its integer parameter n: --size n=VALUE" in err

@@ -239,6 +239,8 @@ def _empty_space_message(space: space_mod.Space) -> str:
 def run(prepared: Prepared, *, out: Any = None) -> TuneResult:
     """Tune: measure the variants (resuming from the cache) and write the outputs."""
     o = prepared.options
+    if o.output_dir:
+        report.check_output_dir(o.output_dir)
     prepared = replace(prepared, reference=reference_mod.resolved(prepared.reference))
     if o.workers > 1:
         from autogpu.tuner.workers import run_workers

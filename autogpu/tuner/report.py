@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import json
 import math
+import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from autogpu.api import option_value, options_text
+from autogpu.diagnostics import CompileError
 
 REPORT_SCHEMA = "autogpu-tune-report/1"
 
@@ -65,6 +67,21 @@ def table(variants: Sequence[Mapping[str, Any]], top: int = 10, names: Sequence[
     else:
         lines.append(f"{len(ok)} verified, 0 failed")
     return "\n".join(lines)
+
+
+def check_output_dir(path: str | Path) -> None:
+    """Raise CompileError unless the outputs can be written to `path` (made later, with its
+    parents): checked before tuning, so that a run is not lost at its end for a mistyped `-o`.
+    Nothing is created."""
+    path = Path(path)
+    existing = next(p for p in (path, *path.parents) if p.exists() or p.is_symlink())
+    if not existing.is_dir():
+        raise CompileError(f"cannot write the outputs to {path}: {existing} is a file")
+    try:
+        tempfile.TemporaryFile(dir=existing).close()
+    except OSError as e:
+        raise CompileError(f"cannot write the outputs to {path}: {existing} is not writable "
+                           f"({(e.strerror or str(e)).lower()})") from None
 
 
 def write_json(path: Path, data: Any) -> None:
