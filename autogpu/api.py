@@ -54,12 +54,20 @@ def pipeline_spec(pipeline: str, pass_options: Mapping[str, Any]) -> str:
 
 
 def option_value(value: Any) -> str:
-    """A pass option's value as a pipeline string spells it: true/false, lists with commas."""
+    """A pass option's value as a pipeline string spells it: true/false, lists with commas,
+    strings quoted (`sizes="m=64,n=64"`: unquoted, its `=` and `,` would end the option)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (list, tuple)):
         return ",".join(option_value(v) for v in value)
+    if isinstance(value, str):
+        return '"' + "".join(_STRING_ESCAPES.get(c, c) for c in value) + '"'
     return str(value)
+
+
+#: The escapes of a quoted string in a pipeline (xDSL's lexer reads exactly these).
+_STRING_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r",
+                   "\f": "\\f", "\v": "\\v"}
 
 
 def options_text(options: Mapping[str, Any]) -> str:
@@ -78,14 +86,25 @@ def parse_pipeline(spec: str) -> PassPipeline:
 
 
 def load_source(path_or_source: str | os.PathLike[str]) -> tuple[str, str]:
-    """(C source text, file name for diagnostics) from a path or from source text."""
+    """(C source text, file name for diagnostics) from a path or from source text.
+
+    A path-like object is a path. A string is source text if it has a newline or a `{` (every
+    C function has a body), and otherwise a path, which must name an existing `.c` file: a
+    mistyped or a `.cu` path is an error, not C source that fails to parse.
+    """
     text = str(path_or_source)
-    if isinstance(path_or_source, os.PathLike) or ("\n" not in text and text.endswith(".c")):
-        path = Path(text)
-        if not path.is_file():
-            raise CompileError(f"no such C file: {path}")
+    if not isinstance(path_or_source, os.PathLike) and ("\n" in text or "{" in text):
+        return text, "<source>"
+    path = Path(text)
+    if path.suffix != ".c":
+        raise CompileError(f"{path} is not a C file: autogpu compiles serial C from a .c file, "
+                           "or from source text")
+    try:
         return path.read_text(), str(path)
-    return text, "<source>"
+    except FileNotFoundError:
+        raise CompileError(f"no such C file: {path}") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise CompileError(f"cannot read {path}: {e}") from None
 
 
 def run_pipeline(module: ModuleOp, spec: str) -> ModuleOp:
@@ -273,7 +292,8 @@ def compile(
     warn: Callable[[CompileError], None] | None = None,
     **pass_options: Any,
 ) -> Kernel:
-    """Compile serial C (a path to a `.c` file, or source text) through `pipeline`. The
+    """Compile serial C (a path to a `.c` file, or source text: see `load_source`) through
+    `pipeline`; `pass_options` are options of its last pass (`sizes="m=64,n=64"`). The
     frontend's warnings go to `warn` (default: printed on stderr); with `werror` they are
     errors."""
     from autogpu.frontend import parse_c

@@ -69,7 +69,7 @@ def sized(**sizes: int) -> str:
     """The `sizes` option of autogpu-optimize: the sizes compiled into the kernel, so guards the
     grid proves unnecessary disappear (the paper's unguarded kernels at 2048) and constant loops
     unroll fully."""
-    return '"' + ",".join(f"{k}={v}" for k, v in sizes.items()) + '"'
+    return ",".join(f"{k}={v}" for k, v in sizes.items())  # pipeline_spec quotes it
 
 
 MM_STAGED = dict(block_size=256, cache=False)
