@@ -59,6 +59,31 @@ def test_invalid_factors(options, message):
         AgpuUnrollParallelPass(**options)
 
 
+def test_replicas_are_bounded_by_the_operations_they_make():
+    """unroll_x=4000 took a minute to lower and 10**6 never ended; the limit leaves real
+    factors alone (matmul's nest has 32 operations: 2048 replicas would fit)."""
+    transformed(module_of(example("matmul.c")), AgpuUnrollParallelPass(x=64, y=32))
+    with pytest.raises(CompileError, match="agpu-unroll-parallel: x=10000 on the nest of loop "
+                                           "'i': 10000 copies of its 7 operations would make "
+                                           "70000, more than the limit of 65536"):
+        transformed(module_of(example("saxpy.c")), AgpuUnrollParallelPass(x=10000))
+
+
+def test_a_huge_factor_is_a_prompt_one_line_error_of_the_tools():
+    import subprocess
+    import sys
+
+    from pathlib import Path
+
+    matmul = Path(__file__).resolve().parent.parent / "examples" / "matmul.c"
+    done = subprocess.run(
+        [sys.executable, "-m", "autogpu.tools.autogpu_opt", str(matmul), "-t", "cuda", "-p",
+         "autogpu-optimize{unroll_x=1000000}"],
+        capture_output=True, text=True, timeout=120)  # a safety net: it used to never end
+    assert done.returncode == 1 and done.stderr.count("\n") == 1
+    assert "agpu-unroll-parallel: y=1 x=1000000 on the nest of loop 'j'" in done.stderr
+
+
 def test_options_from_a_pipeline_spec():
     (unroll,) = PassPipeline.parse_spec(get_all_passes(), "agpu-unroll-parallel{x=2 y=8}").passes
     assert unroll == AgpuUnrollParallelPass(x=2, y=8)

@@ -214,6 +214,34 @@ def test_invalid_options(options, message):
         AgpuUnrollSerialPass(**options)
 
 
+def test_loops_that_do_not_exist_are_an_error_naming_those_that_do():
+    with pytest.raises(CompileError, match=r"no serial loop has the induction variable 'q', 'w' "
+                                           r"\(loops=u,q,w; the serial loops at this point: v, u\)"):
+        transformed(module_of(example("conv2d.c")), AgpuUnrollSerialPass(loops=("u", "q", "w")))
+
+
+@pytest.mark.parametrize("options, copies", [
+    ({"factor": 5000}, "5000 copies"),  # matmul's k loop: 16 operations
+    ({"factor": 10**6}, "1000000 copies"),
+    ({"factor": 1, "full_unroll_limit": 10**6, "loops": ("k",)}, None),  # p is not constant
+])
+def test_unrolling_is_bounded_by_the_operations_it_makes(options, copies):
+    module = module_of(example("matmul.c"))
+    if copies is None:
+        transformed(module, AgpuUnrollSerialPass(**options))
+        return
+    with pytest.raises(CompileError, match=f"loop 'k' unrolled {options['factor']} times: "
+                                           f"{copies} of its 16 operations would make .*, more "
+                                           "than the limit of 65536: use a smaller factor"):
+        transformed(module, AgpuUnrollSerialPass(**options))
+
+
+def test_full_unrolling_is_bounded_too():
+    module = module_of(CONSTANT_TRIPS.replace("TRIPS", "20000"))
+    with pytest.raises(CompileError, match="loop 'k' unrolled completely: 20000 copies"):
+        transformed(module, AgpuUnrollSerialPass(full_unroll_limit=10**6))
+
+
 def test_options_from_pipeline_spec():
     from autogpu.api import parse_pipeline
 

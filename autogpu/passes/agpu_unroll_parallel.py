@@ -10,12 +10,14 @@ land where the lowering will look for them. Each thread then runs `x * y` iterat
 replicas), jammed by the lowering (`agpu_to_gpu/jam.py`); the grid shrinks accordingly.
 
 An option left out keeps the loops' current factors; a factor for a dimension a nest does not
-use is ignored for that nest. Factors must be at least 1.
+use is ignored for that nest. Factors must be at least 1, and the replicas of a nest may make at
+most `MAX_UNROLLED_OPERATIONS` operations (replicas times the nest's).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import prod
 from typing import ClassVar
 
 from xdsl.context import Context
@@ -26,6 +28,7 @@ from xdsl.passes import ModulePass
 
 from autogpu.dialects.agpu import ParallelForOp
 from autogpu.passes.agpu_to_gpu.nest_mapping import map_nest
+from autogpu.passes.analysis.loops import check_unrolled_size
 from autogpu.passes.utils.errors import PassError
 
 
@@ -84,6 +87,10 @@ class AgpuUnrollParallelPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         factors = self.factors()
         for nest in _outermost_parallel_loops(op):
-            for level in map_nest(nest).levels:
-                if level.dim in factors:
-                    level.loop.unroll = IntegerAttr(factors[level.dim], i64)
+            levels = [level for level in map_nest(nest).levels if level.dim in factors]
+            given = " ".join(f"{level.dim.value}={factors[level.dim]}" for level in levels)
+            check_unrolled_size(nest, prod(factors[level.dim] for level in levels),
+                                f"agpu-unroll-parallel: {given} on the nest of loop "
+                                f"'{nest.body.block.args[0].name_hint or '?'}'")
+            for level in levels:
+                level.loop.unroll = IntegerAttr(factors[level.dim], i64)

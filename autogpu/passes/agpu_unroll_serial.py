@@ -16,8 +16,9 @@ as unsigned (it is exact modulo 2^w and lies in [1, 2^w) when the loop runs) and
 unsigned. `main_ub` overflows only where the original induction variable overflows too.
 
 Which loops: by default the innermost serial loops (those containing no other loop); the option
-`loops` names loops by their induction variable (`loops=k,u`). Copies of the body keep the
-order of the iterations, so results are bitwise identical.
+`loops` names loops by their induction variable (`loops=k,u`; a name no loop has is an error).
+Copies of the body keep the order of the iterations, so results are bitwise identical. One
+unrolling makes at most `MAX_UNROLLED_OPERATIONS` operations (copies times the body's).
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ from xdsl.rewriter import InsertPoint
 
 from autogpu.diagnostics import CompileError
 from autogpu.passes.analysis.integers import bit_width, constant_int, to_signed
-from autogpu.passes.analysis.loops import constant_trip_count, contains_loop
+from autogpu.passes.analysis.loops import check_unrolled_size, constant_trip_count, contains_loop
+from autogpu.passes.utils.errors import PassError
 
 
 def _constant(value: int, type: Attribute, rewriter: PatternRewriter, at: InsertPoint) -> SSAValue:
@@ -185,7 +187,9 @@ class UnrollSerialLoop(RewritePattern):
             return
         self.targets.discard(op)
         trips = constant_trip_count(op)
+        name = f"agpu-unroll-serial: loop '{op.body.block.args[0].name_hint or '?'}'"
         if trips is not None and trips <= self.full_unroll_limit:
+            check_unrolled_size(op, trips, f"{name} unrolled completely")
             lb = constant_int(op.lb)
             assert lb is not None
             results = _straight_line(
@@ -195,6 +199,7 @@ class UnrollSerialLoop(RewritePattern):
             return
         if self.factor == 1 or (trips is not None and trips < self.factor):
             return  # (a short constant loop stays whole above the full-unroll limit)
+        check_unrolled_size(op, self.factor, f"{name} unrolled {self.factor} times")
         if trips is not None:
             self._unroll_constant(op, trips, rewriter)
         else:
@@ -226,9 +231,16 @@ class UnrollSerialLoop(RewritePattern):
 
 def _selected_loops(module: ModuleOp, names: Sequence[str]) -> set[scf.ForOp]:
     loops = [op for op in module.walk() if isinstance(op, scf.ForOp)]
-    if names:
-        return {l for l in loops if l.body.block.args[0].name_hint in names}
-    return {l for l in loops if not contains_loop(l)}
+    if not names:
+        return {l for l in loops if not contains_loop(l)}
+    present = [l.body.block.args[0].name_hint for l in loops]
+    unknown = [n for n in names if n not in present]
+    if unknown:
+        listed = ", ".join(dict.fromkeys(n for n in present if n)) or "none"
+        raise PassError(f"agpu-unroll-serial: no serial loop has the induction variable "
+                        f"{', '.join(repr(n) for n in unknown)} (loops={','.join(names)}; the "
+                        f"serial loops at this point: {listed})")
+    return {l for l, name in zip(loops, present) if name in names}
 
 
 @dataclass(frozen=True)

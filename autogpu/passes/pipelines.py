@@ -111,7 +111,8 @@ class AutogpuOptimizePipeline(ModulePass):
     unroll_serial: int = 1
     """Unroll factor of serial loops (with a remainder loop where it does not divide)."""
     unroll_loops: tuple[str, ...] = ()
-    """Serial loops to unroll, by induction variable name; empty: the innermost ones."""
+    """Serial loops to unroll, by induction variable name (each must exist); empty: the
+    innermost ones."""
     full_unroll_limit: int = 16
     """Serial loops with a constant trip count up to this unroll fully."""
 

@@ -363,7 +363,7 @@ def _main(args: argparse.Namespace, host_mode: bool) -> int:
         print(report.compare_table(result.report["compare_strategies"]))
     print(f"reference: {result.report['reference']['description']}")
     if result.best_params is None:
-        print(f"autogpu-tune: no variant of {result.function} passed verification "
+        print(f"autogpu-tune: error: no variant of {result.function} passed verification "
               f"(details in {result.files.get('report')})", file=sys.stderr)
         return 1
     best = options_text(result.best_params)
