@@ -95,7 +95,7 @@ def _compile(source: str, filename: str, warn: Callable[[CompileError], None]) -
     unit = parse_text(pre, source, filename)
     targets = _pragma_targets(parallel, pre, source, filename)
     functions = Sema(source, filename, targets, warn).run(unit)
-    module = generate(functions)
+    module = generate(functions, filename)
     module.verify()
     try:
         check_parallel_loops(module, lambda w: warn(_quoted(w, source)))
