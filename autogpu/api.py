@@ -279,11 +279,15 @@ def compile(
     from autogpu.frontend import parse_c
 
     source, filename = load_source(path_or_source)
-    module = parse_c(source, filename, warn, werror=werror)
-    function = select_function(module, filename, function,
-                               "pass function=NAME to choose one").sym_name.data
-    spec = pipeline_spec(pipeline, pass_options)
-    c_module = module.clone()
-    run_pipeline(module, spec)
+    try:
+        module = parse_c(source, filename, warn, werror=werror)
+        function = select_function(module, filename, function,
+                                   "pass function=NAME to choose one").sym_name.data
+        spec = pipeline_spec(pipeline, pass_options)
+        c_module = module.clone()
+        run_pipeline(module, spec)
+    except CompileError as e:  # a pass error on source given as text: quote its line
+        e.quoting(filename, source)
+        raise
     return Kernel(function, module, spec, filename, c_module)
 

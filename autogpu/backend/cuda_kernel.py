@@ -46,7 +46,7 @@ from autogpu.backend.cuda_memory import (
     is_workgroup,
     str_attr,
 )
-from autogpu.diagnostics import CompileError
+from autogpu.diagnostics import CompileError, location_of
 
 
 # Uses under which a value computed as `unsigned` is best declared `unsigned` (rather than
@@ -86,7 +86,10 @@ class KernelEmitter(ControlFlow):
     def fail(self, op: Operation | None, why: str = "") -> CompileError:
         what = f"'{op.name}'" if op is not None else "this"
         detail = f" ({why})" if why else ""
-        return CompileError(f"cuda target: cannot print {what}{detail} in gpu.func @{self.name}")
+        return CompileError(
+            f"cuda target: cannot print {what}{detail} in gpu.func @{self.name}",
+            location_of(op or self.func),
+        )
 
     # --- output ----------------------------------------------------------------------------
 
@@ -171,7 +174,8 @@ class KernelEmitter(ControlFlow):
     def fail_param(self, name: str, type: Attribute, why: str) -> CompileError:
         return CompileError(
             f"cuda target: cannot print parameter {name} of type {type} ({why}) "
-            f"in gpu.func @{self.name}"
+            f"in gpu.func @{self.name}",
+            location_of(self.func),
         )
 
     def c_type(self, type: Attribute, spelling: str | None, param: str) -> str:
