@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import bisect
 import linecache
+import os
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
@@ -19,7 +21,7 @@ from xdsl.ir import Operation
 @dataclass(frozen=True)
 class SourceLocation:
     file: str
-    line: int  # 1-based
+    line: int  # 1-based; 0: the file as a whole (it cannot be read)
     column: int  # 1-based
 
 
@@ -43,6 +45,8 @@ class CompileError(Exception):
         if self.location is None:
             return f"{self.severity}: {self.message}"
         loc = self.location
+        if loc.line == 0:
+            return f"{loc.file}: {self.severity}: {self.message}"
         text = f"{loc.file}:{loc.line}:{loc.column}: {self.severity}: {self.message}"
         source_line = self.source_line
         if source_line is None:  # a pass error knows only its location: read the file
@@ -110,3 +114,37 @@ def line_and_column(source: str, offset: int) -> tuple[int, int]:
     starts = _line_starts(source)
     line = bisect.bisect_right(starts, offset)
     return line, offset - starts[line - 1] + 1
+
+
+def read_source(path: str | os.PathLike[str]) -> str:
+    """The text of source file `path`. A missing path, a directory, an unreadable file or one
+    that is not UTF-8 text is a CompileError `path: error: ...`, never an OSError."""
+    file = str(path)
+    whole_file = SourceLocation(file, 0, 0)
+    try:
+        data = Path(file).read_bytes()
+    except FileNotFoundError:
+        raise CompileError("no such file", whole_file) from None
+    except IsADirectoryError:
+        raise CompileError("is a directory, not a source file", whole_file) from None
+    except OSError as e:
+        raise CompileError(f"cannot read it: {e.strerror}", whole_file) from None
+    return decode_source(data, file)
+
+
+def decode_source(data: bytes, file: str) -> str:
+    """`data` as UTF-8 text; otherwise a CompileError at the first invalid byte, with its
+    byte offset (C and IR sources are UTF-8)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        line_end = data.find(b"\n", e.start)
+        before = data[line_start : e.start].decode("utf-8", errors="replace")
+        raise CompileError(
+            f"not UTF-8 text: invalid byte 0x{data[e.start]:02x} at byte offset {e.start}",
+            SourceLocation(file, data.count(b"\n", 0, e.start) + 1, len(before) + 1),
+            data[line_start : line_end if line_end >= 0 else len(data)].decode(
+                "utf-8", errors="replace"
+            ),
+        ) from None
