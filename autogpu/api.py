@@ -16,7 +16,6 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path
 from typing import Any
 
 from xdsl.dialects import func
@@ -26,7 +25,8 @@ from xdsl.transforms import get_all_passes as get_xdsl_passes
 from xdsl.utils.arg_spec import ArgSpecParseError
 
 from autogpu.context import make_context
-from autogpu.diagnostics import CompileError
+from autogpu.diagnostics import CompileError, read_source
+from autogpu.nesting import deep_recursion
 
 BACKENDS = ("cpu", "cuda")
 
@@ -81,10 +81,7 @@ def load_source(path_or_source: str | os.PathLike[str]) -> tuple[str, str]:
     """(C source text, file name for diagnostics) from a path or from source text."""
     text = str(path_or_source)
     if isinstance(path_or_source, os.PathLike) or ("\n" not in text and text.endswith(".c")):
-        path = Path(text)
-        if not path.is_file():
-            raise CompileError(f"no such C file: {path}")
-        return path.read_text(), str(path)
+        return read_source(text), text
     return text, "<source>"
 
 
@@ -280,12 +277,13 @@ def compile(
 
     source, filename = load_source(path_or_source)
     try:
-        module = parse_c(source, filename, warn, werror=werror)
-        function = select_function(module, filename, function,
-                                   "pass function=NAME to choose one").sym_name.data
-        spec = pipeline_spec(pipeline, pass_options)
-        c_module = module.clone()
-        run_pipeline(module, spec)
+        with deep_recursion():
+            module = parse_c(source, filename, warn, werror=werror)
+            function = select_function(module, filename, function,
+                                       "pass function=NAME to choose one").sym_name.data
+            spec = pipeline_spec(pipeline, pass_options)
+            c_module = module.clone()
+            run_pipeline(module, spec)
     except CompileError as e:  # a pass error on source given as text: quote its line
         e.quoting(filename, source)
         raise

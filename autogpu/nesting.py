@@ -15,21 +15,27 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from autogpu.diagnostics import CompileError
+
 MAX_NESTING = 1000
 """The deepest nesting of C statements, of C expressions, or of IR regions accepted."""
 
 RECURSION_LIMIT = 40_000
-"""Python frames allowed while compiling: enough for MAX_NESTING in every stage (measured:
-docs/ir.md), small enough that the interpreter's C stack (8 MiB) never overflows first."""
+"""Python frames allowed while compiling. Measured on inputs nested MAX_NESTING deep (loops,
+ifs, sums, `&&` chains, `?:` chains, IR regions) through `autogpu-optimize -t cuda`: at most
+about 10,000 frames, and under 2 MiB of the interpreter's C stack (of 8 MiB by default)."""
 
 
 @contextmanager
 def deep_recursion() -> Iterator[None]:
-    """Raise Python's recursion limit to RECURSION_LIMIT (never lower it) for the duration."""
+    """Raise Python's recursion limit to RECURSION_LIMIT (never lower it) for the duration;
+    running out of it anyway is a CompileError, not a traceback."""
     previous = sys.getrecursionlimit()
     sys.setrecursionlimit(max(previous, RECURSION_LIMIT))
     try:
         yield
+    except RecursionError:
+        raise CompileError("input nested too deeply to compile") from None
     finally:
         sys.setrecursionlimit(previous)
 

@@ -32,11 +32,12 @@ from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp
 
-from autogpu.diagnostics import CompileError, located
+from autogpu.diagnostics import CompileError, located, read_source
 from autogpu.frontend.irgen import generate
 from autogpu.frontend.parse import parse_text
 from autogpu.frontend.preprocess import Pragma, Preprocessed, preprocess
 from autogpu.frontend.sema import Sema
+from autogpu.nesting import deep_recursion
 from autogpu.passes.analysis.dependences import check_parallel_loops
 
 __all__ = ["parse_c", "parse_c_file"]
@@ -55,7 +56,8 @@ def parse_c(
     errors, and compilation fails after them."""
     warnings: list[CompileError] = []
     try:
-        module = _compile(source, filename, warnings.append)
+        with deep_recursion():
+            module = _compile(source, filename, warnings.append)
     finally:
         for w in sorted(warnings, key=_position):
             if werror:
@@ -114,8 +116,7 @@ def _quoted(diagnostic: CompileError, source: str) -> CompileError:
 
 
 def parse_c_file(path: str | Path) -> ModuleOp:
-    path = Path(path)
-    return parse_c(path.read_text(), str(path))
+    return parse_c(read_source(path), str(path))
 
 
 def _pragma_targets(

@@ -66,7 +66,8 @@ class ExpressionTyping:
         return t
 
     def expr(self, e: ast.Expr):
-        t = self._expr(e)
+        with self.nested(e.pos, "expression"):
+            t = self._expr(e)
         e.ctype = t
         return t
 

@@ -216,9 +216,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    except RecursionError:  # beyond what MAX_NESTING guards: still a diagnostic
-        print("error: input nested too deeply to compile", file=sys.stderr)
-        return 1
     return 0
 
 
