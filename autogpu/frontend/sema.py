@@ -19,6 +19,7 @@ from autogpu.frontend.expressions import ExpressionTyping
 from autogpu.frontend.loops import Effects, canonical_form
 from autogpu.frontend.openmp import ClauseParser, ParallelInfo
 from autogpu.frontend.preprocess import Pragma
+from autogpu.frontend.reductions import check_reduction_uses
 from autogpu.frontend.symbols import Function, Var
 from autogpu.frontend.types import ArrayType
 from autogpu.nesting import MAX_NESTING, too_deep
@@ -415,6 +416,8 @@ class Sema(ExpressionTyping):
         self.scopes.pop()
         if parallel is not None:
             self.check_parallel(loop, parallel)
+            if not parallel.inner:
+                check_reduction_uses(loop.body, parallel.reductions, self.error)
             loop.parallel = parallel
 
     def perfectly_nested(self, loop: ast.For, parallel: ParallelInfo) -> ast.For:
