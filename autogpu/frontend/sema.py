@@ -354,7 +354,7 @@ class Sema(ExpressionTyping):
             self.declare(var, d.pos)
             init_decl.var = var
             if init_decl.init is None:
-                var.needs_slot = True
+                var.needs_slot = var.unassigned = True
             else:
                 var.initializing = True
                 self.rvalue(init_decl.init)
