@@ -16,9 +16,12 @@ collapse(n) and reduction(op: vars). Anything else is rejected with a located er
 
 Stages, one module each: `preprocess` (comments, macros, pragmas; positions kept), `parse`
 (c.lark, LALR, -> `ast`), `sema` (names, scopes, slots; with `expressions` for C typing,
-`loops` for canonical loops, `openmp` for clauses: every diagnostic) and `irgen`/`irgen_expr`
-(-> xDSL ops). Bad input raises a located `CompileError`; warnings (ignored pragmas and
-clauses, statements without effect) go to stderr in the same `file:line:col: warning:` format.
+`loops` for canonical loops, `openmp` for clauses, `reductions` for the uses of reduction
+variables: every diagnostic) and `irgen`/`irgen_expr` (-> xDSL ops, each located at its C
+construct). Bad input raises a located `CompileError` (also nesting deeper than
+`autogpu.nesting.MAX_NESTING`); warnings (ignored pragmas and clauses, statements without
+effect, undefined behaviour: constant zero divisors, constant signed overflow, uninitialized
+reads) go to stderr in the same `file:line:col: warning:` format.
 Last, the parallel loops are checked (`autogpu/passes/analysis/dependences.py`): iterations that
 provably touch one element are an error, pairs of accesses the check cannot decide a warning.
 """
