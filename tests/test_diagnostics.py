@@ -276,6 +276,21 @@ def test_many_diagnostics_do_not_split_the_source_each_time():
     assert _line_starts.cache_info().misses == 1
 
 
+def test_the_frontend_runs_without_collector_pauses(monkeypatch):
+    """On a large file every collection would rescan all the objects the frontend keeps
+    (superlinear time): the collector is off while it runs, and back on after."""
+    import gc
+
+    from autogpu.frontend import Sema
+
+    enabled = []
+    run = Sema.run
+    monkeypatch.setattr(Sema, "run", lambda self, unit: enabled.append(gc.isenabled()) or run(
+        self, unit))
+    parse_c((EXAMPLES / "saxpy.c").read_text())
+    assert enabled == [False] and gc.isenabled()
+
+
 # ---- reductions -------------------------------------------------------------------------------
 
 

@@ -28,9 +28,11 @@ provably touch one element are an error, pairs of accesses the check cannot deci
 
 from __future__ import annotations
 
+import gc
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp
@@ -59,7 +61,7 @@ def parse_c(
     errors, and compilation fails after them."""
     warnings: list[CompileError] = []
     try:
-        with deep_recursion():
+        with deep_recursion(), _no_collector_pauses():
             module = _compile(source, filename, warnings.append)
     finally:
         for w in sorted(warnings, key=_position):
@@ -72,6 +74,20 @@ def parse_c(
     if werror and warnings:
         raise CompileError(f"{len(warnings)} warning(s) treated as errors (--Werror)")
     return module
+
+
+@contextmanager
+def _no_collector_pauses() -> Iterator[None]:
+    """Python's cycle collector off while compiling: on a large file the frontend allocates
+    millions of objects and frees none before it returns, so each collection would rescan all
+    of them (measured: 2.4x the time of a 1 MB file, growing with its size)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _position(warning: CompileError) -> tuple[int, int]:
