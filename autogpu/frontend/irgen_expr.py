@@ -77,6 +77,7 @@ class Emitter:
     def __init__(self, filename: str = "<input>"):
         self.filename = StringAttr(filename)
         self.location: LocationAttr = UNKNOWN_LOC  # of the C construct being translated
+        self.locations: dict[ast.Pos, FileLineColLoc] = {}
         self.block = Block()
         self.values: dict[Var, Val] = {}  # SSA variables (and loop variables in their loop)
         self.slots: dict[Var, SSAValue] = {}
@@ -87,7 +88,10 @@ class Emitter:
         self.last_constant: dict[Block, Operation] = {}
 
     def loc(self, pos: ast.Pos) -> FileLineColLoc:
-        return FileLineColLoc(self.filename, IntAttr(pos[0]), IntAttr(pos[1]))
+        """The location of `pos`, one attribute per position (many ops share it)."""
+        if pos not in self.locations:
+            self.locations[pos] = FileLineColLoc(self.filename, IntAttr(pos[0]), IntAttr(pos[1]))
+        return self.locations[pos]
 
     @contextmanager
     def at(self, pos: ast.Pos) -> Iterator[None]:
