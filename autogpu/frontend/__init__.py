@@ -119,19 +119,10 @@ def _compile(source: str, filename: str, warn: Callable[[CompileError], None]) -
     module = generate(functions, filename)
     module.verify()
     try:
-        check_parallel_loops(module, lambda w: warn(_quoted(w, source)))
+        check_parallel_loops(module, lambda w: warn(w.quoting(filename, source)))
     except CompileError as e:
-        raise _quoted(e, source) from None
+        raise e.quoting(filename, source) from None
     return module
-
-
-def _quoted(diagnostic: CompileError, source: str) -> CompileError:
-    """A diagnostic of the passes with the source line under its location, as the frontend's
-    own diagnostics have it."""
-    loc = diagnostic.location
-    if loc is None or diagnostic.source_line is not None:
-        return diagnostic
-    return located(diagnostic.message, loc.file, source, loc.line, loc.column, diagnostic.severity)
 
 
 def parse_c_file(path: str | Path) -> ModuleOp:
