@@ -112,7 +112,7 @@ BOUND_FROM_MEMORY = """void f(const int *m, const float *x, float *out) {
         (RACE_AFTER, "code after the loop reads the value", (8, 12)),
         (SERIAL_AROUND_PARALLEL, "a parallel loop inside serial control flow", (4, 5)),
         (LAND_REDUCTION, "reductions with 'land'", (4, 3)),
-        (BOUND_FROM_MEMORY, "depend on the result of arith.extsi", (4, 3)),
+        (BOUND_FROM_MEMORY, "which is computed from memory", (4, 3)),
     ],
     ids=["race-read", "race-after-loop", "serial-around-parallel", "land-reduction",
          "bound-from-memory"],
