@@ -26,7 +26,8 @@ from xdsl.transforms import get_all_passes as get_xdsl_passes
 from xdsl.utils.arg_spec import ArgSpecParseError
 
 from autogpu.context import make_context
-from autogpu.diagnostics import CompileError
+from autogpu.diagnostics import CompileError, read_source
+from autogpu.nesting import deep_recursion
 
 BACKENDS = ("cpu", "cuda")
 
@@ -96,15 +97,12 @@ def load_source(path_or_source: str | os.PathLike[str]) -> tuple[str, str]:
     if not isinstance(path_or_source, os.PathLike) and ("\n" in text or "{" in text):
         return text, "<source>"
     path = Path(text)
-    if path.suffix != ".c":
+    if path.suffix != ".c" and not path.is_dir():
         raise CompileError(f"{path} is not a C file: autogpu compiles serial C from a .c file, "
                            "or from source text")
-    try:
-        return path.read_text(), str(path)
-    except FileNotFoundError:
-        raise CompileError(f"no such C file: {path}") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise CompileError(f"cannot read {path}: {e}") from None
+    if not path.exists():
+        raise CompileError(f"no such C file: {path}")
+    return read_source(path), str(path)  # a folder, unreadable or not UTF-8: a file error
 
 
 def run_pipeline(module: ModuleOp, spec: str) -> ModuleOp:
@@ -299,11 +297,16 @@ def compile(
     from autogpu.frontend import parse_c
 
     source, filename = load_source(path_or_source)
-    module = parse_c(source, filename, warn, werror=werror)
-    function = select_function(module, filename, function,
-                               "pass function=NAME to choose one").sym_name.data
-    spec = pipeline_spec(pipeline, pass_options)
-    c_module = module.clone()
-    run_pipeline(module, spec)
+    try:
+        with deep_recursion():
+            module = parse_c(source, filename, warn, werror=werror)
+            function = select_function(module, filename, function,
+                                       "pass function=NAME to choose one").sym_name.data
+            spec = pipeline_spec(pipeline, pass_options)
+            c_module = module.clone()
+            run_pipeline(module, spec)
+    except CompileError as e:  # a pass error on source given as text: quote its line
+        e.quoting(filename, source)
+        raise
     return Kernel(function, module, spec, filename, c_module)
 

@@ -33,7 +33,7 @@ def test_quoted_options_read_back_as_written(value):
 @pytest.mark.parametrize("given, message", [
     ("x.cu", "x.cu is not a C file: autogpu compiles serial C from a .c file, or from source text"),
     (EXAMPLES.parent / "README.md", "README.md is not a C file"),
-    (str(EXAMPLES), "examples is not a C file"),
+    (str(EXAMPLES), "examples: error: is a directory, not a source file"),
     ("missing.c", "no such C file: missing.c"),
     (Path("kernel.cu"), "kernel.cu is not a C file"),
 ])

@@ -34,7 +34,7 @@ from autogpu.backend.c_types import (
 from autogpu.backend.cuda_memory import arg_attrs, str_attr
 from autogpu.backend.launch_sizes import Size
 from autogpu.backend.requirements import requirements_of
-from autogpu.diagnostics import CompileError
+from autogpu.diagnostics import CompileError, location_of
 
 
 def describe_host_function(
@@ -46,7 +46,9 @@ def describe_host_function(
 
     def fail(op: Operation, why: str = "") -> CompileError:
         detail = f" ({why})" if why else ""
-        return CompileError(f"cuda target: cannot print '{op.name}'{detail} in func.func @{name}")
+        return CompileError(
+            f"cuda target: cannot print '{op.name}'{detail} in func.func @{name}", location_of(op)
+        )
 
     def expression(value: SSAValue, user: Operation) -> Size:
         if isinstance(value, BlockArgument):
@@ -137,7 +139,10 @@ def _params(function: func.FuncOp) -> tuple[list[dict[str, Any]], list[str]]:
         attrs = arg_attrs(function, index)
         name = str_attr(attrs, "agpu.name") or arg.name_hint or f"arg{index}"
         if name in names:
-            raise CompileError(f"cuda target: two parameters named {name} in func.func @{fname}")
+            raise CompileError(
+                f"cuda target: two parameters named {name} in func.func @{fname}",
+                location_of(function),
+            )
         names.append(name)
         spelling = str_attr(attrs, "agpu.ctype")
         type = arg.type
@@ -146,7 +151,8 @@ def _params(function: func.FuncOp) -> tuple[list[dict[str, Any]], list[str]]:
             canonical = (user_ctype(spelling, element) if spelling else None) or ctype_of(element)
         except UnsupportedType:
             raise CompileError(
-                f"cuda target: parameter {name} of func.func @{fname} has unsupported type {type}"
+                f"cuda target: parameter {name} of func.func @{fname} has unsupported type {type}",
+                location_of(function),
             ) from None
         entry: dict[str, Any] = {
             "name": name,

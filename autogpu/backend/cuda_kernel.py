@@ -46,7 +46,7 @@ from autogpu.backend.cuda_memory import (
     is_workgroup,
     str_attr,
 )
-from autogpu.diagnostics import CompileError
+from autogpu.diagnostics import CompileError, location_of
 
 
 # Uses under which a value computed as `unsigned` is best declared `unsigned` (rather than
@@ -77,6 +77,7 @@ class KernelEmitter(ControlFlow):
         self.exprs: dict[SSAValue, Expr] = {}
         self.memories: dict[SSAValue, Memory] = {}
         self.inline: set[SSAValue] = set()
+        self.region_writes: dict[Operation, int] = {}  # see writes()
         self.lines: list[str] = []
         self.depth = 1
         self.done: set[Operation] = set()  # ops printed ahead of their turn
@@ -86,7 +87,10 @@ class KernelEmitter(ControlFlow):
     def fail(self, op: Operation | None, why: str = "") -> CompileError:
         what = f"'{op.name}'" if op is not None else "this"
         detail = f" ({why})" if why else ""
-        return CompileError(f"cuda target: cannot print {what}{detail} in gpu.func @{self.name}")
+        return CompileError(
+            f"cuda target: cannot print {what}{detail} in gpu.func @{self.name}",
+            location_of(op or self.func),
+        )
 
     # --- output ----------------------------------------------------------------------------
 
@@ -171,7 +175,8 @@ class KernelEmitter(ControlFlow):
     def fail_param(self, name: str, type: Attribute, why: str) -> CompileError:
         return CompileError(
             f"cuda target: cannot print parameter {name} of type {type} ({why}) "
-            f"in gpu.func @{self.name}"
+            f"in gpu.func @{self.name}",
+            location_of(self.func),
         )
 
     def c_type(self, type: Attribute, spelling: str | None, param: str) -> str:
@@ -204,7 +209,7 @@ class KernelEmitter(ControlFlow):
         position = {op: i for i, op in enumerate(ops)}
         writes_before = [0]
         for op in ops:
-            writes_before.append(writes_before[-1] + _writes(op))
+            writes_before.append(writes_before[-1] + self.writes(op))
         reads: dict[SSAValue, bool] = {}
         for i, op in enumerate(ops):
             if not (is_expression_op(op) or isinstance(op, memref.LoadOp) or _is_pure_if(op)):
@@ -230,6 +235,17 @@ class KernelEmitter(ControlFlow):
                 continue
             self.inline.add(result)
             reads[result] = reading
+
+    def writes(self, op: Operation) -> int:
+        """1 if `op` may write memory or synchronise (so no load may move across it). An op
+        with regions is looked into once (every block is planned: walking each region op's
+        whole body again would be quadratic in the nesting depth)."""
+        if isinstance(op, _WRITERS):
+            return 1
+        if op.regions and op not in self.region_writes:
+            inner = (o for region in op.regions for block in region.blocks for o in block.ops)
+            self.region_writes[op] = int(any(self.writes(o) for o in inner))
+        return self.region_writes.get(op, 0)
 
     def value(self, value: SSAValue, user: Operation) -> Expr:
         expr = self.exprs.get(value)
@@ -397,15 +413,6 @@ class KernelEmitter(ControlFlow):
 
 
 _WRITERS = (memref.StoreOp, memref.AtomicRMWOp, gpu.BarrierOp)
-
-
-def _writes(op: Operation) -> int:
-    """1 if `op` may write memory or synchronise (so no load may move across it)."""
-    if isinstance(op, _WRITERS):
-        return 1
-    if op.regions:
-        return int(any(isinstance(o, _WRITERS) for o in op.walk()))
-    return 0
 
 
 def _writes_to(user: Operation, ref: SSAValue) -> bool:

@@ -24,7 +24,7 @@ from autogpu.backend.c_names import sanitize
 from autogpu.backend.c_types import UnsupportedType, ctype_of, float_literal, int_literal
 from autogpu.backend.cuda_kernel import KernelEmitter
 from autogpu.backend.cuda_memory import Memory
-from autogpu.diagnostics import CompileError
+from autogpu.diagnostics import CompileError, location_of
 
 LAUNCH_COMMENT = "// autogpu-launch: "
 
@@ -48,24 +48,31 @@ def emit_cuda(module: ModuleOp) -> CudaProgram:
                 if not isinstance(inner, gpu.FuncOp):
                     raise CompileError(
                         f"cuda target: cannot print '{inner.name}' in gpu.module "
-                        f"@{op.sym_name.data}"
+                        f"@{op.sym_name.data}",
+                        location_of(inner),
                     )
                 if inner.kernel is None and "gpu.kernel" not in inner.attributes:
                     raise CompileError(
                         f"cuda target: cannot print gpu.func @{inner.sym_name.data}: "
-                        "only kernels (gpu.kernel) are supported"
+                        "only kernels (gpu.kernel) are supported",
+                        location_of(inner),
                     )
                 name = inner.sym_name.data
                 if sanitize(name) != name:
                     raise CompileError(
                         f"cuda target: kernel @{name}: the name is not a valid C identifier or "
-                        "is reserved (a keyword, CUDA builtin or math function)"
+                        "is reserved (a keyword, CUDA builtin or math function)",
+                        location_of(inner),
                     )
                 if name in kernels or name in globals:
-                    raise CompileError(f"cuda target: two kernels or globals named @{name}")
+                    raise CompileError(
+                        f"cuda target: two kernels or globals named @{name}", location_of(inner)
+                    )
                 kernels[name] = inner
         elif not isinstance(op, func.FuncOp):
-            raise CompileError(f"cuda target: cannot print '{op.name}' at module level")
+            raise CompileError(
+                f"cuda target: cannot print '{op.name}' at module level", location_of(op)
+            )
     helpers: dict[str, str] = {}
     bodies = [KernelEmitter(kernel, helpers, globals).emit() for kernel in kernels.values()]
     launch = describe_module(module, kernels)
@@ -85,16 +92,19 @@ def device_global(op: memref.GlobalOp, globals: dict[str, Memory]) -> str:
     where = f"memref.global @{name}"
     if sanitize(name) != name:
         raise CompileError(
-            f"cuda target: {where}: the name is not a valid C identifier or is reserved"
+            f"cuda target: {where}: the name is not a valid C identifier or is reserved",
+            location_of(op),
         )
     type = op.type
     shape = type.get_shape()
     if any(size < 0 for size in shape) or not isinstance(type.layout, NoneAttr):
-        raise CompileError(f"cuda target: cannot print {where} of type {type}")
+        raise CompileError(f"cuda target: cannot print {where} of type {type}", location_of(op))
     try:
         element = ctype_of(type.element_type)
     except UnsupportedType:
-        raise CompileError(f"cuda target: cannot print {where} of type {type}") from None
+        raise CompileError(
+            f"cuda target: cannot print {where} of type {type}", location_of(op)
+        ) from None
     globals[name] = Memory(Name(name), tuple(shape), element, False)
     extents = "".join(f"[{size}]" for size in shape)
     initializer = ""

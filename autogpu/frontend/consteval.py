@@ -7,7 +7,7 @@ constants in the IR (`-1`, `N * N` with `#define N 64`).
 from __future__ import annotations
 
 from autogpu.frontend import ast
-from autogpu.frontend.types import Scalar, fold_convert, wrap
+from autogpu.frontend.types import Scalar, fold_convert, max_value, wrap
 
 
 def const_int(expr: ast.Expr) -> int | None:
@@ -41,7 +41,10 @@ def const_int(expr: ast.Expr) -> int | None:
             return None if folded is None else int(folded)
         return None
     if isinstance(expr, ast.Binary) and expr.operand_type is not None:
-        lhs, rhs = const_int(expr.lhs), const_int(expr.rhs)
+        # The right operand first: in a long left-associative chain `a + b + ... + 1` it is
+        # the leaf, so a chain that is not constant is recognised at once, not by a descent.
+        rhs = const_int(expr.rhs)
+        lhs = None if rhs is None else const_int(expr.lhs)
         if lhs is None or rhs is None:
             return None
         t = expr.operand_type
@@ -63,12 +66,37 @@ def const_int(expr: ast.Expr) -> int | None:
     return None
 
 
+def undefined_operation(op: str, lhs: int | None, rhs: int | None, t: Scalar) -> str | None:
+    """Why C leaves `lhs op rhs` in integer type `t` undefined, from the operands known to be
+    constants (None: not constant; values already in `t`'s range), or None if it is defined
+    (unsigned arithmetic wraps; shifting 1 into the sign bit is accepted, as gcc does)."""
+    if op in ("/", "%") and rhs == 0:
+        return "division by zero" if op == "/" else "remainder by zero"
+    if op in ("<<", ">>") and rhs is not None and not 0 <= rhs < t.bits:
+        return f"shift count {rhs} is out of range for '{t}'"
+    if lhs is None or rhs is None or not t.signed:
+        return None
+    if op == "<<":
+        if lhs < 0:
+            return f"left shift of the negative value {lhs}"
+        exact, limit = lhs << rhs, 2**t.bits
+    elif op in ("+", "-", "*"):
+        exact, limit = {"+": lhs + rhs, "-": lhs - rhs, "*": lhs * rhs}[op], max_value(t) + 1
+    elif op in ("/", "%"):  # INT_MIN / -1: the quotient overflows (also for %)
+        exact, limit = _truncating_quotient(lhs, rhs), max_value(t) + 1
+    else:
+        return None
+    if -(max_value(t) + 1) <= exact < limit:
+        return None
+    return f"integer overflow: the exact value {exact} does not fit in '{t}'"
+
+
 def fold_binary(op: str, lhs: int, rhs: int, t: Scalar) -> int | None:
     """`lhs op rhs` in integer type `t` (operands already in range), or None if undefined."""
     if op in ("/", "%"):
         if rhs == 0:
             return None
-        quotient = abs(lhs) // abs(rhs) * (1 if (lhs < 0) == (rhs < 0) else -1)  # truncates
+        quotient = _truncating_quotient(lhs, rhs)
         return wrap(quotient, t) if op == "/" else wrap(lhs - quotient * rhs, t)
     results = {
         "+": lambda: lhs + rhs,
@@ -90,3 +118,8 @@ def fold_binary(op: str, lhs: int, rhs: int, t: Scalar) -> int | None:
         return None
     value = results[op]()
     return value if op in ("<", ">", "<=", ">=", "==", "!=", "&&", "||") else wrap(value, t)
+
+
+def _truncating_quotient(lhs: int, rhs: int) -> int:
+    """C's integer division: the quotient rounded toward zero."""
+    return abs(lhs) // abs(rhs) * (1 if (lhs < 0) == (rhs < 0) else -1)

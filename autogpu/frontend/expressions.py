@@ -7,7 +7,8 @@ its record of writes (`assigned`, `stored`).
 from __future__ import annotations
 
 from autogpu.frontend import ast
-from autogpu.frontend.symbols import array_var, describe
+from autogpu.frontend.consteval import const_int, undefined_operation
+from autogpu.frontend.symbols import Var, array_var, describe
 from autogpu.frontend.types import (
     DOUBLE,
     FLOAT,
@@ -17,6 +18,7 @@ from autogpu.frontend.types import (
     Scalar,
     promote,
     usual_arithmetic,
+    wrap,
 )
 
 # C math functions: name -> (parameter types, result type). None: the usual arithmetic
@@ -66,7 +68,8 @@ class ExpressionTyping:
         return t
 
     def expr(self, e: ast.Expr):
-        t = self._expr(e)
+        with self.nested(e.pos, "expression"):
+            t = self._expr(e)
         e.ctype = t
         return t
 
@@ -78,7 +81,9 @@ class ExpressionTyping:
                 self.warning(f"long double literal '{e.text}' is computed as double", e.pos)
             return e.type
         if isinstance(e, ast.Name):
-            return self.name(e)
+            t = self.name(e)
+            self.check_assigned(e.var, e.pos)
+            return t
         if isinstance(e, ast.Index):
             return self.index(e)
         if isinstance(e, ast.Call):
@@ -120,6 +125,17 @@ class ExpressionTyping:
             raise self.error(f"'{e.name}' is used in its own initializer", e.pos)
         e.var = var
         return var.type
+
+    def check_assigned(self, var: Var, pos: ast.Pos) -> None:
+        """Warns (once per variable) about a read of a local declared without initializer
+        before anything assigns it, in source order (gcc's -Wuninitialized)."""
+        if var.unassigned:
+            var.unassigned = False
+            self.warning(
+                f"'{var.name}' is used uninitialized: its value is undefined (initialize it "
+                "where it is declared)",
+                pos,
+            )
 
     def index(self, e: ast.Index):
         if not isinstance(e.base, ast.Name | ast.Index):
@@ -190,6 +206,8 @@ class ExpressionTyping:
             return INT
         if e.op == "~" and not t.is_int:
             raise self.error(f"'~' needs an integer operand, not '{t}'", e.pos)
+        if e.op == "-":
+            self.check_defined("-", 0, e.operand, promote(t), e.pos)  # -INT_MIN
         return promote(t)
 
     def binary(self, e: ast.Binary):
@@ -211,11 +229,32 @@ class ExpressionTyping:
             )
         if e.op in ("<<", ">>"):
             e.operand_type = promote(lt)
+            self.check_defined(e.op, e.lhs, e.rhs, e.operand_type, e.pos)
             return e.operand_type
         e.operand_type = usual_arithmetic(lt, rt)
         if e.op in _COMPARISONS:
             return INT
+        self.check_defined(e.op, e.lhs, e.rhs, e.operand_type, e.pos)
         return e.operand_type
+
+    def check_defined(self, op: str, lhs: ast.Expr | int | None, rhs: ast.Expr, t: Scalar,
+                      pos: ast.Pos) -> None:  # fmt: skip
+        """Warns when C leaves `lhs op rhs` (computed in `t`; `lhs` an expression, a known
+        value or None) undefined whatever the inputs: a constant zero divisor, an out-of-range
+        shift count, a constant expression that overflows a signed type (as gcc warns)."""
+        if not t.is_int:
+            return
+        rhs_value = const_int(rhs)
+        if isinstance(lhs, int) or lhs is None:
+            lhs_value = lhs
+        else:
+            lhs_value = None if rhs_value is None else const_int(lhs)
+        if op not in ("<<", ">>"):  # both operands are converted to `t` first
+            rhs_value = None if rhs_value is None else wrap(rhs_value, t)
+            lhs_value = None if lhs_value is None else wrap(lhs_value, t)
+        why = undefined_operation(op, lhs_value, rhs_value, t)
+        if why is not None:
+            self.warning(f"{why} (undefined behaviour in C)", pos)
 
     def cast(self, e: ast.Cast):
         to = e.to
@@ -246,6 +285,9 @@ class ExpressionTyping:
                 )
             if var.const:
                 raise self.error(f"cannot assign to const variable '{var.name}'", target.pos)
+            if op != "=":  # `s += e` and `s++` read s
+                self.check_assigned(var, target.pos)
+            var.unassigned = False
             self.assigned(var)
             return t
         if isinstance(target, ast.Index):
@@ -280,6 +322,7 @@ class ExpressionTyping:
             raise self.error(f"invalid operand of type '{bad}' to '{e.op}': it needs integers",
                              e.pos)  # fmt: skip
         e.operand_type = promote(t) if op in ("<<", ">>") else usual_arithmetic(t, value_type)
+        self.check_defined(op, None, e.value, e.operand_type, e.pos)
 
     def incdec(self, e: ast.IncDec) -> None:
         t = self.target(e.target, e.op)

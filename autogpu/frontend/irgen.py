@@ -27,8 +27,8 @@ from autogpu.frontend.symbols import Function, Var
 from autogpu.frontend.types import INT, LONG, UINT, ULONG, ArrayType, Scalar
 
 
-def generate(functions: list[Function]) -> ModuleOp:
-    return ModuleOp([FunctionGen(f).run() for f in functions])
+def generate(functions: list[Function], filename: str = "<input>") -> ModuleOp:
+    return ModuleOp([FunctionGen(f, filename).run() for f in functions])
 
 
 def memref_type(t: ArrayType) -> MemRefType:
@@ -36,13 +36,17 @@ def memref_type(t: ArrayType) -> MemRefType:
 
 
 class FunctionGen(ExpressionGen):
-    def __init__(self, function: Function):
-        super().__init__()
+    def __init__(self, function: Function, filename: str = "<input>"):
+        super().__init__(filename)
         self.function = function
 
     # ---- the function -------------------------------------------------------------------------
 
     def run(self) -> func.FuncOp:
+        with self.at(self.function.pos):
+            return self.function_op()
+
+    def function_op(self) -> func.FuncOp:
         fn = self.function
         types: list[Attribute] = []
         attrs: list[DictionaryAttr] = []
@@ -53,12 +57,14 @@ class FunctionGen(ExpressionGen):
         self.entry_args = self.block.args
         for var, arg in zip(fn.params, self.block.args):
             arg.name_hint = var.name
+            arg.location = self.loc(var.pos)
             if var.is_array:
                 continue
             entry = Val(arg, var.type)
             self.args[var.name] = entry
             if var.needs_slot:
-                self.new_slot(var, entry)
+                with self.at(var.pos):
+                    self.new_slot(var, entry)
             else:
                 self.values[var] = entry
         self.statements(fn.body.items)
@@ -66,6 +72,7 @@ class FunctionGen(ExpressionGen):
         function = func.FuncOp(
             fn.name, (types, []), Region(self.block), arg_attrs=ArrayAttr(attrs)
         )
+        function.location = self.location
         _erase_unused_constants(function)
         return function
 
@@ -109,6 +116,10 @@ class FunctionGen(ExpressionGen):
             self.statement(item)
 
     def statement(self, stmt: ast.Stmt) -> None:
+        with self.at(stmt.pos):
+            self._statement(stmt)
+
+    def _statement(self, stmt: ast.Stmt) -> None:
         if isinstance(stmt, ast.Block):
             self.statements(stmt.items)
         elif isinstance(stmt, ast.Decl):
@@ -129,19 +140,28 @@ class FunctionGen(ExpressionGen):
 
     def declaration(self, decl: ast.Decl) -> None:
         for d in decl.declarators:
-            var = d.var
-            init = None if d.init is None else self.convert(self.expr(d.init), var.type)
-            if var.needs_slot:
-                self.new_slot(var, init)
-            else:
-                if init.const is not None:  # its own constant, named after the variable
-                    attr = arith.ConstantOp(init.ssa.owner.value)
-                    init = Val(self.emit(attr).results[0], init.ctype, init.const)
-                if init.ssa.name_hint is None or init.const is not None:
-                    init.ssa.name_hint = var.name
-                self.values[var] = init
+            with self.at(d.declarator.pos):
+                self.declarator(d)
+
+    def declarator(self, d: ast.InitDeclarator) -> None:
+        """One declared variable: a slot, or the SSA value of its initializer (docs/ir.md)."""
+        var = d.var
+        init = None if d.init is None else self.convert(self.expr(d.init), var.type)
+        if var.needs_slot:
+            self.new_slot(var, init)
+        else:
+            if init.const is not None:  # its own constant, named after the variable
+                attr = arith.ConstantOp(init.ssa.owner.value)
+                init = Val(self.emit(attr).results[0], init.ctype, init.const)
+            if init.ssa.name_hint is None or init.const is not None:
+                init.ssa.name_hint = var.name
+            self.values[var] = init
 
     def effect(self, expr: ast.Expr) -> None:
+        with self.at(expr.pos):
+            self._effect(expr)
+
+    def _effect(self, expr: ast.Expr) -> None:
         if isinstance(expr, ast.Assign):
             self.assign(expr)
         elif isinstance(expr, ast.IncDec):

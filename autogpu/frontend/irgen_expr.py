@@ -1,7 +1,7 @@
 """Expressions to IR: C's operators, conversions and math functions on typed values.
 
-`Emitter` places ops (constants at the top of their block, reused there; index casts reused),
-and `ExpressionGen` turns typed expressions (sema.py) into arith/math/memref ops. Each C value
+`Emitter` places ops (constants at the top of their block, reused there; index casts reused)
+and gives each the location of the C construct being translated (`at`), and `ExpressionGen` turns typed expressions (sema.py) into arith/math/memref ops. Each C value
 is a `Val`: an SSA value with its C type, where a C `int` that holds a comparison result stays
 an `i1` until it is used as a number (then `extui`), so conditions read naturally.
 """
@@ -14,7 +14,17 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, math, memref, scf
-from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, i1
+from xdsl.dialects.builtin import (
+    UNKNOWN_LOC,
+    FileLineColLoc,
+    FloatAttr,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    LocationAttr,
+    StringAttr,
+    i1,
+)
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 from autogpu.frontend import ast
@@ -64,7 +74,10 @@ _MIN_MAX = {"min": (arith.MinSIOp, arith.MinUIOp, arith.MinnumfOp),
 class Emitter:
     """Where ops go, and the values a function's code shares (see FunctionGen)."""
 
-    def __init__(self):
+    def __init__(self, filename: str = "<input>"):
+        self.filename = StringAttr(filename)
+        self.location: LocationAttr = UNKNOWN_LOC  # of the C construct being translated
+        self.locations: dict[ast.Pos, FileLineColLoc] = {}
         self.block = Block()
         self.values: dict[Var, Val] = {}  # SSA variables (and loop variables in their loop)
         self.slots: dict[Var, SSAValue] = {}
@@ -74,7 +87,24 @@ class Emitter:
         self.reuse: dict[tuple[Block, object], Val | SSAValue] = {}
         self.last_constant: dict[Block, Operation] = {}
 
+    def loc(self, pos: ast.Pos) -> FileLineColLoc:
+        """The location of `pos`, one attribute per position (many ops share it)."""
+        if pos not in self.locations:
+            self.locations[pos] = FileLineColLoc(self.filename, IntAttr(pos[0]), IntAttr(pos[1]))
+        return self.locations[pos]
+
+    @contextmanager
+    def at(self, pos: ast.Pos) -> Iterator[None]:
+        """Ops emitted inside get the location of the C construct at `pos` (docs/ir.md)."""
+        saved = self.location
+        self.location = self.loc(pos)
+        try:
+            yield
+        finally:
+            self.location = saved
+
     def emit(self, op: Operation, name: str | None = None) -> Operation:
+        op.location = self.location
         self.block.add_op(op)
         if name is not None and op.results:
             op.results[0].name_hint = name
@@ -114,6 +144,7 @@ class Emitter:
 
     def emit_constant(self, op: arith.ConstantOp, name: str | None = None) -> SSAValue:
         """Constants go to the top of their block, in order, where they read like MLIR's."""
+        op.location = self.location
         last = self.last_constant.get(self.block)
         if last is not None:
             self.block.insert_op_after(op, last)
@@ -152,6 +183,10 @@ class ExpressionGen(Emitter):
     """Expressions and conversions; `read` and `block_arg` come from FunctionGen."""
 
     def expr(self, e: ast.Expr) -> Val:
+        with self.at(e.pos):
+            return self._expr(e)
+
+    def _expr(self, e: ast.Expr) -> Val:
         if isinstance(e, ast.IntLit):
             return self.constant(e.value, e.type)
         if isinstance(e, ast.FloatLit):

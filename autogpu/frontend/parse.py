@@ -9,8 +9,9 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
+from lark.visitors import Transformer_NonRecursive
 
 from autogpu.diagnostics import CompileError, located
 from autogpu.frontend import ast
@@ -208,7 +209,7 @@ _SPEC_WORDS = {"void", "char", "short", "int", "long", "float", "double", "signe
 
 
 @v_args(meta=True)
-class _ToAst(Transformer):
+class _ToAst(Transformer_NonRecursive):
     def __init__(self, pre: Preprocessed, error):
         super().__init__()
         self.pre = pre

@@ -9,6 +9,9 @@ to reject anything.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from autogpu.diagnostics import CompileError, located
 from autogpu.frontend import ast
 from autogpu.frontend.consteval import const_int
@@ -16,8 +19,10 @@ from autogpu.frontend.expressions import ExpressionTyping
 from autogpu.frontend.loops import Effects, canonical_form
 from autogpu.frontend.openmp import ClauseParser, ParallelInfo
 from autogpu.frontend.preprocess import Pragma
+from autogpu.frontend.reductions import check_reduction_uses
 from autogpu.frontend.symbols import Function, Var
 from autogpu.frontend.types import ArrayType
+from autogpu.nesting import MAX_NESTING, too_deep
 
 
 class Sema(ExpressionTyping):
@@ -38,12 +43,25 @@ class Sema(ExpressionTyping):
         self.user_functions: dict[str, ast.Pos] = {}
         self.current: str = ""
         self.recording = True  # whether assignments are recorded (off while typing a for step)
+        self.depth = 0  # statements and expressions being analysed, one inside the next
 
     def error(self, message: str, pos: ast.Pos) -> CompileError:
         return located(message, self.filename, self.source, *pos)
 
     def warning(self, message: str, pos: ast.Pos) -> None:
         self.warn(located(message, self.filename, self.source, *pos, severity="warning"))
+
+    @contextmanager
+    def nested(self, pos: ast.Pos, what: str) -> Iterator[None]:
+        """One level deeper; refused beyond MAX_NESTING (autogpu/nesting.py), so that no
+        later stage runs out of Python recursion."""
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise self.error(too_deep(what), pos)
+        try:
+            yield
+        finally:
+            self.depth -= 1
 
     # ---- top level ----------------------------------------------------------------------------
 
@@ -254,6 +272,13 @@ class Sema(ExpressionTyping):
             )
 
     def statement(self, stmt: ast.Stmt) -> None:
+        if isinstance(stmt, ast.Block):  # braces add no nesting of their own
+            self._statement(stmt)
+            return
+        with self.nested(stmt.pos, "statement"):
+            self._statement(stmt)
+
+    def _statement(self, stmt: ast.Stmt) -> None:
         if isinstance(stmt, ast.For):
             pragma = self.pragma_targets.pop(stmt.pos, None)
             self.for_(stmt, None if pragma is None else self.parallel(pragma))
@@ -329,7 +354,7 @@ class Sema(ExpressionTyping):
             self.declare(var, d.pos)
             init_decl.var = var
             if init_decl.init is None:
-                var.needs_slot = True
+                var.needs_slot = var.unassigned = True
             else:
                 var.initializing = True
                 self.rvalue(init_decl.init)
@@ -391,6 +416,8 @@ class Sema(ExpressionTyping):
         self.scopes.pop()
         if parallel is not None:
             self.check_parallel(loop, parallel)
+            if not parallel.inner:
+                check_reduction_uses(loop.body, parallel.reductions, self.error)
             loop.parallel = parallel
 
     def perfectly_nested(self, loop: ast.For, parallel: ParallelInfo) -> ast.For:

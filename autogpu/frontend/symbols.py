@@ -22,6 +22,7 @@ class Var:
     param_index: int | None = None
     needs_slot: bool = False
     initializing: bool = False
+    unassigned: bool = False  # declared without initializer, not assigned yet (source order)
 
     @property
     def is_array(self) -> bool:

@@ -29,9 +29,9 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from autogpu.diagnostics import CompileError
 from autogpu.dialects.agpu import Indexing, IndexingAttr, ParallelForOp
 from autogpu.passes.analysis.integers import constant_int
+from autogpu.passes.utils.errors import PassError
 
 MODES = ("auto", "dense", "sparse")
 
@@ -74,11 +74,11 @@ class AgpuDenseIndexingPass(ModulePass):
 
     def __post_init__(self) -> None:
         if self.threshold < 1:
-            raise CompileError(
+            raise PassError(
                 f"agpu-dense-indexing: threshold must be at least 1, got {self.threshold}"
             )
         if self.mode not in MODES:
-            raise CompileError(
+            raise PassError(
                 f"agpu-dense-indexing: mode must be one of {', '.join(MODES)}; "
                 f"got '{self.mode}'"
             )

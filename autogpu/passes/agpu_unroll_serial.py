@@ -39,7 +39,6 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from autogpu.diagnostics import CompileError
 from autogpu.passes.analysis.integers import bit_width, constant_int, to_signed
 from autogpu.passes.analysis.loops import check_unrolled_size, constant_trip_count, contains_loop
 from autogpu.passes.utils.errors import PassError
@@ -261,11 +260,11 @@ class AgpuUnrollSerialPass(ModulePass):
 
     def __post_init__(self) -> None:
         if self.factor < 1:
-            raise CompileError(
+            raise PassError(
                 f"agpu-unroll-serial: factor must be at least 1, got {self.factor}"
             )
         if self.full_unroll_limit < 0:
-            raise CompileError(
+            raise PassError(
                 "agpu-unroll-serial: full_unroll_limit must be at least 0, got "
                 f"{self.full_unroll_limit}"
             )

@@ -16,7 +16,7 @@ from xdsl.context import Context
 from xdsl.dialects import builtin, func, gpu, memref
 from xdsl.dialects.builtin import MemRefType, StringAttr, UnitAttr
 from xdsl.dialects.gpu import DimensionEnum
-from xdsl.ir import Block, Region
+from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
 from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.utils.exceptions import DiagnosticException
@@ -26,7 +26,7 @@ from autogpu.passes.agpu_to_gpu.host import HostBuilder
 from autogpu.passes.agpu_to_gpu.kernel_builder import BlockShape, KernelBuilder
 from autogpu.passes.agpu_to_gpu.nest_mapping import NestMapping
 from autogpu.passes.analysis.dependences import check_parallel_loops
-from autogpu.passes.utils.errors import PassError
+from autogpu.passes.utils.errors import PassError, error_at
 
 MAX_THREADS_PER_BLOCK = 1024
 MAX_BLOCK_Z = 64
@@ -72,7 +72,8 @@ class ConvertAgpuToGpuPass(ModulePass):
         block = validate_block(self.block_size, self.block_y, self.block_z)
         for existing in op.ops:
             if isinstance(existing, gpu.ModuleOp):
-                raise PassError(
+                raise error_at(
+                    existing,
                     f"the module already has a gpu.module @{existing.sym_name.data}: "
                     "convert-agpu-to-gpu runs once, on C-level IR"
                 )
@@ -110,9 +111,9 @@ def _lower_function(
     for slot in plan.slots.values():
         if slot.global_name is not None:
             assert isinstance(slot.value.type, MemRefType)
-            kernels.add_op(_device_global(slot.global_name, slot.value.type))
+            kernels.add_op(_device_global(slot.global_name, slot.value.type, slot.alloca))
     for spill in plan.spills.values():
-        kernels.add_op(_device_global(spill.global_name, MemRefType(spill.value.type, [])))
+        kernels.add_op(_device_global(spill.global_name, MemRefType(spill.value.type, []), None))
     host = HostBuilder(plan.func)
     single = len(plan.segments) == 1
     for seg in plan.segments:
@@ -137,8 +138,11 @@ def _shape_of(mapping: NestMapping, block: BlockShape) -> BlockShape:
     )
 
 
-def _device_global(name: str, memref_type: MemRefType) -> memref.GlobalOp:
-    """An uninitialised variable in device memory (`__device__ T name;`)."""
+def _device_global(
+    name: str, memref_type: MemRefType, variable: Operation | None
+) -> memref.GlobalOp:
+    """An uninitialised variable in device memory (`__device__ T name;`) for the one
+    `variable` (an alloca) defines."""
     if any(size < 0 for size in memref_type.get_shape()):
-        raise PassError(f"variable-length arrays cannot live in device memory ('{name}')")
+        raise error_at(variable, f"variable-length arrays cannot live in device memory ('{name}')")
     return memref.GlobalOp.get(StringAttr(name), memref_type, UnitAttr())

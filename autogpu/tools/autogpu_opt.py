@@ -2,28 +2,115 @@
 
 Reads C (`.c` files, or `-f c`) or IR, runs `-p` pipelines of autogpu's and xDSL's passes, and
 prints IR (or CUDA with `-t cuda`). Errors in the user's input are printed as located
-diagnostics with exit status 1, never as Python tracebacks.
+diagnostics with exit status 1, never as Python tracebacks: C errors at their C construct, IR
+verifier errors at the op's line (parsed ops carry their IR location, as in MLIR).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from io import BytesIO
 from typing import IO
 
+from xdsl.context import Context
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.ir import Operation, Region
+from xdsl.parser import Parser
 from xdsl.utils.arg_spec import ArgSpecParseError
-from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+from xdsl.utils.exceptions import (
+    DiagnosticException,
+    MultipleSpansParseError,
+    ParseError,
+    VerifyException,
+)
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from autogpu.context import DIALECTS
-from autogpu.diagnostics import CompileError
+from autogpu.diagnostics import (
+    CompileError,
+    SourceLocation,
+    decode_source,
+    line_and_column,
+    location_of,
+    read_source,
+)
+from autogpu.nesting import MAX_NESTING, deep_recursion, too_deep
+
+
+class InvalidIR(CompileError, VerifyException):
+    """IR that does not verify, located at the op that fails (a VerifyException, so that
+    `--verify-diagnostics` reports it and goes on with the next `--split-input-file` chunk)."""
+
+
+class LocatingParser(Parser):
+    """xDSL's IR parser, giving each op without a `loc(...)` its line and column in the file
+    (MLIR does the same), and refusing regions nested deeper than MAX_NESTING."""
+
+    def __init__(self, ctx: Context, text: str, name: str, line_offset: int = 0):
+        super().__init__(ctx, text, name)
+        self.text, self.line_offset = text, line_offset
+        self.starts: list[tuple[Operation, int]] = []
+        self.depth = 0
+
+    def parse_operation(self) -> Operation:
+        start = self.pos
+        op = super().parse_operation()
+        if isinstance(op.location, UnknownLoc):
+            self.starts.append((op, start))
+        return op
+
+    def parse_optional_region(
+        self, arguments: Iterable[Parser.Argument] | None = None
+    ) -> Region | None:
+        if self.depth >= MAX_NESTING:
+            self.raise_error(too_deep("regions"))
+        self.depth += 1
+        try:
+            return super().parse_optional_region(arguments)
+        finally:
+            self.depth -= 1
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        module = super().parse_module(allow_implicit_module)
+        name = StringAttr(self.lexer.input.name)
+        for op, start in self.starts:
+            line, column = line_and_column(self.text, start)
+            op.location = FileLineColLoc(name, IntAttr(line + self.line_offset), IntAttr(column))
+        return module
+
+
+def verify_located(module: ModuleOp) -> None:
+    """Verify `module`; an error is an `InvalidIR` at the op that fails."""
+    try:
+        module.verify()
+    except VerifyException as e:
+        message = str(e)
+        raise InvalidIR(message, location_of(_failing_op(module, message))) from None
+
+
+def _failing_op(module: ModuleOp, message: str) -> Operation | None:
+    """The op whose own verifier reports `message` (xDSL's error does not say which), innermost
+    first as xDSL verifies; otherwise the first op that fails."""
+    first = None
+    for op in module.walk(region_first=True):
+        try:
+            op.verify(verify_nested_ops=False)
+        except VerifyException as e:
+            if str(e) == message:
+                return op
+            first = first or op
+    return first
 
 
 class AutogpuOptMain(xDSLOptMain):
     version_format = "autogpu-opt built from xdsl version {xdsl_version}"
 
     def __init__(self, args: Sequence[str] | None = None):
+        self.c_source: tuple[str, str] | None = None  # (file name, text) of the C input
+        self.chunk_line_offset = 0
         super().__init__(description="autogpu modular optimizer driver", args=args)
 
     def register_all_dialects(self):
@@ -42,15 +129,42 @@ class AutogpuOptMain(xDSLOptMain):
             "touch one element) as errors",
         )
 
+    def get_input_stream(self) -> tuple[IO[bytes], str]:
+        """The input, read here so that a missing path, a directory or a file that is not
+        UTF-8 text is a `file: error: ...` diagnostic."""
+        if self.args.input_file is None:
+            return super().get_input_stream()
+        text = read_source(self.args.input_file)
+        _, extension = os.path.splitext(self.args.input_file)
+        return BytesIO(text.encode()), extension.replace(".", "")
+
+    def parse_chunk(self, chunk: IO[bytes], file_extension: str, start_offset: int = 0):
+        self.chunk_line_offset = start_offset
+        return super().parse_chunk(chunk, file_extension, start_offset)
+
     def register_all_frontends(self):
         super().register_all_frontends()
 
         def parse_c(io: IO[bytes]):
             from autogpu.frontend import parse_c as parse
 
-            return parse(io.read().decode(), self.get_input_name(), werror=self.args.Werror)
+            name = self.get_input_name()
+            text = decode_source(io.read(), name)
+            self.c_source = (name, text)
+            return parse(text, name, werror=self.args.Werror)
+
+        def parse_mlir(io: IO[bytes]):
+            name = self.get_input_name()
+            parser = LocatingParser(
+                self.ctx, decode_source(io.read(), name), name, self.chunk_line_offset
+            )
+            module = parser.parse_module(not self.args.no_implicit_module)
+            if not self.args.disable_verify:
+                verify_located(module)
+            return module
 
         self.available_frontends["c"] = parse_c
+        self.available_frontends["mlir"] = parse_mlir
 
     def register_all_passes(self):
         super().register_all_passes()
@@ -67,13 +181,33 @@ class AutogpuOptMain(xDSLOptMain):
             self.available_targets[name] = factory
 
 
+def ir_syntax_error(e: ParseError) -> CompileError:
+    """xDSL's IR syntax error in the `file:line:col: error:` form of every other diagnostic."""
+    where = e.span.get_location()
+    message = e.msg
+    if isinstance(e, MultipleSpansParseError):
+        message += "".join(f"\n{span.print_with_context(note)}" for span, note in e.refs)
+    line = e.span.input.content[e.span.input.get_start_of_line(e.span.start) :].split("\n")[0]
+    if isinstance(line, bytes):
+        line = line.decode("utf-8", errors="replace")
+    return CompileError(message, SourceLocation(where.file, where.line, where.col), line)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    tool = None
     try:
-        AutogpuOptMain(args=argv).run()
+        with deep_recursion():
+            tool = AutogpuOptMain(args=argv)
+            tool.run()
     except CompileError as e:
+        if tool is not None and tool.c_source is not None:
+            e.quoting(*tool.c_source)
         print(e.format(), file=sys.stderr)
         return 1
-    except (ParseError, VerifyException, DiagnosticException) as e:
+    except ParseError as e:
+        print(ir_syntax_error(e).format(), file=sys.stderr)
+        return 1
+    except (VerifyException, DiagnosticException) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     except (ValueError, ArgSpecParseError) as e:  # bad pipeline, option or file extension

@@ -10,6 +10,6 @@ void shift(float *a, int n) {
 }
 
 // CHECK-NOT: Traceback
-// CHECK: {{^(.*:[0-9]+:[0-9]+: )?}}error: iterations of the parallel loop over 'i' conflict: 'a[i]' written here by the iteration with i = 1 is read as 'a[i - 1]' by the iteration with i = 2; the loop is not parallel
+// CHECK: {{^(.*:[0-9]+:[0-9]+: )?}}error: iterations of the parallel loop over 'i' conflict: 'a[i]' written here by the iteration with i = 1 is read as 'a[i - 1]' (line 9:12) by the iteration with i = 2; the loop is not parallel
 // CHECK-NOT: Traceback
 // CHECK-NOT: __global__

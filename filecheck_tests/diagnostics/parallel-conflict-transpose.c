@@ -13,5 +13,5 @@ void transpose(float *a, int n) {
 }
 
 // CHECK-NOT: Traceback
-// CHECK: {{^(.*:[0-9]+:[0-9]+: )?}}error: iterations of the parallel loop over 'i' conflict: 'a[i * n + j]' written here by the iteration with i = 0, j = 1 is read as 'a[j * n + i]' by the iteration with i = 1, j = 0; the loop is not parallel
+// CHECK: {{^(.*:[0-9]+:[0-9]+: )?}}error: iterations of the parallel loop over 'i' conflict: 'a[i * n + j]' written here by the iteration with i = 0, j = 1 is read as 'a[j * n + i]' (line 10:22) by the iteration with i = 1, j = 0; the loop is not parallel
 // CHECK-NOT: Traceback

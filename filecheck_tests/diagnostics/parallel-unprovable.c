@@ -12,7 +12,7 @@ void histogram(float *h, const int *bin, int n) {
 }
 
 // CHECK-NOT: Traceback
-// CHECK: {{^(.*:[0-9]+:[0-9]+: )?}}warning: cannot prove that the iterations of the parallel loop over 'i' access different elements: 'h[bin[i]]' written here and 'h[bin[i]]' read may be the same element in two iterations ('bin[i]' is read from memory); '#pragma omp parallel for' asserts that no two iterations access the same element when one of them writes it
+// CHECK: {{^(.*:[0-9]+:[0-9]+: )?}}warning: cannot prove that the iterations of the parallel loop over 'i' access different elements: 'h[bin[i]]' written here and 'h[bin[i]]' read (line 11:15) may be the same element in two iterations ('bin[i]' is read from memory); '#pragma omp parallel for' asserts that no two iterations access the same element when one of them writes it
 // CHECK-NOT: warning
 // CUDA: __global__ void {{.*}}histogram_kernel(
 

@@ -283,19 +283,21 @@ def _plan_privatization(slot: Slot, segments: list[Segment]) -> None:
         if slot.global_name is None:
             continue  # used by this loop only: a private variable of each thread
         if not _assigned_first(seg, slot.value):
-            raise _shared_variable(seg, slot, "it may be read before the iteration assigns it")
+            first = _accesses(seg.ops, slot.value)[0]
+            raise _shared_variable(first, slot, "it may be read before the iteration assigns it")
         for later in slot.users[position + 1 :]:
             later_seg = segments[later]
             if later in slot.reduction_in or not _assigned_first(later_seg, slot.value):
+                read = _accesses(later_seg.ops, slot.value)[0]
                 raise _shared_variable(
-                    seg, slot, "code after the loop reads the value the loop left in it"
+                    read, slot, "code after the loop reads the value the loop left in it"
                 )
 
 
-def _shared_variable(seg: Segment, slot: Slot, why: str) -> PassError:
-    assert seg.mapping is not None
+def _shared_variable(access: Operation, slot: Slot, why: str) -> PassError:
+    """The race, located at the access that shows it (the read of the shared value)."""
     return error_at(
-        seg.mapping.nest,
+        access,
         f"{describe_value(slot.value)} is assigned by the iterations of a parallel loop and "
         f"{why}; declare it inside the loop or make it a reduction",
     )

@@ -4,25 +4,14 @@ goes on with the next `--split-input-file` chunk, as lit tests of invalid input 
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation, SSAValue
 from xdsl.utils.exceptions import PassFailedException
 
-from autogpu.diagnostics import CompileError, SourceLocation
+from autogpu.diagnostics import CompileError, location_of
 
 
 class PassError(CompileError, PassFailedException):
     """A construct a pass cannot transform, or an invalid pass option."""
-
-
-def location_of(op: Operation | None) -> SourceLocation | None:
-    """The C source location the frontend attached to `op` (or to its closest ancestor)."""
-    while op is not None:
-        loc = op.location
-        if isinstance(loc, FileLineColLoc):
-            return SourceLocation(loc.filename.data, loc.line.data, loc.column.data)
-        op = op.parent_op()
-    return None
 
 
 def error_at(op: Operation | None, message: str) -> PassError:

@@ -19,7 +19,7 @@ func.func @shift(%a: memref<?xf32>, %n: i32) {
   }
   func.return
 }
-// CHECK: error: iterations of the parallel loop over 'i' conflict: 'a[i]' written here by the iteration with i = 1 is read as 'a[im1]' by the iteration with i = 2; the loop is not parallel
+// CHECK: error: iterations of the parallel loop over 'i' conflict: 'a[i]' written here by the iteration with i = 1 is read as 'a[im1]' (line 16:5) by the iteration with i = 2; the loop is not parallel
 // WERROR: error: iterations of the parallel loop over 'i' conflict
 
 // -----
@@ -114,5 +114,5 @@ func.func @pointers(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32> {agp
 }
 // CHECK-LABEL: func.func @pointers
 // ALIAS-NOT: 'c[i]'
-// ALIAS: warning: cannot prove that the iterations of the parallel loop over 'i' access different elements: 'a[i]' written here and 'b[i]' read may be the same element in two iterations ('a' and 'b' are pointers that may overlap (neither is restrict))
+// ALIAS: warning: cannot prove that the iterations of the parallel loop over 'i' access different elements: 'a[i]' written here and 'b[i]' read (line 109:5) may be the same element in two iterations ('a' and 'b' are pointers that may overlap (neither is restrict))
 // ALIAS-NOT: 'c[i]'

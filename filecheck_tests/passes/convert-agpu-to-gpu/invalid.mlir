@@ -163,4 +163,4 @@ func.func @loop_carried(%a: memref<?xf32>, %n: i32) {
   }
   func.return
 }
-// CHECK: iterations of the parallel loop over 'i' conflict: 'a[i]' written here by the iteration with i = 1 is read as 'a[im1]' by the iteration with i = 2; the loop is not parallel
+// CHECK: iterations of the parallel loop over 'i' conflict: 'a[i]' written here by the iteration with i = 1 is read as 'a[im1]' (line 160:5) by the iteration with i = 2; the loop is not parallel

@@ -1,0 +1,217 @@
+"""The uses a `reduction(op: s)` variable may have in its loop, checked before IR exists.
+
+Each thread accumulates into a private copy of `s` that starts at the operator's identity and is
+combined with the operator after the loop (OpenMP; autogpu/passes/agpu_to_gpu/reductions.py).
+That computes the serial loop's result only if every update of `s` in the loop applies the
+clause's operator to `s` and a value that does not depend on `s`, and nothing else reads the
+partial value. Anything else (`reduction(*: s)` with `s += x`, `reduction(+: s)` with `s = x`, a
+read of `s`) would compile to a wrong kernel, so it is refused here, at the offending construct.
+
+The updates (OpenMP's, `e` not reading `s`): `s op= e` and `s = s op e` (`s = e op s` for a
+commutative op); `s++`, `s--`, `s -= e`, `s = s - e` for `+` and `-` (which combines like `+`);
+`s = min(s, e)` (also `fmin`, `fminf`, either order), `s = e < s ? e : s` and
+`if (e < s) s = e;` (any comparison, either order) for min, and the same for max.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from autogpu.diagnostics import CompileError
+from autogpu.dialects.agpu import ReductionKind
+from autogpu.frontend import ast
+from autogpu.frontend.symbols import Var, children, walk_expr
+
+Error = Callable[[str, ast.Pos], CompileError]
+
+_OPERATOR = {ReductionKind.ADD: "+", ReductionKind.SUB: "-", ReductionKind.MUL: "*",
+             ReductionKind.AND: "&", ReductionKind.OR: "|", ReductionKind.XOR: "^",
+             ReductionKind.LAND: "&&", ReductionKind.LOR: "||"}  # fmt: skip
+_COMMUTATIVE = {"+", "*", "&", "|", "^", "&&", "||"}
+_MIN_MAX_CALLS = {"min": ReductionKind.MIN, "fmin": ReductionKind.MIN,
+                  "fminf": ReductionKind.MIN, "max": ReductionKind.MAX,
+                  "fmax": ReductionKind.MAX, "fmaxf": ReductionKind.MAX}  # fmt: skip
+_FORMS = {
+    ReductionKind.ADD: "{s} += {e}, {s} -= {e}, {s} = {s} + {e}, {s} = {s} - {e}, {s}++ or {s}--",
+    ReductionKind.MIN: "{s} = min({s}, {e}) (or fmin, fminf), {s} = {e} < {s} ? {e} : {s} or "
+    "if ({e} < {s}) {s} = {e}",
+    ReductionKind.MAX: "{s} = max({s}, {e}) (or fmax, fmaxf), {s} = {e} > {s} ? {e} : {s} or "
+    "if ({e} > {s}) {s} = {e}",
+}
+
+
+def check_reduction_uses(body: ast.Stmt, reductions: list[tuple[ReductionKind, Var]],
+                         error: Error) -> None:  # fmt: skip
+    """Refuse any use of a reduction variable in `body` (a parallel loop's) other than an
+    update that applies the clause's operator."""
+    kinds = {var: kind for kind, var in reductions}
+    stack = [body]
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, ast.If) and _min_max_if(stmt, kinds, error):
+            continue
+        for expr in _expressions(stmt):
+            _check_expression(expr, kinds, error)
+        stack += _substatements(stmt)
+
+
+def _check_expression(expr: ast.Expr, kinds: dict[Var, ReductionKind], error: Error) -> None:
+    target = expr.target if isinstance(expr, ast.Assign | ast.IncDec) else None
+    if isinstance(target, ast.Name) and target.var in kinds:
+        var, kind = target.var, kinds[target.var]
+        operands = _update_operands(expr, var, kind)
+        if operands is None:
+            raise error(_mismatch(var, kind), expr.pos)
+        for operand in operands:
+            _refuse_reads(operand, kinds, error)
+        return
+    _refuse_reads(expr, kinds, error)
+
+
+def _refuse_reads(expr: ast.Expr, kinds: dict[Var, ReductionKind], error: Error) -> None:
+    for node in walk_expr(expr):
+        if isinstance(node, ast.Name) and node.var in kinds:
+            raise error(
+                f"the reduction variable '{node.name}' is read in its loop other than by its "
+                f"update: each thread only holds a partial result there (read it after the "
+                "loop)",
+                node.pos,
+            )
+
+
+def _update_operands(e: ast.Assign | ast.IncDec, s: Var,
+                     kind: ReductionKind) -> list[ast.Expr] | None:  # fmt: skip
+    """The `e` of an update of `s` that matches `kind` (none for `s++`), or None when the
+    update does not match."""
+    additive = kind in (ReductionKind.ADD, ReductionKind.SUB)
+    if isinstance(e, ast.IncDec):
+        return [] if additive else None
+    if e.op != "=":
+        op = e.op[:-1]
+        ok = op == _OPERATOR.get(kind) or additive and op in ("+", "-")
+        return [e.value] if ok else None
+    value = e.value
+    if isinstance(value, ast.Binary):
+        ok = value.op == _OPERATOR.get(kind) or additive and value.op in ("+", "-")
+        if ok and _is(value.lhs, s):
+            return [value.rhs]
+        if ok and value.op in _COMMUTATIVE and _is(value.rhs, s):
+            return [value.lhs]
+        return None
+    if isinstance(value, ast.Call) and isinstance(value.callee, ast.Name):
+        if _MIN_MAX_CALLS.get(value.callee.name) != kind or len(value.args) != 2:
+            return None
+        first, second = value.args
+        return [second] if _is(first, s) else [first] if _is(second, s) else None
+    if isinstance(value, ast.Conditional):
+        operand = _min_max_choice(value.cond, value.then, value.otherwise, s, kind)
+        return None if operand is None else [operand]
+    return None
+
+
+def _min_max_choice(cond: ast.Expr, chosen: ast.Expr, otherwise: ast.Expr, s: Var,
+                    kind: ReductionKind) -> ast.Expr | None:  # fmt: skip
+    """The `e` of `cond ? chosen : otherwise` when it is min(s, e) or max(s, e) as `kind`
+    says, else None."""
+    if not isinstance(cond, ast.Binary) or cond.op not in ("<", "<=", ">", ">="):
+        return None
+    smaller, larger = (cond.lhs, cond.rhs) if cond.op in ("<", "<=") else (cond.rhs, cond.lhs)
+    if _is(smaller, s) == _is(larger, s):
+        return None
+    e = larger if _is(smaller, s) else smaller
+    if same_expr(chosen, smaller) and same_expr(otherwise, larger):
+        picks = ReductionKind.MIN
+    elif same_expr(chosen, larger) and same_expr(otherwise, smaller):
+        picks = ReductionKind.MAX
+    else:
+        return None
+    return e if picks == kind else None
+
+
+def _min_max_if(stmt: ast.If, kinds: dict[Var, ReductionKind], error: Error) -> bool:
+    """Whether `stmt` is `if (e < s) s = e;` for a min (or max) reduction variable `s`;
+    refuses the form with the other operator."""
+    assign = stmt.then
+    while isinstance(assign, ast.Block) and len(assign.items) == 1:
+        assign = assign.items[0]
+    if stmt.otherwise is not None or not isinstance(assign, ast.ExprStmt):
+        return False
+    e = assign.expr
+    if not (isinstance(e, ast.Assign) and e.op == "=" and isinstance(e.target, ast.Name)):
+        return False
+    s = e.target.var
+    if s not in kinds:
+        return False
+    # `if (c) s = e;` is `s = c ? e : s`.
+    kind = kinds[s]
+    operand = _min_max_choice(stmt.cond, e.value, e.target, s, kind)
+    if operand is None:
+        raise error(_mismatch(s, kind), e.pos)
+    _refuse_reads(operand, kinds, error)
+    return True
+
+
+def _mismatch(var: Var, kind: ReductionKind) -> str:
+    op = {ReductionKind.MIN: "min", ReductionKind.MAX: "max"}.get(kind) or _OPERATOR[kind]
+    forms = _FORMS.get(ReductionKind.ADD if kind == ReductionKind.SUB else kind)
+    if forms is None:
+        forms = "{s} = {s} " + op + " {e}"
+        if len(op) == 1:
+            forms = "{s} " + op + "= {e} or " + forms
+    return (
+        f"this update of '{var.name}' does not match its clause 'reduction({op}: {var.name})', "
+        "so the threads' partial results would be combined wrongly: update it as "
+        + forms.format(s=var.name, e="EXPR")
+        + f" (EXPR not reading '{var.name}')"
+    )
+
+
+def _is(e: ast.Expr, var: Var) -> bool:
+    return isinstance(e, ast.Name) and e.var is var
+
+
+def same_expr(a: ast.Expr, b: ast.Expr) -> bool:
+    """Whether `a` and `b` are the same C expression (same variables, operators, literals)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, ast.Name):
+        return a.var is b.var and a.name == b.name
+    if isinstance(a, ast.IntLit | ast.FloatLit):
+        return a.value == b.value and a.type == b.type
+    if getattr(a, "op", None) != getattr(b, "op", None) or a.ctype != b.ctype:
+        return False
+    ours, theirs = children(a), children(b)
+    return len(ours) == len(theirs) and all(map(same_expr, ours, theirs))
+
+
+def _substatements(stmt: ast.Stmt) -> list[ast.Stmt]:
+    """The statements directly inside `stmt`, last first (a stack pops them in order)."""
+    if isinstance(stmt, ast.Block):
+        return stmt.items[::-1]
+    if isinstance(stmt, ast.If):
+        return [s for s in (stmt.otherwise, stmt.then) if s is not None]
+    if isinstance(stmt, ast.While | ast.DoWhile):
+        return [stmt.body]
+    if isinstance(stmt, ast.For):
+        return [stmt.body, stmt.init]
+    return []
+
+
+def _expressions(stmt: ast.Stmt) -> Iterator[ast.Expr]:
+    """The expressions `stmt` evaluates itself (not those of its sub-statements), with comma
+    lists split into their items."""
+    if isinstance(stmt, ast.ExprStmt):
+        exprs = [stmt.expr]
+    elif isinstance(stmt, ast.Decl):
+        exprs = [d.init for d in stmt.declarators if isinstance(d.init, ast.Expr)]
+    elif isinstance(stmt, ast.If | ast.While | ast.DoWhile):
+        exprs = [stmt.cond]
+    elif isinstance(stmt, ast.For):
+        exprs = [stmt.cond, stmt.step]
+    else:
+        exprs = []
+    for expr in exprs:
+        if isinstance(expr, ast.Comma):
+            yield from expr.items
+        elif expr is not None:
+            yield expr
