@@ -1,0 +1,810 @@
+"""Random serial C kernels of autogpu's subset, free of undefined behaviour by construction.
+
+In the spirit of Csmith and YARPGen: a function of sizes, scalars and arrays whose body is a
+sequence of loop nests (`#pragma omp parallel for`, with `collapse(k)` on rectangular nests or a
+pragma per level, and `reduction(...)` clauses) and serial code between them. Inside, serial
+loops of many canonical and non-canonical forms, `if`s, private locals and expressions mixing
+every arithmetic type, operator, conversion and math function.
+
+How each kind of undefined behaviour is excluded:
+
+- signed overflow: every integer expression carries an interval (`expr`); a signed operation
+  that might overflow is done in the unsigned type, and variables keep an interval invariant
+  (assignments to signed ones are reduced modulo a constant, see `expr.wrap_into`);
+- division by zero and INT_MIN / -1: divisors are `(b & 15) + 1` or `b | 1`;
+- shifts: the count is masked below the width; a left shift that may overflow is unsigned;
+- float to integer conversion out of range or of NaN: clamped with fmin/fmax first;
+- out of bounds: an index is a loop variable whose range is known relative to a size (plus an
+  offset within the array's padding), a remainder by the extent, or a clamp (`Generator.index`);
+- uninitialised reads: every local is initialised where it is declared;
+- races between parallel iterations: an iteration writes an array of its nest only at an index
+  that is an injective function of all parallel variables around the write (`Owned`), reads
+  such an array only there, assigns only the locals it declares, and updates reduction
+  variables only through their reduction operator.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from autogpu.testing.fuzz import expr as X
+from autogpu.testing.fuzz.program import (
+    ArrayParam,
+    Assign,
+    Block,
+    Decl,
+    Dim,
+    FloatSum,
+    If,
+    Loop,
+    Program,
+    ScalarParam,
+    SizeParam,
+    Stmt,
+    Trip,
+)
+from autogpu.testing.fuzz.values import (
+    DOUBLE,
+    FLOAT,
+    FLOATS,
+    INT,
+    INTEGERS,
+    LONG,
+    UINT,
+    ULONG,
+    CType,
+    Interval,
+)
+
+MAX_SITE_TRIPS = 1 << 20
+"""A statement runs at most this often in one call (loops are chosen so): the bound behind the
+intervals of reduction variables."""
+MAX_REDUCTION_SITES = 4
+SIZE_MAXIMA = (4, 8, 17, 33, 64, 257)
+MAX_LOOP_DEPTH = 5
+
+
+@dataclass(eq=False)
+class Var:
+    """A name an expression may read: parameter, local or loop variable."""
+
+    name: str
+    ctype: CType
+    interval: Interval | None
+    assign_depth: int | None = None  # assignable where this many parallel loops enclose
+    size: str | None = None  # loop variables over a size: lo <= v <= size - 1 + offset
+    lo: int = 0
+    offset: int = 0
+    is_loop: bool = False
+
+    def ref(self) -> X.Expr:
+        return X.ref(self.name, self.ctype, self.interval)
+
+
+@dataclass
+class Owned:
+    """An array the current nest writes: each iteration at one element, `index` of `key`."""
+
+    array: ArrayParam
+    key: list[Var]
+    parts: list[str]  # per key variable: "direct", "shifted" or "reverse"
+
+
+@dataclass
+class Reduction:
+    op: str
+    var: Var
+    terms: Interval | None  # integers: each term is brought into this interval
+    sites: int = 0
+    float_sum: FloatSum | None = None
+
+
+@dataclass
+class Nest:
+    owned: list[Owned] = field(default_factory=list)
+    reductions: list[Reduction] = field(default_factory=list)
+
+
+@dataclass
+class Scope:
+    vars: list[Var]
+    positive: frozenset[str] = frozenset()  # sizes known to be >= 1 here
+    parallel: tuple[Var, ...] = ()
+    trips: int = 1
+    loops: int = 0
+    nest: Nest | None = None
+
+    def child(self, **changes) -> Scope:
+        values = dict(vars(self)) | changes
+        values["vars"] = list(values["vars"])
+        return Scope(**values)
+
+
+SIGNED_INTERVALS = ((-100, 100), (-1000, 1000), (-(1 << 20), 1 << 20))
+
+
+class Generator:
+    """Draws one program from `rng`; `program()` may be called once."""
+
+    def __init__(self, rng: random.Random, name: str):
+        self.rng = rng
+        self.name = name
+        self.counter = 0
+        self.sizes: list[SizeParam] = []
+        self.arrays: list[ArrayParam] = []
+        self.scalars: list[ScalarParam] = []
+        self.ired: ArrayParam | None = None
+        self.fred: ArrayParam | None = None
+        self.float_sums: list[FloatSum] = []
+        self.budget = rng.randint(8, 30)  # statements
+
+    # --- names and small choices ------------------------------------------------------------
+
+    def fresh(self, prefix: str) -> str:
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def chance(self, p: float) -> bool:
+        return self.rng.random() < p
+
+    def int_type(self) -> CType:
+        return self.rng.choice((INT, INT, UINT, UINT, LONG, ULONG))
+
+    def value_interval(self, ctype: CType) -> Interval | None:
+        if ctype.is_float:
+            return None
+        if not ctype.signed:
+            return ctype.full if self.chance(0.7) else (0, 100)
+        choices = list(SIGNED_INTERVALS) + [ctype.full]
+        return self.rng.choice(choices)
+
+    # --- the program ------------------------------------------------------------------------
+
+    def program(self) -> Program:
+        rng = self.rng
+        for k in range(rng.choice((1, 2, 2, 3, 3))):
+            self.sizes.append(SizeParam(f"n{k}", rng.choice((INT, INT, UINT, LONG, ULONG)),
+                                        rng.choice(SIZE_MAXIMA)))  # fmt: skip
+        for k in range(rng.randint(0, 3)):
+            ctype = rng.choice((INT, UINT, LONG, ULONG, FLOAT, DOUBLE))
+            self.scalars.append(ScalarParam(f"a{k}", ctype, self.value_interval(ctype)))
+        for _ in range(rng.randint(1, 4)):
+            self.arrays.append(self.new_array("x", const=self.chance(0.8)))
+        scope = Scope(
+            [Var(p.name, p.ctype, (0, p.max)) for p in self.sizes]
+            + [Var(p.name, p.ctype, p.interval) for p in self.scalars]
+        )
+        body: list[Stmt] = []
+        for number in range(rng.choice((1, 1, 2, 2, 3))):
+            if self.chance(0.35):
+                body += self.statements(scope, rng.randint(1, 3))
+            body += self.nest(scope)
+        params = [*self.sizes, *self.scalars, *self.arrays]
+        params += [a for a in (self.ired, self.fred) if a is not None]
+        rng.shuffle(params)
+        params.sort(key=lambda p: isinstance(p, ArrayParam) and p.c99)  # sizes first for those
+        return Program(self.name, params, body, self.float_sums)
+
+    def new_array(self, prefix: str, dims: list[Dim] | None = None, const: bool = False) -> ArrayParam:
+        rng = self.rng
+        if dims is None:
+            dims = [self.random_dim() for _ in range(rng.choice((1, 1, 2, 2, 3)))]
+        ctype = rng.choice((FLOAT, FLOAT, DOUBLE, INT, UINT, LONG, ULONG))
+        c99 = all(d.size is None or d.pad == 0 for d in dims) and self.chance(0.3)
+        c99 = c99 and all(d.pad > 0 or d.size for d in dims)
+        return ArrayParam(self.fresh(prefix), ctype, dims, self.value_interval(ctype), const=const,
+                          restrict=self.chance(0.3), c99=c99,
+                          specials=ctype.is_float and self.chance(0.2))  # fmt: skip
+
+    def random_dim(self) -> Dim:
+        if self.chance(0.2):
+            return Dim(None, self.rng.choice((1, 3, 8, 16, 61)))
+        return Dim(self.rng.choice(self.sizes).name, self.rng.choice((0, 0, 1, 2, 3)))
+
+    def size(self, name: str) -> SizeParam:
+        return next(s for s in self.sizes if s.name == name)
+
+    # --- loop nests -------------------------------------------------------------------------
+
+    def nest(self, scope: Scope) -> list[Stmt]:
+        """Declarations of the reduction variables, the nest, and the stores of the results."""
+        rng = self.rng
+        form = rng.choice(("single", "single", "collapse", "collapse", "nested", "serial"))
+        levels = 1 if form in ("single", "serial") else rng.randint(2, 3)
+        nest = Nest()
+        before: list[Stmt] = []
+        if form in ("single", "collapse") and self.chance(0.5):
+            for _ in range(rng.randint(1, 2)):
+                before += self.new_reduction(nest)
+        inner_scope = scope.child(nest=nest if form != "serial" else None)
+        loop = self.parallel_level(inner_scope, form, levels, 0, nest)
+        after = [self.store_reduction(r) for r in nest.reductions]
+        for r in nest.reductions:  # integer results may be read by later code
+            if r.float_sum is None:
+                scope.vars.append(Var(r.var.name, r.var.ctype, self.reduced_interval(r)))
+        return before + [loop] + after
+
+    def parallel_level(self, scope: Scope, form: str, levels: int, level: int,
+                       nest: Nest) -> Loop:  # fmt: skip
+        rectangular = form == "collapse" or level == 0
+        loop, var, inner = self.loop(scope, parallel=form != "serial", rectangular=rectangular)
+        if form != "serial":
+            inner = inner.child(parallel=scope.parallel + (var,))
+        if level == 0 and form != "serial":
+            clauses = f" collapse({levels})" if form == "collapse" else ""
+            for op in dict.fromkeys(r.op for r in nest.reductions):
+                names = [name for r in nest.reductions if r.op == op for name in self.reduced_names(r)]
+                clauses += f" reduction({op}: {', '.join(names)})"
+            loop.pragma = "omp parallel for" + clauses
+        elif form == "nested":
+            loop.pragma = "omp parallel for"
+        if level + 1 < levels:
+            around = form == "nested" and self.chance(0.3)
+            before = self.statements(inner, 1) if around else []
+            inner_loop = self.parallel_level(inner, form, levels, level + 1, nest)
+            after = self.statements(inner, 1) if around and self.chance(0.5) else []
+            loop.body = before + [inner_loop] + after
+        else:
+            loop.body = self.innermost_body(inner)
+        return loop
+
+    def innermost_body(self, scope: Scope) -> list[Stmt]:
+        """Statements of the innermost parallel loop: at least one of them writes a result."""
+        scope = scope.child()
+        body = self.statements(scope, self.rng.randint(0, 3))
+        if scope.nest is not None and scope.nest.reductions and self.chance(0.5):
+            first = self.reduction_update(scope)
+        else:
+            first = self.write(scope)
+        return ([first] if first else []) + body + self.statements(scope, self.rng.randint(0, 2))
+
+    def loop(self, scope: Scope, parallel: bool, rectangular: bool) -> tuple[Loop, Var, Scope]:
+        """A `for` loop (header and variable) and the scope of its body."""
+        rng = self.rng
+        name = self.fresh("i")
+        candidates = [s for s in self.sizes if scope.trips * (s.max + 2) <= MAX_SITE_TRIPS]
+        if not candidates or (not parallel and self.chance(0.15)):
+            return self.constant_loop(scope, name, parallel)
+        if not parallel and not rectangular and self.chance(0.35):
+            outer = [v for v in scope.vars if v.is_loop and v.size is not None]
+            if outer:
+                return self.triangular_loop(scope, name, rng.choice(outer))
+        s = rng.choice(candidates)
+        t = s.ctype
+        forms = [("up", 0, 0, 1, f"{t} {name} = 0; {name} < {s.name}; {name}++"),
+                 ("from1", 1, 0, 1, f"{t} {name} = 1; {name} < {s.name}; ++{name}"),
+                 ("beyond", 0, 2, 1, f"{t} {name} = 0; {name} < {s.name} + 2; {name}++"),
+                 ("step2", 0, 0, 2, f"{t} {name} = 0; {name} < {s.name}; {name} += 2"),
+                 ("step3", 0, 0, 3, f"{t} {name} = 0; {name} < {s.name}; {name} = {name} + 3"),
+                 ("down1", 1, 1, 1, f"{t} {name} = {s.name}; {name} > 0; {name}--"),
+                 ("ne", 0, 0, 1, f"{t} {name} = 0; {name} != {s.name}; {name}++")]  # fmt: skip
+        if t.signed:
+            forms += [("le", 0, 0, 1, f"{t} {name} = 0; {name} <= {s.name} - 1; {name} += 1"),
+                      ("interior", 1, -1, 1, f"{t} {name} = 1; {name} < {s.name} - 1; {name}++"),
+                      ("down", 0, 0, 1, f"{t} {name} = {s.name} - 1; {name} >= 0; {name}--")]  # fmt: skip
+        weights = [6 if f[0] == "up" else 1 for f in forms]
+        _, lo, offset, step, header = rng.choices(forms, weights)[0]
+        var = Var(name, t, (lo, s.max - 1 + offset), size=s.name, lo=lo, offset=offset,
+                  is_loop=True)  # fmt: skip
+        trip = Trip(s.name, offset - lo, step)
+        return self.enter(scope, var, f"for ({header})", trip)
+
+    def enter(self, scope: Scope, var: Var, header: str, trip: Trip) -> tuple[Loop, Var, Scope]:
+        positive = scope.positive
+        if var.size is not None and var.lo >= var.offset:
+            positive = positive | {var.size}
+        most = var.interval[1] - var.interval[0] + 1
+        inner = scope.child(positive=positive, trips=scope.trips * max(most, 1),
+                            loops=scope.loops + 1)  # fmt: skip
+        inner.vars.append(var)
+        return Loop(header, [], trip), var, inner
+
+    def constant_loop(self, scope: Scope, name: str, parallel: bool) -> tuple[Loop, Var, Scope]:
+        count = self.rng.choice((1, 2, 3, 4, 5, 8))
+        if scope.trips * 8 > MAX_SITE_TRIPS:
+            count = 1
+        var = Var(name, INT, (0, count - 1), is_loop=True)
+        if not parallel and self.chance(0.3):  # a data-dependent trip count (at most 7)
+            bound = X.bitwise("&", self.int_expr(scope, 1), X.const(INT, 7))
+            var.interval = (0, 6)
+            header = f"for (int {name} = 0; {name} < {bound.render()}; {name}++)"
+            return self.enter(scope, var, header, Trip(None, 7))
+        header = f"for (int {name} = 0; {name} < {count}; {name}++)"
+        return self.enter(scope, var, header, Trip(None, count))
+
+    def triangular_loop(self, scope: Scope, name: str, outer: Var) -> tuple[Loop, Var, Scope]:
+        t = outer.ctype
+        if self.chance(0.5):
+            var = Var(name, t, (0, max(outer.interval[1] - 1, 0)), size=outer.size, lo=0,
+                      offset=outer.offset - 1, is_loop=True)  # fmt: skip
+            header = f"for ({t} {name} = 0; {name} < {outer.name}; {name}++)"
+        else:
+            var = Var(name, t, (outer.lo, self.size(outer.size).max - 1), size=outer.size,
+                      lo=outer.lo, offset=0, is_loop=True)  # fmt: skip
+            if self.size(outer.size).ctype != t:
+                return self.constant_loop(scope, name, False)
+            header = f"for ({t} {name} = {outer.name}; {name} < {outer.size}; {name}++)"
+        return self.enter(scope, var, header, Trip(outer.size, max(outer.offset, 0)))
+
+    def while_loop(self, scope: Scope) -> Stmt:
+        name = self.fresh("w")
+        count = self.rng.randint(1, 4) if scope.trips * 4 <= MAX_SITE_TRIPS else 1
+        var = Var(name, INT, (0, count - 1))
+        inner = scope.child(trips=scope.trips * count, loops=scope.loops + 1)
+        inner.vars.append(var)
+        body = self.statements(inner, self.rng.randint(1, 2))
+        step = Assign(X.ref(name, INT, None), "=", X.arithmetic("+", X.ref(name, INT, (0, count - 1)),
+                                                               X.const(INT, 1)), removable=False)  # fmt: skip
+        loop = Loop(f"while ({name} < {count})", body + [step], Trip(None, count), removable=False)
+        return Block([Decl(INT, name, X.const(INT, 0), removable=False), loop])
+
+    # --- reductions -------------------------------------------------------------------------
+
+    def new_reduction(self, nest: Nest) -> list[Stmt]:
+        """A reduction variable (with its companions for a float sum) and its declaration."""
+        rng = self.rng
+        op = rng.choice(("+", "+", "+", "-", "*", "&", "|", "^", "min", "max"))
+        if op == "+" and self.chance(0.4):
+            ctype = rng.choice(FLOATS)
+        elif op == "-":
+            ctype = rng.choice((INT, LONG))
+        elif op == "*":
+            ctype = rng.choice((UINT, ULONG))
+        else:
+            ctype = self.int_type()
+        name = self.fresh("s")
+        if ctype.is_float:
+            return self.new_float_sum(nest, name, ctype)
+        if op in ("+", "-") and ctype.signed:
+            init = rng.randint(-100, 100)
+            bound = (ctype.hi - 100) // (MAX_REDUCTION_SITES * MAX_SITE_TRIPS)
+            terms = (-bound, bound)
+        elif op in ("min", "max"):
+            terms = self.value_interval(ctype)
+            init = rng.randint(*terms) if terms[1] - terms[0] < 1 << 40 else terms[0] // 3
+        else:
+            terms = None
+            init = rng.choice((0, 1, 3, 7, 255, ctype.hi))
+        if op == "*":
+            init = rng.choice((1, 3))
+        var = Var(name, ctype, None)
+        nest.reductions.append(Reduction(op, var, terms))
+        return [Decl(ctype, name, X.const(ctype, init))]
+
+    def new_float_sum(self, nest: Nest, name: str, ctype: CType) -> list[Stmt]:
+        init = self.rng.choice((0.0, 0.5, -1.25, 3.0))
+        if self.fred is None:
+            self.fred = ArrayParam("fsums", DOUBLE, [Dim(None, 0)], None)
+        slot = self.fred.dims[0].pad
+        self.fred.dims[0].pad += 3
+        float_sum = FloatSum(self.fred.name, slot, init, ctype)
+        self.float_sums.append(float_sum)
+        nest.reductions.append(Reduction("+", Var(name, ctype, None), None, float_sum=float_sum))
+        return [Decl(ctype, name, X.const(ctype, init)),
+                Decl(ctype, f"{name}_abs", X.const(ctype, 0.0)),
+                Decl(INT, f"{name}_cnt", X.const(INT, 0))]  # fmt: skip
+
+    def reduced_names(self, r: Reduction) -> list[str]:
+        if r.float_sum is None:
+            return [r.var.name]
+        return [r.var.name, f"{r.var.name}_abs", f"{r.var.name}_cnt"]
+
+    def reduced_interval(self, r: Reduction) -> Interval:
+        t = r.var.ctype
+        if r.op in ("min", "max"):
+            return r.terms
+        return t.full
+
+    def store_reduction(self, r: Reduction) -> Stmt:
+        if r.float_sum is not None:
+            slot, name = r.float_sum.slot, r.var.name
+            stores = [Assign(X.Load(DOUBLE, None, array="fsums", indices=[X.const(INT, slot + k)]),
+                             "=", X.ref(f"{name}{suffix}", r.var.ctype if k < 2 else INT, None),
+                             removable=False)
+                      for k, suffix in enumerate(("", "_abs", "_cnt"))]  # fmt: skip
+            return Block(stores)
+        if self.ired is None:
+            self.ired = ArrayParam("isums", ULONG, [Dim(None, 0)], ULONG.full)
+        slot = self.ired.dims[0].pad
+        self.ired.dims[0].pad += 1
+        target = X.Load(ULONG, None, array="isums", indices=[X.const(INT, slot)])
+        return Assign(target, "=", X.ref(r.var.name, r.var.ctype, None))
+
+    def reduction_update(self, scope: Scope) -> Stmt | None:
+        nest = scope.nest
+        open_ = [r for r in nest.reductions if r.sites < MAX_REDUCTION_SITES]
+        if not open_:
+            return None
+        r = self.rng.choice(open_)
+        r.sites += 1
+        t, s = r.var.ctype, r.var
+        term = self.expr(scope, self.rng.randint(0, 3))
+        if r.float_sum is not None:
+            return self.float_sum_update(scope, r, X.cast(term, t))
+        if r.terms is not None:
+            term = X.wrap_into(term, t, r.terms)
+        else:
+            term = X.cast(X.float_to_int(term, t) if term.type.is_float else term, t)
+        sref = X.ref(s.name, t, None)
+        sref.frozen = True
+        if r.op in ("min", "max"):
+            temp = self.fresh("t")
+            tref = X.ref(temp, t, None)
+            compare = ">" if r.op == "max" else "<"
+            forms = [
+                [Assign(sref, "=", X.Call(t, None, function=r.op, args=[sref, tref], frozen=True),
+                        removable=False)],
+                [If(X.Binary(INT, (0, 1), op=compare, lhs=tref, rhs=sref, frozen=True),
+                    [Assign(sref, "=", tref, removable=False)], removable=False)],
+                [Assign(sref, "=", X.Cond(t, None, cond=X.Binary(INT, (0, 1), op=compare, lhs=sref,
+                                                                     rhs=tref, frozen=True),
+                                          then=sref, other=tref, frozen=True), removable=False)],
+            ]  # fmt: skip
+            tref.frozen = True
+            return Block([Decl(t, temp, term, removable=False), *self.rng.choice(forms)])
+        if self.chance(0.7):
+            return Assign(sref, f"{r.op}=", term)
+        return Assign(sref, "=", X.Binary(t, None, op=r.op, lhs=sref, rhs=term, frozen=True))
+
+    def float_sum_update(self, scope: Scope, r: Reduction, term: X.Expr) -> Stmt:
+        t, name = r.var.ctype, r.var.name
+        temp = self.fresh("t")
+        tref = X.ref(temp, t, None)
+        fabs = "fabsf" if t == FLOAT else "fabs"
+        return Block([
+            Decl(t, temp, term, removable=False),
+            Assign(X.ref(name, t, None), "+=", tref, removable=False),
+            Assign(X.ref(f"{name}_abs", t, None), "+=", X.Call(t, None, function=fabs, args=[tref]),
+                   removable=False),
+            Assign(X.ref(f"{name}_cnt", INT, None), "+=", X.const(INT, 1), removable=False),
+        ])  # fmt: skip
+
+    # --- statements -------------------------------------------------------------------------
+
+    def statements(self, scope: Scope, count: int) -> list[Stmt]:
+        out = []
+        for _ in range(count):
+            if self.budget <= 0:
+                break
+            self.budget -= 1
+            s = self.statement(scope)
+            if s is not None:
+                out.append(s)
+        return out
+
+    def statement(self, scope: Scope) -> Stmt | None:
+        rng = self.rng
+        kinds = ["decl", "assign", "write", "write", "if"]
+        if scope.nest is not None and scope.nest.reductions:
+            kinds += ["reduce", "reduce"]
+        if scope.loops < MAX_LOOP_DEPTH:
+            kinds += ["loop", "loop"] + (["while"] if self.chance(0.2) else [])
+        kind = rng.choice(kinds)
+        if kind == "decl":
+            return self.declaration(scope)
+        if kind == "assign":
+            return self.assignment(scope)
+        if kind == "write":
+            return self.write(scope)
+        if kind == "reduce":
+            return self.reduction_update(scope)
+        if kind == "if":
+            cond = self.expr(scope, rng.randint(1, 3))
+            then = self.statements(scope.child(), rng.randint(1, 2))
+            other = self.statements(scope.child(), rng.randint(1, 2)) if self.chance(0.4) else None
+            return If(cond, then, other) if then or other else None
+        if kind == "while":
+            return self.while_loop(scope)
+        loop, _, inner = self.loop(scope, parallel=False, rectangular=False)
+        loop.body = self.statements(inner, rng.randint(1, 3))
+        return loop if loop.body else None
+
+    def declaration(self, scope: Scope) -> Stmt:
+        rng = self.rng
+        ctype = rng.choice((INT, INT, UINT, LONG, ULONG, FLOAT, DOUBLE))
+        value = self.expr(scope, rng.randint(0, 3))
+        name = self.fresh("t")
+        mutable = self.chance(0.6)
+        if mutable:
+            interval = self.local_interval(ctype)
+            init = X.wrap_into(value, ctype, interval) if interval else X.cast(value, ctype)
+            scope.vars.append(Var(name, ctype, interval, assign_depth=len(scope.parallel)))
+        else:
+            init = X.cast(value, ctype)
+            scope.vars.append(Var(name, ctype, init.interval))
+        return Decl(ctype, name, init, const=not mutable and self.chance(0.3))
+
+    def local_interval(self, ctype: CType) -> Interval | None:
+        if ctype.is_float:
+            return None
+        if ctype.signed:
+            return self.rng.choice(((-100, 100), (-1000, 1000), (-(1 << 20), 1 << 20)))
+        return ctype.full
+
+    def assignment(self, scope: Scope) -> Stmt | None:
+        depth = len(scope.parallel)
+        targets = [v for v in scope.vars if v.assign_depth == depth]
+        if not targets:
+            return self.declaration(scope)
+        v = self.rng.choice(targets)
+        return self.update(scope, v.ref(), v.ctype, v.interval)
+
+    def update(self, scope: Scope, target: X.Expr, ctype: CType, interval: Interval | None) -> Stmt:
+        """An assignment to `target` that keeps it in `interval`."""
+        rng = self.rng
+        value = self.expr(scope, rng.randint(0, 3))
+        target.frozen = True
+        if ctype.is_float:
+            op = rng.choice(("=", "=", "+=", "-=", "*=", "/="))
+            return Assign(target, op, X.cast(value, ctype))
+        if interval != ctype.full or ctype.signed:
+            return Assign(target, "=", X.wrap_into(value, ctype, interval))
+        if self.chance(0.1):
+            return Assign(target, rng.choice(("++", "--")), None)
+        op = rng.choice(("=", "+=", "-=", "*=", "^=", "|=", "&=", "<<=", ">>=", "/=", "%="))
+        value = X.cast(X.float_to_int(value, ctype) if value.type.is_float else value, ctype)
+        if op in ("<<=", ">>="):
+            value = X.bitwise("&", value, X.const(ctype, ctype.bits - 1))
+            value.frozen = True
+        elif op in ("/=", "%="):
+            value = X.divisor(value)
+        return Assign(target, op, value)
+
+    def write(self, scope: Scope) -> Stmt | None:
+        """A store to an array: one the nest owns (at the iteration's element), or any output
+        element in serial code."""
+        if scope.nest is not None:
+            owned = [o for o in scope.nest.owned if self.accessible(scope, o)]
+            if not owned or (len(scope.nest.owned) < 2 and self.chance(0.3)):
+                made = self.new_owned(scope)
+                owned = [made] if made else owned
+            if not owned:
+                return None
+            o = self.rng.choice(owned)
+            target = self.owned_load(o)
+            return self.update(scope, target, o.array.ctype, o.array.values)
+        outputs = [a for a in self.arrays if not a.const]
+        if not outputs or self.chance(0.2):
+            outputs.append(self.new_array("y"))
+            self.arrays.append(outputs[-1])
+        array = self.rng.choice(outputs)
+        target = self.load(scope, array)
+        if target is None:
+            return None
+        return self.update(scope, target, array.ctype, array.values)
+
+    # --- arrays and their indices -----------------------------------------------------------
+
+    def accessible(self, scope: Scope, o: Owned) -> bool:
+        in_scope = all(any(v is w for w in scope.vars) for v in o.key)
+        return in_scope and all(any(p is v for v in o.key) for p in scope.parallel)
+
+    def new_owned(self, scope: Scope) -> Owned | None:
+        key = list(scope.parallel)
+        serial = [v for v in scope.vars if v.is_loop and not any(v is p for p in key)]
+        if serial and self.chance(0.3):
+            key.append(self.rng.choice(serial))
+        if not key:
+            return None
+        self.rng.shuffle(key)
+        dims, parts = [], []
+        for v in key:
+            if v.size is None:
+                dims.append(Dim(None, v.interval[1] + 1))
+                parts.append("direct")
+            elif v.offset <= 0 and self.chance(0.3):
+                dims.append(Dim(v.size, self.rng.choice((0, 1))))
+                parts.append("reverse")
+            elif v.lo > 0 and self.chance(0.5):
+                dims.append(Dim(v.size, max(v.offset - v.lo, 0) + self.rng.choice((0, 0, 1))))
+                parts.append("shifted")
+            else:
+                dims.append(Dim(v.size, max(v.offset, 0) + self.rng.choice((0, 0, 1))))
+                parts.append("direct")
+        array = self.new_array("y", dims)
+        self.arrays.append(array)
+        o = Owned(array, key, parts)
+        scope.nest.owned.append(o)
+        return o
+
+    def owned_load(self, o: Owned) -> X.Load:
+        indices = []
+        for v, part, dim in zip(o.key, o.parts, o.array.dims):
+            if part == "reverse":
+                size = self.size_ref(dim.size)
+                e = X.arithmetic("-", X.arithmetic("-", size, X.const(size.type, 1)), v.ref())
+            elif part == "shifted":
+                e = X.arithmetic("-", v.ref(), X.const(v.ctype, v.lo))
+            else:
+                e = v.ref()
+            indices.append(e)
+        return self.array_load(o.array, indices, keep=None)
+
+    def size_ref(self, name: str) -> X.Expr:
+        s = self.size(name)
+        return X.ref(s.name, s.ctype, (0, s.max))
+
+    def extent(self, dim: Dim) -> X.Expr:
+        if dim.size is None:
+            return X.const(INT, dim.pad)
+        size = self.size_ref(dim.size)
+        return X.arithmetic("+", size, X.const(size.type, dim.pad)) if dim.pad else size
+
+    def array_load(self, array: ArrayParam, indices: list[X.Expr], keep: list[X.Expr] | None) -> X.Load:
+        """`array` at these per-dimension indices, linearised unless it is a C99 array; every
+        node is frozen except the subtrees in `keep` (data the reducer may shrink)."""
+        if not array.c99:
+            linear = indices[0]
+            for dim, index in zip(array.dims[1:], indices[1:]):
+                linear = X.arithmetic("+", X.arithmetic("*", linear, self.extent(dim)), index)
+            indices = [linear]
+        free = {id(n) for k in keep or [] for n in k.walk()}
+        for index in indices:
+            for node in index.walk():
+                node.frozen = node.frozen or id(node) not in free
+        return X.Load(array.ctype, array.values, array=array.name, indices=indices)
+
+    def load(self, scope: Scope, array: ArrayParam) -> X.Load | None:
+        """A read (or a serial store) of `array` at an in-bounds index, or None if no index
+        of this scope is provably in bounds."""
+        indices, keep = [], []
+        for dim in array.dims:
+            index = self.index(scope, dim, keep)
+            if index is None:
+                return None
+            indices.append(index)
+        return self.array_load(array, indices, keep)
+
+    def index(self, scope: Scope, dim: Dim, keep: list[X.Expr]) -> X.Expr | None:
+        """An index in [0, extent of `dim`) for every run that reaches this scope."""
+        rng = self.rng
+        size, pad = dim.size, dim.pad
+        options = []
+        loops = [v for v in scope.vars if v.is_loop]
+        for v in loops:
+            if size is not None and v.size == size:
+                shifts = range(-v.lo, pad - v.offset + 1)
+                if shifts:
+                    options.append(("shift", v, rng.choice(shifts)))
+                if v.offset <= 0 and v.lo >= 0:
+                    options.append(("reverse", v, 0))
+                if v.offset <= pad and v.ctype.signed:
+                    options.append(("clamp_low", v, rng.randint(1, 3)))
+                if size in scope.positive and v.lo >= 0:
+                    options.append(("clamp_high", v, rng.randint(0, 2)))
+            elif size is None and v.size is None and v.interval[1] < pad:
+                options.append(("shift", v, 0))
+        positive = size is None or size in scope.positive
+        if positive or pad >= 1:
+            options += [("modulo", v, 0) for v in loops]
+            options.append(("data", None, 0))
+            limit = pad + (1 if positive and size is not None else 0)
+            if limit >= 1:
+                options.append(("constant", None, rng.randrange(limit)))
+        if not options:
+            return None
+        kind, v, c = rng.choice(options)
+        if kind == "shift":
+            return X.arithmetic("+", v.ref(), X.const(v.ctype, c)) if c > 0 else \
+                X.arithmetic("-", v.ref(), X.const(v.ctype, -c)) if c < 0 else v.ref()
+        if kind == "reverse":
+            s = self.size_ref(size)
+            return X.arithmetic("-", X.arithmetic("-", s, X.const(s.type, 1)), v.ref())
+        if kind == "clamp_low":
+            return X.min_max("max", X.arithmetic("-", v.ref(), X.const(v.ctype, c)), X.const(v.ctype, 0))
+        if kind == "clamp_high":
+            s = self.size_ref(size)
+            return X.min_max("min", X.arithmetic("+", v.ref(), X.const(v.ctype, c)),
+                             X.arithmetic("-", s, X.const(s.type, 1)))  # fmt: skip
+        if kind == "constant":
+            return X.const(INT, c)
+        extent = self.extent(dim) if pad or size is None else self.size_ref(size)
+        if kind == "modulo":
+            other = rng.choice(loops)
+            if other is not v and self.chance(0.3):
+                e = X.arithmetic("*", v.ref(), other.ref())  # i * j
+            else:
+                e = X.arithmetic("+", X.arithmetic("*", v.ref(), X.const(INT, rng.randint(1, 9))),
+                                 X.const(INT, rng.randint(0, 5)))  # fmt: skip
+        else:
+            e = self.int_expr(scope, rng.randint(0, 2))
+            keep.append(e)
+        if e.interval[0] < 0:
+            e = X.to_unsigned(e)
+        if extent.type.signed and not e.type.signed and extent.type.bits <= e.type.bits:
+            extent = X.cast(extent, e.type)
+        if dim.size is None and dim.pad & (dim.pad - 1) == 0 and self.chance(0.5):
+            return X.bitwise("&", e, X.const(e.type, dim.pad - 1))
+        largest = (self.size(size).max if size else 0) + pad - 1
+        return X.Binary(X.common_type(e.type, extent.type), (0, largest), op="%", lhs=e, rhs=extent)
+
+    # --- expressions ------------------------------------------------------------------------
+
+    def int_expr(self, scope: Scope, depth: int) -> X.Expr:
+        e = self.expr(scope, depth)
+        return X.float_to_int(e, self.int_type()) if e.type.is_float else e
+
+    def expr(self, scope: Scope, depth: int) -> X.Expr:
+        rng = self.rng
+        if depth <= 0 or self.chance(0.2):
+            return self.leaf(scope)
+        kind = rng.choice(("arith", "arith", "arith", "div", "bit", "shift", "compare", "logic",
+                           "unary", "cast", "cond", "minmax", "math", "math"))  # fmt: skip
+        sub = depth - 1
+        if kind == "arith":
+            return X.arithmetic(rng.choice("+-*"), self.expr(scope, sub), self.expr(scope, sub))
+        if kind == "div":
+            a, b = self.expr(scope, sub), self.expr(scope, sub)
+            if a.type.is_float or b.type.is_float:
+                return X.division("/", X.cast(a, DOUBLE) if not a.type.is_float else a, b)
+            return X.division(rng.choice("/%"), a, b)
+        if kind == "bit":
+            return X.bitwise(rng.choice("&|^"), self.int_expr(scope, sub), self.int_expr(scope, sub))
+        if kind == "shift":
+            return X.shift(rng.choice(("<<", ">>")), self.int_expr(scope, sub), self.int_expr(scope, sub))
+        if kind == "compare":
+            op = rng.choice(("<", "<=", ">", ">=", "==", "!="))
+            return X.compare(op, self.expr(scope, sub), self.expr(scope, sub))
+        if kind == "logic":
+            return X.compare(rng.choice(("&&", "||")), self.expr(scope, sub), self.expr(scope, sub))
+        if kind == "unary":
+            a = self.expr(scope, sub)
+            op = rng.choice("-~!")
+            if op == "!":
+                return X.logical_not(a)
+            if op == "~":
+                return X.complement(a if not a.type.is_float else X.float_to_int(a, self.int_type()))
+            return X.negate(a)
+        if kind == "cast":
+            return X.cast(self.expr(scope, sub), rng.choice((INT, UINT, LONG, ULONG, FLOAT, DOUBLE)))
+        if kind == "cond":
+            return X.conditional(self.expr(scope, sub), self.expr(scope, sub), self.expr(scope, sub))
+        if kind == "minmax":
+            return X.min_max(rng.choice(("min", "max")), self.expr(scope, sub), self.expr(scope, sub))
+        single = self.chance(0.5)
+        if self.chance(0.3):
+            name = rng.choice(X.MATH_BINARY)
+            return X.math_call(name, [self.expr(scope, sub), self.expr(scope, sub)], single)
+        return X.math_call(rng.choice(X.MATH_UNARY), [self.expr(scope, sub)], single)
+
+    def leaf(self, scope: Scope) -> X.Expr:
+        rng = self.rng
+        r = rng.random()
+        if r < 0.35:
+            readable = [v for v in scope.vars]
+            if readable:
+                return rng.choice(readable).ref()
+        if r < 0.75:
+            e = self.read(scope)
+            if e is not None:
+                return e
+        return self.constant()
+
+    def read(self, scope: Scope) -> X.Expr | None:
+        owned = [] if scope.nest is None else [o for o in scope.nest.owned if self.accessible(scope, o)]
+        if owned and self.chance(0.25):
+            return self.owned_load(self.rng.choice(owned))
+        mine = {o.array.name for o in scope.nest.owned} if scope.nest is not None else set()
+        free = [a for a in self.arrays if a.name not in mine]
+        if not free:
+            return None
+        return self.load(scope, self.rng.choice(free))
+
+    def constant(self) -> X.Expr:
+        rng = self.rng
+        ctype = rng.choice((INT, INT, UINT, LONG, ULONG, FLOAT, DOUBLE))
+        if ctype.is_float:
+            value = rng.choice((0.0, 0.5, 1.0, 2.0, -3.25, 1e-3, 1e10, round(rng.uniform(-4, 4), 3)))
+            return X.const(ctype, float(ctype.dtype.type(value)))
+        if self.chance(0.15):
+            return X.const(ctype, rng.choice((ctype.hi, ctype.lo, ctype.hi // 2 + 1)))
+        return X.const(ctype, rng.randint(0, 9) if not ctype.signed or self.chance(0.7) else
+                       rng.randint(-9, -1))  # fmt: skip
+
+
+def generate(seed: int, name: str | None = None) -> Program:
+    """The program of `seed` (the same seed always gives the same program)."""
+    program = Generator(random.Random(seed), name or f"fz{seed}").program()
+    program.seed = seed
+    return program
