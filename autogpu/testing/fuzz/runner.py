@@ -29,7 +29,11 @@ from autogpu.backend.cuda_target import emit_cuda
 from autogpu.diagnostics import CompileError
 from autogpu.frontend import parse_c
 from autogpu.testing.fuzz.program import ArrayParam, FloatSum, Program
-from autogpu.testing.gcc_reference import CReference, compile_shared_object
+from autogpu.testing.gcc_reference import (
+    CReference,
+    ReferenceCompileError,
+    compile_shared_object,
+)
 from autogpu.testing.c_signature import parse_c_signature
 
 SIZE_VALUES = (0, 1, 2, 3, 7, 8, 16, 17, 32, 33, 64, 100, 257)
@@ -91,14 +95,19 @@ class Finding:
 
     kind: str  # mismatch, compile-error, crash, emulation-compile-error, launch-error, rejected
     program: Program
-    pipeline: str
+    pipeline: Pipeline | None  # None: the argument check, which needs no pipeline
     detail: str
-    case: dict[str, Any] | None = None
+    case: Case | None = None
+    arguments: dict[str, Any] | None = None  # the scalar arguments of the case
+    thread_seed: int = 0
 
     def report(self) -> str:
-        case = f"\ncase: {self.case}" if self.case else ""
+        where = self.pipeline.spec if self.pipeline else "the argument check"
+        case = ""
+        if self.case is not None:
+            case = f"\nsizes and scalars: {self.arguments} (data seed {self.case.seed})"
         return (f"== {self.kind} in {self.program.name} (seed {self.program.seed}) under "
-                f"'{self.pipeline}'{case}\n{self.detail.rstrip()}\n-- program:\n"
+                f"'{where}'{case}\n{self.detail.rstrip()}\n-- program:\n"
                 f"{self.program.source()}")  # fmt: skip
 
     def signature(self) -> str:
@@ -121,11 +130,11 @@ def _without_names(text: str) -> str:
 @dataclass
 class Case:
     sizes: dict[str, int]
-    seed: int
+    seed: int  # of the data (and of the scalar parameters that are not sizes)
 
-    def describe(self, program: Program, args: Sequence[Any]) -> dict[str, Any]:
-        scalars = {p.name: a for p, a in zip(program.params, args) if not isinstance(a, np.ndarray)}
-        return {**scalars, "data_seed": self.seed}
+
+def scalar_arguments(program: Program, args: Sequence[Any]) -> dict[str, Any]:
+    return {p.name: a for p, a in zip(program.params, args) if not isinstance(a, np.ndarray)}
 
 
 def cases_for(program: Program, rng: random.Random, count: int) -> list[Case]:
@@ -215,6 +224,23 @@ def reference(source: str, programs: Sequence[Program]) -> dict[str, CReference]
     return {p.name: CReference(library, parse_c_signature(source, p.name)) for p in programs}
 
 
+def valid_programs(programs: Sequence[Program], findings: list[Finding]) -> list[Program]:
+    """The programs gcc compiles; the others are bugs of the generator (findings)."""
+    try:
+        compile_shared_object("\n".join(p.source() for p in programs), "fuzz.c")
+        return list(programs)
+    except ReferenceCompileError:
+        pass
+    valid = []
+    for p in programs:
+        try:
+            compile_shared_object(p.source(), "fuzz.c")
+            valid.append(p)
+        except ReferenceCompileError as e:
+            findings.append(Finding("invalid-program", p, None, str(e)))
+    return valid
+
+
 def describe_exception(e: BaseException) -> tuple[str, str]:
     """(kind, detail) of an exception raised by autogpu."""
     if isinstance(e, CompileError):
@@ -241,6 +267,13 @@ def lower(module: ModuleOp, pipeline: Pipeline, thread_seed: int) -> CpuProgram:
                       seed=thread_seed)  # fmt: skip
 
 
+def check_arguments(program: Program, c_module: ModuleOp, args: Sequence[Any]) -> None:
+    """`autogpu.compile(...)(*args)` checks the arrays' lengths against what the kernel
+    indexes (`Kernel.check_array_sizes`): the generator's lengths are exact, so it must
+    accept them."""
+    Kernel(program.name, c_module, "", "fuzz.c", c_module).check_array_sizes(*args)
+
+
 @dataclass
 class Stats:
     programs: int = 0
@@ -262,11 +295,14 @@ def check_batch(
     stats = stats or Stats()
     started = time.perf_counter()
     rng = random.Random(seed)
+    findings: list[Finding] = []
+    programs = valid_programs(programs, findings)
+    if not programs:
+        return findings
     source = "\n".join(p.source() for p in programs)
     gcc = reference(source, programs)
     c_module = parse(source)
     expected = {}
-    findings: list[Finding] = []
     for p in programs:
         expected[p.name] = []
         for case in cases_for(p, rng, cases):
@@ -275,14 +311,13 @@ def check_batch(
             gcc[p.name](*ours)
             expected[p.name].append((case, args, ours))
             try:
-                Kernel(p.name, c_module, "", "fuzz.c", c_module).check_array_sizes(*args)
+                check_arguments(p, c_module, args)
             except Exception as e:  # noqa: BLE001 - every exception is a finding
                 kind, detail = describe_exception(e)
-                findings.append(Finding(kind, p, "(argument check)", detail,
-                                        case.describe(p, args)))  # fmt: skip
+                findings.append(Finding(kind, p, None, detail, case, scalar_arguments(p, args)))
     for pipeline in pipelines:
-        runners = compile_programs(programs, c_module, pipeline, rng.randrange(1 << 30), findings,
-                                   stats)  # fmt: skip
+        thread_seed = rng.randrange(1 << 30)
+        runners = compile_programs(programs, c_module, pipeline, thread_seed, findings, stats)
         for p in programs:
             if p.name not in runners:
                 continue
@@ -293,12 +328,13 @@ def check_batch(
                     runners[p.name].run(p.name, *got)
                 except Exception as e:  # noqa: BLE001
                     kind, detail = describe_exception(e)
-                    findings.append(Finding(kind, p, pipeline.spec, detail, case.describe(p, args)))
+                    findings.append(Finding(kind, p, pipeline, detail, case,
+                                            scalar_arguments(p, args), thread_seed))  # fmt: skip
                     break
                 difference = compare(p, got, want)
                 if difference:
-                    findings.append(Finding("mismatch", p, pipeline.spec, difference,
-                                            case.describe(p, args)))  # fmt: skip
+                    findings.append(Finding("mismatch", p, pipeline, difference, case,
+                                            scalar_arguments(p, args), thread_seed))  # fmt: skip
                     break
         log(f"  {pipeline.spec}: {len(runners)}/{len(programs)} compiled")
     stats.programs += len(programs)
@@ -331,7 +367,7 @@ def compile_programs(
             good.append(p)
         except Exception as e:  # noqa: BLE001
             kind, detail = describe_exception(e)
-            findings.append(Finding(kind, p, pipeline.spec, detail))
+            findings.append(Finding(kind, p, pipeline, detail, thread_seed=thread_seed))
     if len(good) > 1 and len(good) < len(programs):
         stats.compiles += 1
         try:
@@ -346,5 +382,5 @@ def compile_programs(
             runners[p.name] = lower(parse(p.source()), pipeline, thread_seed)
         except Exception as e:  # noqa: BLE001
             kind, detail = describe_exception(e)
-            findings.append(Finding(kind, p, pipeline.spec, detail))
+            findings.append(Finding(kind, p, pipeline, detail, thread_seed=thread_seed))
     return runners
