@@ -57,7 +57,7 @@ from autogpu.testing.fuzz.values import (
     Interval,
 )
 
-MAX_SITE_TRIPS = 1 << 20
+MAX_SITE_TRIPS = 1 << 24
 """A statement runs at most this often in one call (loops are chosen so): the bound behind the
 intervals of reduction variables."""
 MAX_REDUCTION_SITES = 4
@@ -151,6 +151,9 @@ class Generator:
         self.fred: ArrayParam | None = None
         self.float_sums: list[FloatSum] = []
         self.budget = rng.randint(8, 30)  # statements
+        # Kernel-like programs index mostly with loop variables plus constants (what staging
+        # and caching recognise); the others mix in remainders, clamps and data.
+        self.affine_weight = rng.choice((1, 8))
 
     # --- names and small choices ------------------------------------------------------------
 
@@ -223,7 +226,10 @@ class Generator:
     def nest(self, scope: Scope) -> list[Stmt]:
         """Declarations of the reduction variables, the nest, and the stores of the results."""
         rng = self.rng
-        form = rng.choice(("single", "single", "collapse", "collapse", "nested", "serial"))
+        form = rng.choice(("single", "single", "collapse", "collapse", "nested", "serial",
+                           "kernel", "kernel"))  # fmt: skip
+        if form == "kernel":
+            return [self.kernel_nest(scope)]
         levels = 1 if form in ("single", "serial") else rng.randint(2, 3)
         nest = Nest()
         before: list[Stmt] = []
@@ -237,6 +243,84 @@ class Generator:
             if r.float_sum is None:
                 scope.vars.append(Var(r.var.name, r.var.ctype, self.reduced_interval(r)))
         return before + [loop] + after
+
+    def kernel_nest(self, scope: Scope) -> Loop:
+        """A nest shaped like the kernels autogpu optimises (matmul, convolution, stencil):
+        a 2D parallel nest whose iteration keeps an accumulator over a serial loop of affine
+        reads, then stores it at its own element. Random statements join in."""
+        rng = self.rng
+        nest = Nest()
+        sj, si, sk = (rng.choice(self.sizes) for _ in range(3))
+        outer, j, inner = self.sized_loop(scope.child(nest=nest), sj)
+        middle, i, inner = self.sized_loop(inner, si)
+        inner = inner.child(parallel=(j, i))
+        outer.body = [middle]
+        outer.pragma = "omp parallel for collapse(2)"
+        if self.chance(0.3):
+            outer.pragma, middle.pragma = "omp parallel for", "omp parallel for"
+        acc_type = rng.choice((FLOAT, FLOAT, DOUBLE, UINT, ULONG))
+        acc = Var(self.fresh("acc"), acc_type, self.local_interval(acc_type),
+                  assign_depth=2)  # fmt: skip
+        body: list[Stmt] = [Decl(acc_type, acc.name, X.cast(self.constant(), acc_type))]
+        inner.vars.append(acc)
+        stencil = self.chance(0.3)
+        window = stencil or self.chance(0.3)
+        if window:  # the taps of a convolution (or a stencil's fixed window)
+            t = rng.choice((2, 3))
+            loop_u, u, taps = self.constant_window(inner, t)
+            loop_v, v, taps = self.constant_window(taps, t)
+            loop_u.body = [loop_v]
+            a = self.new_array("x", [Dim(si.name, t - 1), Dim(sj.name, t - 1)], const=True)
+            w = self.new_array("x", [Dim(None, t), Dim(None, t)], const=True)
+            self.arrays += [a, w]
+            reads = [self.array_load(a, [X.arithmetic("+", i.ref(), u.ref()),
+                                         X.arithmetic("+", j.ref(), v.ref())], None),
+                     self.array_load(w, [u.ref(), v.ref()], None)]  # fmt: skip
+            if stencil:
+                reads[1] = X.const(FLOAT, 0.25)
+            loop_v.body = [Assign(acc.ref(), "+=", X.cast(X.arithmetic("*", *reads), acc_type))]
+            serial, taps_scope = loop_u, taps
+        else:  # a dot product along k
+            serial, k, taps_scope = self.sized_loop(inner, sk)
+            dims_a = [Dim(si.name, 0), Dim(sk.name, 0)]
+            dims_b = [Dim(sk.name, 0), Dim(sj.name, 0)]
+            a_first, b_first = self.chance(0.5), self.chance(0.5)
+            a = self.new_array("x", dims_a if a_first else dims_a[::-1], const=True)
+            b = self.new_array("x", dims_b if b_first else dims_b[::-1], const=True)
+            self.arrays += [a, b]
+            ia, ib = [i.ref(), k.ref()], [k.ref(), j.ref()]
+            term = X.arithmetic("*", self.array_load(a, ia if a_first else ia[::-1], None),
+                                self.array_load(b, ib if b_first else ib[::-1], None))  # fmt: skip
+            update = Assign(acc.ref(), "+=", X.cast(term, acc_type))
+            serial.body = [update] + self.statements(taps_scope, rng.randint(0, 1))
+        body.append(serial)
+        dims = [Dim(si.name, 0), Dim(sj.name, 0)]
+        out = self.new_array("y", dims if self.chance(0.5) else dims[::-1])
+        self.arrays.append(out)
+        owned = Owned(out, [i, j] if out.dims[0].size == si.name else [j, i], ["direct"] * 2)
+        nest.owned.append(owned)
+        op = "+=" if out.ctype.is_float and self.chance(0.5) else "="
+        value = acc.ref()
+        if out.ctype.is_float or not out.values or out.values == out.ctype.full:
+            value = X.cast(value, out.ctype)
+        else:
+            value, op = X.wrap_into(value, out.ctype, out.values), "="
+        body.append(Assign(self.owned_load(owned), op, value))
+        middle.body = body + self.statements(inner, rng.randint(0, 2))
+        return outer
+
+    def sized_loop(self, scope: Scope, size: SizeParam) -> tuple[Loop, Var, Scope]:
+        """`for (T v = 0; v < size; v++)`."""
+        name = self.fresh("i")
+        var = Var(name, size.ctype, (0, size.max - 1), size=size.name, is_loop=True)
+        header = f"for ({size.ctype} {name} = 0; {name} < {size.name}; {name}++)"
+        return self.enter(scope, var, header, Trip(size.name, 0))
+
+    def constant_window(self, scope: Scope, count: int) -> tuple[Loop, Var, Scope]:
+        name = self.fresh("i")
+        var = Var(name, INT, (0, count - 1), is_loop=True)
+        header = f"for (int {name} = 0; {name} < {count}; {name}++)"
+        return self.enter(scope, var, header, Trip(None, count))
 
     def parallel_level(self, scope: Scope, form: str, levels: int, level: int,
                        nest: Nest) -> Loop:  # fmt: skip
@@ -350,8 +434,8 @@ class Generator:
         inner = scope.child(trips=scope.trips * count, loops=scope.loops + 1)
         inner.vars.append(var)
         body = self.statements(inner, self.rng.randint(1, 2))
-        step = Assign(X.ref(name, INT, None), "=", X.arithmetic("+", X.ref(name, INT, (0, count - 1)),
-                                                               X.const(INT, 1)), removable=False)  # fmt: skip
+        step = Assign(X.ref(name, INT, None), "=", frozen(X.arithmetic(
+            "+", X.ref(name, INT, (0, count - 1)), X.const(INT, 1))), removable=False)  # fmt: skip
         loop = Loop(f"while ({name} < {count})", body + [step], Trip(None, count), removable=False)
         return Block([Decl(INT, name, X.const(INT, 0), removable=False), loop])
 
@@ -417,8 +501,10 @@ class Generator:
     def store_reduction(self, r: Reduction) -> Stmt:
         if r.float_sum is not None:
             slot, name = r.float_sum.slot, r.var.name
-            stores = [Assign(X.Load(DOUBLE, None, array="fsums", indices=[X.const(INT, slot + k)]),
-                             "=", X.ref(f"{name}{suffix}", r.var.ctype if k < 2 else INT, None),
+            stores = [Assign(frozen(X.Load(DOUBLE, None, array="fsums",
+                                           indices=[X.const(INT, slot + k)])),
+                             "=", frozen(X.ref(f"{name}{suffix}", r.var.ctype if k < 2 else INT,
+                                               None)),
                              removable=False)
                       for k, suffix in enumerate(("", "_abs", "_cnt"))]  # fmt: skip
             return Block(stores)
@@ -426,7 +512,7 @@ class Generator:
             self.ired = ArrayParam("isums", ULONG, [Dim(None, 0)], ULONG.full)
         slot = self.ired.dims[0].pad
         self.ired.dims[0].pad += 1
-        target = X.Load(ULONG, None, array="isums", indices=[X.const(INT, slot)])
+        target = frozen(X.Load(ULONG, None, array="isums", indices=[X.const(INT, slot)]))
         return Assign(target, "=", X.ref(r.var.name, r.var.ctype, None))
 
     def reduction_update(self, scope: Scope) -> Stmt | None:
@@ -470,13 +556,15 @@ class Generator:
         temp = self.fresh("t")
         tref = X.ref(temp, t, None)
         fabs = "fabsf" if t == FLOAT else "fabs"
-        return Block([
-            Decl(t, temp, term, removable=False),
-            Assign(X.ref(name, t, None), "+=", tref, removable=False),
-            Assign(X.ref(f"{name}_abs", t, None), "+=", X.Call(t, None, function=fabs, args=[tref]),
+        updates = [  # the reducer keeps these as they are: they make the tolerance
+            Assign(frozen(X.ref(name, t, None)), "+=", frozen(tref), removable=False),
+            Assign(frozen(X.ref(f"{name}_abs", t, None)), "+=",
+                   frozen(X.Call(t, None, function=fabs, args=[X.ref(temp, t, None)])),
                    removable=False),
-            Assign(X.ref(f"{name}_cnt", INT, None), "+=", X.const(INT, 1), removable=False),
-        ])  # fmt: skip
+            Assign(frozen(X.ref(f"{name}_cnt", INT, None)), "+=", frozen(X.const(INT, 1)),
+                   removable=False),
+        ]  # fmt: skip
+        return Block([Decl(t, temp, term, removable=False), *updates])
 
     # --- statements -------------------------------------------------------------------------
 
@@ -702,7 +790,8 @@ class Generator:
                 options.append(("constant", None, rng.randrange(limit)))
         if not options:
             return None
-        kind, v, c = rng.choice(options)
+        weights = [self.affine_weight if kind == "shift" else 1 for kind, _, _ in options]
+        kind, v, c = rng.choices(options, weights)[0]
         if kind == "shift":
             return X.arithmetic("+", v.ref(), X.const(v.ctype, c)) if c > 0 else \
                 X.arithmetic("-", v.ref(), X.const(v.ctype, -c)) if c < 0 else v.ref()
@@ -819,6 +908,13 @@ class Generator:
             return X.const(ctype, rng.choice((ctype.hi, ctype.lo, ctype.hi // 2 + 1)))
         return X.const(ctype, rng.randint(0, 9) if not ctype.signed or self.chance(0.7) else
                        rng.randint(-9, -1))  # fmt: skip
+
+
+def frozen(e: X.Expr) -> X.Expr:
+    """`e` with every node frozen: the reducer leaves it alone."""
+    for node in e.walk():
+        node.frozen = True
+    return e
 
 
 def generate(seed: int, name: str | None = None, known_issues: bool = False) -> Program:

@@ -68,10 +68,18 @@ def still_fails(finding: Finding) -> Callable[[Program], bool]:
 
 def reduce_finding(finding: Finding, seconds: float = 600.0) -> Finding:
     """A copy of `finding` with its program shrunk (within about `seconds`)."""
-    program = copy.deepcopy(finding.program)
     test = still_fails(finding)
-    if not test(program):
-        return finding  # flaky or depends on the batch: keep it as it is
+    if not test(finding.program):
+        return finding  # flaky, or depends on the rest of its batch: keep it as it is
+    reduced = copy.copy(finding)
+    reduced.program = reduce_program(finding.program, test, seconds)
+    reduced.detail = f"(reduced)\n{finding.detail}"
+    return reduced
+
+
+def reduce_program(program: Program, test: Callable[[Program], bool], seconds: float) -> Program:
+    """A smaller copy of `program` for which `test` still holds (`test(program)` must)."""
+    program = copy.deepcopy(program)
     deadline = time.monotonic() + seconds
     changed = True
     while changed and time.monotonic() < deadline:
@@ -86,10 +94,7 @@ def reduce_finding(finding: Finding, seconds: float = 600.0) -> Finding:
                 changed = True
             else:
                 undo()
-    reduced = copy.copy(finding)
-    reduced.program = program
-    reduced.detail = f"(reduced)\n{finding.detail}"
-    return reduced
+    return program
 
 
 Attempt = Callable[[], Callable[[], None] | None]

@@ -75,11 +75,12 @@ def random_options(rng: random.Random) -> Pipeline:
             "cache_tile": rng.choice((0, 0, 8, 32)),
             "full_unroll_limit": rng.choice((16, 16, 0, 4)),
         }
-        threads = options["block_size"] * options["block_y"] * options["block_z"]
-        if threads <= 1024 and options["unroll_x"] * options["unroll_y"] <= 32:
-            break
-    kept = {k: v for k, v in options.items() if rng.random() < 0.6}
-    return Pipeline("autogpu-optimize", tuple(kept.items()))
+        options = {k: v for k, v in options.items() if rng.random() < 0.6}
+        value = {"block_size": 256, "block_y": 1, "block_z": 1, "unroll_x": 1, "unroll_y": 1}
+        value |= options
+        threads = value["block_size"] * value["block_y"] * value["block_z"]
+        if threads <= 1024 and value["unroll_x"] * value["unroll_y"] <= 32:
+            return Pipeline("autogpu-optimize", tuple(options.items()))
 
 
 def batch_pipelines(rng: random.Random, extra: int) -> list[Pipeline]:

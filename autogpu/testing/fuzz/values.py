@@ -52,7 +52,8 @@ class CType:
             if text in ("inf", "-inf", "nan"):
                 raise ValueError(f"no literal for {value}")
             text = text if ("." in text or "e" in text) else text + ".0"
-            return f"{text}f" if self.bits == 32 else text
+            text = f"{text}f" if self.bits == 32 else text
+            return f"({text})" if text.startswith("-") else text
         suffix = {"int": "", "unsigned": "u", "long": "L", "unsigned long": "ul"}[self.name]
         if value < 0:  # -2147483648 is not an int literal: write it as an expression
             return f"({-value - 1}{suffix} * -1{suffix} - 1{suffix})" if value == self.lo else \
