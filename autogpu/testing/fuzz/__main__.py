@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     for first in range(0, len(seeds), args.batch):
         batch = seeds[first : first + args.batch]
         programs = [generate(s) for s in batch]
-        pipelines = batch_pipelines(random.Random(batch[0]), args.random_pipelines)
+        pipelines = batch_pipelines(random.Random(batch[0]), args.random_pipelines, programs)
         findings = check_batch(programs, pipelines, args.cases, seed=batch[0], stats=stats)
         for finding in findings:
             report(finding, args)

@@ -724,8 +724,19 @@ class Generator:
                 e = X.arithmetic("-", v.ref(), X.const(v.ctype, v.lo))
             else:
                 e = v.ref()
-            indices.append(e)
+            indices.append(self.equivalent(e) if self.chance(0.2) else e)
         return self.array_load(o.array, indices, keep=None)
+
+    def equivalent(self, e: X.Expr) -> X.Expr:
+        """The same value written differently (`(e + 3) - 3`, `e * 1`, `0 + e`): an analysis
+        that tells an element's accesses apart by their spelling gets it wrong."""
+        c = X.const(e.type, self.rng.randint(1, 5))
+        form = self.rng.choice(("shift", "times", "plus"))
+        if form == "shift":
+            return X.arithmetic("-", X.arithmetic("+", e, c), X.const(e.type, c.value))
+        if form == "times":
+            return X.arithmetic("*", e, X.const(e.type, 1))
+        return X.arithmetic("+", X.const(e.type, 0), e)
 
     def size_ref(self, name: str) -> X.Expr:
         s = self.size(name)
@@ -741,9 +752,11 @@ class Generator:
         """`array` at these per-dimension indices, linearised unless it is a C99 array; every
         node is frozen except the subtrees in `keep` (data the reducer may shrink)."""
         if not array.c99:
+            swap = self.chance(0.2)  # `j + i * n` as well as `i * n + j`
             linear = indices[0]
             for dim, index in zip(array.dims[1:], indices[1:]):
-                linear = X.arithmetic("+", X.arithmetic("*", linear, self.extent(dim)), index)
+                scaled = X.arithmetic("*", linear, self.extent(dim))
+                linear = X.arithmetic("+", *((index, scaled) if swap else (scaled, index)))
             indices = [linear]
         free = {id(n) for k in keep or [] for n in k.walk()}
         for index in indices:

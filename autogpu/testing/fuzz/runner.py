@@ -44,10 +44,15 @@ WORK_BUDGET = 200_000  # loop iterations per run, at most
 class Pipeline:
     name: str
     options: tuple[tuple[str, Any], ...] = ()
+    sizes: tuple[tuple[str, int], ...] = ()
+    """Sizes compiled in (agpu-specialize): the programs then run only with these."""
 
     @property
     def spec(self) -> str:
-        return pipeline_spec(self.name, dict(self.options))
+        options = dict(self.options)
+        if self.sizes:
+            options["sizes"] = '"' + ",".join(f"{n}={v}" for n, v in self.sizes) + '"'
+        return pipeline_spec(self.name, options)
 
 
 VANILLA = Pipeline("autogpu-vanilla")
@@ -83,8 +88,29 @@ def random_options(rng: random.Random) -> Pipeline:
             return Pipeline("autogpu-optimize", tuple(options.items()))
 
 
-def batch_pipelines(rng: random.Random, extra: int) -> list[Pipeline]:
-    return [VANILLA, OPTIMIZE] + [random_options(rng) for _ in range(extra)]
+def specialized(rng: random.Random, programs: Sequence[Program]) -> Pipeline:
+    """autogpu-optimize with random options and sizes compiled in: values every program of
+    the batch allows (its sizes' maxima), within the work budget."""
+    limits: dict[str, int] = {}
+    for p in programs:
+        for size in p.sizes:
+            limits[size.name] = min(limits.get(size.name, size.max), size.max)
+    sizes = {n: rng.choice([v for v in SIZE_VALUES if v <= limit]) for n, limit in limits.items()}
+    for _ in range(20):
+        if all(p.work(sizes) <= WORK_BUDGET for p in programs):
+            break
+        big = max(sizes, key=sizes.get)
+        sizes[big] = max(sizes[big] // 3, 1)
+    return Pipeline("autogpu-optimize", random_options(rng).options, tuple(sorted(sizes.items())))
+
+
+def batch_pipelines(
+    rng: random.Random, extra: int, programs: Sequence[Program] = ()
+) -> list[Pipeline]:
+    """autogpu-vanilla, autogpu-optimize, `extra` random option sets of it, and one with
+    sizes compiled in when `programs` are given."""
+    pipelines = [VANILLA, OPTIMIZE] + [random_options(rng) for _ in range(extra)]
+    return pipelines + ([specialized(rng, programs)] if programs else [])
 
 
 # --- findings --------------------------------------------------------------------------------
@@ -284,6 +310,15 @@ class Stats:
     findings: list[Finding] = field(default_factory=list)
 
 
+@dataclass
+class Expected:
+    """gcc's outputs for one case (`args` are the inputs, left unchanged)."""
+
+    case: Case
+    args: list[Any]
+    outputs: list[Any]
+
+
 def check_batch(
     programs: Sequence[Program],
     pipelines: Sequence[Pipeline],
@@ -298,50 +333,70 @@ def check_batch(
     rng = random.Random(seed)
     findings: list[Finding] = []
     programs = valid_programs(programs, findings)
-    if not programs:
-        return findings
-    source = "\n".join(p.source() for p in programs)
-    gcc = reference(source, programs)
-    c_module = parse(source)
-    expected = {}
-    for p in programs:
-        expected[p.name] = []
-        for case in cases_for(p, rng, cases):
-            args = p.arguments(case.sizes, np.random.default_rng(case.seed))
-            ours = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-            gcc[p.name](*ours)
-            expected[p.name].append((case, args, ours))
-            try:
-                check_arguments(p, c_module, args)
-            except Exception as e:  # noqa: BLE001 - every exception is a finding
-                kind, detail = describe_exception(e)
-                findings.append(Finding(kind, p, None, detail, case, scalar_arguments(p, args)))
-    for pipeline in pipelines:
-        thread_seed = rng.randrange(1 << 30)
-        runners = compile_programs(programs, c_module, pipeline, thread_seed, findings, stats)
-        for p in programs:
-            if p.name not in runners:
-                continue
-            for case, args, want in expected[p.name]:
-                got = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-                stats.runs += 1
-                try:
-                    runners[p.name].run(p.name, *got)
-                except Exception as e:  # noqa: BLE001
-                    kind, detail = describe_exception(e)
-                    findings.append(Finding(kind, p, pipeline, detail, case,
-                                            scalar_arguments(p, args), thread_seed))  # fmt: skip
-                    break
-                difference = compare(p, got, want)
-                if difference:
-                    findings.append(Finding("mismatch", p, pipeline, difference, case,
-                                            scalar_arguments(p, args), thread_seed))  # fmt: skip
-                    break
-        log(f"  {pipeline.spec}: {len(runners)}/{len(programs)} compiled")
+    if programs:
+        source = "\n".join(p.source() for p in programs)
+        gcc = reference(source, programs)
+        c_module = parse(source)
+        expected = {p.name: [expect(p, gcc[p.name], c_module, case, findings)
+                             for case in cases_for(p, rng, cases)] for p in programs}  # fmt: skip
+        for pipeline in pipelines:
+            thread_seed = rng.randrange(1 << 30)
+            runners = compile_programs(programs, c_module, pipeline, thread_seed, findings, stats)
+            for p in programs:
+                if p.name not in runners:
+                    continue
+                if pipeline.sizes:
+                    fixed = {s.name: dict(pipeline.sizes)[s.name] for s in p.sizes}
+                    wanted = [expect(p, gcc[p.name], c_module, Case(fixed, rng.randrange(1 << 30)),
+                                     findings)]  # fmt: skip
+                else:
+                    wanted = expected[p.name]
+                run_cases(p, runners[p.name], pipeline, thread_seed, wanted, findings, stats)
+            log(f"  {pipeline.spec}: {len(runners)}/{len(programs)} compiled")
     stats.programs += len(programs)
     stats.seconds += time.perf_counter() - started
     stats.findings += findings
     return findings
+
+
+def expect(
+    program: Program, gcc: CReference, c_module: ModuleOp, case: Case, findings: list[Finding]
+) -> Expected:
+    """gcc's outputs for `case`; the argument check of `autogpu.compile` must accept it."""
+    args = program.arguments(case.sizes, np.random.default_rng(case.seed))
+    outputs = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    gcc(*outputs)
+    try:
+        check_arguments(program, c_module, args)
+    except Exception as e:  # noqa: BLE001 - every exception is a finding
+        kind, detail = describe_exception(e)
+        findings.append(Finding(kind, program, None, detail, case, scalar_arguments(program, args)))
+    return Expected(case, args, outputs)
+
+
+def run_cases(
+    program: Program,
+    runner: CpuProgram,
+    pipeline: Pipeline,
+    thread_seed: int,
+    wanted: Sequence[Expected],
+    findings: list[Finding],
+    stats: Stats,
+) -> None:
+    """The program on each case under `pipeline`: the first difference or error is a
+    finding."""
+    for want in wanted:
+        got = [a.copy() if isinstance(a, np.ndarray) else a for a in want.args]
+        stats.runs += 1
+        try:
+            runner.run(program.name, *got)
+            kind, detail = "mismatch", compare(program, got, want.outputs)
+        except Exception as e:  # noqa: BLE001
+            kind, detail = describe_exception(e)
+        if detail:
+            findings.append(Finding(kind, program, pipeline, detail, want.case,
+                                    scalar_arguments(program, want.args), thread_seed))  # fmt: skip
+            return
 
 
 def compile_programs(
