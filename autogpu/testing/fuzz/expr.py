@@ -168,7 +168,7 @@ def cast(e: Expr, ctype: CType, frozen: bool = False) -> Expr:
 def float_to_int(e: Expr, ctype: CType) -> Expr:
     """A float converted to an integer type without undefined behaviour: clamped first
     (NaN clamps to the upper bound, since fmin(NaN, x) is x)."""
-    bound = {32: 1e6, 64: 1e12}[ctype.bits] if ctype.signed else {32: 4e9, 64: 1e18}[ctype.bits]
+    bound = {32: 1e6, 64: 1e12}[ctype.bits] if ctype.signed else {32: 4e9, 64: 1.8e19}[ctype.bits]
     low = -bound if ctype.signed else 0.0
     clamped = Call(DOUBLE, None, function="fmax", args=[
         Call(DOUBLE, None, function="fmin", args=[e, const(DOUBLE, bound)]),

@@ -61,7 +61,7 @@ MAX_SITE_TRIPS = 1 << 24
 """A statement runs at most this often in one call (loops are chosen so): the bound behind the
 intervals of reduction variables."""
 MAX_REDUCTION_SITES = 4
-SIZE_MAXIMA = (4, 8, 17, 33, 64, 257)
+SIZE_MAXIMA = (4, 8, 17, 33, 64, 257, 520)
 MAX_LOOP_DEPTH = 5
 
 KNOWN_ISSUES = {

@@ -36,7 +36,7 @@ from autogpu.testing.gcc_reference import (
 )
 from autogpu.testing.c_signature import parse_c_signature
 
-SIZE_VALUES = (0, 1, 2, 3, 7, 8, 16, 17, 32, 33, 64, 100, 257)
+SIZE_VALUES = (0, 1, 2, 3, 7, 8, 16, 17, 32, 33, 64, 100, 255, 256, 257, 511, 513)
 WORK_BUDGET = 200_000  # loop iterations per run, at most
 
 
@@ -79,6 +79,8 @@ def random_options(rng: random.Random) -> Pipeline:
             "dense_threshold": rng.choice((64, 64, 2, 1)),
             "cache_tile": rng.choice((0, 0, 8, 32)),
             "full_unroll_limit": rng.choice((16, 16, 0, 4)),
+            "shared_budget": rng.choice((48 * 1024, 4096, 512)),
+            "cache_max_extent": rng.choice((0, 4, 64)),
         }
         options = {k: v for k, v in options.items() if rng.random() < 0.6}
         value = {"block_size": 256, "block_y": 1, "block_z": 1, "unroll_x": 1, "unroll_y": 1}
