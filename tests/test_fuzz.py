@@ -1,9 +1,10 @@
 """The differential fuzzer (docs/fuzzing.md) in CI.
 
 A fixed-seed batch of generated programs must agree with gcc under autogpu-vanilla,
-autogpu-optimize, one random option set of it and one with sizes compiled in; the generator keeps its promises (same seed,
-same program; gcc compiles every program; no undefined behaviour under ASan and UBSan); and the
-harness can fail: a wrong result, a refused program and a crash are all reported.
+autogpu-optimize, one random option set of it and one with sizes compiled in; the generator
+keeps its promises (same seed, same program; gcc compiles every program; no undefined behaviour
+under ASan and UBSan); and the harness can fail: a wrong result, a refused program and a crash
+are all reported.
 """
 
 from __future__ import annotations

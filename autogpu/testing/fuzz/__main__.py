@@ -22,15 +22,21 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                                      description=__doc__.splitlines()[0])  # fmt: skip
     parser.add_argument("--count", type=int, default=100, help="programs to run (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first program")
-    parser.add_argument("--batch", type=int, default=8,
-                        help="programs per translation unit (default 8)")
+    parser.add_argument(
+        "--batch", type=int, default=8, help="programs per translation unit (default 8)"
+    )
     parser.add_argument("--cases", type=int, default=4, help="size cases per program")
-    parser.add_argument("--random-pipelines", type=int, default=2,
-                        help="random option sets of autogpu-optimize per batch, besides "
-                        "autogpu-vanilla and autogpu-optimize (default 2)")
+    parser.add_argument(
+        "--random-pipelines",
+        type=int,
+        default=2,
+        help="random option sets of autogpu-optimize per batch, besides "
+        "autogpu-vanilla and autogpu-optimize (default 2)",
+    )
     parser.add_argument("--keep", type=Path, help="write each finding's report to this folder")
-    parser.add_argument("--reduce", action="store_true",
-                        help="shrink each failing program first (slower)")
+    parser.add_argument(
+        "--reduce", action="store_true", help="shrink each failing program first (slower)"
+    )
     return parser.parse_args(argv)
 
 
@@ -48,8 +54,10 @@ def main(argv: list[str] | None = None) -> int:
             report(finding, args)
         print(f"seeds {batch[0]}..{batch[-1]}: {len(findings)} findings "
               f"({time.perf_counter() - started:.0f} s)", flush=True)  # fmt: skip
-    print(f"{stats.programs} programs, {stats.runs} runs, {stats.compiles} compiles, "
-          f"{len(stats.findings)} findings in {time.perf_counter() - started:.0f} s")
+    print(
+        f"{stats.programs} programs, {stats.runs} runs, {stats.compiles} compiles, "
+        f"{len(stats.findings)} findings in {time.perf_counter() - started:.0f} s"
+    )
     return 1 if stats.findings else 0
 
 

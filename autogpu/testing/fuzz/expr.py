@@ -346,5 +346,8 @@ def wrap_into(e: Expr, target: CType, interval: Interval) -> Expr:
     result = cast(reduced, target)
     result.interval = converted(reduced.interval, target)
     assert interval[0] <= result.interval[0] and result.interval[1] <= interval[1], (
-        e.render(), interval, result.interval)
+        e.render(),
+        interval,
+        result.interval,
+    )
     return result

@@ -28,13 +28,13 @@ from autogpu.backend.cpu_exec import CpuProgram
 from autogpu.backend.cuda_target import emit_cuda
 from autogpu.diagnostics import CompileError
 from autogpu.frontend import parse_c
+from autogpu.testing.c_signature import parse_c_signature
 from autogpu.testing.fuzz.program import ArrayParam, FloatSum, Program
 from autogpu.testing.gcc_reference import (
     CReference,
     ReferenceCompileError,
     compile_shared_object,
 )
-from autogpu.testing.c_signature import parse_c_signature
 
 SIZE_VALUES = (0, 1, 2, 3, 7, 8, 16, 17, 32, 33, 64, 100, 255, 256, 257, 511, 513)
 WORK_BUDGET = 200_000  # loop iterations per run, at most
@@ -223,8 +223,10 @@ def compare_float_sum(total: FloatSum, actual: np.ndarray, expected: np.ndarray)
         if np.isnan(want) and np.isnan(got):
             continue
         if not abs(got - want) <= tolerance:
-            return (f"float sum at {total.slot}: {what} {got!r}, gcc {want!r} (tolerance "
-                    f"{tolerance:.3g} for {count:g} terms of total magnitude {magnitude:.6g})")  # fmt: skip
+            return (
+                f"float sum at {total.slot}: {what} {got!r}, gcc {want!r} (tolerance "
+                f"{tolerance:.3g} for {count:g} terms of total magnitude {magnitude:.6g})"
+            )
     return None
 
 

@@ -38,10 +38,12 @@ def sanitizer_environment() -> dict[str, str]:
     return dict(os.environ, LD_PRELOAD=libasan, ASAN_OPTIONS="detect_leaks=0")
 
 
-def check_in_subprocess(seeds: range, cases: int = 4, timeout: float = 600) -> subprocess.CompletedProcess:
+def check_in_subprocess(
+    seeds: range, cases: int = 4, timeout: float = 600
+) -> subprocess.CompletedProcess:
     """Runs the check of programs `seeds` in a fresh interpreter with ASan preloaded."""
-    command = [sys.executable, "-m", "autogpu.testing.fuzz.sanitize", "--child",
-               "--seed", str(seeds.start), "--count", str(len(seeds)), "--cases", str(cases)]  # fmt: skip
+    command = [sys.executable, "-m", "autogpu.testing.fuzz.sanitize", "--child", "--seed",
+               str(seeds.start), "--count", str(len(seeds)), "--cases", str(cases)]  # fmt: skip
     return subprocess.run(command, env=sanitizer_environment(), capture_output=True, text=True,
                           timeout=timeout)  # fmt: skip
 

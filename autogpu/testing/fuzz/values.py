@@ -56,8 +56,11 @@ class CType:
             return f"({text})" if text.startswith("-") else text
         suffix = {"int": "", "unsigned": "u", "long": "L", "unsigned long": "ul"}[self.name]
         if value < 0:  # -2147483648 is not an int literal: write it as an expression
-            return f"({-value - 1}{suffix} * -1{suffix} - 1{suffix})" if value == self.lo else \
-                f"(-{-value}{suffix})"
+            return (
+                f"({-value - 1}{suffix} * -1{suffix} - 1{suffix})"
+                if value == self.lo
+                else f"(-{-value}{suffix})"
+            )
         return f"{value}{suffix}"
 
     def __str__(self) -> str:
