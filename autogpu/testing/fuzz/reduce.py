@@ -153,17 +153,23 @@ def _nodes(owner: Any, root: X.Expr) -> Iterator[tuple[Any, X.Expr]]:
 
 
 def _smaller(node: X.Expr) -> list[X.Expr]:
+    """Replacements of `node` that keep every value inside its interval: a constant, or an
+    operand of the same type whose interval lies inside (integers of unknown range: none)."""
+    if not node.type.is_float and node.interval is None:
+        return []
     options: list[X.Expr] = []
-    if not isinstance(node, X.Const):
-        options.append(X.const(node.type, _small_value(node)))
-    elif node.value not in (0, 0.0):
+    if not isinstance(node, X.Const) or node.value not in (0, 0.0):
         options.append(X.const(node.type, _small_value(node)))
     for child in node.children():
-        if child.type == node.type and (node.interval is None or child.interval is not None and
-                                        node.interval[0] <= child.interval[0] and
-                                        child.interval[1] <= node.interval[1]):  # fmt: skip
+        if child.type == node.type and _inside(child.interval, node.interval):
             options.append(child)
     return options
+
+
+def _inside(inner: X.Interval | None, outer: X.Interval | None) -> bool:
+    if outer is None:  # floating point
+        return True
+    return inner is not None and outer[0] <= inner[0] and inner[1] <= outer[1]
 
 
 def _small_value(node: X.Expr) -> int | float:

@@ -59,9 +59,24 @@ VANILLA = Pipeline("autogpu-vanilla")
 OPTIMIZE = Pipeline("autogpu-optimize")
 
 
+def random_vanilla(rng: random.Random) -> Pipeline:
+    """autogpu-vanilla with a block shape of the tuner's space (any width up to 1024)."""
+    while True:
+        x, y, z = (
+            rng.choice((32, 64, 128, 256, 512, 1024)),
+            rng.choice((1, 2, 4)),
+            rng.choice((1, 2)),
+        )
+        if x * y * z <= 1024:
+            return Pipeline("autogpu-vanilla", (("block_size", x), ("block_y", y), ("block_z", z)))
+
+
 def random_options(rng: random.Random) -> Pipeline:
     """autogpu-optimize with options drawn from the legal values (the tuner's default space,
-    autogpu/tuner/space.py, and the other options' documented ranges)."""
+    autogpu/tuner/space.py, and the other options' documented ranges); now and then
+    autogpu-vanilla with a random block."""
+    if rng.random() < 0.2:
+        return random_vanilla(rng)
     while True:
         options = {
             "block_size": rng.choice((32, 64, 128, 256, 512)),
@@ -141,9 +156,11 @@ class Finding:
 
     def signature(self) -> str:
         """What must stay the same while the reducer shrinks the program."""
-        first = self.detail.strip().splitlines()[0] if self.detail.strip() else ""
-        if self.kind in ("compile-error", "crash"):
-            return f"{self.kind}: {_without_names(first)}"
+        lines = self.detail.strip().splitlines() or [""]
+        if self.kind == "compile-error":  # its message
+            return f"{self.kind}: {_without_names(lines[0])}"
+        if self.kind == "crash":  # the exception, after the traceback
+            return f"{self.kind}: {_without_names(lines[-1])}"
         return self.kind
 
 
