@@ -33,6 +33,7 @@ from autogpu.testing.fuzz.program import (
     Assign,
     Block,
     Decl,
+    DerivedSize,
     Dim,
     FloatSum,
     If,
@@ -100,25 +101,50 @@ class Generator(Reads):
         for k in range(rng.choice((1, 2, 2, 3, 3))):
             self.sizes.append(SizeParam(f"n{k}", rng.choice((INT, INT, UINT, LONG, ULONG)),
                                         rng.choice(SIZE_MAXIMA)))  # fmt: skip
+        params = list(self.sizes)
+        body: list[Stmt] = self.derived_sizes()
         for k in range(rng.randint(0, 3)):
             ctype = rng.choice((INT, UINT, LONG, ULONG, FLOAT, DOUBLE))
             self.scalars.append(ScalarParam(f"a{k}", ctype, self.value_interval(ctype)))
+        params += self.scalars
         for _ in range(rng.randint(1, 4)):
             self.arrays.append(self.new_array("x", const=self.chance(0.8)))
         scope = Scope(
             [Var(p.name, p.ctype, (0, p.max)) for p in self.sizes]
             + [Var(p.name, p.ctype, p.interval) for p in self.scalars]
         )
-        body: list[Stmt] = []
         for number in range(rng.choice((1, 1, 2, 2, 3))):
             if self.chance(0.35):
                 body += self.statements(scope, rng.randint(1, 3))
             body += self.nest(scope)
-        params = [*self.sizes, *self.scalars, *self.arrays]
+        params = [p for p in params if not isinstance(p, DerivedSize)] + self.arrays
         params += [a for a in (self.ired, self.fred) if a is not None]
         rng.shuffle(params)
         params.sort(key=lambda p: isinstance(p, ArrayParam) and p.c99)  # sizes first for those
-        return Program(self.name, params, body, self.float_sums)
+        derived = [s for s in self.sizes if isinstance(s, DerivedSize)]
+        return Program(self.name, params, body, self.float_sums, derived)
+
+    def derived_sizes(self) -> list[Stmt]:
+        """Up to two sizes computed from the others (`DerivedSize`), declared first; arrays
+        and loops use them like the parameters."""
+        rng = self.rng
+        decls: list[Stmt] = []
+        for _ in range(rng.choice((0, 0, 1, 2))):
+            a = rng.choice(self.sizes)
+            same = [s for s in self.sizes if s.ctype == a.ctype and s is not a]
+            forms = (
+                ["div", "twice"] + (["min"] if same else []) + (["less"] if a.ctype.signed else [])
+            )
+            form = rng.choice(forms)
+            b = rng.choice(same) if form == "min" else a
+            k = rng.randint(2, 3)
+            most = {"div": a.max // k + 1, "min": min(a.max, b.max), "twice": 2 * a.max,
+                    "less": max(a.max - k, 0)}[form]  # fmt: skip
+            d = DerivedSize(self.fresh("m"), a.ctype, most, form, (a.name, b.name), k)
+            self.sizes.append(d)
+            init = X.Ref(d.ctype, (0, most), name=d.c_expr(), frozen=True)
+            decls.append(Decl(d.ctype, d.name, init, const=self.chance(0.5), removable=False))
+        return decls
 
     # --- loop nests -------------------------------------------------------------------------
 

@@ -31,6 +31,34 @@ class SizeParam:
 
 
 @dataclass
+class DerivedSize(SizeParam):
+    """A size the function computes from its size parameters, as a local declared first
+    (`const int m1 = n0 / 2 + 1;`): launch sizes then need host arithmetic on it."""
+
+    form: str = "div"  # div: a / k + c, min: min(a, b), twice: a * 2, less: max(a - k, 0)
+    operands: tuple[str, ...] = ()
+    constant: int = 1
+
+    def c_expr(self) -> str:
+        a = self.operands[0]
+        return {
+            "div": f"{a} / {self.constant} + 1",
+            "min": f"min({a}, {self.operands[-1]})",
+            "twice": f"{a} * 2",
+            "less": f"max({a} - {self.constant}, 0)",
+        }[self.form]
+
+    def value(self, sizes: Mapping[str, int]) -> int:
+        a, b = sizes[self.operands[0]], sizes[self.operands[-1]]
+        return {
+            "div": a // self.constant + 1,
+            "min": min(a, b),
+            "twice": a * 2,
+            "less": max(a - self.constant, 0),
+        }[self.form]
+
+
+@dataclass
 class ScalarParam:
     name: str
     ctype: CType
@@ -218,6 +246,7 @@ class Program:
     params: list[Param]
     body: list[Stmt]
     float_sums: list[FloatSum] = field(default_factory=list)
+    derived: list[DerivedSize] = field(default_factory=list)
     seed: int = 0
 
     def source(self) -> str:
@@ -233,8 +262,16 @@ class Program:
     def arrays(self) -> list[ArrayParam]:
         return [p for p in self.params if isinstance(p, ArrayParam)]
 
+    def all_sizes(self, sizes: Mapping[str, int]) -> dict[str, int]:
+        """The size parameters' values and the derived sizes'."""
+        values = dict(sizes)
+        for d in self.derived:
+            values[d.name] = d.value(values)
+        return values
+
     def work(self, sizes: Mapping[str, int]) -> int:
         """Loop iterations run for these sizes, at most (the cost of one run)."""
+        sizes = self.all_sizes(sizes)
 
         def cost(stmts: list[Stmt], outer: int) -> int:
             total = 0
@@ -250,6 +287,7 @@ class Program:
 
     def arguments(self, sizes: Mapping[str, int], rng: np.random.Generator) -> list[Any]:
         """Random arguments in parameter order for these sizes."""
+        sizes = self.all_sizes(sizes)
         args: list[Any] = []
         for p in self.params:
             if isinstance(p, SizeParam):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from autogpu.testing.fuzz import expr as X
-from autogpu.testing.fuzz.program import ArrayParam, Dim, ScalarParam, SizeParam
+from autogpu.testing.fuzz.program import ArrayParam, DerivedSize, Dim, ScalarParam, SizeParam
 from autogpu.testing.fuzz.scope import Owned, Scope
 from autogpu.testing.fuzz.values import (
     DOUBLE,
@@ -71,6 +71,9 @@ class Reads:
         ctype = rng.choice((FLOAT, FLOAT, DOUBLE, INT, UINT, LONG, ULONG))
         c99 = all(d.size is None or d.pad == 0 for d in dims) and self.chance(0.3)
         c99 = c99 and all(d.pad > 0 or d.size for d in dims)
+        c99 = c99 and not any(
+            isinstance(s, DerivedSize) and s.name == d.size for s in self.sizes for d in dims
+        )  # a local: no parameter extent
         return ArrayParam(self.fresh(prefix), ctype, dims, self.value_interval(ctype), const=const,
                           restrict=self.chance(0.3), c99=c99,
                           specials=ctype.is_float and self.chance(0.2))  # fmt: skip
