@@ -42,3 +42,24 @@ def test_cache_clean_up_skips_erased_ifs(unroll_y: int):
     cases = [{"n": n, "m": m, "out": max(n * n * (m + 1), 1), "in": max(9 * m * m, 1),
               "x": max(m * n, 1)} for n, m in ((1, 1), (7, 3), (33, 17), (5, 70))]  # fmt: skip
     check(ERASED_IF, "f", f"autogpu-optimize{{unroll_y={unroll_y} cache_max_extent=64}}", cases)
+
+
+# Loop bounds computed with unsigned min, max or % were refused ("the bounds of this parallel
+# loop are computed with arith.minui, which the launch description cannot express"), although
+# the launch description prints them: convert-agpu-to-gpu's host ops lacked minui, maxui and
+# remui, and remui (no trait in xDSL) counted as reading memory.
+UNSIGNED_BOUNDS = """
+void f(unsigned n, unsigned m, float *y) {
+  const unsigned k = min(n, m);
+#pragma omp parallel for
+  for (unsigned i = 0; i < k; i++) y[i] = 1.0f;
+#pragma omp parallel for
+  for (unsigned i = 0; i < max(n, m) % 7; i++) y[i] += 2.0f;
+}
+"""
+
+
+@pytest.mark.parametrize("pipeline", ["autogpu-vanilla", "autogpu-optimize"])
+def test_unsigned_min_max_remainder_in_launch_sizes(pipeline: str):
+    cases = [{"n": n, "m": m, "y": max(n, m, 1)} for n, m in ((0, 5), (5, 0), (9, 13), (300, 270))]
+    check(UNSIGNED_BOUNDS, "f", pipeline, cases)

@@ -11,13 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from xdsl.builder import Builder
+from xdsl.dialects import arith
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.traits import is_side_effect_free
 
 
 def is_pure(op: Operation) -> bool:
-    """No memory effects (recursively, for ops with regions): safe to recompute anywhere."""
-    return is_side_effect_free(op)
+    """No memory effects (recursively, for ops with regions): safe to recompute anywhere.
+    (`arith.remui` is as pure as `arith.remsi`; xDSL just declares no trait on it.)"""
+    return isinstance(op, arith.RemUIOp) or is_side_effect_free(op)
 
 
 def is_inside(value: SSAValue, op: Operation) -> bool:
