@@ -235,6 +235,27 @@ def division(op: str, a: Expr, b: Expr) -> Expr:
     return Binary(t, interval, op=op, lhs=a, rhs=b)
 
 
+def guarded_division(op: str, a: Expr, b: Expr) -> Expr:
+    """`(b != 0 ? a / b : a)` (also `b != -1` where `a` may be the type's minimum): the
+    division must not run when the guard fails, so no pass may speculate it."""
+    t = common_type(a.type, b.type)
+    ia = converted(a.interval, t)
+    guard = compare("!=", b, const(b.type, 0))
+    if t.signed and ia[0] == t.lo:
+        guard = compare("&&", guard, compare("!=", b, const(b.type, -1)))
+    if op == "/":
+        interval = (min(ia[0], 0), max(ia[1], 0))
+    else:
+        bound = max(abs(ia[0]), abs(ia[1]))
+        interval = (-bound if ia[0] < 0 else 0, bound if ia[1] > 0 else 0)
+    quotient = Binary(t, interval, op=op, lhs=a, rhs=b, frozen=True)
+    for node in [*guard.walk(), *b.walk()]:  # `b` twice: the reducer must keep both equal
+        node.frozen = True
+    result = conditional(guard, quotient, a)
+    result.frozen = True  # replaced by its `then`, the division would run unguarded
+    return result
+
+
 def bitwise(op: str, a: Expr, b: Expr) -> Expr:
     t = common_type(a.type, b.type)
     ia, ib = converted(a.interval, t), converted(b.interval, t)

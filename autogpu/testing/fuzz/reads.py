@@ -276,6 +276,8 @@ class Reads:
             a, b = self.expr(scope, sub), self.expr(scope, sub)
             if a.type.is_float or b.type.is_float:
                 return X.division("/", X.cast(a, DOUBLE) if not a.type.is_float else a, b)
+            if self.chance(0.3):
+                return X.guarded_division(rng.choice("/%"), a, b)
             return X.division(rng.choice("/%"), a, b)
         if kind == "bit":
             return X.bitwise(
