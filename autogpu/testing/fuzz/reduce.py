@@ -46,7 +46,8 @@ def still_fails(finding: Finding) -> Callable[[Program], bool]:
             return False
         try:
             if finding.pipeline is not None:
-                runner = lower(parse(source), finding.pipeline, finding.thread_seed)
+                pipeline = finding.pipeline.only([program])
+                runner = lower(parse(source), pipeline, finding.thread_seed)
             if case is None:
                 return False
             args = program.arguments(case.sizes, np.random.default_rng(case.seed))

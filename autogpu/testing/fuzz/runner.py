@@ -16,7 +16,7 @@ import random
 import time
 import traceback
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -53,6 +53,12 @@ class Pipeline:
         if self.sizes:
             options["sizes"] = '"' + ",".join(f"{n}={v}" for n, v in self.sizes) + '"'
         return pipeline_spec(self.name, options)
+
+    def only(self, programs: Sequence[Program]) -> Pipeline:
+        """The pipeline for some programs of its batch: sizes of other programs left out
+        (agpu-specialize refuses names no function has)."""
+        names = {s.name for p in programs for s in p.sizes}
+        return replace(self, sizes=tuple((n, v) for n, v in self.sizes if n in names))
 
 
 VANILLA = Pipeline("autogpu-vanilla")
@@ -415,7 +421,7 @@ def run_cases(
         except Exception as e:  # noqa: BLE001
             kind, detail = describe_exception(e)
         if detail:
-            findings.append(Finding(kind, program, pipeline, detail, want.case,
+            findings.append(Finding(kind, program, pipeline.only([program]), detail, want.case,
                                     scalar_arguments(program, want.args), thread_seed))  # fmt: skip
             return
 
@@ -440,15 +446,16 @@ def compile_programs(
     good = []
     for p in programs:
         try:
-            run_pipeline(parse(p.source()), pipeline.spec)
+            run_pipeline(parse(p.source()), pipeline.only([p]).spec)
             good.append(p)
         except Exception as e:  # noqa: BLE001
             kind, detail = describe_exception(e)
-            findings.append(Finding(kind, p, pipeline, detail, thread_seed=thread_seed))
+            findings.append(Finding(kind, p, pipeline.only([p]), detail, thread_seed=thread_seed))
     if len(good) > 1 and len(good) < len(programs):
         stats.compiles += 1
         try:
-            runner = lower(parse("\n".join(p.source() for p in good)), pipeline, thread_seed)
+            source = "\n".join(p.source() for p in good)
+            runner = lower(parse(source), pipeline.only(good), thread_seed)
             return {p.name: runner for p in good}
         except Exception:  # noqa: BLE001
             pass
@@ -456,8 +463,8 @@ def compile_programs(
     for p in good:
         stats.compiles += 1
         try:
-            runners[p.name] = lower(parse(p.source()), pipeline, thread_seed)
+            runners[p.name] = lower(parse(p.source()), pipeline.only([p]), thread_seed)
         except Exception as e:  # noqa: BLE001
             kind, detail = describe_exception(e)
-            findings.append(Finding(kind, p, pipeline, detail, thread_seed=thread_seed))
+            findings.append(Finding(kind, p, pipeline.only([p]), detail, thread_seed=thread_seed))
     return runners
