@@ -99,13 +99,14 @@ class Generator(Reads):
     def program(self) -> Program:
         rng = self.rng
         for k in range(rng.choice((1, 2, 2, 3, 3))):
-            self.sizes.append(SizeParam(f"n{k}", rng.choice((INT, INT, UINT, LONG, ULONG)),
-                                        rng.choice(SIZE_MAXIMA)))  # fmt: skip
+            ctype = rng.choice((INT, INT, UINT, LONG, ULONG))
+            self.sizes.append(SizeParam(f"n{k}", ctype, rng.choice(SIZE_MAXIMA), self.spell(ctype)))
         params = list(self.sizes)
         body: list[Stmt] = self.derived_sizes()
         for k in range(rng.randint(0, 3)):
             ctype = rng.choice((INT, UINT, LONG, ULONG, FLOAT, DOUBLE))
-            self.scalars.append(ScalarParam(f"a{k}", ctype, self.value_interval(ctype)))
+            interval = self.value_interval(ctype)
+            self.scalars.append(ScalarParam(f"a{k}", ctype, interval, self.spell(ctype)))
         params += self.scalars
         for _ in range(rng.randint(1, 4)):
             self.arrays.append(self.new_array("x", const=self.chance(0.8)))
@@ -140,7 +141,9 @@ class Generator(Reads):
             k = rng.randint(2, 3)
             most = {"div": a.max // k + 1, "min": min(a.max, b.max), "twice": 2 * a.max,
                     "less": max(a.max - k, 0)}[form]  # fmt: skip
-            d = DerivedSize(self.fresh("m"), a.ctype, most, form, (a.name, b.name), k)
+            d = DerivedSize(
+                self.fresh("m"), a.ctype, most, form=form, operands=(a.name, b.name), constant=k
+            )
             self.sizes.append(d)
             init = X.Ref(d.ctype, (0, most), name=d.c_expr(), frozen=True)
             decls.append(Decl(d.ctype, d.name, init, const=self.chance(0.5), removable=False))
@@ -296,7 +299,7 @@ class Generator(Reads):
             if outer:
                 return self.triangular_loop(scope, name, rng.choice(outer))
         s = rng.choice(candidates)
-        t = s.ctype
+        t = self.spell(s.ctype)
         forms = [("up", 0, 0, 1, f"{t} {name} = 0; {name} < {s.name}; {name}++"),
                  ("from1", 1, 0, 1, f"{t} {name} = 1; {name} < {s.name}; ++{name}"),
                  ("beyond", 0, 2, 1, f"{t} {name} = 0; {name} < {s.name} + 2; {name}++"),
@@ -304,9 +307,9 @@ class Generator(Reads):
                  ("step3", 0, 0, 3, f"{t} {name} = 0; {name} < {s.name}; {name} = {name} + 3"),
                  ("down1", 1, 1, 1, f"{t} {name} = {s.name}; {name} > 0; {name}--"),
                  ("ne", 0, 0, 1, f"{t} {name} = 0; {name} != {s.name}; {name}++")]  # fmt: skip
-        if parallel and t == ULONG and "unsigned-long-decreasing-parallel" in self.avoid:
+        if parallel and s.ctype == ULONG and "unsigned-long-decreasing-parallel" in self.avoid:
             forms = [f for f in forms if f[0] != "down1"]
-        if t.signed:
+        if s.ctype.signed:
             forms += [
                 ("le", 0, 0, 1, f"{t} {name} = 0; {name} <= {s.name} - 1; {name} += 1"),
                 ("interior", 1, -1, 1, f"{t} {name} = 1; {name} < {s.name} - 1; {name}++"),
@@ -314,7 +317,7 @@ class Generator(Reads):
             ]
         weights = [6 if f[0] == "up" else 1 for f in forms]
         _, lo, offset, step, header = rng.choices(forms, weights)[0]
-        var = Var(name, t, (lo, s.max - 1 + offset), size=s.name, lo=lo, offset=offset,
+        var = Var(name, s.ctype, (lo, s.max - 1 + offset), size=s.name, lo=lo, offset=offset,
                   is_loop=True)  # fmt: skip
         trip = Trip(s.name, offset - lo, step)
         return self.enter(scope, var, f"for ({header})", trip)
@@ -548,7 +551,8 @@ class Generator(Reads):
         else:
             init = X.cast(value, ctype)
             scope.vars.append(Var(name, ctype, init.interval))
-        return Decl(ctype, name, init, const=not mutable and self.chance(0.3))
+        const = not mutable and self.chance(0.3)
+        return Decl(ctype, name, init, const=const, spelling=self.spell(ctype))
 
     def local_interval(self, ctype: CType) -> Interval | None:
         if ctype.is_float:

@@ -28,6 +28,7 @@ class SizeParam:
     name: str
     ctype: CType
     max: int  # every interval assumes the size is at most this
+    spelling: str = ""  # of the type, when not its usual name
 
 
 @dataclass
@@ -63,6 +64,7 @@ class ScalarParam:
     name: str
     ctype: CType
     interval: Interval | None  # integers: drawn from it; floats: from [-2, 2]
+    spelling: str = ""
 
 
 @dataclass
@@ -86,6 +88,7 @@ class ArrayParam:
     restrict: bool = False
     c99: bool = False  # declared `T A[n0][n1]` and indexed `A[i][j]`
     specials: bool = False  # floats: the inputs include infinities, NaN and -0.0
+    spelling: str = ""
 
     def length(self, sizes: Mapping[str, int]) -> int:
         return max(math.prod(d.extent(sizes) for d in self.dims), 1)
@@ -94,9 +97,9 @@ class ArrayParam:
         qualifier = "const " if self.const else ""
         if self.c99:
             extents = "".join(f"[{d.size or d.pad}]" for d in self.dims)
-            return f"{qualifier}{self.ctype.name} {self.name}{extents}"
+            return f"{qualifier}{self.spelling or self.ctype.name} {self.name}{extents}"
         restrict = "restrict " if self.restrict else ""
-        return f"{qualifier}{self.ctype.name} *{restrict}{self.name}"
+        return f"{qualifier}{self.spelling or self.ctype.name} *{restrict}{self.name}"
 
 
 Param = SizeParam | ScalarParam | ArrayParam
@@ -152,10 +155,12 @@ class Decl(Stmt):
     name: str
     init: Expr
     const: bool = False
+    spelling: str = ""
 
     def lines(self, indent: str) -> list[str]:
         const = "const " if self.const else ""
-        return [f"{indent}{const}{self.ctype.name} {self.name} = {self.init.render()};"]
+        ctype = self.spelling or self.ctype.name
+        return [f"{indent}{const}{ctype} {self.name} = {self.init.render()};"]
 
     def exprs(self) -> list[Expr]:
         return [self.init]
@@ -302,7 +307,7 @@ class Program:
 def _param_declaration(p: Param) -> str:
     if isinstance(p, ArrayParam):
         return p.declaration()
-    return f"{p.ctype.name} {p.name}"
+    return f"{p.spelling or p.ctype.name} {p.name}"
 
 
 def _draw_int(interval: Interval, count: int, rng: np.random.Generator) -> np.ndarray:

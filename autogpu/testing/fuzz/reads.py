@@ -19,6 +19,7 @@ from autogpu.testing.fuzz.values import (
     FLOAT,
     INT,
     LONG,
+    SPELLINGS,
     UINT,
     ULONG,
     CType,
@@ -51,6 +52,11 @@ class Reads:
     def chance(self, p: float) -> bool:
         return self.rng.random() < p
 
+    def spell(self, ctype: CType) -> str:
+        """`ctype`'s usual name, or now and then another spelling (`long long`, `size_t`)."""
+        others = SPELLINGS.get(ctype, ())
+        return self.rng.choice(others) if others and self.chance(0.2) else ctype.name
+
     def int_type(self) -> CType:
         return self.rng.choice((INT, INT, UINT, UINT, LONG, ULONG))
 
@@ -76,7 +82,8 @@ class Reads:
         )  # a local: no parameter extent
         return ArrayParam(self.fresh(prefix), ctype, dims, self.value_interval(ctype), const=const,
                           restrict=self.chance(0.3), c99=c99,
-                          specials=ctype.is_float and self.chance(0.2))  # fmt: skip
+                          specials=ctype.is_float and self.chance(0.2),
+                          spelling=self.spell(ctype))  # fmt: skip
 
     def random_dim(self) -> Dim:
         if self.chance(0.2):

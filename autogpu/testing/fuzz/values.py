@@ -74,6 +74,13 @@ ULONG = CType("unsigned long", 64, False)
 FLOAT = CType("float", 32, True, True)
 DOUBLE = CType("double", 64, True, True)
 INTEGERS = (INT, UINT, LONG, ULONG)
+SPELLINGS = {
+    INT: ("signed", "signed int"),
+    UINT: ("unsigned int",),
+    LONG: ("long int", "long long", "signed long"),
+    ULONG: ("size_t", "unsigned long long", "long unsigned int"),
+}
+"""Other ways C (and the frontend) spell the integer types, for declarations."""
 FLOATS = (FLOAT, DOUBLE)
 ALL_TYPES = INTEGERS + FLOATS
 
