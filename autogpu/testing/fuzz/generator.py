@@ -369,6 +369,8 @@ class Generator(Reads):
         step = Assign(X.ref(name, INT, None), "=", frozen(X.arithmetic(
             "+", X.ref(name, INT, (0, count - 1)), X.const(INT, 1))), removable=False)  # fmt: skip
         loop = Loop(f"while ({name} < {count})", body + [step], Trip(None, count), removable=False)
+        if self.chance(0.4):  # count >= 1: the same iterations
+            loop.header, loop.tail = "do", f"while ({name} < {count});"
         return Block([Decl(INT, name, X.const(INT, 0), removable=False), loop])
 
     # --- reductions -------------------------------------------------------------------------

@@ -207,10 +207,12 @@ class Loop(Stmt):
     body: list[Stmt]
     trip: Trip
     pragma: str | None = None
+    tail: str = ""  # `while (c);` after the body of a `do` loop
 
     def lines(self, indent: str) -> list[str]:
         pragma = [f"#pragma {self.pragma}"] if self.pragma else []
-        return [*pragma, f"{indent}{self.header} {{", *_block(self.body, indent), f"{indent}}}"]
+        end = f"{indent}}} {self.tail}" if self.tail else f"{indent}}}"
+        return [*pragma, f"{indent}{self.header} {{", *_block(self.body, indent), end]
 
     def bodies(self) -> list[list[Stmt]]:
         return [self.body]
