@@ -146,7 +146,7 @@ class Generator(Reads):
             )
             self.sizes.append(d)
             init = X.Ref(d.ctype, (0, most), name=d.c_expr(), frozen=True)
-            decls.append(Decl(d.ctype, d.name, init, const=self.chance(0.5), removable=False))
+            decls.append(Decl(d.ctype, d.name, init, const=self.chance(0.5)))
         return decls
 
     # --- loop nests -------------------------------------------------------------------------
