@@ -63,3 +63,26 @@ void f(unsigned n, unsigned m, float *y) {
 def test_unsigned_min_max_remainder_in_launch_sizes(pipeline: str):
     cases = [{"n": n, "m": m, "y": max(n, m, 1)} for n, m in ((0, 5), (5, 0), (9, 13), (300, 270))]
     check(UNSIGNED_BOUNDS, "f", pipeline, cases)
+
+
+# agpu-stage-accumulations staged y[i] across `k` although `k`'s body also updates it beside
+# the inner loop over `j`; the guard `0 < m` (the inner loop runs) then skipped the whole `k`
+# loop when m = 0, losing the `-= 7` updates (fuzz seed 10167, under autogpu-optimize).
+IMPERFECT_CHAIN = """
+void f(float *y, int n, long m) {
+#pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+    for (int k = 1; k < n; ++k) {
+      y[i] -= 7.0f;
+      for (long j = 0; j < m; j++)
+        y[i] /= 2.0f;
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("pipeline", ["autogpu-optimize", "autogpu-optimize{unroll_x=2}"])
+def test_staging_across_an_imperfect_chain(pipeline: str):
+    cases = [{"y": max(n, 1), "n": n, "m": m} for n, m in ((4, 0), (4, 1), (33, 0), (7, 3), (0, 2))]
+    check(IMPERFECT_CHAIN, "f", pipeline, cases)
