@@ -70,8 +70,8 @@ def report(finding: Finding, args: argparse.Namespace) -> None:
     print(text, flush=True)
     if args.keep:
         args.keep.mkdir(parents=True, exist_ok=True)
-        name = f"{finding.program.name}-{finding.kind}.txt"
-        (args.keep / name).write_text(text)
+        number = len(list(args.keep.glob(f"{finding.program.name}-*")))
+        (args.keep / f"{finding.program.name}-{finding.kind}-{number}.txt").write_text(text)
 
 
 if __name__ == "__main__":
