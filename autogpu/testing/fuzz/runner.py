@@ -78,11 +78,13 @@ def random_vanilla(rng: random.Random) -> Pipeline:
 
 
 def random_options(rng: random.Random) -> Pipeline:
+    """A random option set: mostly of autogpu-optimize, now and then autogpu-vanilla's."""
+    return random_vanilla(rng) if rng.random() < 0.2 else random_optimize(rng)
+
+
+def random_optimize(rng: random.Random) -> Pipeline:
     """autogpu-optimize with options drawn from the legal values (the tuner's default space,
-    autogpu/tuner/space.py, and the other options' documented ranges); now and then
-    autogpu-vanilla with a random block."""
-    if rng.random() < 0.2:
-        return random_vanilla(rng)
+    autogpu/tuner/space.py, and the other options' documented ranges)."""
     while True:
         options = {
             "block_size": rng.choice((32, 64, 128, 256, 512)),
@@ -124,7 +126,7 @@ def specialized(rng: random.Random, programs: Sequence[Program]) -> Pipeline:
             break
         big = max(sizes, key=sizes.get)
         sizes[big] = max(sizes[big] // 3, 1)
-    return Pipeline("autogpu-optimize", random_options(rng).options, tuple(sorted(sizes.items())))
+    return replace(random_optimize(rng), sizes=tuple(sorted(sizes.items())))
 
 
 def batch_pipelines(
