@@ -13,6 +13,7 @@ payload), except float sums, which a parallel reduction reassociates (`compare_f
 from __future__ import annotations
 
 import random
+import re
 import time
 import traceback
 from collections.abc import Callable, Sequence
@@ -23,7 +24,12 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from autogpu.api import Kernel, pipeline_spec, run_pipeline
-from autogpu.backend.arguments import KernelArgumentError
+from autogpu.backend.arguments import (
+    KernelArgumentError,
+    KernelCompileError,
+    KernelLaunchError,
+    LaunchDescriptionError,
+)
 from autogpu.backend.cpu_exec import CpuProgram
 from autogpu.backend.cuda_target import emit_cuda
 from autogpu.diagnostics import CompileError
@@ -173,8 +179,7 @@ class Finding:
 
 
 def _without_names(text: str) -> str:
-    import re
-
+    """An error message without the names and numbers that change when a program shrinks."""
     return re.sub(r"'[^']*'|\b[a-z]+\d+\b|\d+", "_", text)[:120]
 
 
@@ -303,10 +308,9 @@ def describe_exception(e: BaseException) -> tuple[str, str]:
         return "compile-error", str(e)
     if isinstance(e, KernelArgumentError):
         return "rejected", str(e)
-    name = type(e).__name__
-    if name == "KernelCompileError":
-        return "emulation-compile-error", str(e) + "\n" + "\n".join(map(str, e.args[1:]))
-    if name == "KernelLaunchError":
+    if isinstance(e, KernelCompileError):  # g++ rejected the emitted CUDA: its messages too
+        return "emulation-compile-error", "\n".join(map(str, e.args))
+    if isinstance(e, (KernelLaunchError, LaunchDescriptionError)):
         return "launch-error", str(e)
     return "crash", "".join(traceback.format_exception(e))[-4000:]
 
