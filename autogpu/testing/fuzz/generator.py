@@ -92,6 +92,7 @@ class Generator(Reads):
         self.ired: ArrayParam | None = None
         self.fred: ArrayParam | None = None
         self.float_sums: list[FloatSum] = []
+        self.int_reductions: list[Reduction] = []  # of the nests so far
         self.budget = rng.randint(8, 30)  # statements
 
     # --- the program ------------------------------------------------------------------------
@@ -163,12 +164,15 @@ class Generator(Reads):
         before: list[Stmt] = []
         if form in ("single", "collapse") and self.chance(0.5):
             for _ in range(rng.randint(1, 2)):
-                before += self.new_reduction(nest)
+                before += self.reduction_for(nest)
+        reduced = {r.var.name for r in nest.reductions}  # not readable inside the nest
         inner_scope = scope.child(nest=nest if form != "serial" else None)
+        inner_scope.vars = [v for v in inner_scope.vars if v.name not in reduced]
         loop = self.parallel_level(inner_scope, form, levels, 0, nest)
         after = [self.store_reduction(r) for r in nest.reductions]
         for r in nest.reductions:  # integer results may be read by later code
-            if r.float_sum is None:
+            if r.float_sum is None and r not in self.int_reductions:
+                self.int_reductions.append(r)
                 scope.vars.append(Var(r.var.name, r.var.ctype, self.reduced_interval(r)))
         return before + [loop] + after
 
@@ -374,6 +378,20 @@ class Generator(Reads):
         return Block([Decl(INT, name, X.const(INT, 0), removable=False), loop])
 
     # --- reductions -------------------------------------------------------------------------
+
+    def reduction_for(self, nest: Nest) -> list[Stmt]:
+        """A new reduction variable of `nest` (its declarations), or now and then an integer
+        one of an earlier nest, which goes on accumulating in this one."""
+        reusable = [
+            r
+            for r in self.int_reductions
+            if r.sites < MAX_REDUCTION_SITES
+            and all(r.var.name != o.var.name for o in nest.reductions)
+        ]
+        if reusable and self.chance(0.3):
+            nest.reductions.append(self.rng.choice(reusable))
+            return []
+        return self.new_reduction(nest)
 
     def new_reduction(self, nest: Nest) -> list[Stmt]:
         """A reduction variable (with its companions for a float sum) and its declaration."""
