@@ -150,13 +150,19 @@ def _is_reduction_variable(mem: SSAValue, op: Operation) -> bool:
 
 def _invariant_chain(loop: scf.ForOp, element: Element) -> list[scf.ForOp]:
     """`loop` and the enclosing `scf.for`s, innermost first, while each directly contains the
-    previous one, and the element's indices and all inner bounds stay invariant."""
+    previous one and nothing else but pure ops (a perfect chain: its body runs exactly when every
+    loop runs, which is what the guard of `_stage` tests), and the element's indices and all
+    inner bounds stay invariant."""
     chain = [loop]
     while True:
         inner = chain[-1]
         parent = inner.parent_op()
         if not isinstance(parent, scf.ForOp) or inner.parent_block() is not parent.body.block:
             return chain
+        body = parent.body.block
+        beside = [o for o in body.ops if o is not inner and o is not body.last_op]
+        if not all(not o.regions and is_side_effect_free(o) for o in beside):
+            return chain  # e.g. `y[i] -= 7` beside the inner loop runs when that loop does not
         if defined_inside(element.memref, parent):
             return chain
         needed = [*element.indices, *(v for l in chain for v in (l.lb, l.ub))]

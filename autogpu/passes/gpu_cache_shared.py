@@ -490,6 +490,8 @@ def _tidy(kernel: gpu.FuncOp) -> None:
     for op in list(kernel.walk()):
         if not isinstance(op, scf.IfOp) or op.results:
             continue
+        if not kernel.is_ancestor(op):
+            continue  # erased with the branch of a decided `if` around it
         decided = constant_int(op.cond)
         if decided is None:
             continue

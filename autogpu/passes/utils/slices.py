@@ -18,9 +18,10 @@ from xdsl.traits import is_side_effect_free
 
 def is_pure(op: Operation) -> bool:
     """No memory effects (recursively, for ops with regions): safe to recompute anywhere.
-    `arith.extsi` is, though xDSL 0.74 forgets its trait: the bound of `for (long i = 0; i < n;
-    i++)` is an `extsi` of `n`, which the host must recompute for the launch size."""
-    return is_side_effect_free(op) or isinstance(op, arith.ExtSIOp)
+    `arith.extsi` and `arith.remui` are, though xDSL 0.74 declares no trait on them: the bound
+    of `for (long i = 0; i < n; i++)` is an `extsi` of `n`, and an unsigned `%` may be part of a
+    launch size, which the host must recompute."""
+    return isinstance(op, (arith.ExtSIOp, arith.RemUIOp)) or is_side_effect_free(op)
 
 
 def is_inside(value: SSAValue, op: Operation) -> bool:
