@@ -18,10 +18,17 @@ from xdsl.traits import is_side_effect_free
 
 def is_pure(op: Operation) -> bool:
     """No memory effects (recursively, for ops with regions): safe to recompute anywhere.
-    `arith.extsi` and `arith.remui` are, though xDSL 0.74 declares no trait on them: the bound
-    of `for (long i = 0; i < n; i++)` is an `extsi` of `n`, and an unsigned `%` may be part of a
-    launch size, which the host must recompute."""
-    return isinstance(op, (arith.ExtSIOp, arith.RemUIOp)) or is_side_effect_free(op)
+    `arith.extsi` is, though xDSL 0.74 forgets its trait: the bound of `for (long i = 0; i < n;
+    i++)` is an `extsi` of `n`, which the host must recompute for the launch size."""
+    return isinstance(op, arith.ExtSIOp) or is_side_effect_free(op)
+
+
+def is_recomputable(op: Operation) -> bool:
+    """Whether a slice may compute `op` again elsewhere (the host's launch sizes): a pure op, or
+    an `arith.remui`, as pure as `remsi` though xDSL declares no trait on it. (Only here: jam
+    keeps reading `remui` as an effect, which its decisions, and gpu-cache-shared's tiles of
+    unrolled matmul, rely on for now.)"""
+    return is_pure(op) or isinstance(op, arith.RemUIOp)
 
 
 def is_inside(value: SSAValue, op: Operation) -> bool:
@@ -110,7 +117,7 @@ class SliceCloner:
         if (mapped := self.value_map.get(value)) is not None:
             return mapped
         owner = value.owner
-        if not isinstance(owner, Operation) or not is_pure(owner):
+        if not isinstance(owner, Operation) or not is_recomputable(owner):
             mapped = self.leaf(value)
             self.value_map[value] = mapped
             return mapped
