@@ -86,8 +86,7 @@ class Generator(Reads):
     def __init__(
         self, rng: random.Random, name: str, avoid: frozenset[str] = frozenset(KNOWN_ISSUES)
     ):
-        super().__init__(rng)
-        self.avoid = avoid
+        super().__init__(rng, avoid)
         self.name = name
         self.ired: ArrayParam | None = None
         self.fred: ArrayParam | None = None
