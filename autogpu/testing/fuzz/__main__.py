@@ -35,6 +35,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--keep", type=Path, help="write each finding's report to this folder")
     parser.add_argument(
+        "--known-issues",
+        action="store_true",
+        help="also generate the constructs of known, unfixed bugs (generator.KNOWN_ISSUES)",
+    )
+    parser.add_argument(
         "--reduce", action="store_true", help="shrink each failing program first (slower)"
     )
     return parser.parse_args(argv)
@@ -47,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     seeds = range(args.seed, args.seed + args.count)
     for first in range(0, len(seeds), args.batch):
         batch = seeds[first : first + args.batch]
-        programs = [generate(s) for s in batch]
+        programs = [generate(s, known_issues=args.known_issues) for s in batch]
         pipelines = batch_pipelines(random.Random(batch[0]), args.random_pipelines, programs)
         findings = check_batch(programs, pipelines, args.cases, seed=batch[0], stats=stats)
         for finding in findings:

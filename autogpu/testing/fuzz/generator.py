@@ -86,8 +86,7 @@ class Generator(Reads):
     def __init__(
         self, rng: random.Random, name: str, avoid: frozenset[str] = frozenset(KNOWN_ISSUES)
     ):
-        super().__init__(rng)
-        self.avoid = avoid
+        super().__init__(rng, avoid)
         self.name = name
         self.ired: ArrayParam | None = None
         self.fred: ArrayParam | None = None
@@ -191,55 +190,64 @@ class Generator(Reads):
         if self.chance(0.3):
             outer.pragma, middle.pragma = "omp parallel for", "omp parallel for"
         acc_type = rng.choice((FLOAT, FLOAT, DOUBLE, UINT, ULONG))
-        acc = Var(self.fresh("acc"), acc_type, self.local_interval(acc_type),
-                  assign_depth=2)  # fmt: skip
+        acc = Var(self.fresh("acc"), acc_type, self.local_interval(acc_type), assign_depth=2)
         body: list[Stmt] = [Decl(acc_type, acc.name, X.cast(self.constant(), acc_type))]
         inner.vars.append(acc)
-        stencil = self.chance(0.3)
-        window = stencil or self.chance(0.3)
-        if window:  # the taps of a convolution (or a stencil's fixed window)
-            t = rng.choice((2, 3))
-            loop_u, u, taps = self.constant_window(inner, t)
-            loop_v, v, taps = self.constant_window(taps, t)
-            loop_u.body = [loop_v]
-            a = self.new_array("x", [Dim(si.name, t - 1), Dim(sj.name, t - 1)], const=True)
-            w = self.new_array("x", [Dim(None, t), Dim(None, t)], const=True)
-            self.arrays += [a, w]
-            reads = [self.array_load(a, [X.arithmetic("+", i.ref(), u.ref()),
-                                         X.arithmetic("+", j.ref(), v.ref())], None),
-                     self.array_load(w, [u.ref(), v.ref()], None)]  # fmt: skip
-            if stencil:
-                reads[1] = X.const(FLOAT, 0.25)
-            loop_v.body = [Assign(acc.ref(), "+=", X.cast(X.arithmetic("*", *reads), acc_type))]
-            serial, taps_scope = loop_u, taps
-        else:  # a dot product along k
-            serial, k, taps_scope = self.sized_loop(inner, sk)
-            dims_a = [Dim(si.name, 0), Dim(sk.name, 0)]
-            dims_b = [Dim(sk.name, 0), Dim(sj.name, 0)]
-            a_first, b_first = self.chance(0.5), self.chance(0.5)
-            a = self.new_array("x", dims_a if a_first else dims_a[::-1], const=True)
-            b = self.new_array("x", dims_b if b_first else dims_b[::-1], const=True)
-            self.arrays += [a, b]
-            ia, ib = [i.ref(), k.ref()], [k.ref(), j.ref()]
-            term = X.arithmetic("*", self.array_load(a, ia if a_first else ia[::-1], None),
-                                self.array_load(b, ib if b_first else ib[::-1], None))  # fmt: skip
-            update = Assign(acc.ref(), "+=", X.cast(term, acc_type))
-            serial.body = [update] + self.statements(taps_scope, rng.randint(0, 1))
-        body.append(serial)
-        dims = [Dim(si.name, 0), Dim(sj.name, 0)]
-        out = self.new_array("y", dims if self.chance(0.5) else dims[::-1])
-        self.arrays.append(out)
-        owned = Owned(out, [i, j] if out.dims[0].size == si.name else [j, i], ["direct"] * 2)
-        nest.owned.append(owned)
-        op = "+=" if out.ctype.is_float and self.chance(0.5) else "="
-        value = acc.ref()
-        if out.ctype.is_float or not out.values or out.values == out.ctype.full:
-            value = X.cast(value, out.ctype)
+        if self.chance(0.45):
+            body.append(self.window_sum(inner, acc, (i, si), (j, sj)))
         else:
-            value, op = X.wrap_into(value, out.ctype, out.values), "="
-        body.append(Assign(self.owned_load(owned), op, value))
+            body.append(self.dot_product(inner, acc, (i, si), (j, sj), sk))
+        body.append(self.store_accumulator(nest, acc, (i, si), (j, sj)))
         middle.body = body + self.statements(inner, rng.randint(0, 2))
         return outer
+
+    def window_sum(self, scope: Scope, acc: Var, row: tuple[Var, SizeParam],
+                   column: tuple[Var, SizeParam]) -> Loop:  # fmt: skip
+        """`acc += in[i + u][j + v] * w[u][v]` over a t x t window (a stencil's weights are
+        a constant)."""
+        (i, si), (j, sj) = row, column
+        t = self.rng.choice((2, 3))
+        loop_u, u, taps = self.constant_window(scope, t)
+        loop_v, v, taps = self.constant_window(taps, t)
+        loop_u.body = [loop_v]
+        a = self.new_array("x", [Dim(si.name, t - 1), Dim(sj.name, t - 1)], const=True)
+        w = self.new_array("x", [Dim(None, t), Dim(None, t)], const=True)
+        self.arrays += [a, w]
+        taps_at = [X.arithmetic("+", i.ref(), u.ref()), X.arithmetic("+", j.ref(), v.ref())]
+        weight = self.array_load(w, [u.ref(), v.ref()], None)
+        if self.chance(0.4):
+            weight = X.const(FLOAT, 0.25)
+        term = X.arithmetic("*", self.array_load(a, taps_at, None), weight)
+        loop_v.body = [Assign(acc.ref(), "+=", X.cast(term, acc.ctype))]
+        return loop_u
+
+    def dot_product(self, scope: Scope, acc: Var, row: tuple[Var, SizeParam],
+                    column: tuple[Var, SizeParam], sk: SizeParam) -> Loop:  # fmt: skip
+        """`acc += A[i][k] * B[k][j]` over k, each matrix in either layout."""
+        (i, si), (j, sj) = row, column
+        loop, k, inner = self.sized_loop(scope, sk)
+        loads = []
+        for first, second in (((i, si), (k, sk)), ((k, sk), (j, sj))):
+            pairs = [first, second] if self.chance(0.5) else [second, first]
+            array = self.new_array("x", [Dim(s.name, 0) for _, s in pairs], const=True)
+            self.arrays.append(array)
+            loads.append(self.array_load(array, [v.ref() for v, _ in pairs], None))
+        update = Assign(acc.ref(), "+=", X.cast(X.arithmetic("*", *loads), acc.ctype))
+        loop.body = [update] + self.statements(inner, self.rng.randint(0, 1))
+        return loop
+
+    def store_accumulator(self, nest: Nest, acc: Var, row: tuple[Var, SizeParam],
+                          column: tuple[Var, SizeParam]) -> Stmt:  # fmt: skip
+        """`out[i][j] = acc` (or `+=`), at the iteration's own element, in either layout."""
+        pairs = [row, column] if self.chance(0.5) else [column, row]
+        out = self.new_array("y", [Dim(s.name, 0) for _, s in pairs])
+        self.arrays.append(out)
+        owned = Owned(out, [v for v, _ in pairs], ["direct", "direct"])
+        nest.owned.append(owned)
+        op = "+=" if out.ctype.is_float and self.chance(0.5) else "="
+        if out.ctype.is_float or out.values == out.ctype.full:
+            return Assign(self.owned_load(owned), op, X.cast(acc.ref(), out.ctype))
+        return Assign(self.owned_load(owned), "=", X.wrap_into(acc.ref(), out.ctype, out.values))
 
     def sized_loop(self, scope: Scope, size: SizeParam) -> tuple[Loop, Var, Scope]:
         """`for (T v = 0; v < size; v++)`."""

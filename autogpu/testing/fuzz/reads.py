@@ -32,8 +32,9 @@ SIGNED_INTERVALS = ((-100, 100), (-1000, 1000), (-(1 << 20), 1 << 20))
 class Reads:
     """The generator's state and its expression builders (`Generator` adds the statements)."""
 
-    def __init__(self, rng: random.Random):
+    def __init__(self, rng: random.Random, avoid: frozenset[str]):
         self.rng = rng
+        self.avoid = avoid  # the known issues not to generate (generator.KNOWN_ISSUES)
         self.counter = 0
         self.sizes: list[SizeParam] = []
         self.arrays: list[ArrayParam] = []
@@ -141,10 +142,18 @@ class Reads:
         return self.array_load(o.array, indices, keep=None)
 
     def equivalent(self, e: X.Expr) -> X.Expr:
-        """The same value written differently (`(e + 3) - 3`, `e * 1`, `0 + e`): an analysis
-        that tells an element's accesses apart by their spelling gets it wrong."""
+        """The same value written differently (`(e + 3) - 3`, `e * 1`, `0 + e`, for unsigned
+        `e` also `(e + UINT_MAX) + 1`, which wraps around): an analysis that tells an element's
+        accesses apart by their spelling, or an index computed without C's wrap-around, gets it
+        wrong."""
         c = X.const(e.type, self.rng.randint(1, 5))
-        form = self.rng.choice(("shift", "times", "plus"))
+        forms = ["shift", "times", "plus"]
+        if not e.type.is_float and not e.type.signed:
+            forms.append("wrap")
+        form = self.rng.choice(forms)
+        if form == "wrap":  # (e + UINT_MAX) + 1 wraps back to e
+            most = X.const(e.type, e.type.hi)
+            return X.arithmetic("+", X.arithmetic("+", e, most), X.const(e.type, 1))
         if form == "shift":
             return X.arithmetic("-", X.arithmetic("+", e, c), X.const(e.type, c.value))
         if form == "times":
