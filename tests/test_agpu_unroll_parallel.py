@@ -80,8 +80,11 @@ def test_a_huge_factor_is_a_prompt_one_line_error_of_the_tools():
         [sys.executable, "-m", "autogpu.tools.autogpu_opt", str(matmul), "-t", "cuda", "-p",
          "autogpu-optimize{unroll_x=1000000}"],
         capture_output=True, text=True, timeout=120)  # a safety net: it used to never end
-    assert done.returncode == 1 and done.stderr.count("\n") == 1
-    assert "agpu-unroll-parallel: y=1 x=1000000 on the nest of loop 'j'" in done.stderr
+    # one located error: the message, then the C line of the nest and a caret
+    message, _line, caret = done.stderr.splitlines()
+    assert done.returncode == 1 and caret.strip() == "^"
+    assert message.startswith(f"{matmul}:5:3: error: agpu-unroll-parallel: y=1 x=1000000 on "
+                              "the nest of loop 'j'")
 
 
 def test_options_from_a_pipeline_spec():

@@ -57,7 +57,7 @@ class Pipeline:
     def spec(self) -> str:
         options = dict(self.options)
         if self.sizes:
-            options["sizes"] = '"' + ",".join(f"{n}={v}" for n, v in self.sizes) + '"'
+            options["sizes"] = ",".join(f"{n}={v}" for n, v in self.sizes)  # api quotes it
         return pipeline_spec(self.name, options)
 
     def only(self, programs: Sequence[Program]) -> Pipeline:
