@@ -2,8 +2,8 @@
 
 from autogpu.api import Kernel, compile
 from autogpu.diagnostics import CompileError
+from autogpu.version import __version__
 
-__version__ = "0.1.0"
 __all__ = ["CompileError", "Kernel", "compile", "tune"]
 
 

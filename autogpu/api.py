@@ -142,9 +142,15 @@ class Kernel:
         return self._cuda.source
 
     @property
+    def launch_description(self) -> dict[str, Any]:
+        """The module's whole launch description (`{"functions": [...]}`), what the executors
+        take with `cuda_source`."""
+        return self._cuda.launch
+
+    @property
     def launch(self) -> dict[str, Any]:
         """This function's entry of the launch description (params and launches)."""
-        for entry in self._cuda.launch["functions"]:
+        for entry in self.launch_description["functions"]:
             if entry["name"] == self.name:
                 return entry
         raise CompileError(f"function '{self.name}' has no kernel launches after '{self.pipeline}'")
@@ -176,7 +182,7 @@ class Kernel:
                 from autogpu.backend.cpu_exec import CpuProgram as Program
             else:
                 from autogpu.backend.cuda_exec import CudaProgram as Program
-            self._programs[key] = Program(self.cuda_source, self._cuda.launch, **options)
+            self._programs[key] = Program(self.cuda_source, self.launch_description, **options)
         return self._programs[key]
 
     def __call__(self, *args: Any, backend: str = "cpu", **named_args: Any) -> None:

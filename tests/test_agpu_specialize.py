@@ -29,11 +29,11 @@ from xdsl.dialects import func, gpu, scf
 from autogpu.backend.arguments import (
     KernelArgumentError,
     LaunchDescriptionError,
+    check_requirements,
     parse_launch_description,
 )
 from autogpu.backend.cpu_exec import CpuProgram
 from autogpu.backend.requirements import (
-    check_requirements,
     describe_requirements,
     requirements_of,
 )

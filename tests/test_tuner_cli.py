@@ -344,7 +344,7 @@ def test_explicit_lengths_and_c99_extents_are_preferred_to_the_analysis():
 def test_the_default_pipeline_is_autogpu_optimize(capsys):
     from autogpu.tuner.driver import TuneOptions
 
-    assert TuneOptions(SAXPY).pipeline == "autogpu-optimize"
+    assert TuneOptions(SAXPY).kernel.pipeline == "autogpu-optimize"
     code, out, err = _run(capsys, SAXPY, "--size", "n=1000", "--backend", "cpu", "--list-space")
     assert code == 0, err
     space = json.loads(out)

@@ -460,3 +460,11 @@ def _check_overlaps(function: Function, values: Mapping[str, Any]) -> None:
                     f"arguments '{p.name}' and '{q.name}' of {function.name}() overlap in memory"
                     " and one of them may be written; pass distinct arrays"
                 )
+
+
+def check_requirements(function: Mapping[str, Any], scalars: Mapping[str, Any]) -> None:
+    """Refuses a call whose scalar arguments differ from the values the function's kernels were
+    specialised for (`function` is one entry of the launch description's `functions`)."""
+    why = violation(function.get("name", "?"), function.get("requires") or {}, scalars)
+    if why is not None:
+        raise KernelArgumentError(why)

@@ -15,8 +15,8 @@ and the executors refuse a call with another value before anything runs:
   launch description made without them;
 - `violation(name, requires, scalars)` says what is wrong with a call (the executors'
   `bind_arguments` raises it as a `KernelArgumentError`, naming the parameter, the value given
-  and the value the kernels were compiled for); `check_requirements(function_entry, scalars)`
-  raises it directly.
+  and the value the kernels were compiled for); `arguments.check_requirements(function_entry,
+  scalars)` raises it directly.
 """
 
 from __future__ import annotations
@@ -78,13 +78,3 @@ def violation(
                 f"{param} = {given}"
             )
     return None
-
-
-def check_requirements(function: Mapping[str, Any], scalars: Mapping[str, Any]) -> None:
-    """Refuses a call whose scalar arguments differ from the values the function's kernels were
-    specialised for (`function` is one entry of the launch description's `functions`)."""
-    from autogpu.backend.arguments import KernelArgumentError  # arguments imports this module
-
-    why = violation(function.get("name", "?"), function.get("requires") or {}, scalars)
-    if why is not None:
-        raise KernelArgumentError(why)

@@ -18,10 +18,13 @@ import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from autogpu.diagnostics import CompileError
 from autogpu.tuner.strategies import STRATEGIES
+
+if TYPE_CHECKING:
+    from autogpu.tuner.options import TuneOptions
 
 _ASSIGNMENT = re.compile(r"^\s*([A-Za-z_][\w.]*)\s*=\s*(.+?)\s*$", re.S)
 
@@ -250,8 +253,8 @@ def _once(pairs: list[tuple[str, str]], flag: str) -> dict[str, str]:
     return result
 
 
-def options_from_args(args: argparse.Namespace):
-    from autogpu.tuner.driver import TuneOptions
+def options_from_args(args: argparse.Namespace) -> TuneOptions:
+    from autogpu.tuner.options import TuneOptions
 
     function = args.function
     output = args.output
@@ -355,8 +358,8 @@ def _main(args: argparse.Namespace, host_mode: bool) -> int:
         description["valid"] = len(prepared.candidates)
         print(json.dumps(description, indent=2, default=str))
         return 0
-    if options.output_dir is None:
-        options.output_dir = f"tune-{prepared.function}"
+    if options.output.output_dir is None:
+        options.output.output_dir = f"tune-{prepared.function}"
     result = run(prepared)
     print(result.table(args.top))
     if "strategies" in result.report.get("compare_strategies", {}):

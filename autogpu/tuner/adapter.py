@@ -1,9 +1,10 @@
-"""The one place where the tuner touches the rest of autogpu.
+"""The one place where the tuner touches the rest of autogpu: a typed facade.
 
-The frontend, the passes, the cuda target and the executors are developed alongside the tuner;
-every call the tuner makes into them goes through this module, so that an interface change is
-absorbed here and nowhere else. Everything returned from here is plain data (strings, dicts,
-tuples), so it crosses process boundaries (compile pool, measurement process) by pickling.
+Every call the tuner makes into the frontend, the passes, the cuda target and the executors
+goes through this module, and only through their public API (`autogpu.api`, the analyses of
+`autogpu.passes.analysis`, the executors' classes): the tuner computes no fact about the IR
+itself. Everything returned from here is plain data (strings, dicts, tuples), so it crosses
+process boundaries (compile pool, measurement process) by pickling.
 """
 
 from __future__ import annotations
@@ -16,12 +17,24 @@ import re
 import shutil
 import subprocess
 import typing
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from types import NoneType, UnionType
-from typing import Any
+from typing import Any, Protocol
 
+from xdsl.dialects import func
+
+from autogpu.api import Kernel
+from autogpu.api import compile as compile_c
 from autogpu.diagnostics import CompileError
+from autogpu.passes.analysis import iterations
+from autogpu.passes.analysis.extents import touched_extents
+from autogpu.tuner.values import Argument, DeviceInfo, LaunchConfig, SizeValue
+
+#: The package whose code `compiler_fingerprint` hashes.
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 
 
 # --- passes and pipelines --------------------------------------------------------------------
@@ -225,131 +238,37 @@ def _dtype_of_type(tp: Any) -> str:
     return "float32"
 
 
-def parallel_depth(func: Any) -> int:
-    """How many `agpu.parallel_for` are nested in a frontend function (its parallel
-    dimensions)."""
-    best = 0
-    for op in func.walk():
-        if op.name == "agpu.parallel_for":
-            depth, parent = 0, op
-            while parent is not None:
-                if getattr(parent, "name", None) == "agpu.parallel_for":
-                    depth += 1
-                parent = parent.parent_op()
-            best = max(best, depth)
-    return best
-
-
-def touched_lengths(func: Any, sizes: dict[str, Any]) -> dict[str, int | None]:
-    """Elements each array of a frontend function needs for these sizes (1 + the largest index
-    its accesses may use); None where no bound is found."""
+def _integer_sizes(sizes: Mapping[str, object]) -> dict[str, int]:
+    """The integer sizes (the analyses evaluate integer arithmetic only)."""
     import numpy as np
 
-    from autogpu.passes.analysis.extents import touched_extents
-
-    integers = {k: int(v) for k, v in sizes.items() if isinstance(v, (int, np.integer))}
-    return touched_extents(func, integers)
+    return {k: int(v) for k, v in sizes.items()
+            if isinstance(v, (int, np.integer))}
 
 
-def reduction_length(func: Any, sizes: dict[str, Any]) -> int | None:
-    """K of the verification tolerance: the most terms any value accumulates, i.e. the largest
-    product of trip counts of nested serial loops, or of a reduction loop's trip count, for the
-    given sizes. None where a trip count cannot be evaluated (the caller falls back)."""
-    args = _size_arguments(func, sizes)
-    best = 1
-    for op in func.walk():
-        if op.name == "scf.while":
-            return None
-        counted = op.name == "scf.for" or _is_reduction_loop(op)
-        if not counted:
-            continue
-        k, node = 1, op
-        while node is not None and node is not func:
-            if node.name == "scf.for" or _is_reduction_loop(node):
-                trips = _trip_count(node, args)
-                if trips is None:
-                    return None
-                k *= max(trips, 1)
-            node = node.parent_op()
-        best = max(best, k)
-    return best
+def parallel_depth(function: func.FuncOp) -> int:
+    """How many `agpu.parallel_for` are nested in a frontend function (its parallel
+    dimensions)."""
+    return iterations.parallel_depth(function)
 
 
-def parallel_iterations(func: Any, sizes: dict[str, Any]) -> int | None:
-    """How many iterations the parallel loops of a frontend function run for these sizes (the
-    work of all threads, summed over the nests); None where a trip count cannot be evaluated or
-    there is no parallel loop."""
-    args = _size_arguments(func, sizes)
-    total = None
-    for op in func.walk():
-        if op.name != "agpu.parallel_for" or any(
-                inner.name == "agpu.parallel_for" for inner in op.walk() if inner is not op):
-            continue  # the nest is counted from its innermost parallel loop
-        iterations, node = 1, op
-        while node is not None and node is not func:
-            if node.name == "agpu.parallel_for":
-                trips = _trip_count(node, args)
-                if trips is None:
-                    return None
-                iterations *= trips
-            node = node.parent_op()
-        total = (total or 0) + iterations
-    return total
+def touched_lengths(function: func.FuncOp, sizes: Mapping[str, object]) -> dict[str, int | None]:
+    """Elements each array of a frontend function needs for these sizes (1 + the largest index
+    its accesses may use); None where no bound is found."""
+    return touched_extents(function, _integer_sizes(sizes))
 
 
-def _size_arguments(func: Any, sizes: dict[str, Any]) -> dict[Any, Any]:
-    """The function's block arguments that `sizes` gives values to, with those values."""
-    from autogpu.passes.analysis.extents import parameter_names
-
-    return {arg: sizes[name] for arg, name in zip(func.body.blocks[0].args,
-                                                  parameter_names(func)) if name in sizes}
-
-
-def _is_reduction_loop(op: Any) -> bool:
-    if op.name != "agpu.parallel_for":
-        return False
-    reductions = op.properties.get("reductions")
-    return reductions is not None and len(getattr(reductions, "data", ())) > 0
+def reduction_length(function: func.FuncOp, sizes: Mapping[str, object]) -> int | None:
+    """K of the verification tolerance: the most terms any value accumulates for these sizes
+    (`iterations.longest_accumulation`); None where a trip count cannot be evaluated (the caller
+    falls back)."""
+    return iterations.longest_accumulation(function, _integer_sizes(sizes))
 
 
-def _trip_count(loop: Any, args: dict[Any, Any]) -> int | None:
-    lb, ub, step = (_int_value(v, args) for v in loop.operands[:3])
-    if lb is None or ub is None or not step or step <= 0:
-        return None
-    return max(0, -(-(ub - lb) // step))
-
-
-_INT_OPS = {
-    "arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b,
-    "arith.muli": lambda a, b: a * b, "arith.maxsi": max, "arith.minsi": min,
-    "arith.maxui": max, "arith.minui": min,
-    "arith.divsi": lambda a, b: int(a / b) if b else None,
-    "arith.divui": lambda a, b: a // b if b else None,
-    "arith.ceildivsi": lambda a, b: -(-a // b) if b else None,
-}
-
-
-def _int_value(value: Any, args: dict[Any, Any], depth: int = 0) -> int | None:
-    """The integer an SSA value has for the given sizes, through simple arithmetic only."""
-    if value in args:
-        return int(args[value])
-    op = getattr(value, "op", None)
-    if op is None or depth > 32:
-        return None
-    if op.name == "arith.constant":
-        attr = op.properties.get("value")
-        if attr is None:
-            attr = op.attributes.get("value")
-        v = getattr(getattr(attr, "value", None), "data", None)
-        return v if isinstance(v, int) and not isinstance(v, bool) else None
-    if op.name in ("arith.index_cast", "arith.extsi", "arith.extui", "arith.trunci",
-                   "arith.index_castui"):
-        return _int_value(op.operands[0], args, depth + 1)
-    if op.name in _INT_OPS and len(op.operands) == 2:
-        a = _int_value(op.operands[0], args, depth + 1)
-        b = _int_value(op.operands[1], args, depth + 1)
-        return None if a is None or b is None else _INT_OPS[op.name](a, b)
-    return None
+def parallel_iterations(function: func.FuncOp, sizes: Mapping[str, object]) -> int | None:
+    """How many iterations the parallel loops of a frontend function run for these sizes; None
+    where a trip count cannot be evaluated or there is no parallel loop."""
+    return iterations.parallel_iterations(function, _integer_sizes(sizes))
 
 
 # --- compiling a variant ---------------------------------------------------------------------
@@ -376,37 +295,31 @@ class Artifact:
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _already_shown(_warning: Any) -> None:
+def _already_shown(_warning: CompileError) -> None:
     """The frontend's warnings about the source: `prepare` showed them once, variants don't."""
 
 
 def compile_variant(source: str, filename: str, function: str, pipeline: str) -> Artifact:
     """Run the frontend, `pipeline` and the cuda target: the variant as plain data."""
-    import autogpu
-
-    kernel = autogpu.compile(source if "\n" in source else source + "\n", pipeline, function,
-                             warn=_already_shown)
-    launch = kernel._cuda.launch if hasattr(kernel, "_cuda") else {"functions": [kernel.launch]}
-    artifact = Artifact(kernel.cuda_source, launch, function)
+    kernel = compile_kernel(source, filename, function, pipeline)
+    artifact = Artifact(kernel.cuda_source, kernel.launch_description, function)
     artifact.entry  # noqa: B018  (fails early if the function has no launches)
     return artifact
 
 
-def compile_kernel(source: str, filename: str, function: str, pipeline: str):
+def compile_kernel(source: str, filename: str, function: str, pipeline: str) -> Kernel:
     """The user-facing `Kernel` of a pipeline (what autogpu.tune returns)."""
-    import autogpu
-
-    kernel = autogpu.compile(source if "\n" in source else source + "\n", pipeline, function,
-                             warn=_already_shown)
+    kernel = compile_c(source if "\n" in source else source + "\n", pipeline, function,
+                       warn=_already_shown)
     kernel.source_file = filename
     return kernel
 
 
-def launch_config(artifact: Artifact, scalars: dict[str, Any]) -> list[dict[str, Any]]:
+def launch_config(artifact: Artifact, scalars: Mapping[str, SizeValue]) -> list[LaunchConfig]:
     """Grid, block and dynamic shared bytes of each launch, evaluated for `scalars`."""
     from autogpu.backend.launch import launch_config as evaluate
 
-    configs = []
+    configs: list[LaunchConfig] = []
     for entry in artifact.entry["launches"]:
         grid, block, shared = evaluate(entry, scalars)
         configs.append({"kernel": entry["kernel"], "grid": list(grid), "block": list(block),
@@ -439,7 +352,15 @@ def static_shared_bytes(cuda_source: str) -> int:
 # --- executors -------------------------------------------------------------------------------
 
 
-def make_program(artifact: Artifact, backend: str, device: int = 0):
+class Executor(Protocol):
+    """What the tuner needs of an executor (`CpuProgram`, `CudaProgram`, a test's fake): run a
+    function's launches on arguments in C parameter order, outputs in place. `CudaProgram` also
+    has `time` (CUDA-event timing, see `time_program`)."""
+
+    def run(self, function_name: str, /, *args: Argument) -> None: ...
+
+
+def make_program(artifact: Artifact, backend: str, device: int = 0) -> Executor:
     """The executor for `backend` over the artifact's CUDA source and launch description."""
     if backend == "cpu":
         from autogpu.backend.cpu_exec import CpuProgram
@@ -460,7 +381,7 @@ CPU_VERIFY_ORDERS = ("random", "reverse")
 
 
 def verification_programs(artifact: Artifact, backend: str,
-                          device: int = 0) -> list[tuple[str | None, Any]]:
+                          device: int = 0) -> list[tuple[str | None, Executor]]:
     """(thread order, executor) pairs a variant is verified with: one per order of
     CPU_VERIFY_ORDERS on the CPU emulation; on the GPU one, in the GPU's own order (None)."""
     if backend != "cpu":
@@ -471,7 +392,7 @@ def verification_programs(artifact: Artifact, backend: str,
             for order in CPU_VERIFY_ORDERS]
 
 
-def _takes_varargs(method: Any) -> bool:
+def _takes_varargs(method: Callable[..., object]) -> bool:
     import inspect
 
     try:
@@ -481,7 +402,7 @@ def _takes_varargs(method: Any) -> bool:
     return any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in params)
 
 
-def run_program(program: Any, function: str, args: list[Any]) -> None:
+def run_program(program: Executor, function: str, args: Sequence[Argument]) -> None:
     """Run the function's launches on `args` (outputs in place), whichever calling convention
     the executor has: run(fn, *args) or run(fn, args, named)."""
     if _takes_varargs(program.run):
@@ -519,7 +440,7 @@ def prebuild(artifact: Artifact, backend: str, arch: str | None = None) -> None:
         raise BuildError(str(e).strip() or type(e).__name__) from None
 
 
-def time_program(program: Any, function: str, args: list[Any], *, warmup: int,
+def time_program(program: Executor, function: str, args: Sequence[Argument], *, warmup: int,
                  repetitions: int) -> list[float] | None:
     """Seconds per run of the kernels alone (data resident on the device, outputs restored
     before each run) from the executor's CUDA-event timer, or None if it has none (the CPU
@@ -553,11 +474,7 @@ def compiler_fingerprint() -> str:
     contents) and of the xDSL and lark it runs on, computed once per process: results measured
     with code that another compiler generated are never reused."""
     from importlib.metadata import PackageNotFoundError, version
-    from pathlib import Path
-
-    import autogpu
-
-    root = Path(autogpu.__file__).resolve().parent
+    root = PACKAGE_ROOT
     h = hashlib.sha256()
     for path in sorted(p for p in root.rglob("*") if p.suffix in COMPILER_SUFFIXES):
         h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
@@ -581,7 +498,7 @@ def _command_version(cmd: tuple[str, ...]) -> str:
     return lines[-1].strip() if cmd[0] == "nvcc" else (lines[0].strip() if lines else "unknown")
 
 
-def cpu_device_key() -> dict[str, str]:
+def cpu_device_key() -> DeviceInfo:
     """The CPU "device": the machine, and the compiler the CPU executor uses."""
     import os
 
@@ -620,7 +537,7 @@ def select_gpu(device: int) -> None:
         os.environ["CUDA_VISIBLE_DEVICES"] = str(device)
 
 
-def cuda_device_info(device: int) -> dict[str, Any]:
+def cuda_device_info(device: int) -> DeviceInfo:
     """Name, compute capability, driver version and limits of the GPU (in the measurement
     process, after select_gpu: it initialises CUDA)."""
     try:

@@ -28,15 +28,18 @@ import statistics
 import subprocess
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from autogpu.diagnostics import CompileError
 from autogpu.tuner import adapter
 from autogpu.tuner.kernel import KernelCompiler, compile_task
 from autogpu.tuner.measure import Measurer, Outcome
+
+if TYPE_CHECKING:  # options.py refers to HostProgram the same way
+    from autogpu.tuner.options import TuneOptions
 
 DEFAULT_TIME_REGEX = r"autogpu-time-ms:\s*([-+0-9.eE]+)"
 UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
@@ -355,7 +358,7 @@ class HostMeasurer(Measurer):
         return Outcome("ok", statistics.median(values), values, extra={"wall_s": wall})
 
 
-def host_options(options: Any, host: HostProgram) -> Any:
+def host_options(options: TuneOptions, host: HostProgram) -> TuneOptions:
     """TuneOptions for testing-platform mode (the program verifies; no reference kernel)."""
     host.validate()
-    return replace(options, host=host, reference=None)
+    return options.updated(host=host, reference=None)

@@ -22,16 +22,24 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TextIO
 
 from autogpu.diagnostics import CompileError
 from autogpu.tuner.cache import Cache, canonical, default_cache_path
 from autogpu.tuner.measure import ENVIRONMENT
+from autogpu.tuner.outputs import TuneResult, finish
+from autogpu.tuner.prepared import Prepared
 from autogpu.tuner.session import Evaluation, EvaluationCounter, default_jobs
+from autogpu.tuner.single import device_space, open_cache, single_session
 from autogpu.tuner.strategies import MODEL_STRATEGIES
+from autogpu.tuner.values import DeviceInfo
+
+if TYPE_CHECKING:
+    from optuna.storages import BaseStorage
+    from tqdm import tqdm
 
 
-def make_storage(url: str | None) -> Any:
+def make_storage(url: str | None) -> BaseStorage | None:
     """An Optuna storage from a URL (RDB) or a file path (journal), or None."""
     if url is None:
         return None
@@ -56,18 +64,16 @@ def default_storage(cache_path: str | Path) -> str:
     return str(Path(cache_path).with_suffix(".optuna.log"))
 
 
-def _worker(prepared: Any, index: int, cache_path: str, storage_url: str | None, jobs: int,
+def _worker(prepared: Prepared, index: int, cache_path: str, storage_url: str | None, jobs: int,
             stop: threading.Event, messages: queue.Queue, counter: EvaluationCounter) -> None:
     """One tuner (a thread: it only waits for its compile pool and its measurement process,
     which does the GPU work in a process of its own)."""
-    from autogpu.tuner.driver import _single_session, lease_seconds
-
     o = prepared.options
     try:
-        storage = make_storage(storage_url) if o.strategy in MODEL_STRATEGIES else None
-        with Cache(cache_path, retry_failed=o.retry_failed,
-                   lease_seconds=lease_seconds(o)) as cache:
-            session, context, info, _ = _single_session(
+        storage = make_storage(storage_url) if o.search.strategy in MODEL_STRATEGIES else None
+        with Cache(cache_path, retry_failed=o.output.retry_failed,
+                   lease_seconds=o.measurement.lease_seconds()) as cache:
+            session, context, info, _ = single_session(
                 prepared, cache, worker=index, jobs=jobs, storage=storage, stop=stop,
                 counter=counter,
                 on_context=lambda ctx, inf: messages.put(("context", index, ctx, inf)))
@@ -81,19 +87,17 @@ def _worker(prepared: Any, index: int, cache_path: str, storage_url: str | None,
         messages.put(("error", index, f"{type(e).__name__}: {e}\n{traceback.format_exc()}"))
 
 
-def run_workers(prepared: Any, *, out: Any = None):
+def run_workers(prepared: Prepared, *, out: TextIO | None = None) -> TuneResult:
     """Run `options.workers` tuners on one cache; the report covers every variant."""
-    from autogpu.tuner.driver import _device_space, _open_cache, finish
-
     o = prepared.options
-    n = o.workers
+    n = o.measurement.workers
     started = time.time()
-    with _open_cache(o) as cache:
+    with open_cache(o) as cache:
         cache_path = str(cache.path)
-        storage_url = o.storage or default_storage(cache_path)
-        if o.strategy in MODEL_STRATEGIES:
+        storage_url = o.measurement.storage or default_storage(cache_path)
+        if o.search.strategy in MODEL_STRATEGIES:
             make_storage(storage_url)  # fail early on a bad URL
-        total_jobs = o.jobs if o.jobs is not None else default_jobs()
+        total_jobs = o.measurement.jobs if o.measurement.jobs is not None else default_jobs()
         jobs = max(1, total_jobs // n) if total_jobs else 0
         messages: queue.Queue = queue.Queue()
         stop = threading.Event()
@@ -104,11 +108,12 @@ def run_workers(prepared: Any, *, out: Any = None):
                    for i in range(n)]
         for t in threads:
             t.start()
-        context = info = None
+        context: str | None = None
+        info: DeviceInfo | None = None
         measured, stops, errors, summary = 0, [], [], []
         uncached: list[Evaluation] = []  # the environment's failures: reported, not cached
-        bar = _bar(min(o.budget or len(prepared.candidates), len(prepared.candidates)),
-                   o.progress, out)
+        bar = _bar(min(o.search.budget or len(prepared.candidates), len(prepared.candidates)),
+                   o.output.progress, out)
         try:
             finished = 0
             while finished < n:
@@ -145,7 +150,7 @@ def run_workers(prepared: Any, *, out: Any = None):
             raise CompileError("; ".join(errors))
         if errors:
             print("autogpu-tune: " + "; ".join(errors), file=sys.stderr)
-        space, candidates = _device_space(prepared, info or {})
+        space, candidates = device_space(prepared, info or {})
         wanted = {canonical(c) for c in candidates}
         evaluations = []
         for r in cache.records(context):
@@ -162,7 +167,7 @@ def run_workers(prepared: Any, *, out: Any = None):
                       measured=measured, stopped_by=stopped, out=out, workers=summary)
 
 
-def _bar(total: int, enabled: bool, out: Any):
+def _bar(total: int, enabled: bool, out: TextIO | None) -> tqdm | None:
     if not enabled:
         return None
     from tqdm import tqdm
@@ -171,7 +176,7 @@ def _bar(total: int, enabled: bool, out: Any):
                 dynamic_ncols=True)
 
 
-def _update(bar: Any, cache: Cache, context: str | None) -> None:
+def _update(bar: tqdm | None, cache: Cache, context: str | None) -> None:
     if bar is None or context is None:
         return
     counts = cache.counts(context)  # polled every half second: counts, not whole rows
