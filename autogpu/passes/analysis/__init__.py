@@ -4,6 +4,8 @@
   integer type, to prove two array accesses hit the same element, or never do, and to tile them.
 - `integers`: widths, two's complement readings and constants of integer values.
 - `extents`: the range of elements each array access may touch (array lengths, bounds).
+- `iterations`: trip counts, parallel depth, parallel work and the longest accumulation of a
+  function for concrete sizes (what the tuner checks and sizes its tolerance by).
 - `loops`: constant bounds and trip counts, loop invariance, hoisting of index computations and
   symbolic bounds of an index over its loops.
 - `dependences`: whether two iterations of a parallel loop may touch one array element (the
