@@ -110,7 +110,9 @@ def filecheck_hashes() -> dict[str, dict[str, str]]:
             result = subprocess.run(shlex.split(command.replace("2>&1", "").replace(
                 "2>/dev/null", "")), capture_output=True, text=True, cwd=ROOT)
             name = f"{path.relative_to(FILECHECK)} RUN {number}"
-            hashes[name] = {"stdout": digest(result.stdout), "stderr": digest(result.stderr),
+            stdout, stderr = (text.replace(str(ROOT), "<root>")  # a checkout's own folder
+                              for text in (result.stdout, result.stderr))
+            hashes[name] = {"stdout": digest(stdout), "stderr": digest(stderr),
                             "status": str(result.returncode)}
     return hashes
 
