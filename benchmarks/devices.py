@@ -23,13 +23,14 @@ from typing import Any
 
 import numpy as np
 
+from autogpu.backend.cuda_limits import SHARED_BYTES_PER_BLOCK
 from autogpu.diagnostics import CompileError
 from benchmarks.peers import Peer, cpu_peer, gpu_peer
 from benchmarks.roofline import Roofline, gpu_roofline
 from benchmarks.timing import Timer, cuda_event_timer, wall_timer
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-DEFAULT_SHARED_LIMIT = 48 * 1024  # bytes of dynamic shared memory a launch gets without opt-in
+DEFAULT_SHARED_LIMIT = SHARED_BYTES_PER_BLOCK  # dynamic shared memory a launch gets without opt-in
 
 
 class Unavailable(Exception):

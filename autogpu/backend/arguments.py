@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from autogpu.backend.cuda_limits import MAX_BLOCK, MAX_GRID, MAX_THREADS_PER_BLOCK
 from autogpu.backend.launch import evaluate, launch_config
 from autogpu.backend.requirements import violation
 
@@ -47,10 +48,6 @@ class LaunchDescriptionError(ValueError):
     """The launch description is malformed or disagrees with the kernels it describes."""
 
 
-# CUDA's limits on launch configurations (compute capability 3.0 and later).
-MAX_BLOCK = (1024, 1024, 64)
-MAX_THREADS_PER_BLOCK = 1024
-MAX_GRID = (2**31 - 1, 65535, 65535)
 
 
 @dataclass(frozen=True)

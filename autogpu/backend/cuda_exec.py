@@ -40,6 +40,7 @@ from autogpu.backend.arguments import (
     launch_configs,
     parse_launch_description,
 )
+from autogpu.backend.cuda_limits import SHARED_BYTES_PER_BLOCK
 
 # pycuda's prepared-call argument formats (Python's struct codes) for the NumPy dtypes.
 STRUCT_CODES = {
@@ -372,7 +373,7 @@ def _check_resources(driver: Any, kernel: Any, name: str, config: LaunchConfig) 
             f"{where}: too many resources requested: {static} bytes of static and {dynamic} of"
             f" dynamic shared memory, the device allows {limit} per block"
         )
-    if dynamic > 48 * 1024:  # beyond 48 KiB a kernel must opt in
+    if dynamic > SHARED_BYTES_PER_BLOCK:  # beyond it a kernel must opt in
         kernel.set_attribute(attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES, dynamic)
 
 

@@ -31,6 +31,7 @@ from autogpu.backend.arguments import (
     LaunchDescriptionError,
 )
 from autogpu.backend.cpu_exec import CpuProgram
+from autogpu.backend.cuda_limits import MAX_THREADS_PER_BLOCK, SHARED_BYTES_PER_BLOCK
 from autogpu.backend.cuda_target import emit_cuda
 from autogpu.diagnostics import CompileError
 from autogpu.frontend import parse_c
@@ -79,7 +80,7 @@ def random_vanilla(rng: random.Random) -> Pipeline:
             rng.choice((1, 2, 4)),
             rng.choice((1, 2)),
         )
-        if x * y * z <= 1024:
+        if x * y * z <= MAX_THREADS_PER_BLOCK:
             return Pipeline("autogpu-vanilla", (("block_size", x), ("block_y", y), ("block_z", z)))
 
 
@@ -108,14 +109,14 @@ def random_optimize(rng: random.Random) -> Pipeline:
             "dense_threshold": rng.choice((64, 64, 2, 1)),
             "cache_tile": rng.choice((0, 0, 8, 32)),
             "full_unroll_limit": rng.choice((16, 16, 0, 4)),
-            "shared_budget": rng.choice((48 * 1024, 4096, 512)),
+            "shared_budget": rng.choice((SHARED_BYTES_PER_BLOCK, 4096, 512)),
             "cache_max_extent": rng.choice((0, 4, 64)),
         }
         options = {k: v for k, v in options.items() if rng.random() < 0.6}
         value = {"block_size": 256, "block_y": 1, "block_z": 1, "unroll_x": 1, "unroll_y": 1}
         value |= options
         threads = value["block_size"] * value["block_y"] * value["block_z"]
-        if threads <= 1024 and value["unroll_x"] * value["unroll_y"] <= 32:
+        if threads <= MAX_THREADS_PER_BLOCK and value["unroll_x"] * value["unroll_y"] <= 32:
             return Pipeline("autogpu-optimize", tuple(options.items()))
 
 
