@@ -11,26 +11,26 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass
 
 from autogpu.diagnostics import CompileError
 from autogpu.passes.analysis.dependences import check_parallel_loops
+from autogpu.passes.options import DeclaredOptionsPass, option
 from autogpu.passes.utils.errors import PassError
 
 
 @dataclass(frozen=True)
-class AgpuCheckParallelPass(ModulePass):
+class AgpuCheckParallelPass(DeclaredOptionsPass):
     """Checks that the iterations of every parallel loop touch different elements."""
 
     name = "agpu-check-parallel"
 
-    werror: bool = False
-    """Unprovable pairs of accesses are errors instead of warnings."""
+    werror: bool = option(
+        False, doc="Unprovable pairs of accesses are errors instead of warnings.")
 
-    assume_no_alias: bool = True
-    """Distinct pointer parameters never overlap, as if all were `restrict` (the paper's
-    assumption, which autogpu's executors enforce); false: a store into one and an access to
-    another that is not provably distinct is a warning."""
+    assume_no_alias: bool = option(
+        True, doc="Distinct pointer parameters never overlap, as if all were `restrict` (the "
+        "paper's assumption, which autogpu's executors enforce); false: a store into one and an "
+        "access to another that is not provably distinct is a warning.")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         def warn(warning: CompileError) -> None:

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     PatternRewriteWalker,
@@ -31,7 +30,7 @@ from xdsl.pattern_rewriter import (
 
 from autogpu.dialects.agpu import Indexing, IndexingAttr, ParallelForOp
 from autogpu.passes.analysis.integers import constant_int
-from autogpu.passes.utils.errors import PassError
+from autogpu.passes.options import DeclaredOptionsPass, at_least, one_of, option
 
 MODES = ("auto", "dense", "sparse")
 
@@ -61,27 +60,19 @@ class SetIndexing(RewritePattern):
 
 
 @dataclass(frozen=True)
-class AgpuDenseIndexingPass(ModulePass):
+class AgpuDenseIndexingPass(DeclaredOptionsPass):
     """Set `indexing = dense` on parallel loops with a large or unknown step."""
 
     name = "agpu-dense-indexing"
 
-    threshold: int = 64
-    """Smallest constant step that gets dense indexing (at least 1)."""
+    threshold: int = option(
+        64, doc="Smallest constant step that gets dense indexing (at least 1).",
+        check=at_least(1))
 
-    mode: str = "auto"
-    """`auto` (the rule above), or `dense`/`sparse` for every parallel loop."""
-
-    def __post_init__(self) -> None:
-        if self.threshold < 1:
-            raise PassError(
-                f"agpu-dense-indexing: threshold must be at least 1, got {self.threshold}"
-            )
-        if self.mode not in MODES:
-            raise PassError(
-                f"agpu-dense-indexing: mode must be one of {', '.join(MODES)}; "
-                f"got '{self.mode}'"
-            )
+    mode: str = option(
+        "auto", doc="`auto`: dense for a constant step of at least `threshold` or a step that "
+        "is not constant; `dense` or `sparse`: that for every parallel loop.",
+        check=one_of(*MODES))
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(SetIndexing(self.threshold, self.mode)).rewrite_module(op)

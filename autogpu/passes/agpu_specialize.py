@@ -36,13 +36,13 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import BlockArgument
-from xdsl.passes import ModulePass
 from xdsl.transforms.canonicalize import CanonicalizePass
 
 from autogpu.backend.c_types import ctype_of, int_range, user_ctype
 from autogpu.backend.requirements import REQUIRES_ATTR, requirements_of
 from autogpu.passes.analysis.aliasing import argument_attrs, c_name
 from autogpu.passes.analysis.integers import bit_width, to_signed
+from autogpu.passes.options import DeclaredOptionsPass, option
 from autogpu.passes.utils.errors import PassError, error_at
 
 _ENTRY = re.compile(r"^([A-Za-z_]\w*)=([+-]?\d+)$")
@@ -110,19 +110,20 @@ def _specialize(fn: func.FuncOp, arg: BlockArgument, name: str, value: int) -> N
 
 
 @dataclass(frozen=True)
-class AgpuSpecializePass(ModulePass):
+class AgpuSpecializePass(DeclaredOptionsPass):
     """Replace integer size parameters by constants (the kernel then requires those values)."""
 
     name = "agpu-specialize"
 
-    sizes: str = ""
-    """`NAME=INTEGER` entries separated by commas or spaces (quote the option value:
-    `agpu-specialize{sizes="m=2048,n=2048"}`)."""
+    sizes: str = option(
+        "", doc='`NAME=INTEGER` entries separated by commas or spaces (quote the option value: '
+        '`agpu-specialize{sizes="m=2048,n=2048"}`).')
 
-    fold: bool = True
-    """Canonicalize afterwards, folding what the constants make constant."""
+    fold: bool = option(True, doc="Canonicalize afterwards, folding what the constants make "
+                        "constant.")
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         parse_sizes(self.sizes)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

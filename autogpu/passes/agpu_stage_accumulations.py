@@ -39,7 +39,6 @@ from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp, i1
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     PatternRewriteWalker,
@@ -59,6 +58,7 @@ from autogpu.passes.analysis.polynomial import (
     provably_equal,
 )
 from autogpu.passes.analysis.loops import defined_inside, hoist, is_invariant
+from autogpu.passes.options import DeclaredOptionsPass, option
 
 
 @dataclass(frozen=True)
@@ -286,14 +286,14 @@ def _move_into_if(loop: scf.ForOp, condition: SSAValue, rewriter: PatternRewrite
 
 
 @dataclass(frozen=True)
-class AgpuStageAccumulationsPass(ModulePass):
+class AgpuStageAccumulationsPass(DeclaredOptionsPass):
     """Keep array elements accumulated across serial loops in registers (AutoGPU 2.3.2)."""
 
     name = "agpu-stage-accumulations"
 
-    assume_no_alias: bool = False
-    """Assume distinct pointer parameters never overlap, as if all were `restrict` (the paper's
-    assumption). Off by default: C allows `matmul(A, A, ...)`."""
+    assume_no_alias: bool = option(
+        False, doc="Assume distinct pointer parameters never overlap, as if all were `restrict` "
+        "(the paper's assumption). Off by default: C allows `matmul(A, A, ...)`.")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(

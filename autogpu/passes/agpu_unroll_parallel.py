@@ -18,18 +18,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import prod
-from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 from xdsl.dialects.gpu import DimensionEnum
-from xdsl.passes import ModulePass
 
 from autogpu.dialects.agpu import ParallelForOp
 from autogpu.passes.agpu_to_gpu.nest_mapping import map_nest
 from autogpu.passes.analysis.loops import check_unrolled_size
-from autogpu.passes.utils.errors import PassError
+from autogpu.passes.options import DeclaredOptionsPass, option, parallel_unroll
 
 
 def _outermost_parallel_loops(module: ModuleOp) -> list[ParallelForOp]:
@@ -52,33 +50,31 @@ def _ancestors(op: ParallelForOp):
         parent = parent.parent_op()
 
 
+def _factor(name: str, factor: object) -> str | None:
+    """A factor is an integer of at least 1, or None (keep the loop's)."""
+    if factor is None:
+        return None
+    if isinstance(factor, bool) or not isinstance(factor, int):
+        return f"invalid factor {name}={factor}: expected an integer"
+    if factor < 1:
+        return (f"invalid factor {name}={factor}: each thread runs at least one iteration "
+                "(factors must be at least 1)")
+    return None
+
+
 @dataclass(frozen=True)
-class AgpuUnrollParallelPass(ModulePass):
+class AgpuUnrollParallelPass(DeclaredOptionsPass):
     """Set `unroll` on the parallel loops mapped to x, y and z."""
 
     name = "agpu-unroll-parallel"
 
-    TUNING_SPACE: ClassVar[dict[str, str]] = {"x": "[1, 2, 4, 8]", "y": "[1, 2, 4, 8]"}
-
-    x: int | None = None
-    """Iterations of the loop on x per thread (None: keep the current factor)."""
-    y: int | None = None
-    """Iterations of the loop on y per thread."""
-    z: int | None = None
-    """Iterations of the loop on z per thread."""
-
-    def __post_init__(self) -> None:
-        for dim, factor in self.factors().items():
-            if isinstance(factor, bool) or not isinstance(factor, int):
-                raise PassError(
-                    f"agpu-unroll-parallel: invalid factor {dim.value}={factor}: expected an "
-                    "integer"
-                )
-            if factor < 1:
-                raise PassError(
-                    f"agpu-unroll-parallel: invalid factor {dim.value}={factor}: each thread "
-                    "runs at least one iteration (factors must be at least 1)"
-                )
+    x: int | None = option(
+        None, doc="Iterations of the loop on x per thread (None: keep the current factor).",
+        check=_factor, tuning="[1, 2, 4]", role=parallel_unroll(0))
+    y: int | None = option(None, doc="Iterations of the loop on y per thread.", check=_factor,
+                           tuning="[1, 2, 4, 8]", role=parallel_unroll(1))
+    z: int | None = option(None, doc="Iterations of the loop on z per thread.", check=_factor,
+                           role=parallel_unroll(2))
 
     def factors(self) -> dict[DimensionEnum, int]:
         given = {DimensionEnum.X: self.x, DimensionEnum.Y: self.y, DimensionEnum.Z: self.z}

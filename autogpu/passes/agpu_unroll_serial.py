@@ -30,7 +30,6 @@ from xdsl.context import Context
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     PatternRewriteWalker,
@@ -41,6 +40,7 @@ from xdsl.rewriter import InsertPoint
 
 from autogpu.passes.analysis.integers import bit_width, constant_int, to_signed
 from autogpu.passes.analysis.loops import check_unrolled_size, constant_trip_count, contains_loop
+from autogpu.passes.options import DeclaredOptionsPass, at_least, option
 from autogpu.passes.utils.errors import PassError
 
 
@@ -243,31 +243,23 @@ def _selected_loops(module: ModuleOp, names: Sequence[str]) -> set[scf.ForOp]:
 
 
 @dataclass(frozen=True)
-class AgpuUnrollSerialPass(ModulePass):
+class AgpuUnrollSerialPass(DeclaredOptionsPass):
     """Unroll serial loops, with a remainder loop when the factor does not divide the trip
     count, and completely when the trip count is a small constant (AutoGPU 2.3.4)."""
 
     name = "agpu-unroll-serial"
 
-    factor: int = 4
-    """Copies of the body per iteration of the unrolled loop (1: only full unrolling)."""
+    factor: int = option(
+        4, doc="Copies of the body per iteration of the unrolled loop (1: only full unrolling).",
+        check=at_least(1), tuning="[1, 4, 16]")
 
-    loops: tuple[str, ...] = ()
-    """Induction variable names of the loops to unroll; empty: the innermost serial loops."""
+    loops: tuple[str, ...] = option(
+        (), doc="Induction variable names of the loops to unroll (each must exist); empty: the "
+        "innermost serial loops.")
 
-    full_unroll_limit: int = 16
-    """Unroll completely the selected loops whose trip count is a constant at most this."""
-
-    def __post_init__(self) -> None:
-        if self.factor < 1:
-            raise PassError(
-                f"agpu-unroll-serial: factor must be at least 1, got {self.factor}"
-            )
-        if self.full_unroll_limit < 0:
-            raise PassError(
-                "agpu-unroll-serial: full_unroll_limit must be at least 0, got "
-                f"{self.full_unroll_limit}"
-            )
+    full_unroll_limit: int = option(
+        16, doc="Unroll completely the selected loops whose trip count is a constant at most "
+        "this.", check=at_least(0))
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         targets = _selected_loops(op, self.loops)

@@ -17,19 +17,19 @@ from xdsl.dialects import builtin, func, gpu, memref
 from xdsl.dialects.builtin import MemRefType, StringAttr, UnitAttr
 from xdsl.dialects.gpu import DimensionEnum
 from xdsl.ir import Block, Operation, Region
-from xdsl.passes import ModulePass
 from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.utils.exceptions import DiagnosticException
 
+from autogpu.backend.cuda_limits import MAX_BLOCK, MAX_THREADS_PER_BLOCK
 from autogpu.passes.agpu_to_gpu.function_plan import FunctionPlan, SymbolNamer, plan_function
 from autogpu.passes.agpu_to_gpu.host import HostBuilder
 from autogpu.passes.agpu_to_gpu.kernel_builder import BlockShape, KernelBuilder
 from autogpu.passes.agpu_to_gpu.nest_mapping import NestMapping
 from autogpu.passes.analysis.dependences import check_parallel_loops
+from autogpu.passes.options import DeclaredOptionsPass, option, threads
 from autogpu.passes.utils.errors import PassError, error_at
 
-MAX_THREADS_PER_BLOCK = 1024
-MAX_BLOCK_Z = 64
+MAX_BLOCK_Z = MAX_BLOCK[2]
 KERNEL_MODULE = "kernels"
 
 
@@ -49,23 +49,25 @@ def validate_block(block_size: int, block_y: int, block_z: int) -> BlockShape:
 
 
 @dataclass(frozen=True)
-class ConvertAgpuToGpuPass(ModulePass):
+class ConvertAgpuToGpuPass(DeclaredOptionsPass):
     """Lowers every C function of the module to a host function and its `gpu.func` kernels."""
 
     name = "convert-agpu-to-gpu"
 
-    block_size: int = 256
-    """Threads per block along x (the innermost parallel loop)."""
-    block_y: int = 1
-    """Threads per block along y (the loop mapped to y); 1: one grid row per y iteration."""
-    block_z: int = 1
-    """Threads per block along z."""
-    jam: bool = True
-    """Unroll-and-jam the replicas of a thread (`unroll` > 1): full tiles run one jammed copy
-    of the body without guards, the rest guarded replica by replica. false: every replica is
-    a guarded copy of the whole body (no reuse between replicas)."""
+    block_size: int = option(
+        256, doc="Threads per block along x (the innermost parallel loop).",
+        tuning="pow2(64, 512)", role=threads(0))
+    block_y: int = option(
+        1, doc="Threads per block along y (the loop mapped to y); 1: one grid row per y "
+        "iteration.", role=threads(1))
+    block_z: int = option(1, doc="Threads per block along z.", role=threads(2))
+    jam: bool = option(
+        True, doc="Unroll-and-jam the replicas of a thread (`unroll` > 1): full tiles run one "
+        "jammed copy of the body without guards, the rest guarded replica by replica. false: "
+        "every replica is a guarded copy of the whole body (no reuse between replicas).")
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         validate_block(self.block_size, self.block_y, self.block_z)
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:

@@ -54,13 +54,13 @@ from xdsl.context import Context
 from xdsl.dialects import gpu, memref, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp, NoneAttr, UnitAttr
 from xdsl.ir import BlockArgument, Operation, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import RecursiveMemoryEffect
 from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.utils.exceptions import DiagnosticException
 
+from autogpu.backend.cuda_limits import SHARED_BYTES_PER_BLOCK
 from autogpu.passes.analysis.integers import constant_int
 from autogpu.passes.caching.facts import (
     GPU_ID_OPS,
@@ -98,58 +98,52 @@ from autogpu.passes.caching.uniform_control import (
     uniformize_thread_loops,
 )
 from autogpu.passes.caching.versioning import version_on_extents
+from autogpu.passes.options import DeclaredOptionsPass, at_least, option
 from autogpu.passes.utils.errors import PassError
 
 
-DEFAULT_BUDGET = 48 * 1024
-
-
 @dataclass(frozen=True)
-class GpuCacheSharedPass(ModulePass):
+class GpuCacheSharedPass(DeclaredOptionsPass):
     """Cache global reads shared by the threads of a block in `__shared__` tiles."""
 
     name = "gpu-cache-shared"
 
-    thread_invariant: bool = True
-    """Cache reads whose index does not depend on the thread but walks a serial loop (the
-    paper's mm_1 -> mm_2), strip-mining the loop by `tile` when its trip count is unknown."""
+    thread_invariant: bool = option(
+        True, doc="Cache reads whose index does not depend on the thread but walks a serial "
+        "loop (the paper's mm_1 -> mm_2), strip-mining the loop by `tile` when its trip count "
+        "is unknown.")
 
-    halo: bool = True
-    """Cache reads that neighbouring threads share (stencil and convolution windows)."""
+    halo: bool = option(
+        True, doc="Cache reads that neighbouring threads share (stencil and convolution "
+        "windows).")
 
-    arrays: tuple[str, ...] = ()
-    """C names of the arrays that may be cached; empty: all."""
+    arrays: tuple[str, ...] = option(
+        (), doc="C names of the arrays that may be cached; empty: all.")
 
-    tile: int = 0
-    """Iterations per tile when strip-mining; 0: a block width (threads along x) of elements,
-    i.e. the block width divided by the loop's step (a loop unrolled by 16 steps by 16)."""
+    tile: int = option(
+        0, doc="Iterations per tile when strip-mining; 0: a block width (threads along x) of "
+        "elements, i.e. the block width divided by the loop's step (a loop unrolled by 16 steps "
+        "by 16).", check=at_least(0, says="at least 1 (or 0)"))
 
-    shared_budget: int = DEFAULT_BUDGET
-    """Bytes of `__shared__` memory a kernel may use in all; tiles beyond it are not made."""
+    shared_budget: int = option(
+        SHARED_BYTES_PER_BLOCK, doc="Bytes of `__shared__` memory a kernel may use in all; "
+        "tiles beyond it are not made.", check=at_least(0, says="at least 0 bytes"))
 
-    max_extent: int = 0
-    """Largest trip count assumed for window loops whose trip count is not a constant
-    (checked at run time, with the uncached code as fallback); 0: constants only."""
+    max_extent: int = option(
+        0, doc="Largest trip count assumed for window loops whose trip count is not a constant "
+        "(checked at run time, with the uncached code as fallback); 0: constants only.",
+        check=at_least(0))
 
-    assume_no_alias: bool = False
-    """Assume distinct pointer parameters never overlap, as if all were `restrict` (the paper's
-    assumption): an array is cached only if nothing the kernel writes may alias it."""
+    assume_no_alias: bool = option(
+        False, doc="Assume distinct pointer parameters never overlap, as if all were `restrict` "
+        "(the paper's assumption): an array is cached only if nothing the kernel writes may "
+        "alias it.")
 
-    remarks: bool = False
-    """Print what was cached, and why the other arrays were not, on stderr."""
+    remarks: bool = option(
+        False, doc="Print what was cached, and why the other arrays were not, on stderr.")
 
     def __post_init__(self) -> None:
-        if self.tile < 0:
-            raise PassError(f"gpu-cache-shared: tile must be at least 1 (or 0), got {self.tile}")
-        if self.shared_budget < 0:
-            raise PassError(
-                f"gpu-cache-shared: shared_budget must be at least 0 bytes, got "
-                f"{self.shared_budget}"
-            )
-        if self.max_extent < 0:
-            raise PassError(
-                f"gpu-cache-shared: max_extent must be at least 0, got {self.max_extent}"
-            )
+        super().__post_init__()
         for name in self.arrays:
             if not name.isidentifier():
                 raise PassError(

@@ -31,7 +31,6 @@ from xdsl.context import Context
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -44,6 +43,7 @@ from xdsl.traits import MemoryEffectKind, get_effects
 
 from autogpu.passes.analysis.polynomial import PolynomialAnalysis
 from autogpu.passes.analysis.loops import defined_inside, hoist, is_invariant
+from autogpu.passes.options import DeclaredOptionsPass
 from autogpu.passes.utils.slices import is_pure
 
 
@@ -138,7 +138,7 @@ class MergeAdjacentGuards(RewritePattern):
 
 
 @dataclass(frozen=True)
-class GpuOptimizeGuardsPass(ModulePass):
+class GpuOptimizeGuardsPass(DeclaredOptionsPass):
     """Hoist loop-invariant guards out of loops and merge adjacent guards on one condition."""
 
     name = "gpu-optimize-guards"
