@@ -1,13 +1,24 @@
-"""Named pipelines: one pass name for a whole sequence of passes, with the options users tune.
+"""Named pipelines: one pass name for a whole sequence of passes, with every option of each.
 
 A pipeline is a `ModulePass` whose `apply` runs its sub-passes, so it works everywhere a pass
 does: `autogpu-opt -p 'autogpu-vanilla{block_size=128}'`, `PassPipeline`, the tuner.
+
+Its options are not written here: each pipeline is generated from a table of stages, (pass,
+prefix), and every option a pass declares (`options.option(...)`) becomes the pipeline option
+prefix + name, forwarded to the pass, with the pass's doc, tuning values and role. Where
+prefix + name is not the public name users and the tuner's cache know, the stage says the name
+once (`names`); where the pipeline's default or tuning values differ from the pass's, `DIFFERS`
+says so once, with the reason. Options several stages share (`assume_no_alias`) are one option.
+Adding an option to a pass adds it to every pipeline that runs the pass, and to the tuner.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
+import dataclasses
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import builtin
@@ -15,148 +26,234 @@ from xdsl.passes import ModulePass, PassPipeline
 from xdsl.transforms.canonicalize import CanonicalizePass
 from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 
-from autogpu.passes.convert_agpu_to_gpu import ConvertAgpuToGpuPass, validate_block
+from autogpu.passes.agpu_dense_indexing import AgpuDenseIndexingPass
+from autogpu.passes.agpu_specialize import AgpuSpecializePass
+from autogpu.passes.agpu_stage_accumulations import AgpuStageAccumulationsPass
+from autogpu.passes.agpu_unroll_parallel import AgpuUnrollParallelPass
+from autogpu.passes.agpu_unroll_serial import AgpuUnrollSerialPass
+from autogpu.passes.convert_agpu_to_gpu import ConvertAgpuToGpuPass
+from autogpu.passes.gpu_cache_shared import GpuCacheSharedPass
+from autogpu.passes.gpu_optimize_guards import GpuOptimizeGuardsPass
+from autogpu.passes.options import (
+    METADATA_KEY,
+    DeclaredOptionsPass,
+    OptionDecl,
+    declarations,
+    option,
+    option_fields,
+)
+
+_SAME: Any = object()
 
 
 @dataclass(frozen=True)
-class AutogpuVanillaPipeline(ModulePass):
-    """AutoGPU's direct translation (the paper's `mm_0`): the parallel loops as they are,
-    mapped to threads and blocks, then folded and deduplicated.
+class Switch:
+    """A pipeline option of its own: a flag that runs a stage or not."""
 
-    canonicalize and cse only fold and merge the arith/scf/memref/gpu ops the lowering
-    produces (constants, index arithmetic, dead code), so the result stays printable by the
-    `cuda` target.
-    """
+    name: str
+    field: Any  # the dataclass field `option(...)` made
 
-    name = "autogpu-vanilla"
 
-    block_size: int = 256
-    """Threads per block along x (forwarded to convert-agpu-to-gpu)."""
-    block_y: int = 1
-    block_z: int = 1
+def switch(name: str, default: bool, *, doc: str, tuning: str | None = None) -> Switch:
+    return Switch(name, option(default, doc=doc, tuning=tuning))
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One pass of a pipeline, and how the pipeline's options reach it."""
+
+    pass_class: type[ModulePass]
+    prefix: str = ""
+    """The pipeline calls the pass's option `o` prefix + o ..."""
+    names: Mapping[str, str] = field(default_factory=dict)
+    """... except those named here (pass option -> pipeline option)."""
+    switch: Switch | None = None
+    """The pipeline's flag that runs the stage."""
+    runs_if: str | None = None
+    """A pass option that must be given (non-empty) for the stage to run."""
+
+    def public(self, option_name: str) -> str:
+        return self.names.get(option_name, self.prefix + option_name)
+
+
+@dataclass(frozen=True)
+class Differs:
+    """A pipeline option whose default or tuning values differ from its pass's, and why."""
+
+    why: str
+    default: Any = _SAME
+    tuning: Any = _SAME  # values, or None: not tuned by default
+
+
+@dataclass(frozen=True)
+class Forward:
+    """Pipeline option `public` is option `option` of the pass of stage `stage`."""
+
+    stage: int
+    option: str
+    public: str
+
+
+class Pipeline(DeclaredOptionsPass):
+    """A pass that runs the stages of its table (see `pipeline_class`). Building it builds the
+    passes, so a bad option is refused at once, in the words of the pass that owns it."""
+
+    STAGES: ClassVar[tuple[Stage, ...]] = ()
+    FORWARDS: ClassVar[tuple[Forward, ...]] = ()
+    DIFFERS: ClassVar[Mapping[str, Differs]] = {}
 
     def __post_init__(self) -> None:
-        validate_block(self.block_size, self.block_y, self.block_z)
+        super().__post_init__()
+        self.passes()
+
+    @classmethod
+    def option_notes(cls, public: str) -> list[str]:
+        """Where option `public` goes, and why it differs from its pass's (for --help)."""
+        targets = [f"{cls.STAGES[f.stage].pass_class.name}{{{f.option}}}" for f in cls.FORWARDS
+                   if f.public == public]
+        notes = [f"Forwarded to {', '.join(targets)}."] if targets else []
+        if public in cls.DIFFERS:
+            notes.append(f"Differs from the pass: {cls.DIFFERS[public].why}.")
+        for stage in cls.STAGES:
+            if stage.switch is not None and stage.switch.name == public:
+                notes.append(f"Runs {stage.pass_class.name}.")
+        return notes
+
+    def runs(self, stage: Stage) -> bool:
+        if stage.switch is not None and not getattr(self, stage.switch.name):
+            return False
+        return stage.runs_if is None or bool(getattr(self, stage.public(stage.runs_if)))
 
     def passes(self) -> tuple[ModulePass, ...]:
-        return (
-            ConvertAgpuToGpuPass(self.block_size, self.block_y, self.block_z),
-            CanonicalizePass(),
-            CommonSubexpressionElimination(),
-        )
+        built = []
+        for index, stage in enumerate(self.STAGES):
+            if self.runs(stage):
+                given = {f.option: getattr(self, f.public) for f in self.FORWARDS
+                         if f.stage == index}
+                built.append(stage.pass_class(**given))
+        return tuple(built)
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         PassPipeline(self.passes()).apply(ctx, op)
 
 
-@dataclass(frozen=True)
-class AutogpuOptimizePipeline(ModulePass):
-    """The AutoGPU transformations in the paper's order, every parameter an option:
+def pipeline_class(class_name: str, name: str, doc: str, stages: tuple[Stage, ...],
+                   differs: Mapping[str, Differs] | None = None,
+                   restrictions: tuple[str, ...] = ()) -> type[Pipeline]:
+    """The `Pipeline` named `name` running `stages`: a frozen dataclass whose fields are the
+    stages' switches and their passes' declared options, renamed as the stages say."""
+    given = dict(differs or {})
+    pending = dict(given)
+    fields: list[tuple[str, Any, Any]] = []
+    forwards: list[Forward] = []
+    owner: dict[str, tuple[Any, Any]] = {}  # public name -> (type, pass default)
+    for index, stage in enumerate(stages):
+        if stage.switch is not None:
+            fields.append((stage.switch.name, bool, stage.switch.field))
+        hints = typing.get_type_hints(stage.pass_class)
+        declared = declarations(stage.pass_class)
+        for typo in set(stage.names) - set(declared) | ({stage.runs_if} - set(declared) - {None}):
+            raise TypeError(f"{name}: {stage.pass_class.name} has no option '{typo}'")
+        for f in option_fields(stage.pass_class):
+            if f.name not in declared:
+                continue  # a pass autogpu does not own: its options stay its own
+            public = stage.public(f.name)
+            forwards.append(Forward(index, f.name, public))
+            if public in owner:
+                if owner[public] != (hints[f.name], f.default):
+                    raise TypeError(f"{name}: the stages sharing option '{public}' disagree on "
+                                    "its type or default")
+                continue
+            owner[public] = (hints[f.name], f.default)
+            change = pending.pop(public, Differs(""))
+            decl = declared[f.name]
+            # The pass checks its option when the pipeline builds it, in its own words.
+            forwarded = OptionDecl(decl.doc, None,
+                                   decl.tuning if change.tuning is _SAME else change.tuning,
+                                   decl.role)
+            default = f.default if change.default is _SAME else change.default
+            fields.append((public, hints[f.name],
+                           dataclasses.field(default=default, metadata={METADATA_KEY: forwarded})))
+    if pending:
+        raise TypeError(f"{name}: DIFFERS names {', '.join(pending)}, no option of its stages")
+    namespace = {"name": name, "__doc__": doc, "__module__": __name__, "STAGES": stages,
+                 "FORWARDS": tuple(forwards), "DIFFERS": given,
+                 "TUNING_RESTRICTIONS": restrictions}
+    return dataclasses.make_dataclass(class_name, fields, bases=(Pipeline,), frozen=True,
+                                      namespace=namespace)
 
-    specialise sizes → dense/sparse indexing → staging of accumulations → parallel unrolling
-    (thread coarsening, recorded on the loops) → lowering (threads, blocks, unroll-and-jam,
-    guards) → caching through `__shared__` → unrolling of serial loops → guard placement →
+
+CLEANUP = (Stage(CanonicalizePass), Stage(CommonSubexpressionElimination))
+"""canonicalize and cse only fold and merge the arith/scf/memref/gpu ops the lowering produces
+(constants, index arithmetic, dead code), so the result stays printable by the `cuda` target."""
+
+VANILLA_DIFFERS = {
+    option_name: Differs(
+        "the block shape is the vanilla kernel's only knob, so its space spans every legal "
+        "block; autogpu-optimize keeps the paper's widths, which its unroll factors multiply",
+        tuning=values)
+    for option_name, values in (("block_size", "pow2(32, 1024)"), ("block_y", "pow2(1, 16)"),
+                                ("block_z", "[1, 2, 4]"))
+}
+
+AutogpuVanillaPipeline = pipeline_class(
+    "AutogpuVanillaPipeline", "autogpu-vanilla",
+    """AutoGPU's direct translation (the paper's `mm_0`): the parallel loops as they are,
+    mapped to threads and blocks, then folded and deduplicated.""",
+    (Stage(ConvertAgpuToGpuPass), *CLEANUP),
+    VANILLA_DIFFERS,
+)
+
+OPTIMIZE_STAGES = (
+    Stage(AgpuSpecializePass, "specialize_", names={"sizes": "sizes"}, runs_if="sizes"),
+    Stage(AgpuDenseIndexingPass, "dense_"),
+    Stage(AgpuStageAccumulationsPass, "stage_", names={"assume_no_alias": "assume_no_alias"},
+          switch=switch("stage", True, doc="Keep array elements accumulated in serial loops in "
+                        "registers (agpu-stage-accumulations).")),
+    Stage(AgpuUnrollParallelPass, "unroll_"),
+    Stage(ConvertAgpuToGpuPass),
+    Stage(GpuCacheSharedPass, "cache_", names={"shared_budget": "shared_budget",
+                                               "assume_no_alias": "assume_no_alias"},
+          switch=switch("cache", True, doc="Cache thread-invariant reads walking a serial loop "
+                        "in shared memory (mm_1 -> mm_2; gpu-cache-shared).",
+                        tuning="[false, true]")),
+    Stage(AgpuUnrollSerialPass, "unroll_", names={"factor": "unroll_serial",
+                                                  "full_unroll_limit": "full_unroll_limit"}),
+    Stage(GpuOptimizeGuardsPass),
+    *CLEANUP,
+)
+"""The paper's order. Caching and serial unrolling run on the lowered kernel: caching needs the
+block shape and the barriers that only exist there, and unrolling the serial loop after caching
+unrolls the loop over a shared tile (the paper's `k` unrolled 16 in `mm_autogpu`)."""
+
+OPTIMIZE_DIFFERS = {
+    "assume_no_alias": Differs(
+        "the paper's assumption that distinct array parameters do not overlap, for staging and "
+        "caching; autogpu's executors reject overlapping arrays, so it holds for their callers "
+        "(the passes alone stay safe for any C caller)", default=True),
+    **{f"unroll_{axis}": Differs(
+        "the pipeline sets every factor, 1: no coarsening (the pass's None keeps a factor the "
+        "IR has), so the tuner and its restrictions read numbers", default=1)
+       for axis in "xyz"},
+    "unroll_serial": Differs(
+        "serial loops stay rolled unless asked (the paper's mm_1 and mm_2); the pass alone "
+        "unrolls by 4", default=1),
+}
+
+AutogpuOptimizePipeline = pipeline_class(
+    "AutogpuOptimizePipeline", "autogpu-optimize",
+    """The AutoGPU transformations in the paper's order, every option of every pass exposed:
+
+    specialise sizes -> dense/sparse indexing -> staging of accumulations -> parallel unrolling
+    (thread coarsening, recorded on the loops) -> lowering (threads, blocks, unroll-and-jam,
+    guards) -> caching through `__shared__` -> unrolling of serial loops -> guard placement ->
     canonicalize, cse.
 
-    Caching and serial unrolling run on the lowered kernel: caching needs the block shape and
-    the barriers that only exist there, and unrolling the serial loop after caching unrolls the
-    loop over a shared tile (the paper's `k` unrolled 16 in `mm_autogpu`).
-    """
-
-    name = "autogpu-optimize"
-
-    TUNING_SPACE: ClassVar[dict[str, str]] = {
-        "block_size": "pow2(64, 512)",
-        "unroll_x": "[1, 2, 4]",
-        "unroll_y": "[1, 2, 4, 8]",
-        "unroll_serial": "[1, 4, 16]",
-        "cache": "[false, true]",
-    }
-    """The tuner's default space (the paper's ranges): 288 variants, the paper-structure
-    kernels among them (`mm_autogpu`: block 256, unroll (2, 8), k unrolled 16)."""
-    TUNING_RESTRICTIONS: ClassVar[tuple[str, ...]] = ("unroll_x * unroll_y <= 32",)
-    """Bounds the replicas of a thread (each holds its own accumulators in registers) where a
-    user widens the unroll factors; serial unrolling only lengthens the code."""
-
-    sizes: str = ""
-    """Sizes to compile in, e.g. "m=2048,n=2048" (agpu-specialize): guards the grid proves
-    unnecessary disappear and constant loops unroll fully; the kernel then requires them."""
-    dense_threshold: int = 64
-    """Strided parallel loops with a step at least this use dense indexing."""
-    stage: bool = True
-    """Keep array elements accumulated in serial loops in registers."""
-    assume_no_alias: bool = True
-    """The paper's assumption that distinct array parameters do not overlap, for staging and
-    caching; autogpu's executors reject overlapping arrays, so it holds for their callers."""
-    unroll_x: int = 1
-    """Parallel unroll (thread coarsening) factor of the loop mapped to x."""
-    unroll_y: int = 1
-    unroll_z: int = 1
-    block_size: int = 256
-    """Threads per block along x."""
-    block_y: int = 1
-    block_z: int = 1
-    jam: bool = True
-    """Jam the replicas of parallel unrolling through serial loops (register reuse)."""
-    cache: bool = True
-    """Cache thread-invariant reads walking a serial loop in shared memory (mm_1 → mm_2)."""
-    cache_halo: bool = True
-    """Also cache windows reused by neighbouring threads (stencils, convolutions)."""
-    cache_tile: int = 0
-    """Strip-mining tile of cached serial loops; 0: the block width."""
-    cache_max_extent: int = 0
-    """Largest serial-loop extent assumed for halo tiles when it is not a constant; 0: none."""
-    shared_budget: int = 48 * 1024
-    """Bytes of shared memory per block the caching may use."""
-    unroll_serial: int = 1
-    """Unroll factor of serial loops (with a remainder loop where it does not divide)."""
-    unroll_loops: tuple[str, ...] = ()
-    """Serial loops to unroll, by induction variable name (each must exist); empty: the
-    innermost ones."""
-    full_unroll_limit: int = 16
-    """Serial loops with a constant trip count up to this unroll fully."""
-
-    def __post_init__(self) -> None:
-        validate_block(self.block_size, self.block_y, self.block_z)
-
-    def passes(self) -> tuple[ModulePass, ...]:
-        from autogpu.passes.agpu_dense_indexing import AgpuDenseIndexingPass
-        from autogpu.passes.agpu_specialize import AgpuSpecializePass
-        from autogpu.passes.agpu_stage_accumulations import AgpuStageAccumulationsPass
-        from autogpu.passes.agpu_unroll_parallel import AgpuUnrollParallelPass
-        from autogpu.passes.agpu_unroll_serial import AgpuUnrollSerialPass
-        from autogpu.passes.gpu_cache_shared import GpuCacheSharedPass
-        from autogpu.passes.gpu_optimize_guards import GpuOptimizeGuardsPass
-
-        passes: list[ModulePass] = []
-        if self.sizes:
-            passes.append(AgpuSpecializePass(sizes=self.sizes))
-        passes.append(AgpuDenseIndexingPass(threshold=self.dense_threshold))
-        if self.stage:
-            passes.append(AgpuStageAccumulationsPass(assume_no_alias=self.assume_no_alias))
-        passes.append(AgpuUnrollParallelPass(x=self.unroll_x, y=self.unroll_y, z=self.unroll_z))
-        passes.append(
-            ConvertAgpuToGpuPass(self.block_size, self.block_y, self.block_z, jam=self.jam)
-        )
-        if self.cache:
-            passes.append(
-                GpuCacheSharedPass(
-                    halo=self.cache_halo,
-                    tile=self.cache_tile,
-                    shared_budget=self.shared_budget,
-                    max_extent=self.cache_max_extent,
-                    assume_no_alias=self.assume_no_alias,
-                )
-            )
-        passes.append(
-            AgpuUnrollSerialPass(
-                factor=self.unroll_serial,
-                loops=self.unroll_loops,
-                full_unroll_limit=self.full_unroll_limit,
-            )
-        )
-        passes += [GpuOptimizeGuardsPass(), CanonicalizePass(), CommonSubexpressionElimination()]
-        return tuple(passes)
-
-    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        PassPipeline(self.passes()).apply(ctx, op)
+    Its default tuning space is the paper's: 288 variants, the paper-structure kernels among
+    them (`mm_autogpu`: block 256, unroll (2, 8), k unrolled 16).""",
+    OPTIMIZE_STAGES,
+    OPTIMIZE_DIFFERS,
+    # Bounds the replicas of a thread (each holds its own accumulators in registers) where a
+    # user widens the unroll factors; serial unrolling only lengthens the code.
+    restrictions=("unroll_x * unroll_y <= 32",),
+)

@@ -48,11 +48,18 @@ def _compile_outputs(example: Path, pipeline: str, options: dict[str, object]) -
         return {"error": digest(str(error))}
 
 
+SAMPLED_OPTIONS = ("block_size", "unroll_x", "unroll_y", "unroll_serial", "cache")
+"""The tuned options of autogpu-optimize, in the order of the product the sample strides through
+(fixed, so that hashes taken before and after a change name the same configurations)."""
+
+
 def _space_sample() -> list[dict[str, object]]:
     from autogpu.passes.pipelines import AutogpuOptimizePipeline
 
     space = AutogpuOptimizePipeline.TUNING_SPACE
-    values = {name: _space_values(text) for name, text in space.items()}
+    if set(space) != set(SAMPLED_OPTIONS):
+        raise SystemExit(f"autogpu-optimize tunes {', '.join(space)}: update SAMPLED_OPTIONS")
+    values = {name: _space_values(space[name]) for name in SAMPLED_OPTIONS}
     product = [dict(zip(values, combo, strict=True))
                for combo in itertools.product(*values.values())]
     return product[::SPACE_SAMPLE_STRIDE]
