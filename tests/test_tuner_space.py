@@ -9,13 +9,13 @@ from typing import ClassVar
 import pytest
 
 from autogpu.diagnostics import CompileError
+from autogpu.passes.options import parallel_unroll, threads
 from autogpu.tuner import expr
 from autogpu.tuner.adapter import OptionInfo, PassSpec, format_pipeline, pass_options
 from autogpu.tuner.space import (
     GENERATORS,
     Restriction,
     build_space,
-    default_values,
     divisors,
     load_space_file,
     multiples,
@@ -110,24 +110,27 @@ def test_the_number_of_values_and_of_configurations_is_bounded():
 
 # --- spaces from pass options ------------------------------------------------------------------
 
+# Options as the adapter reads them off a pass: tuning values from their declarations.
 OPTIMIZE = [
-    OptionInfo("block_size", "int", 256),
-    OptionInfo("block_y", "int", 1),
-    OptionInfo("unroll", "int", 1),
-    OptionInfo("serial_unroll", "int", 1),
-    OptionInfo("use_shared_cache", "bool", False),
-    OptionInfo("debug", "bool", False),
-    OptionInfo("threshold", "int", 64),
-    OptionInfo("mode", "str", "dense"),
+    OptionInfo("block_size", "int", 256, None, "pow2(32, 512)", True),
+    OptionInfo("block_y", "int", 1, None, "pow2(1, 16)", True),
+    OptionInfo("unroll", "int", 1, None, "[1, 2, 4, 8]", True),
+    OptionInfo("serial_unroll", "int", 1, None, "[1, 2, 4, 8, 16]", True),
+    OptionInfo("use_shared_cache", "bool", False, None, "[false, true]", True),
+    OptionInfo("debug", "bool", False, None, None, True),
+    OptionInfo("threshold", "int", 64, None, None, True),
+    OptionInfo("mode", "str", "dense", None, None, True),
 ]
+ROLES = {"block_size": threads(0), "block_y": threads(1), "unroll": parallel_unroll(0)}
 
 
 def _space(options=OPTIMIZE, dims=2, **kwargs):
     return build_space([PassSpec("autogpu-optimize", {})], {"autogpu-optimize": options},
-                       {"n": 100}, parallel_dims=dims, **kwargs)
+                       {"n": 100}, parallel_dims=dims, roles={"autogpu-optimize": ROLES},
+                       **kwargs)
 
 
-def test_default_values_follow_the_paper_and_leave_unknown_options_fixed():
+def test_declared_values_are_the_default_and_undeclared_options_stay_fixed():
     space = _space()
     values = {p.name: p.values for p in space.parameters}
     assert values["block_size"] == (32, 64, 128, 256, 512)
@@ -141,8 +144,33 @@ def test_default_values_follow_the_paper_and_leave_unknown_options_fixed():
 
 
 def test_vanilla_block_size_spans_every_legal_width():
-    assert default_values("autogpu-vanilla", OptionInfo("block_size", "int", 256)) == \
-        "pow2(32, 1024)"
+    (block_size,) = [o for o in pass_options("autogpu-vanilla") if o.name == "block_size"]
+    assert block_size.tuning_values == "pow2(32, 1024)"
+
+
+def test_roles_not_names_say_what_an_option_means():
+    """An option's declared role, never its name, makes it a block dimension (bounded by
+    max_threads) or an axis the kernel may lack."""
+    options = [OptionInfo("block_y", "int", 1, None, "[1, 2]", True),
+               OptionInfo("width", "int", 32, None, "[32, 64]", True),
+               OptionInfo("rows", "int", 1, None, "[1, 2]", True),
+               OptionInfo("depth", "int", 1, None, "[1, 2]", True)]
+    space = build_space([PassSpec("p", {})], {"p": options}, {}, parallel_dims=2,
+                        roles={"p": {"width": threads(0), "rows": threads(1),
+                                     "depth": parallel_unroll(2)}})
+    assert space.names == ["block_y", "width", "rows"]  # depth: the kernel has no z axis
+    assert space.fixed == {"p.depth": 1}
+    assert [r.description for r in space.restrictions] == \
+        ["threads per block: width * rows <= max_threads"]
+
+
+def test_roles_of_registered_passes_come_from_their_declarations():
+    space = build_space([PassSpec("convert-agpu-to-gpu", {})],
+                        {"convert-agpu-to-gpu": pass_options("convert-agpu-to-gpu")}, {},
+                        parallel_dims=1, overrides={"block_y": [1, 2]})
+    assert space.parameter("block_y").role == threads(1)
+    assert space.restrictions[0].description == \
+        "threads per block: block_size * block_y <= max_threads"
 
 
 def test_axes_the_kernel_does_not_have_are_not_tuned():
@@ -198,7 +226,7 @@ def test_override_of_an_unknown_option_names_the_options():
 
 def test_options_fixed_in_the_pipeline_string_are_not_tuned():
     space = build_space([PassSpec("p", {"block_size": (128,)})], {"p": OPTIMIZE[:3]}, {},
-                        parallel_dims=1)
+                        parallel_dims=1, roles={"p": ROLES})
     assert "block_size" not in space.names
     assert space.fixed["p.block_size"] == [128]
     with pytest.raises(CompileError, match="fixed in the pipeline string"):
@@ -209,7 +237,7 @@ def test_options_fixed_in_the_pipeline_string_are_not_tuned():
 def test_restrictions_see_fixed_options_and_pass_ones_over_fixed_options_only_are_dropped():
     def space(written, dims):
         return build_space([PassSpec("p", written)], {"p": OPTIMIZE[:3]}, {"n": 100},
-                           parallel_dims=dims, use_defaults=True,
+                           parallel_dims=dims, use_defaults=True, roles={"p": ROLES},
                            pass_restrictions={"p": ("unroll * block_y <= 4",)},
                            restrictions=["unroll <= n"])
     assert {c["block_y"] for c in space({"unroll": (2,)}, 2).enumerate()} == {1, 2}
@@ -220,7 +248,7 @@ def test_restrictions_see_fixed_options_and_pass_ones_over_fixed_options_only_ar
 
 
 def test_tuple_options_become_one_parameter_per_component():
-    options = [OptionInfo("unroll", "tuple", (1, 1), "int")]
+    options = [OptionInfo("unroll", "tuple", (1, 1), "int", "[1, 2, 4, 8]", True)]
     space = build_space([PassSpec("p", {})], {"p": options}, {}, parallel_dims=2,
                         overrides={"unroll_1": [1, 2]})
     assert space.names == ["unroll_0", "unroll_1"]
@@ -232,7 +260,8 @@ def test_tuple_options_become_one_parameter_per_component():
 
 def test_pipeline_fills_values_into_each_pass():
     options = {"a": [OptionInfo("block_size", "int", 256)],
-               "b": [OptionInfo("block_size", "int", 256), OptionInfo("cache", "bool", False)]}
+               "b": [OptionInfo("block_size", "int", 256),
+                     OptionInfo("cache", "bool", False, None, "[false, true]", True)]}
     space = build_space([PassSpec("a", {}), PassSpec("b", {"x": (1,)})], options, {},
                         overrides={"a.block_size": [32], "b.block_size": [64]})
     assert space.names == ["a_block_size", "b_block_size", "cache"]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from autogpu.tuner import adapter
-from autogpu.tuner.space import Space
+from autogpu.tuner.space import DEFAULT_MAX_SHARED, DEFAULT_MAX_THREADS, Space
 
 #: A test-only hook: called as hook(config, artifact) -> artifact after compiling, to inject
 #: deliberately wrong or hanging variants. A module-level function or "module:function".
@@ -58,8 +58,8 @@ class KernelCompiler:
     function: str
     space: Space
     scalars: dict[str, Any]
-    max_threads: int = 1024
-    max_shared: int = 48 * 1024
+    max_threads: int = DEFAULT_MAX_THREADS
+    max_shared: int = DEFAULT_MAX_SHARED
     hook: VariantHook = None
     backend: str | None = None  # prebuild the executor's binary in the pool worker
     arch: str | None = None  # the GPU's architecture (sm_90), for prebuilding with nvcc

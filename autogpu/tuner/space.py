@@ -1,10 +1,11 @@
 """The search space: tunable pass options, their candidate values, and restrictions.
 
 A space is built from the pipeline: every option of every pass can be tuned. Values come, in
-order of precedence, from the user (space file, `--set`, the API), from the pass itself
-(`TUNING_SPACE`), from the defaults table below (option names the AutoGPU paper tuned), and
-otherwise the option stays at its default. Values are lists or generator expressions over the
-sizes (`pow2(32, 512)`, `seq(1, 8)`, `divisors(n)`, ...), see `GENERATORS`.
+order of precedence, from the user (space file, `--set`, the API), from the option's own
+declaration (its tuning values, `autogpu/passes/options.py`), and otherwise the option stays at
+its default. Values are lists or generator expressions over the sizes (`pow2(32, 512)`,
+`seq(1, 8)`, `divisors(n)`, ...), see `GENERATORS`. What an option means (the threads of a block
+along y, a parallel unroll factor) comes from its declared role, never from its name.
 
 Restrictions are checked before anything is compiled. Each is an expression (see `expr.py`) or
 a Python callable over one configuration: the parameters, the sizes, and the device limits
@@ -23,8 +24,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from autogpu.backend.cuda_limits import MAX_THREADS_PER_BLOCK, SHARED_BYTES_PER_BLOCK
 from autogpu.diagnostics import CompileError
-from autogpu.tuner import expr
+from autogpu.passes.options import THREADS, Role, roles
+from autogpu.tuner import adapter, expr
 from autogpu.tuner.adapter import OptionInfo, PassSpec
 
 # --- value generators ------------------------------------------------------------------------
@@ -116,49 +119,17 @@ GENERATORS: dict[str, Callable[..., list]] = {
 
 # --- defaults ----------------------------------------------------------------------------------
 
-#: Values for options the paper tuned, by option name (a regular expression on the whole name).
-#: Block widths 32..512, parallel unroll 1,2,4,8, serial unroll 1..16, caching on/off.
-DEFAULT_VALUES: tuple[tuple[str, Any], ...] = (
-    (r"serial_unroll(_\w+)?|unroll_serial(_\w+)?", "[1, 2, 4, 8, 16]"),
-    (r"block(_size)?(_x)?|block_width|threads(_per_block)?(_x)?", "pow2(32, 512)"),
-    (r"block(_size)?_y|block_height|threads_y", "pow2(1, 16)"),
-    (r"block(_size)?_z|block_depth|threads_z", "[1, 2, 4]"),
-    (r"(parallel_)?unroll(_factor)?(_[xyz0-9])?|unroll_parallel(_\w+)?", "[1, 2, 4, 8]"),
-    (r"\w*cache\w*|\w*shared\w*|use_\w+|\w*registers?\w*", "[false, true]"),
-)
-
-#: Per-pass exceptions to the table: the vanilla kernel's only knob spans every legal width.
-PASS_DEFAULT_VALUES: dict[str, dict[str, Any]] = {
-    "autogpu-vanilla": {"block_size": "pow2(32, 1024)"},
-}
-
-#: Options that say how many threads a block has, along one dimension or in all.
-_BLOCK_OPTION = re.compile(r"block(_size)?(_[xyz])?|block_(width|height|depth)|threads(_per_block)?(_[xyz])?")
-
-DEFAULT_MAX_THREADS = 1024
-DEFAULT_MAX_SHARED = 48 * 1024
+DEFAULT_MAX_THREADS = MAX_THREADS_PER_BLOCK
+DEFAULT_MAX_SHARED = SHARED_BYTES_PER_BLOCK
 
 
-def default_values(pass_name: str, option: OptionInfo) -> Any:
-    """The default candidate values of one option (a list or a generator expression), or None
-    when the option is not tuned by default."""
-    if option.tuning_values is not None:
-        return option.tuning_values
-    if option.pass_declares_space:
-        return None
-    per_pass = PASS_DEFAULT_VALUES.get(pass_name, {})
-    if option.name in per_pass:
-        return per_pass[option.name]
-    kind = option.element_kind if option.kind == "tuple" else option.kind
-    if kind not in ("int", "bool"):
-        return None
-    for pattern, values in DEFAULT_VALUES:
-        if re.fullmatch(pattern, option.name):
-            is_flag = values == "[false, true]"
-            if is_flag != (kind == "bool"):
-                continue
-            return values
-    return None
+def declared_roles(pass_name: str) -> dict[str, Role]:
+    """The roles the options of pass `pass_name` declare; none for a name autogpu does not
+    register (a pass a caller describes itself)."""
+    try:
+        return roles(adapter.pass_class(pass_name))
+    except CompileError:
+        return {}
 
 
 # --- parameters and restrictions -----------------------------------------------------------
@@ -174,10 +145,11 @@ class Parameter:
     values: tuple[Any, ...]
     index: int | None = None  # component of a tuple-valued option
     default: Any = None
+    role: Role | None = None  # what the option means (threads along y, ...), as declared
 
     @property
     def is_block_dimension(self) -> bool:
-        return bool(_BLOCK_OPTION.fullmatch(self.option))
+        return self.role is not None and self.role.quantity == THREADS
 
 
 @dataclass(frozen=True)
@@ -399,8 +371,10 @@ def build_space(
     pass_restrictions: Mapping[str, Sequence[str]] | None = None,
     parallel_dims: int = 1,
     use_defaults: bool = True,
+    roles: Mapping[str, Mapping[str, Role]] | None = None,
 ) -> Space:
-    """The space of `base_pipeline`: `options[pass]` lists each pass's options.
+    """The space of `base_pipeline`: `options[pass]` lists each pass's options, `roles[pass]`
+    their declared roles (by default, those the registered passes declare).
 
     Options written in the pipeline string are fixed. `overrides` maps a parameter name
     (`option`, `pass.option`, or `option_i` for a component of a tuple option) to values.
@@ -417,11 +391,14 @@ def build_space(
         for o in options.get(p.name, []):
             counts[o.name] = counts.get(o.name, 0) + 1
 
+    if roles is None:
+        roles = {p.name: declared_roles(p.name) for p in base_pipeline}
     params: list[Parameter] = []
     fixed: dict[str, Any] = {}
     used: set[str] = set()
     for p in base_pipeline:
         for o in options.get(p.name, []):
+            role = roles.get(p.name, {}).get(o.name)
             qualified = f"{p.name}.{o.name}"
             short = o.name if counts[o.name] == 1 else f"{_identifier(p.name)}_{o.name}"
             if o.name in p.options:
@@ -434,7 +411,8 @@ def build_space(
                             "remove it there to tune it"
                         )
                 continue
-            if _axis(o.name) >= max(parallel_dims, 1) and not _mentioned(overrides, short, qualified):
+            axis = role.axis if role is not None else 0
+            if axis >= max(parallel_dims, 1) and not _mentioned(overrides, short, qualified):
                 fixed[qualified] = o.default  # a block/unroll axis the kernel does not have
                 env.setdefault(short, o.default)
                 continue
@@ -447,24 +425,24 @@ def build_space(
                     if spec is None:
                         spec = whole
                     if spec is None and use_defaults:
-                        spec = default_values(p.name, o)
+                        spec = o.tuning_values
                     default_i = o.default[i] if o.default and i < len(o.default) else None
                     if spec is None:
                         fixed[f"{qualified}_{i}"] = default_i
                         env.setdefault(name, default_i)
                         continue
                     params.append(Parameter(name, p.name, o.name,
-                                            resolve_values(spec, env, name), i, default_i))
+                                            resolve_values(spec, env, name), i, default_i, role))
                 continue
             spec = _lookup(overrides, used, short, qualified)
             if spec is None and use_defaults:
-                spec = default_values(p.name, o)
+                spec = o.tuning_values
             if spec is None:
                 fixed[qualified] = list(o.default) if isinstance(o.default, tuple) else o.default
                 env.setdefault(short, o.default)
                 continue
             values = resolve_values(spec, env, short)
-            params.append(Parameter(short, p.name, o.name, values, None, o.default))
+            params.append(Parameter(short, p.name, o.name, values, None, o.default, role))
 
     unknown = set(overrides) - used
     if unknown:
@@ -506,14 +484,6 @@ def _check_size(params: Sequence[Parameter]) -> None:
 
 def _identifier(pass_name: str) -> str:
     return re.sub(r"\W", "_", pass_name)
-
-
-def _axis(option: str) -> int:
-    """0, 1 or 2 for an option about the x, y or z axis (by its name), else 0."""
-    m = re.search(r"(?:^|_)(x|y|z|height|depth)$", option)
-    if not m:
-        return 0
-    return {"x": 0, "y": 1, "height": 1, "z": 2, "depth": 2}[m.group(1)]
 
 
 def _mentioned(overrides: Mapping[str, Any], *keys: str) -> bool:
