@@ -105,6 +105,26 @@ def _failing_op(module: ModuleOp, message: str) -> Operation | None:
     return first
 
 
+OPTIONS_EPILOG = (
+    "Pass options are declared once, on their pass, with autogpu.passes.options.option(default, "
+    "doc=..., check=..., tuning=..., role=...); autogpu-vanilla and autogpu-optimize expose "
+    "every option of their passes (the stage table in autogpu/passes/pipelines.py), and the "
+    "tuner reads the same declarations. --help-options lists them all."
+)
+
+
+class _PassOptionsHelp(argparse.Action):
+    """`--help-options`: every option of autogpu's passes, from their declarations."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from autogpu.passes import get_all_passes
+        from autogpu.passes.options import help_text
+
+        passes = get_all_passes()
+        print("\n\n".join(help_text(passes[name]()) for name in sorted(passes)))
+        parser.exit()
+
+
 class AutogpuOptMain(xDSLOptMain):
     version_format = "autogpu-opt built from xdsl version {xdsl_version}"
 
@@ -122,6 +142,14 @@ class AutogpuOptMain(xDSLOptMain):
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser):
         super().register_all_arguments(arg_parser)
+        arg_parser.epilog = OPTIONS_EPILOG
+        arg_parser.add_argument(
+            "--help-options",
+            nargs=0,
+            action=_PassOptionsHelp,
+            help="list the options of autogpu's passes and pipelines (type, default, doc, "
+            "tuning values, role) and exit",
+        )
         arg_parser.add_argument(
             "--Werror",
             action="store_true",
