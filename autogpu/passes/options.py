@@ -17,6 +17,8 @@ on a pass is a knob of the pass, of the pipelines that run it, and of the tuner'
 from __future__ import annotations
 
 import dataclasses
+import textwrap
+import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -133,9 +135,6 @@ def roles(cls: type[ModulePass]) -> dict[str, Role]:
 def help_text(cls: type[ModulePass]) -> str:
     """The options of a pass as `autogpu-opt --help-options` lists them: type, default, doc,
     tuning values, role, and what a pass adds about each (`option_notes`)."""
-    import textwrap
-    import typing
-
     summary = " ".join((cls.__doc__ or "").strip().split("\n\n")[0].split())
     lines = [f"{cls.name}: {summary}" if summary else cls.name]
     hints = typing.get_type_hints(cls)
