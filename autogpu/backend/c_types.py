@@ -1,4 +1,5 @@
-"""C types of the `cuda` target: IR type → C type, user spellings, literals, conversions.
+"""C types of the `cuda` target: IR type → C type, literals, conversions (the table of C types
+and the users' spellings is `autogpu.dialects.signature`'s).
 
 Integer IR types are signless; a C expression for an `iN` value has one of the C types below
 and denotes that value under this invariant: either its type has N bits (the C value, reduced
@@ -17,105 +18,19 @@ from __future__ import annotations
 from enum import Enum, auto
 
 import numpy as np
-from xdsl.dialects.builtin import Float32Type, Float64Type, IndexType, IntegerType
+from xdsl.dialects.builtin import Float32Type, Float64Type
 from xdsl.ir import Attribute
 
 from autogpu.backend.c_expr import Cast, Expr, IntLiteral, Literal, Unary
 
+from autogpu.dialects.signature import C_TYPES, UnsupportedType, ir_width, of_ir
+
+__all__ = ["UnsupportedType", "ir_width"]
+
 INTEGER_CTYPES: dict[str, tuple[bool, int]] = {
-    "bool": (False, 1),
-    "signed char": (True, 8),
-    "unsigned char": (False, 8),
-    "short": (True, 16),
-    "unsigned short": (False, 16),
-    "int": (True, 32),
-    "unsigned": (False, 32),
-    "long long": (True, 64),
-    "unsigned long long": (False, 64),
+    t.name: (t.signed, t.bits) for t in C_TYPES.values() if not t.is_float
 }
-FLOAT_CTYPES: dict[str, int] = {"float": 32, "double": 64}
-
-_SIGNED_OF_WIDTH = {1: "bool", 8: "signed char", 16: "short", 32: "int", 64: "long long"}
-_UNSIGNED_OF_WIDTH = {
-    1: "bool",
-    8: "unsigned char",
-    16: "unsigned short",
-    32: "unsigned",
-    64: "unsigned long long",
-}
-
-# How users spell C types in `agpu.ctype` → our canonical spelling.
-USER_CTYPES: dict[str, str] = {
-    "_Bool": "bool",
-    "bool": "bool",
-    "char": "signed char",
-    "signed char": "signed char",
-    "int8_t": "signed char",
-    "unsigned char": "unsigned char",
-    "uint8_t": "unsigned char",
-    "short": "short",
-    "short int": "short",
-    "signed short": "short",
-    "int16_t": "short",
-    "unsigned short": "unsigned short",
-    "unsigned short int": "unsigned short",
-    "uint16_t": "unsigned short",
-    "int": "int",
-    "signed": "int",
-    "signed int": "int",
-    "int32_t": "int",
-    "unsigned": "unsigned",
-    "unsigned int": "unsigned",
-    "uint32_t": "unsigned",
-    "long": "long long",
-    "long int": "long long",
-    "signed long": "long long",
-    "long long": "long long",
-    "long long int": "long long",
-    "int64_t": "long long",
-    "ssize_t": "long long",
-    "ptrdiff_t": "long long",
-    "intptr_t": "long long",
-    "unsigned long": "unsigned long long",
-    "unsigned long int": "unsigned long long",
-    "unsigned long long": "unsigned long long",
-    "unsigned long long int": "unsigned long long",
-    "size_t": "unsigned long long",
-    "uint64_t": "unsigned long long",
-    "uintptr_t": "unsigned long long",
-    "float": "float",
-    "double": "double",
-}
-
-NUMPY_DTYPES: dict[str, str] = {
-    "bool": "bool",
-    "signed char": "int8",
-    "unsigned char": "uint8",
-    "short": "int16",
-    "unsigned short": "uint16",
-    "int": "int32",
-    "unsigned": "uint32",
-    "long long": "int64",
-    "unsigned long long": "uint64",
-    "float": "float32",
-    "double": "float64",
-}
-
-
-class UnsupportedType(Exception):
-    """An IR type with no C counterpart in this target (the caller names the op)."""
-
-
-def ir_width(type: Attribute) -> int:
-    if isinstance(type, IndexType):
-        return 64
-    if isinstance(type, IntegerType):
-        return type.width.data
-    if isinstance(type, Float32Type):
-        return 32
-    if isinstance(type, Float64Type):
-        return 64
-    raise UnsupportedType(str(type))
+FLOAT_CTYPES: dict[str, int] = {t.name: t.bits for t in C_TYPES.values() if t.is_float}
 
 
 def is_float_type(type: Attribute) -> bool:
@@ -124,26 +39,7 @@ def is_float_type(type: Attribute) -> bool:
 
 def ctype_of(type: Attribute, *, unsigned: bool = False) -> str:
     """The canonical C type of an IR scalar type (its unsigned view with `unsigned=True`)."""
-    if isinstance(type, Float32Type):
-        return "float"
-    if isinstance(type, Float64Type):
-        return "double"
-    if isinstance(type, IndexType | IntegerType):
-        table = _UNSIGNED_OF_WIDTH if unsigned else _SIGNED_OF_WIDTH
-        width = ir_width(type)
-        if width in table:
-            return table[width]
-    raise UnsupportedType(str(type))
-
-
-def user_ctype(spelling: str, type: Attribute) -> str | None:
-    """The canonical C type for a user's `agpu.ctype` spelling, if it fits the IR type."""
-    canonical = USER_CTYPES.get(" ".join(spelling.split()))
-    if canonical is None:
-        return None
-    if is_float(canonical) != is_float_type(type) or width(canonical) != ir_width(type):
-        return None
-    return canonical
+    return of_ir(type, unsigned=unsigned).name
 
 
 def is_float(ctype: str | None) -> bool:
@@ -212,7 +108,7 @@ def constant_literal(value: int, type: Attribute) -> Expr:
     width = ir_width(type)
     if width == 1:
         return Literal("true" if value & 1 else "false", "bool")
-    value = wrap(value, _SIGNED_OF_WIDTH[width])
+    value = wrap(value, ctype_of(type))
     if -(2**31) <= value < 2**31:
         return IntLiteral(value, "int")
     return IntLiteral(value, "long long")

@@ -60,6 +60,7 @@ from autogpu.backend.arguments import (
     launch_configs,
     parse_launch_description,
 )
+from autogpu.dialects.signature import BY_DTYPE
 
 HEADER = Path(__file__).with_name("cpu_runtime.h")
 CXXFLAGS = (
@@ -80,20 +81,6 @@ LIBRARIES = ("-ldl",)  # dladdr and dlopen (cpu_runtime.h), in libc since glibc 
 COMPILER = os.environ.get("CXX") or "g++"  # the C++ compiler used unless one is given
 THREAD_ORDERS = {"forward": 0, "reverse": 1, "random": 2}
 SOURCE_NAME = "kernels.cu"
-CTYPES = {
-    # the ctypes type of each NumPy dtype of a scalar argument
-    "bool": ctypes.c_bool,
-    "int8": ctypes.c_int8,
-    "uint8": ctypes.c_uint8,
-    "int16": ctypes.c_int16,
-    "uint16": ctypes.c_uint16,
-    "int32": ctypes.c_int32,
-    "uint32": ctypes.c_uint32,
-    "int64": ctypes.c_int64,
-    "uint64": ctypes.c_uint64,
-    "float32": ctypes.c_float,
-    "float64": ctypes.c_double,
-}
 _ERROR_BYTES = 2048
 _ENVIRONMENT_FAILED = 2  # a launch's Status (cpu_runtime.h): 0 ok, 1 the kernel failed
 # The compiler failing for lack of memory, disk or processes rather than on the source.
@@ -385,7 +372,7 @@ class CpuProgram:
             if isinstance(value, np.ndarray):
                 holders.append(ctypes.c_void_p(value.ctypes.data))
             else:
-                holders.append(CTYPES[value.dtype.name](value.item()))
+                holders.append(BY_DTYPE[value.dtype.name].ctypes(value.item()))
         argv = (ctypes.c_void_p * max(len(holders), 1))(
             *[ctypes.addressof(h) for h in holders]
         )

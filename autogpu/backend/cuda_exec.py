@@ -41,21 +41,7 @@ from autogpu.backend.arguments import (
     parse_launch_description,
 )
 from autogpu.backend.cuda_limits import SHARED_BYTES_PER_BLOCK
-
-# pycuda's prepared-call argument formats (Python's struct codes) for the NumPy dtypes.
-STRUCT_CODES = {
-    "bool": "?",
-    "int8": "b",
-    "uint8": "B",
-    "int16": "h",
-    "uint16": "H",
-    "int32": "i",
-    "uint32": "I",
-    "int64": "q",
-    "uint64": "Q",
-    "float32": "f",
-    "float64": "d",
-}
+from autogpu.dialects.signature import BY_DTYPE
 
 
 class GpuUnavailableError(RuntimeError):
@@ -161,7 +147,7 @@ def prepared_format(function: Function, entry: LaunchEntry) -> str:
     codes = []
     for name in entry.args:
         p = function.param(name)
-        codes.append("P" if p.is_array else STRUCT_CODES[p.dtype.name])
+        codes.append("P" if p.is_array else BY_DTYPE[p.dtype.name].struct)
     return "".join(codes)
 
 

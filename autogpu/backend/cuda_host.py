@@ -24,16 +24,11 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from autogpu.backend import launch_sizes
-from autogpu.backend.c_types import (
-    NUMPY_DTYPES,
-    UnsupportedType,
-    ctype_of,
-    ir_width,
-    user_ctype,
-)
-from autogpu.backend.cuda_memory import arg_attrs, str_attr
+from autogpu.backend.c_types import UnsupportedType, ir_width
+from autogpu.backend.cuda_memory import static_shared_bytes
 from autogpu.backend.launch_sizes import Size
 from autogpu.backend.requirements import requirements_of
+from autogpu.dialects.signature import CSignature
 from autogpu.diagnostics import CompileError, location_of
 
 
@@ -124,6 +119,7 @@ def _launch(op: gpu.LaunchFuncOp, kernels, names, expression, fail) -> dict[str,
         "block": [size(v) for v in block],
         "args": args,
         "dynamic_shared_bytes": "0" if shared is None else size(shared),
+        "static_shared_bytes": static_shared_bytes(kernel),
     }
 
 
@@ -135,20 +131,17 @@ def _params(function: func.FuncOp) -> tuple[list[dict[str, Any]], list[str]]:
     params: list[dict[str, Any]] = []
     names: list[str] = []
     fname = function.sym_name.data
-    for index, arg in enumerate(function.args):
-        attrs = arg_attrs(function, index)
-        name = str_attr(attrs, "agpu.name") or arg.name_hint or f"arg{index}"
+    inputs = function.function_type.inputs.data
+    for param, type in zip(CSignature.of(function).params, inputs, strict=True):
+        name = param.name
         if name in names:
             raise CompileError(
                 f"cuda target: two parameters named {name} in func.func @{fname}",
                 location_of(function),
             )
         names.append(name)
-        spelling = str_attr(attrs, "agpu.ctype")
-        type = arg.type
-        element = type.element_type if isinstance(type, MemRefType) else type
         try:
-            canonical = (user_ctype(spelling, element) if spelling else None) or ctype_of(element)
+            ctype = param.type
         except UnsupportedType:
             raise CompileError(
                 f"cuda target: parameter {name} of func.func @{fname} has unsupported type {type}",
@@ -156,28 +149,16 @@ def _params(function: func.FuncOp) -> tuple[list[dict[str, Any]], list[str]]:
             ) from None
         entry: dict[str, Any] = {
             "name": name,
-            "kind": "array" if isinstance(type, MemRefType) else "scalar",
-            "dtype": NUMPY_DTYPES[canonical],
-            "ctype": spelling or canonical,
+            "kind": "array" if param.is_array else "scalar",
+            "dtype": ctype.dtype,
+            "ctype": param.spelling or ctype.name,
         }
-        if isinstance(type, MemRefType):
-            entry["const"] = "agpu.const" in attrs
-            entry["restrict"] = "agpu.restrict" in attrs
-            entry["extents"] = _extents(attrs.get("agpu.extents"))
+        if param.is_array:
+            entry["const"] = param.const
+            entry["restrict"] = param.restrict
+            entry["extents"] = None if param.extents is None else list(param.extents)
         params.append(entry)
     return params, names
-
-
-def _extents(attr: Attribute | None) -> list[str | int] | None:
-    if not isinstance(attr, ArrayAttr):
-        return None
-    extents: list[str | int] = []
-    for item in attr.data:
-        if isinstance(item, StringAttr):
-            extents.append(item.data)
-        elif isinstance(item, IntegerAttr):
-            extents.append(item.value.data)
-    return extents
 
 
 def describe_module(module: ModuleOp, kernels: dict[str, gpu.FuncOp]) -> dict[str, Any]:

@@ -26,7 +26,6 @@ from autogpu.backend.c_types import (
     ctype_of,
     ir_width,
     is_float_type,
-    user_ctype,
     width,
 )
 from autogpu.backend.cuda_atomics import ATOMIC_KINDS, AtomicUnsupported, atomic_call
@@ -40,12 +39,11 @@ from autogpu.backend.cuda_exprs import (
 )
 from autogpu.backend.cuda_memory import (
     Memory,
-    arg_attrs,
     identity_layout,
     is_global,
     is_workgroup,
-    str_attr,
 )
+from autogpu.dialects.signature import CParameter, CSignature, resolve
 from autogpu.diagnostics import CompileError, location_of
 
 
@@ -126,7 +124,8 @@ class KernelEmitter(ControlFlow):
             raise self.fail(func, "a kernel of more than one block")
         block = func.body.block
         inputs = func.function_type.inputs.data
-        params = [self.param(i, arg) for i, arg in enumerate(block.args[: len(inputs)])]
+        signature = CSignature.of(self.func).params
+        params = [self.param(p, arg) for p, arg in zip(signature, block.args[: len(inputs)])]
         shared = [self.attribution(arg) for arg in block.args[len(inputs) :]]
         bounds = ""
         if func.known_block_size is not None:
@@ -142,10 +141,9 @@ class KernelEmitter(ControlFlow):
             raise self.fail(terminator, "a kernel must end with gpu.return")
         return "\n".join([header, *self.lines, "}"])
 
-    def param(self, index: int, arg: BlockArgument) -> str:
-        attrs = arg_attrs(self.func, index)
-        name = self.scopes.declare(str_attr(attrs, "agpu.name") or arg.name_hint or f"arg{index}")
-        spelling = str_attr(attrs, "agpu.ctype")
+    def param(self, parameter: CParameter, arg: BlockArgument) -> str:
+        name = self.scopes.declare(parameter.name)
+        spelling = parameter.spelling
         type = arg.type
         if isinstance(type, MemRefType):
             if not is_global(type.memory_space):
@@ -157,7 +155,7 @@ class KernelEmitter(ControlFlow):
                 raise self.fail_param(name, type, f"layout {type.layout}")
             element = self.c_type(type.element_type, spelling, name)
             written = any(_writes_to(u.operation, arg) for u in arg.uses)
-            restrict = not written or "agpu.restrict" in attrs
+            restrict = not written or parameter.restrict
             self.memories[arg] = Memory(Name(name), tuple(shape), element, True)
             const = "" if written else "const "
             return f"{const}{element} *{'__restrict__ ' if restrict else ''}{name}"
@@ -181,9 +179,7 @@ class KernelEmitter(ControlFlow):
 
     def c_type(self, type: Attribute, spelling: str | None, param: str) -> str:
         try:
-            if spelling is not None and (ctype := user_ctype(spelling, type)) is not None:
-                return ctype
-            return ctype_of(type)
+            return resolve(spelling, type).name
         except UnsupportedType:
             raise self.fail_param(param, type, "no C type for it") from None
 

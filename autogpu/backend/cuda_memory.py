@@ -1,22 +1,23 @@
-"""Memrefs as C sees them: address spaces, layouts, how an access is spelled, and the facts
-the frontend records about C parameters as argument attributes (`agpu.name`, `agpu.ctype`...)."""
+"""Memrefs as C sees them: address spaces, layouts, how an access is spelled, and the shared
+memory a kernel declares."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
+from xdsl.dialects import gpu, memref
 from xdsl.dialects.builtin import (
-    ArrayAttr,
-    DictionaryAttr,
     IntegerAttr,
     MemRefType,
     NoneAttr,
     StringAttr,
     StridedLayoutAttr,
 )
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute
 
 from autogpu.backend.c_expr import Expr
+from autogpu.dialects.signature import of_ir
 
 # NVVM's numbering, which is what plain xDSL can parse (`memref<256xf32, 3 : i32>`), as
 # convert-agpu-to-gpu writes workgroup memory.
@@ -57,19 +58,18 @@ class Memory:
     is_pointer: bool
 
 
-def arg_attrs(func: Operation, index: int) -> dict[str, Attribute]:
-    """The attribute dictionary of argument `index` (func.func property or gpu.func attribute)."""
-    arg_attrs = func.attributes.get("arg_attrs") or func.properties.get("arg_attrs")
-    if isinstance(arg_attrs, ArrayAttr) and index < len(arg_attrs.data):
-        entry = arg_attrs.data[index]
-        if isinstance(entry, DictionaryAttr):
-            return dict(entry.data)
-    return {}
-
-
-def str_attr(attrs: dict[str, Attribute], key: str) -> str | None:
-    value = attrs.get(key)
-    return value.data if isinstance(value, StringAttr) else None
+def static_shared_bytes(kernel: gpu.FuncOp) -> int:
+    """Bytes of the `__shared__` arrays a kernel declares: its workgroup attributions and
+    workgroup `memref.alloca`s (what gpu-cache-shared and the reductions allocate)."""
+    entry = kernel.body.blocks.first
+    inputs = len(kernel.function_type.inputs.data)
+    types = [arg.type for arg in entry.args[inputs:]] if entry is not None else []
+    types += [op.memref.type for op in kernel.walk() if isinstance(op, memref.AllocaOp)]
+    return sum(
+        math.prod(type.get_shape()) * of_ir(type.element_type).size
+        for type in types
+        if isinstance(type, MemRefType) and is_workgroup(type.memory_space)
+    )
 
 
 def identity_layout(type: MemRefType) -> bool:

@@ -28,19 +28,18 @@ if TYPE_CHECKING:  # the executors import this module: they need no xDSL
     from xdsl.dialects import func
     from xdsl.dialects.builtin import ModuleOp
 
-REQUIRES_ATTR = "agpu.requires"
-
-
 def requirements_of(fn: func.FuncOp) -> dict[str, int]:
     """The parameter values `fn` was specialised for (empty when it was not)."""
     from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr
 
-    attr = fn.attributes.get(REQUIRES_ATTR)
+    from autogpu.dialects.signature import REQUIRES
+
+    attr = fn.attributes.get(REQUIRES)
     if not isinstance(attr, DictionaryAttr):
         return {}
     required: dict[str, int] = {}
     for name, value in attr.data.items():
-        assert isinstance(value, IntegerAttr), f"{REQUIRES_ATTR} holds integers, got {value}"
+        assert isinstance(value, IntegerAttr), f"{REQUIRES} holds integers, got {value}"
         required[name] = value.value.data
     return required
 

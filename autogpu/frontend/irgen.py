@@ -23,6 +23,7 @@ from autogpu.dialects.agpu import ParallelForOp, YieldOp
 from autogpu.frontend import ast
 from autogpu.frontend.irgen_expr import ExpressionGen, Val
 from autogpu.frontend.loops import CanonicalLoop
+from autogpu.frontend.signatures import parameter
 from autogpu.frontend.symbols import Function, Var
 from autogpu.frontend.types import INT, LONG, UINT, ULONG, ArrayType, Scalar
 
@@ -77,21 +78,7 @@ class FunctionGen(ExpressionGen):
         return function
 
     def arg_attrs(self, var: Var) -> dict[str, Attribute]:
-        attrs: dict[str, Attribute] = {
-            "agpu.name": StringAttr(var.name),
-            "agpu.ctype": StringAttr(var.spelling),
-        }
-        t = var.type
-        if (var.const if not isinstance(t, ArrayType) else t.const):
-            attrs["agpu.const"] = UnitAttr()
-        if isinstance(t, ArrayType):
-            if t.restrict:
-                attrs["agpu.restrict"] = UnitAttr()
-            if t.dims > 1 or t.extents[0] is not None:
-                attrs["agpu.extents"] = ArrayAttr(
-                    StringAttr("?" if e is None else str(e)) for e in t.extents
-                )
-        return attrs
+        return parameter(var).attributes()
 
     # ---- variables ----------------------------------------------------------------------------
 

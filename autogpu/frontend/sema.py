@@ -124,6 +124,16 @@ class Sema(ExpressionTyping):
             var.needs_slot = True
         return Function(decl.name, decl.pos, params, fn.body)
 
+    def parameters(self, fn: ast.FunctionDef) -> list[Var]:
+        """The checked parameters of a function definition alone (its body is not analysed):
+        the prototype, for readers of the C signature."""
+        self.current = fn.declarator.name
+        self.scopes = [{}]
+        self.effects = [Effects()]
+        if fn.declarator.function_pointer or fn.declarator.params is None:
+            raise self.error("expected a function definition", fn.declarator.pos)
+        return self.params(fn.declarator.params)
+
     def params(self, params: list[ast.Param]) -> list[Var]:
         if (
             len(params) == 1

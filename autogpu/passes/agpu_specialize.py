@@ -38,9 +38,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import BlockArgument
 from xdsl.transforms.canonicalize import CanonicalizePass
 
-from autogpu.backend.c_types import ctype_of, int_range, user_ctype
-from autogpu.backend.requirements import REQUIRES_ATTR, requirements_of
-from autogpu.passes.analysis.aliasing import argument_attrs, c_name
+from autogpu.backend.c_types import int_range
+from autogpu.backend.requirements import requirements_of
+from autogpu.dialects.signature import CTYPE, REQUIRES, resolve, string, value_attributes
+from autogpu.passes.analysis.aliasing import c_name
 from autogpu.passes.analysis.integers import bit_width, to_signed
 from autogpu.passes.options import DeclaredOptionsPass, option
 from autogpu.passes.utils.errors import PassError, error_at
@@ -69,10 +70,7 @@ def parse_sizes(text: str) -> dict[str, int]:
 
 
 def _ctype(arg: BlockArgument) -> str:
-    spelling = argument_attrs(arg).get("agpu.ctype")
-    if isinstance(spelling, StringAttr) and (known := user_ctype(spelling.data, arg.type)):
-        return known
-    return ctype_of(arg.type)
+    return resolve(string(value_attributes(arg), CTYPE), arg.type).name
 
 
 def _specialize(fn: func.FuncOp, arg: BlockArgument, name: str, value: int) -> None:
@@ -104,7 +102,7 @@ def _specialize(fn: func.FuncOp, arg: BlockArgument, name: str, value: int) -> N
     body.insert_op_before(constant, body.first_op)
     arg.replace_all_uses_with(constant.result)
     required[name] = value
-    fn.attributes[REQUIRES_ATTR] = DictionaryAttr(
+    fn.attributes[REQUIRES] = DictionaryAttr(
         {k: IntegerAttr(v, i64) for k, v in required.items()}
     )
 

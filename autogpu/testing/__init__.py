@@ -4,7 +4,7 @@ semantic equivalence on the CPU; gcc's build is also the tuner's reference
 (`autogpu.tuner.reference`), which shares no code with what it checks."""
 
 from autogpu.testing.c_signature import (
-    CParam,
+    CParameter,
     CSignature,
     dtype_of_ctype,
     parse_c_signature,
@@ -23,7 +23,7 @@ from autogpu.testing.random_args import (
 )
 
 __all__ = [
-    "CParam",
+    "CParameter",
     "CReference",
     "CSignature",
     "ReferenceCompileError",

@@ -34,7 +34,8 @@ from typing import Any
 import numpy as np
 
 from autogpu.backend import cpu_exec
-from autogpu.testing.c_signature import CParam, CSignature, dtype_of_ctype, parse_c_signature
+from autogpu.dialects.signature import CParameter, CSignature, c_type
+from autogpu.testing.c_signature import parse_c_signature
 
 GCC_FLAGS = (
     "-O0", "-ffp-contract=off", "-fno-fast-math", "-fwrapv", "-fno-builtin",
@@ -120,7 +121,9 @@ def compile_shared_object(source: str, filename: str = "kernel.c", optimize: boo
 
 
 def _ctype(ctype: str):
-    return cpu_exec.CTYPES[dtype_of_ctype(ctype).name]
+    known = c_type(ctype)
+    assert known is not None, f"the frontend's parser accepted C type '{ctype}'"
+    return known.ctypes
 
 
 class CReference:
@@ -132,11 +135,11 @@ class CReference:
         self.signature = signature
         self._function = getattr(ctypes.CDLL(str(library)), signature.name)
         self._function.argtypes = [
-            ctypes.c_void_p if p.is_array else _ctype(p.ctype) for p in signature.params
+            ctypes.c_void_p if p.is_array else p.type.ctypes for p in signature.params
         ]
         self._function.restype = None if signature.result is None else _ctype(signature.result)
 
-    def _array(self, param: CParam, value: Any) -> np.ndarray:
+    def _array(self, param: CParameter, value: Any) -> np.ndarray:
         if not isinstance(value, np.ndarray):
             raise TypeError(f"{self.signature.name}: parameter {param.name} needs a NumPy array, "
                             f"got {type(value).__name__}")
@@ -149,7 +152,7 @@ class CReference:
                             f"needs a {expected} array, got {value.dtype}")
         return value
 
-    def _scalar(self, param: CParam, value: Any) -> Any:
+    def _scalar(self, param: CParameter, value: Any) -> Any:
         dtype = param.dtype
         if dtype.kind == "f":
             if not isinstance(value, (int, float, np.integer, np.floating)):

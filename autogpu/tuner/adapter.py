@@ -13,7 +13,6 @@ import dataclasses
 import hashlib
 import json
 import platform
-import re
 import shutil
 import subprocess
 import typing
@@ -179,14 +178,6 @@ def _param_from_launch(p: dict[str, Any]) -> Param:
                  tuple(str(e) for e in ext) if ext else None)
 
 
-_CTYPE_DTYPES = {
-    "float": "float32", "double": "float64", "int": "int32", "unsigned": "uint32",
-    "unsigned int": "uint32", "long": "int64", "long long": "int64", "size_t": "uint64",
-    "unsigned long": "uint64", "short": "int16", "char": "int8", "_Bool": "bool",
-    "int64_t": "int64", "int32_t": "int32", "uint32_t": "uint32", "uint64_t": "uint64",
-}
-
-
 def c_function(source: str, filename: str, function: str | None):
     """The frontend's `func.func` of the C function to tune (the only one when `function` is
     None), parsed once for everything `prepare` reads off it before anything is compiled."""
@@ -200,42 +191,11 @@ def c_function(source: str, filename: str, function: str | None):
 def kernel_signature(func: Any) -> list[Param]:
     """The parameters of a frontend function (name, array or scalar, dtype, C type, const,
     C99 extents), so that sizes can be checked before anything is compiled."""
-    params = []
-    arg_attrs = func.arg_attrs.data if func.arg_attrs is not None else ()
-    for i, arg in enumerate(func.body.blocks[0].args):
-        attrs = arg_attrs[i].data if i < len(arg_attrs) else {}
-        name = _attr_value(attrs.get("agpu.name")) or f"arg{i}"
-        ctype = _attr_value(attrs.get("agpu.ctype")) or ""
-        is_array = "memref" in str(arg.type).split("<")[0]
-        extents = attrs.get("agpu.extents")
-        ext = tuple(str(_attr_value(e)) for e in extents.data) if extents is not None else None
-        params.append(Param(
-            name,
-            "array" if is_array else "scalar",
-            _CTYPE_DTYPES.get(ctype, _dtype_of_type(arg.type)),
-            ctype,
-            "agpu.const" in attrs,
-            ext,
-        ))
-    return params
+    from autogpu.dialects.signature import CSignature
 
-
-def _attr_value(attr: Any) -> Any:
-    if attr is None:
-        return None
-    data = getattr(attr, "data", attr)
-    if hasattr(data, "data"):  # IntegerAttr's IntAttr
-        data = data.data
-    return data
-
-
-def _dtype_of_type(tp: Any) -> str:
-    text = str(tp)
-    for mlir, np_name in (("f32", "float32"), ("f64", "float64"), ("i64", "int64"),
-                          ("i32", "int32"), ("i16", "int16"), ("i8", "int8"), ("i1", "bool")):
-        if mlir in text:
-            return np_name
-    return "float32"
+    return [Param(p.name, "array" if p.is_array else "scalar", p.dtype.name, p.spelling or "",
+                  p.const, tuple(str(e) for e in p.extents) if p.extents is not None else None)
+            for p in CSignature.of(func).params]
 
 
 def _integer_sizes(sizes: Mapping[str, object]) -> dict[str, int]:
@@ -316,37 +276,17 @@ def compile_kernel(source: str, filename: str, function: str, pipeline: str) -> 
 
 
 def launch_config(artifact: Artifact, scalars: Mapping[str, SizeValue]) -> list[LaunchConfig]:
-    """Grid, block and dynamic shared bytes of each launch, evaluated for `scalars`."""
+    """Grid, block and dynamic shared bytes of each launch, evaluated for `scalars`, and the
+    static shared bytes its kernel declares (the cuda target counts them)."""
     from autogpu.backend.launch import launch_config as evaluate
 
     configs: list[LaunchConfig] = []
     for entry in artifact.entry["launches"]:
         grid, block, shared = evaluate(entry, scalars)
         configs.append({"kernel": entry["kernel"], "grid": list(grid), "block": list(block),
-                        "shared": int(shared)})
+                        "shared": int(shared),
+                        "static_shared": int(entry.get("static_shared_bytes", 0))})
     return configs
-
-
-_SHARED_DECL = re.compile(
-    r"__shared__\s+(?:volatile\s+)?(?P<type>[A-Za-z_][\w ]*?)\s+(?P<name>\w+)\s*(?P<dims>(\[[^\]]+\])+)\s*;"
-)
-_TYPE_BYTES = {"float": 4, "double": 8, "int": 4, "unsigned": 4, "unsigned int": 4, "long": 8,
-               "long long": 8, "size_t": 8, "char": 1, "short": 2, "bool": 1, "half": 2}
-
-
-def static_shared_bytes(cuda_source: str) -> int:
-    """Static `__shared__` bytes declared in the source (literal extents only; the driver's
-    figure replaces this estimate on the GPU)."""
-    total = 0
-    for m in _SHARED_DECL.finditer(cuda_source):
-        n = 1
-        for dim in re.findall(r"\[([^\]]+)\]", m.group("dims")):
-            try:
-                n *= int(dim.strip(), 0)
-            except ValueError:
-                n = 0
-        total += n * _TYPE_BYTES.get(m.group("type").strip(), 4)
-    return total
 
 
 # --- executors -------------------------------------------------------------------------------

@@ -3,8 +3,8 @@
 A configuration becomes a pipeline string (the space fills the tuned options into the passes),
 which a pool worker compiles through `autogpu.compile` and the cuda target (see adapter.py).
 Before a variant is launched its launch configuration is evaluated for the sizes and checked
-against the device: threads per block and shared memory per block (static `__shared__`
-declarations plus the dynamic shared bytes).
+against the device: threads per block and shared memory per block (the static `__shared__`
+bytes the launch description gives, plus the dynamic shared bytes).
 """
 
 from __future__ import annotations
@@ -84,7 +84,6 @@ class KernelCompiler:
             if not self.launch_must_evaluate:
                 return None
             return f"cannot evaluate the launch configuration: {e}"
-        static = adapter.static_shared_bytes(artifact.cuda_source)
         for launch in launches:
             threads = math.prod(launch["block"])
             if threads > self.max_threads:
@@ -92,7 +91,7 @@ class KernelCompiler:
                         f"{self.max_threads}")
             if threads <= 0 or any(g <= 0 for g in launch["grid"]):
                 continue  # an empty launch: the executor skips it
-            shared = static + launch["shared"]
+            shared = launch["static_shared"] + launch["shared"]
             if shared > self.max_shared:
                 return (f"{launch['kernel']}: {shared} bytes of shared memory per block > "
                         f"limit {self.max_shared}")

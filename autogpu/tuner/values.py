@@ -56,12 +56,14 @@ class DeviceInfo(TypedDict, total=False):
 
 
 class LaunchConfig(TypedDict):
-    """Grid, block and dynamic shared bytes of one launch, evaluated for concrete sizes."""
+    """Grid, block and dynamic shared bytes of one launch, evaluated for concrete sizes, and the
+    static shared bytes of its kernel (from the launch description)."""
 
     kernel: str
     grid: list[int]
     block: list[int]
     shared: int
+    static_shared: int
 
 
 __all__ = ["Argument", "Config", "ConfigValue", "DeviceInfo", "LaunchConfig", "Restriction",

@@ -16,8 +16,7 @@ from xdsl.dialects.builtin import DictionaryAttr, StringAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import MemoryEffectKind, RecursiveMemoryEffect, get_effects
 
-RESTRICT = "agpu.restrict"
-NAME = "agpu.name"
+from autogpu.dialects.signature import NAME, RESTRICT
 
 
 def function_argument(value: SSAValue) -> tuple[func.FuncOp, int] | None:

@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import IntegerAttr, MemRefType
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from autogpu.dialects.agpu import ParallelForOp
+from autogpu.dialects.signature import NAME
 from autogpu.passes.analysis.integers import bit_width, ceil_div, to_signed
 from autogpu.passes.analysis.loops import bound_over_loops, enclosing_loops
 from autogpu.passes.analysis.polynomial import Polynomial, PolynomialAnalysis
@@ -90,7 +91,7 @@ def parameter_names(function: func.FuncOp) -> list[str]:
     attrs = function.arg_attrs.data if function.arg_attrs is not None else ()
     names = []
     for i, arg in enumerate(function.body.blocks[0].args):
-        name = attrs[i].data.get("agpu.name") if i < len(attrs) else None
+        name = attrs[i].data.get(NAME) if i < len(attrs) else None
         names.append(name.data if name is not None else (arg.name_hint or f"arg{i}"))
     return names
 

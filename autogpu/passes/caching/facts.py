@@ -18,6 +18,7 @@ from xdsl.dialects.gpu import DimensionEnum
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.traits import is_side_effect_free
 
+from autogpu.dialects.signature import NAME, RESTRICT
 from autogpu.passes.analysis.integers import bit_width, constant_int
 from autogpu.passes.analysis.polynomial import Polynomial, PolynomialAnalysis
 
@@ -200,7 +201,7 @@ class KernelFacts:
         return argument_name(self.kernel, value)
 
     def is_restrict(self, value: SSAValue) -> bool:
-        return "agpu.restrict" in _argument_attrs(self.kernel, value)
+        return RESTRICT in _argument_attrs(self.kernel, value)
 
     def is_argument(self, value: SSAValue) -> bool:
         return isinstance(value, BlockArgument) and value.block is self.entry
@@ -219,7 +220,7 @@ def _argument_attrs(kernel: gpu.FuncOp, value: SSAValue) -> dict[str, object]:
 
 def argument_name(kernel: gpu.FuncOp, value: SSAValue) -> str:
     """The C name of a kernel argument (its `agpu.name`), else its SSA name."""
-    name = _argument_attrs(kernel, value).get("agpu.name")
+    name = _argument_attrs(kernel, value).get(NAME)
     if isinstance(name, StringAttr):
         return name.data
     return value.name_hint or "array"
