@@ -7,11 +7,13 @@ import subprocess
 
 import numpy as np
 import pytest
+from xdsl.dialects.builtin import f32, f64, i32, i64
 from xdsl.parser import Parser
 
 from autogpu.context import make_context
+from autogpu.diagnostics import CompileError
 from autogpu.testing import (
-    CParam,
+    CParameter,
     ReferenceCompileError,
     assert_same_outputs,
     compile_c_reference,
@@ -150,7 +152,7 @@ def test_argument_checks():
 def test_signature_parser_handles_qualifiers_prototypes_and_calls():
     source = """
     /* kernel(int bogus) in a comment */
-    static float helper(float v);
+    float helper(float v);
     void kernel(size_t n, unsigned long k, float * restrict out, const double *in,
                 const int scale, long unsigned int w, int grid[n][k]);
     float helper(float v) { return v; }
@@ -162,13 +164,13 @@ def test_signature_parser_handles_qualifiers_prototypes_and_calls():
     sig = parse_c_signature(source, "kernel")
     assert sig.result is None
     assert sig.params == (
-        CParam("n", "size_t", False, False),
-        CParam("k", "unsigned long", False, False),
-        CParam("out", "float", True, False),
-        CParam("in", "double", True, True),
-        CParam("scale", "int", False, True),
-        CParam("w", "long unsigned int", False, False),
-        CParam("grid", "int", True, False),
+        CParameter("n", "size_t", i64, False),
+        CParameter("k", "unsigned long", i64, False),
+        CParameter("out", "float", f32, True, restrict=True),
+        CParameter("in", "double", f64, True, const=True),
+        CParameter("scale", "int", i32, False, const=True),
+        CParameter("w", "unsigned long", i64, False),  # the frontend's canonical spelling
+        CParameter("grid", "int", i32, True, extents=("n", "k")),
     )
     assert [p.dtype.name for p in sig.params] == [
         "uint64", "uint64", "float32", "float64", "int32", "uint64", "int32"
@@ -176,13 +178,23 @@ def test_signature_parser_handles_qualifiers_prototypes_and_calls():
     assert parse_c_signature(source, "helper").result == "float"
 
 
+def test_signature_parser_is_the_frontends():
+    """One C parser: the signature read from the source is the one the frontend records."""
+    from autogpu.dialects.signature import CSignature
+    from autogpu.frontend import parse_c
+
+    source = "void f(unsigned n, const long *restrict a, double b[][n]) { }\n"
+    (function,) = parse_c(source).body.block.ops
+    assert parse_c_signature(source, "f") == CSignature.of(function)
+
+
 def test_signature_parser_errors():
     with pytest.raises(ValueError, match="no definition of function 'g'"):
         parse_c_signature("void f(void) {}", "g")
-    with pytest.raises(ValueError, match="unsupported parameter declaration"):
-        parse_c_signature("void f(float **p) {}", "f")
-    with pytest.raises(ValueError, match="unsupported C type 'struct s'"):
-        parse_c_signature("void f(struct s *p) {}", "f")
+    with pytest.raises(CompileError, match=r"k\.c:1:14: error: 'p' is a pointer to pointers"):
+        parse_c_signature("void f(float **p) {}", "f", "k.c")
+    with pytest.raises(CompileError, match=r"k\.c:1:8: error: structs are not supported"):
+        parse_c_signature("void f(struct s *p) {}", "f", "k.c")
 
 
 @pytest.mark.parametrize(
@@ -210,10 +222,10 @@ def test_signature_from_the_frontends_arg_attrs():
     module = Parser(make_context(), FRONTEND_STYLE_IR).parse_module()
     sig = signature_of(module)
     assert sig.params == (
-        CParam("n", "int", False, False),
-        CParam("a", "float", False, False),
-        CParam("x", "float", True, True),
-        CParam("y", "unsigned", True, False),
+        CParameter("n", "int", i32, False),
+        CParameter("a", "float", f32, False),
+        CParameter("x", "float", f32, True, const=True),
+        CParameter("y", "unsigned", i32, True),
     )
     args = random_args(module, {"n": 5, "a": 0.5, "x": 5, "y": (2, 3)}, seed=0)
     assert args[0] == 5 and args[1] == 0.5

@@ -21,6 +21,8 @@ import math
 
 import numpy as np
 
+from autogpu.dialects.signature import C_TYPES
+
 F32 = np.float32
 
 UNDEFINED_SHIFT = "shift amount {amount} out of range for i{width}"
@@ -287,7 +289,7 @@ MATH_FUNCTIONS: dict[str, tuple[str, int]] = {
 def libm_function(c_name: str, arity: int, single: bool):
     """The libm function `c_name` (its `f`-suffixed variant when `single`), with the result
     converted to the interpreter's representation (np.float32 or float)."""
-    ctype = ctypes.c_float if single else ctypes.c_double
+    ctype = C_TYPES["float" if single else "double"].ctypes
     function = getattr(_LIBM, c_name + ("f" if single else ""))
     function.restype = ctype
     function.argtypes = [ctype] * arity

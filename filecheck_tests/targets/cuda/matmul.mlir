@@ -66,7 +66,7 @@ builtin.module attributes {gpu.container_module} {
 // CHECK-SAME: {"name": "A", "kind": "array", "dtype": "float32", "ctype": "float", "const": false, "restrict": false, "extents": null}
 // CHECK-SAME: {"name": "B", "kind": "array", "dtype": "float32", "ctype": "float", "const": true, "restrict": false, "extents": null}
 // CHECK-SAME: {"name": "m", "kind": "scalar", "dtype": "int32", "ctype": "int"}
-// CHECK-SAME: "launches": [{"kernel": "matmul_kernel", "grid": ["(m + 255) / 256", "n", "1"], "block": ["256", "1", "1"], "args": ["A", "B", "C", "m", "n", "p"], "dynamic_shared_bytes": "0"}]
+// CHECK-SAME: "launches": [{"kernel": "matmul_kernel", "grid": ["(m + 255) / 256", "n", "1"], "block": ["256", "1", "1"], "args": ["A", "B", "C", "m", "n", "p"], "dynamic_shared_bytes": "0", "static_shared_bytes": 0}]
 
 // Arrays the kernel only reads are `const __restrict__`; A is written and not restrict in C.
 // CHECK-LABEL: extern "C" __global__ void __launch_bounds__(256) matmul_kernel(float *A, const float *__restrict__ B, const float *__restrict__ C, int m, int n, int p) {
