@@ -53,12 +53,14 @@ def run_sanitized(seeds: range, cases: int) -> None:
     with tempfile.TemporaryDirectory() as work:
         for seed in seeds:
             program = generate(seed)
-            source = PRELUDE + program.source()
+            text = program.source()
+            source = PRELUDE + text
             c_file, library = Path(work) / f"{program.name}.c", Path(work) / f"{program.name}.so"
             c_file.write_text(source)
             subprocess.run(["gcc", *SANITIZE_FLAGS, "-o", str(library), str(c_file), "-lm"],
                            check=True)  # fmt: skip
-            function = CReference(library, parse_c_signature(source, program.name))
+            # the prototype is read off the program itself: the frontend refuses the prelude
+            function = CReference(library, parse_c_signature(text, program.name))
             for case in cases_for(program, random.Random(seed), cases):
                 print(f"{program.name} {case.sizes}", flush=True)
                 function(*program.arguments(case.sizes, np.random.default_rng(case.seed)))
