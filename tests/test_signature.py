@@ -81,6 +81,15 @@ def test_every_c_type_agrees_with_itself(t):
     assert of_ir(t.ir, unsigned=not t.signed) is t
 
 
+def test_the_frontends_types_are_the_tables():
+    from autogpu.frontend.types import DOUBLE, FLOAT, INT, LONG, UINT, ULONG
+
+    for scalar in (INT, UINT, LONG, ULONG, FLOAT, DOUBLE):
+        t = c_type(scalar.name)
+        assert (t.ir, t.is_float, t.bits, t.signed) == (
+            scalar.ir, scalar.is_float, scalar.bits, scalar.signed)
+
+
 @pytest.mark.parametrize(
     "spelling, canonical",
     [("int", "int"), ("signed", "int"), ("unsigned int", "unsigned"), ("long", "long long"),

@@ -14,14 +14,11 @@ from typing import Any
 
 from xdsl.dialects import func, gpu
 from xdsl.dialects.builtin import (
-    ArrayAttr,
     IntegerAttr,
-    MemRefType,
     ModuleOp,
-    StringAttr,
     SymbolRefAttr,
 )
-from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from autogpu.backend import launch_sizes
 from autogpu.backend.c_types import UnsupportedType, ir_width

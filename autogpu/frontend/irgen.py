@@ -14,8 +14,6 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     MemRefType,
     ModuleOp,
-    StringAttr,
-    UnitAttr,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 

@@ -32,7 +32,6 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     ModuleOp,
-    StringAttr,
     i64,
 )
 from xdsl.ir import BlockArgument
