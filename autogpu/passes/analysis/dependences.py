@@ -56,9 +56,10 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 from autogpu.diagnostics import CompileError
 from autogpu.dialects.agpu import ParallelForOp
 from autogpu.passes.analysis.aliasing import c_name, may_alias
-from autogpu.passes.analysis.integers import bit_width, constant_int, to_signed
+from autogpu.passes.analysis.integers import bit_width, constant_int, is_unsigned, to_signed
 from autogpu.passes.analysis.loops import bound_over_loops, enclosing_loops, is_invariant
 from autogpu.passes.analysis.polynomial import Polynomial, PolynomialAnalysis
+from autogpu.passes.analysis.wrapping import exact_unsigned
 from autogpu.passes.utils.errors import error_at, location_of
 
 Loop = scf.ForOp | ParallelForOp
@@ -196,11 +197,14 @@ class _Form:
     loops: list[Loop]
     coefficients: dict[Loop, Polynomial]
     rest: Polynomial
+    wraps: bool = False
+    """An unsigned subscript that may wrap around 2^32: `poly` is then one representative of
+    its residue, good for proving a conflict, not independence (`wrapping.py`)."""
 
 
 def _form(access: Access, loop: ParallelForOp, polys: PolynomialAnalysis) -> _Form | str:
     """The form of `access`'s index, or why there is none."""
-    poly = _index_poly(access, polys)
+    poly, wraps = _index_poly(access, polys)
     loops = enclosing_loops(access, loop)
     variables = {polys.atom_id(_variable(inner)): inner for inner in loops}
     for atom, value in poly.atoms.items():
@@ -215,13 +219,21 @@ def _form(access: Access, loop: ParallelForOp, polys: PolynomialAnalysis) -> _Fo
         coefficient, rest = split
         if coefficient.terms:
             coefficients[inner] = coefficient
-    return _Form(access, poly, loops, coefficients, rest)
+    return _Form(access, poly, loops, coefficients, rest, wraps)
 
 
-def _index_poly(access: Access, polys: PolynomialAnalysis) -> Polynomial:
-    """The polynomial of `access`'s index, in `index`."""
+def _index_poly(access: Access, polys: PolynomialAnalysis) -> tuple[Polynomial, bool]:
+    """The polynomial of `access`'s index, in `index`, and whether it is only known modulo
+    2^32 (an unsigned subscript that may wrap). A signed subscript is sign-extended (its
+    overflow is undefined); an unsigned one is its zero-extended value where that is exact."""
     index = access.indices[0]
-    return polys.index_poly(index).widened(index.type)
+    poly = polys.index_poly(index)
+    if is_unsigned(poly.type):
+        exact = exact_unsigned(poly, index.type)
+        if exact is None:
+            return poly.widened(index.type), True
+        return exact, False
+    return poly.widened(index.type), False
 
 
 def _polynomials() -> PolynomialAnalysis:
@@ -273,7 +285,12 @@ def _pair_finding(
     facts = _Facts.around(x, y, loop, polys)
     levels = _levels(x, y)
     if _independent(levels, x, y, loop, facts, polys):
-        return None
+        wrapping = next((f for f in (x, y) if f.wraps), None)
+        if wrapping is None:
+            return None
+        why = (f"the unsigned index '{_expr_text(wrapping.access.indices[0])}' may wrap "
+               "around 2^32")
+        return _unproven(loop, write, other, why)
     witness = _witness(x, y, loop, levels, polys)
     if witness is not None:
         return Finding(True, loop, write, other, _conflict_message(loop, x, y, *witness))
@@ -906,26 +923,32 @@ _CASTS = ("arith.index_cast", "arith.extsi", "arith.extui")
 """Widening casts, transparent in C text (a truncation is a C variable: `i` of `i_wide`)."""
 
 
-def _expr_text(value: SSAValue, context: int = -1) -> str:
+def _expr_text(value: SSAValue, context: int = -1, unsigned: bool = False) -> str:
     """The C text of an integer expression, rebuilt from its ops (`i * n + j`); `context` is
-    the precedence of the operator it is an operand of."""
+    the precedence of the operator it is an operand of; `unsigned`: it is computed in an
+    unsigned type (below an `extui`), so constants read as unsigned (`0x80000000u`)."""
     owner = value.owner
     if (constant := constant_int(value)) is not None:
+        if unsigned and constant < 0:
+            return f"{constant % (1 << (bit_width(value.type) or 64))}u"
         return str(constant)
     if isinstance(owner, memref.LoadOp):
         name = c_name(owner.memref) or "?"
         return f"{name}[{_expr_text(owner.indices[0])}]" if owner.indices else name
     if isinstance(owner, Operation) and owner.name in _CASTS:
-        return _expr_text(owner.operands[0], context)
+        inner = unsigned or isinstance(owner, arith.ExtUIOp)
+        return _expr_text(owner.operands[0], context, inner)
     if value.name_hint or not isinstance(owner, Operation):
         return value.name_hint or "?"
     if owner.name in _FUNCTIONS:
-        return f"{_FUNCTIONS[owner.name]}({', '.join(_expr_text(v) for v in owner.operands)})"
+        operands = ", ".join(_expr_text(v, -1, unsigned) for v in owner.operands)
+        return f"{_FUNCTIONS[owner.name]}({operands})"
     if owner.name not in _OPERATORS:
         return "..."
     symbol, precedence = _OPERATORS[owner.name]
     lhs, rhs = owner.operands
-    text = f"{_expr_text(lhs, precedence)} {symbol} {_expr_text(rhs, precedence + 1)}"
+    text = (f"{_expr_text(lhs, precedence, unsigned)} {symbol} "
+            f"{_expr_text(rhs, precedence + 1, unsigned)}")
     return f"({text})" if precedence < context else text
 
 
