@@ -60,6 +60,7 @@ from autogpu.passes.analysis.integers import bit_width, constant_int, is_unsigne
 from autogpu.passes.analysis.loops import bound_over_loops, enclosing_loops, is_invariant
 from autogpu.passes.analysis.polynomial import Polynomial, PolynomialAnalysis
 from autogpu.passes.analysis.wrapping import exact_unsigned
+from autogpu.passes.utils.c_text import c_expression
 from autogpu.passes.utils.errors import error_at, location_of
 
 Loop = scf.ForOp | ParallelForOp
@@ -215,7 +216,7 @@ def _form(access: Access, loop: ParallelForOp, polys: PolynomialAnalysis) -> _Fo
     for atom, inner in variables.items():
         split = rest.split(atom)
         if split is None or split[0].atom_ids() & variables.keys():
-            return f"'{_expr_text(access.indices[0])}' is not affine in the loop variables"
+            return f"'{c_expression(access.indices[0])}' is not affine in the loop variables"
         coefficient, rest = split
         if coefficient.terms:
             coefficients[inner] = coefficient
@@ -256,9 +257,9 @@ def _why_varying(value: SSAValue) -> str:
     owner = value.owner
     if isinstance(owner, memref.LoadOp):
         if not owner.indices:
-            return f"'{_expr_text(value)}' is assigned in the loop"
-        return f"'{_expr_text(value)}' is read from memory"
-    return f"'{_expr_text(value)}' is not affine in the loop variables"
+            return f"'{c_expression(value)}' is assigned in the loop"
+        return f"'{c_expression(value)}' is read from memory"
+    return f"'{c_expression(value)}' is not affine in the loop variables"
 
 
 def _variable(loop: Loop) -> BlockArgument:
@@ -288,7 +289,7 @@ def _pair_finding(
         wrapping = next((f for f in (x, y) if f.wraps), None)
         if wrapping is None:
             return None
-        why = (f"the unsigned index '{_expr_text(wrapping.access.indices[0])}' may wrap "
+        why = (f"the unsigned index '{c_expression(wrapping.access.indices[0])}' may wrap "
                "around 2^32")
         return _unproven(loop, write, other, why)
     witness = _witness(x, y, loop, levels, polys)
@@ -904,52 +905,7 @@ def _access_text(access: Access) -> str:
 
 
 def _array_text(access: Access) -> str:
-    return f"{c_name(access.memref) or '?'}[{_expr_text(access.indices[0])}]"
-
-
-_OPERATORS = {
-    "arith.muli": ("*", 5), "arith.divsi": ("/", 5), "arith.divui": ("/", 5),
-    "arith.remsi": ("%", 5), "arith.remui": ("%", 5), "arith.addi": ("+", 4),
-    "arith.subi": ("-", 4), "arith.shli": ("<<", 3), "arith.shrsi": (">>", 3),
-    "arith.shrui": (">>", 3), "arith.andi": ("&", 2), "arith.xori": ("^", 1),
-    "arith.ori": ("|", 0),
-}  # fmt: skip
-"""C's binary operators of the integer ops, with their precedence."""
-
-_FUNCTIONS = {
-    "arith.minsi": "min", "arith.minui": "min", "arith.maxsi": "max", "arith.maxui": "max",
-}  # fmt: skip
-_CASTS = ("arith.index_cast", "arith.extsi", "arith.extui")
-"""Widening casts, transparent in C text (a truncation is a C variable: `i` of `i_wide`)."""
-
-
-def _expr_text(value: SSAValue, context: int = -1, unsigned: bool = False) -> str:
-    """The C text of an integer expression, rebuilt from its ops (`i * n + j`); `context` is
-    the precedence of the operator it is an operand of; `unsigned`: it is computed in an
-    unsigned type (below an `extui`), so constants read as unsigned (`0x80000000u`)."""
-    owner = value.owner
-    if (constant := constant_int(value)) is not None:
-        if unsigned and constant < 0:
-            return f"{constant % (1 << (bit_width(value.type) or 64))}u"
-        return str(constant)
-    if isinstance(owner, memref.LoadOp):
-        name = c_name(owner.memref) or "?"
-        return f"{name}[{_expr_text(owner.indices[0])}]" if owner.indices else name
-    if isinstance(owner, Operation) and owner.name in _CASTS:
-        inner = unsigned or isinstance(owner, arith.ExtUIOp)
-        return _expr_text(owner.operands[0], context, inner)
-    if value.name_hint or not isinstance(owner, Operation):
-        return value.name_hint or "?"
-    if owner.name in _FUNCTIONS:
-        operands = ", ".join(_expr_text(v, -1, unsigned) for v in owner.operands)
-        return f"{_FUNCTIONS[owner.name]}({operands})"
-    if owner.name not in _OPERATORS:
-        return "..."
-    symbol, precedence = _OPERATORS[owner.name]
-    lhs, rhs = owner.operands
-    text = (f"{_expr_text(lhs, precedence, unsigned)} {symbol} "
-            f"{_expr_text(rhs, precedence + 1, unsigned)}")
-    return f"({text})" if precedence < context else text
+    return f"{c_name(access.memref) or '?'}[{c_expression(access.indices[0])}]"
 
 
 def _c_text(poly: Polynomial) -> str:
@@ -976,7 +932,7 @@ def _c_text(poly: Polynomial) -> str:
 
 
 def _atom_name(poly: Polynomial, atom: int) -> str:
-    return _expr_text(poly.atoms[atom], 6)
+    return c_expression(poly.atoms[atom], 6)
 
 
 __all__ = ["Finding", "check_parallel_loops", "parallel_loop_findings"]
