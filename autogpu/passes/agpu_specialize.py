@@ -36,13 +36,13 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import BlockArgument
-from xdsl.transforms.canonicalize import CanonicalizePass
 
 from autogpu.backend.c_types import ctype_of, int_range, user_ctype
 from autogpu.backend.requirements import REQUIRES_ATTR, requirements_of
 from autogpu.passes.analysis.aliasing import argument_attrs, c_name
 from autogpu.passes.analysis.integers import bit_width, to_signed
 from autogpu.passes.options import DeclaredOptionsPass, option
+from autogpu.passes.utils.canonicalize import HoistingCanonicalizePass
 from autogpu.passes.utils.errors import PassError, error_at
 
 _ENTRY = re.compile(r"^([A-Za-z_]\w*)=([+-]?\d+)$")
@@ -143,4 +143,4 @@ class AgpuSpecializePass(DeclaredOptionsPass):
                 + ", ".join(f"'{name}'" for name in missing)
             )
         if self.fold:
-            CanonicalizePass().apply(ctx, op)
+            HoistingCanonicalizePass().apply(ctx, op)
