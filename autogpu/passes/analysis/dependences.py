@@ -39,7 +39,10 @@ Not checked: accesses by one iteration (never a conflict), reads of arrays the l
 write, scalars (races on them are `agpu_to_gpu/function_plan.py`'s), reduction variables and
 arrays allocated inside the loop. Distinct arrays may overlap only as `aliasing.may_alias` says,
 by default with its `assume_no_alias` (the paper's assumption; autogpu's executors refuse
-overlapping arrays). Index arithmetic is assumed not to wrap (signed overflow is undefined in C).
+overlapping arrays). Signed index arithmetic is assumed not to wrap (its overflow is undefined
+in C); unsigned subscripts wrap modulo 2^32 as C defines, so one is read as its zero-extended
+value only where that value provably stays in one window of 2^32 (`wrapping.py`), and otherwise
+proves conflicts but never independence (`a[2u * i]`: iterations `i` and `i + 2^31` collide).
 """
 
 from __future__ import annotations
