@@ -197,8 +197,9 @@ def _subscript_data(p: Param, n: int, values: Any, rng: np.random.Generator) -> 
     if isinstance(values, str):
         raise CompileError(f"cannot generate values for the index array '{p.name}': {values}; "
                            f"give its data with --input {p.name}=FILE.npy")
-    info = np.iinfo(p.dtype)
-    lo, hi = max(values.lo, int(info.min)), min(values.hi, int(info.max))
+    kind = np.dtype(p.dtype).kind
+    low, high = (int(np.iinfo(p.dtype).min), int(np.iinfo(p.dtype).max)) if kind in "iu" else (0, 1)
+    lo, hi = max(values.lo, low), min(values.hi, high)
     if lo > hi or values.distinct and n > hi - lo + 1:
         raise CompileError(f"cannot generate values for the index array '{p.name}': the "
                            f"{n} values that keep its subscripts in bounds ({values.lo}.."
