@@ -550,6 +550,9 @@ def test_unsigned_wrapping_verdicts_agree_with_brute_force():
     ("for (int i = 0; i < m; i++) a[(unsigned)i * 2u] = a[(unsigned)i * 2u + 1u];",
      "accepted"),
     ("for (unsigned i = 1; i < n; i++) a[i] = a[i - 1u];", "error"),
+    # off + i may wrap, but two iterations' elements differ by i - i', less than 2^32
+    ("for (unsigned i = 0; i < n; i++) a[(unsigned)m + i] = 1.0f;", "accepted"),
+    ("for (unsigned i = n; i > 0; i--) a[i - 1u] = (float)i;", "accepted"),
 ])
 def test_unsigned_subscripts_are_exact_modulo_2_to_the_32(loop, verdict):
     source = kernel(f"#pragma omp parallel for\n  {loop}", "float *a, unsigned n, int m")

@@ -62,7 +62,7 @@ from autogpu.passes.analysis.aliasing import c_name, may_alias
 from autogpu.passes.analysis.integers import bit_width, constant_int, is_unsigned, to_signed
 from autogpu.passes.analysis.loops import bound_over_loops, enclosing_loops, is_invariant
 from autogpu.passes.analysis.polynomial import Polynomial, PolynomialAnalysis
-from autogpu.passes.analysis.wrapping import exact_unsigned
+from autogpu.passes.analysis.wrapping import exact_unsigned, residues_decide
 from autogpu.passes.utils.c_text import c_expression
 from autogpu.passes.utils.errors import error_at, location_of
 
@@ -240,6 +240,13 @@ def _index_poly(access: Access, polys: PolynomialAnalysis) -> tuple[Polynomial, 
     return poly.widened(index.type), False
 
 
+def _residues_decide(x: _Form, y: _Form) -> bool:
+    """Whether the two (wrapping) subscripts differ by less than 2^32 in any two iterations, so
+    that their representatives collide exactly when the subscripts do (`wrapping.py`)."""
+    terms = [[(c, _variable(loop)) for loop, c in form.coefficients.items()] for form in (x, y)]
+    return residues_decide(terms[0], terms[1], x.rest.minus(y.rest))
+
+
 def _polynomials() -> PolynomialAnalysis:
     """Polynomials that see through sign extensions (`(long)i * n`, `index_cast`): signed
     overflow is undefined in C, so an extended value is the value."""
@@ -290,7 +297,7 @@ def _pair_finding(
     levels = _levels(x, y)
     if _independent(levels, x, y, loop, facts, polys):
         wrapping = next((f for f in (x, y) if f.wraps), None)
-        if wrapping is None:
+        if wrapping is None or _residues_decide(x, y):
             return None
         why = (f"the unsigned index '{c_expression(wrapping.access.indices[0])}' may wrap "
                "around 2^32")

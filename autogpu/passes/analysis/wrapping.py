@@ -35,6 +35,32 @@ def exact_unsigned(poly: Polynomial, index_type: Attribute) -> Polynomial | None
     return wide.plus(Polynomial.constant_of(index_type, -window << poly.width))
 
 
+def residues_decide(
+    first: list[tuple[Polynomial, SSAValue]],
+    second: list[tuple[Polynomial, SSAValue]],
+    rest: Polynomial,
+    width: int = 32,
+) -> bool:
+    """Whether two subscripts known modulo 2^width are equal exactly when the integers that
+    represent them are: their difference `sum(c * v) - sum(c' * v') + rest` (each variable `v`
+    of one access and `v'` of the other ranging independently, `rest` the difference of the
+    parts both share) provably lies strictly between -2^width and 2^width. `a[off + i]` against
+    `a[off + i']` (`i - i'`, less than 2^32 apart) qualifies; `a[2u * i]` does not."""
+    lo = hi = 0
+    for terms, sign in ((first, 1), (second, -1)):
+        for coefficient, variable in terms:
+            factor, values = _poly_range(coefficient), value_range(variable)
+            if factor is None or values is None:
+                return False
+            corners = [sign * a * b for a in factor for b in values]
+            lo, hi = lo + min(corners), hi + max(corners)
+    shared = _poly_range(rest)
+    if shared is None:
+        return False
+    lo, hi = lo + shared[0], hi + shared[1]
+    return -(1 << width) < lo and hi < 1 << width
+
+
 def _poly_range(poly: Polynomial) -> Range | None:
     """The smallest and largest integer value of `poly` over its atoms' ranges."""
     lo = hi = 0
@@ -52,8 +78,9 @@ def _poly_range(poly: Polynomial) -> Range | None:
 
 def value_range(value: SSAValue, depth: int = 0) -> Range | None:
     """The integer values `value` may take, as the dependence check reads it: constants,
-    zero-extended values (`[0, 2^w - 1]`), loop variables within their bounds, anything else
-    anywhere in its type's signed range."""
+    zero-extended values (`[0, 2^w - 1]`), loop variables within their bounds, sums, differences
+    and products of those that cannot wrap, anything else anywhere in its type's signed
+    range."""
     width = bit_width(value.type)
     if width is None:
         return None
@@ -73,6 +100,18 @@ def value_range(value: SSAValue, depth: int = 0) -> Range | None:
         source = bit_width(owner.operands[0].type)
         if source is not None and source <= width:
             return value_range(owner.operands[0], depth + 1)
+    if isinstance(owner, (arith.AddiOp, arith.SubiOp, arith.MuliOp)):
+        a, b = value_range(owner.lhs, depth + 1), value_range(owner.rhs, depth + 1)
+        if a is not None and b is not None:
+            if isinstance(owner, arith.MuliOp):
+                corners = [x * y for x in a for y in b]
+                result = (min(corners), max(corners))
+            elif isinstance(owner, arith.AddiOp):
+                result = (a[0] + b[0], a[1] + b[1])
+            else:
+                result = (a[0] - b[1], a[1] - b[0])
+            if full[0] <= result[0] and result[1] <= full[1]:  # else it may wrap
+                return result
     if isinstance(value, BlockArgument) and value.index == 0:
         loop = value.block.parent_op()
         if isinstance(loop, (scf.ForOp, ParallelForOp)) and value.block is loop.body.blocks[0]:
@@ -82,4 +121,4 @@ def value_range(value: SSAValue, depth: int = 0) -> Range | None:
     return full
 
 
-__all__ = ["exact_unsigned", "value_range"]
+__all__ = ["exact_unsigned", "residues_decide", "value_range"]
