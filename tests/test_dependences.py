@@ -479,3 +479,94 @@ def test_verdicts_agree_with_brute_force_on_random_nests():
             for n, m in ((9, 11), (12, 10)):
                 assert _conflicts(loops, write, read, n, m), (source, n, m)
     assert min(verdicts.values()) >= 5, verdicts  # the sample exercises all three
+
+
+# --- unsigned subscripts wrap modulo 2^32 ------------------------------------------------------
+UNSIGNED_COEFFICIENTS = ["0u", "1u", "2u", "0x80000000u", "0x40000000u", "0xFFFFFFFFu", "n"]
+UNSIGNED_OFFSETS = ["0u", "1u", "0x80000000u", "0xFFFFFFFFu", "0xC0000000u", "n", "m"]
+
+
+def _random_unsigned_kernel(rng: random.Random):
+    """A random nest over `unsigned` variables storing `a[W] = a[R] + 1` with unsigned
+    subscripts whose coefficients and offsets make them wrap around 2^32 at small sizes
+    (`i * 0x40000000u` repeats every 4 iterations)."""
+    loops = [("i", "0", rng.choice(["n", "m", "8u", "8u"]), 1)]
+    if rng.random() < 0.4:
+        loops.append(("j", "0", rng.choice(["n", "3u", "3u"]), 1))
+    names = [v for v, *_ in loops]
+
+    def subscript() -> str:
+        terms = [f"{rng.choice(UNSIGNED_COEFFICIENTS)} * {v}" for v in names]
+        return " + ".join(terms + [rng.choice(UNSIGNED_OFFSETS)])
+
+    write = subscript()
+    read = rng.choice([subscript(), f"{write} + {rng.choice(UNSIGNED_OFFSETS)}"])
+    head = "#pragma omp parallel for" + (" collapse(2)" if len(loops) == 2 else "")
+    body = "".join(f"for (unsigned {v} = {lo}; {v} < {hi}; {v}++)\n" for v, lo, hi, _ in loops)
+    source = (f"void f(float *a, unsigned n, unsigned m) {{\n{head}\n{body}"
+              f"a[{write}] = a[{read}] + 1;\n}}\n")
+    return source, loops, write, read
+
+
+def _python(expression: str) -> str:
+    """A C unsigned expression as Python, reduced modulo 2^32 as C computes it."""
+    plain = re.sub(r"(0x[0-9A-F]+|\d+)u", r"\1", expression)
+    return f"(({plain}) % (1 << 32))"
+
+
+def test_unsigned_wrapping_verdicts_agree_with_brute_force():
+    """Unsigned subscripts are exact modulo 2^32: nothing accepted conflicts (iterations `i`
+    and `i + 2^31` of `a[2u * i]` touch one element), every error is a conflict."""
+    rng = random.Random(7)
+    verdicts = {"accepted": 0, "error": 0, "warning": 0}
+    for _ in range(150):
+        source, loops, write, read = _random_unsigned_kernel(rng)
+        py_loops = [(v, lo, hi.rstrip("u"), step) for v, lo, hi, step in loops]
+        warnings: list[CompileError] = []
+        try:
+            parse_c(source, "k.c", warn=warnings.append)
+            verdict = "warning" if warnings else "accepted"
+        except CompileError as e:
+            assert "the loop is not parallel" in e.message, source
+            verdict = "error"
+        verdicts[verdict] += 1
+        if verdict == "accepted":
+            for n, m in ((3, 4), (5, 7), (8, 8), (2, 9), (9, 11)):
+                assert not _conflicts(py_loops, _python(write), _python(read), n, m), (
+                    source, n, m)
+        if verdict == "error":
+            for n, m in ((9, 11), (12, 10)):
+                assert _conflicts(py_loops, _python(write), _python(read), n, m), (source, n, m)
+    assert min(verdicts.values()) >= 5, verdicts
+
+
+@pytest.mark.parametrize(("loop", "verdict"), [
+    # iterations i and i + 2^31 write one element once n > 2^31: not provably parallel
+    ("for (unsigned i = 0; i < n; i++) a[2u * i] = a[2u * i + 1u];", "warning"),
+    ("for (unsigned i = 0; i < n; i++) a[i * 65536u] = 1.0f;", "warning"),
+    # i + 2^31 stays below 2^32 for i < 2^30: the element is the sum, never one of a[0..2^30)
+    ("for (unsigned i = 0; i < 0x40000000u; i++) a[i] = a[i + 0x80000000u];", "accepted"),
+    # `(unsigned)i * 2u` on int i < 2^31 never wraps
+    ("for (int i = 0; i < m; i++) a[(unsigned)i * 2u] = a[(unsigned)i * 2u + 1u];",
+     "accepted"),
+    ("for (unsigned i = 1; i < n; i++) a[i] = a[i - 1u];", "error"),
+    # off + i may wrap, but two iterations' elements differ by i - i', less than 2^32
+    ("for (unsigned i = 0; i < n; i++) a[(unsigned)m + i] = 1.0f;", "accepted"),
+    ("for (unsigned i = n; i > 0; i--) a[i - 1u] = (float)i;", "accepted"),
+])
+def test_unsigned_subscripts_are_exact_modulo_2_to_the_32(loop, verdict):
+    source = kernel(f"#pragma omp parallel for\n  {loop}", "float *a, unsigned n, int m")
+    try:
+        _, warnings = compiled(source)
+        found = "warning" if warnings else "accepted"
+    except CompileError:
+        found = "error"
+    assert found == verdict
+
+
+def test_unsigned_constant_reads_as_unsigned_in_the_warning():
+    source = kernel("#pragma omp parallel for\n"
+                    "  for (unsigned i = 0; i < n; i++) a[i] = a[i + 0x80000000u];",
+                    "float *a, unsigned n")
+    _, warnings = compiled(source)
+    assert "'a[i + 2147483648u]' read" in warnings[0].message

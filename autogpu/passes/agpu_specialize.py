@@ -35,7 +35,6 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import BlockArgument
-from xdsl.transforms.canonicalize import CanonicalizePass
 
 from autogpu.backend.c_types import int_range
 from autogpu.backend.requirements import requirements_of
@@ -43,6 +42,7 @@ from autogpu.dialects.signature import CTYPE, REQUIRES, resolve, string, value_a
 from autogpu.passes.analysis.aliasing import c_name
 from autogpu.passes.analysis.integers import bit_width, to_signed
 from autogpu.passes.options import DeclaredOptionsPass, option
+from autogpu.passes.utils.canonicalize import HoistingCanonicalizePass
 from autogpu.passes.utils.errors import PassError, error_at
 
 _ENTRY = re.compile(r"^([A-Za-z_]\w*)=([+-]?\d+)$")
@@ -140,4 +140,4 @@ class AgpuSpecializePass(DeclaredOptionsPass):
                 + ", ".join(f"'{name}'" for name in missing)
             )
         if self.fold:
-            CanonicalizePass().apply(ctx, op)
+            HoistingCanonicalizePass().apply(ctx, op)

@@ -23,7 +23,6 @@ from typing import Any, ClassVar
 from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.passes import ModulePass, PassPipeline
-from xdsl.transforms.canonicalize import CanonicalizePass
 from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 
 from autogpu.passes.agpu_dense_indexing import AgpuDenseIndexingPass
@@ -42,6 +41,7 @@ from autogpu.passes.options import (
     option,
     option_fields,
 )
+from autogpu.passes.utils.canonicalize import HoistingCanonicalizePass
 
 _SAME: Any = object()
 
@@ -183,7 +183,7 @@ def pipeline_class(class_name: str, name: str, doc: str, stages: tuple[Stage, ..
                                       namespace=namespace)
 
 
-CLEANUP = (Stage(CanonicalizePass), Stage(CommonSubexpressionElimination))
+CLEANUP = (Stage(HoistingCanonicalizePass), Stage(CommonSubexpressionElimination))
 """canonicalize and cse only fold and merge the arith/scf/memref/gpu ops the lowering produces
 (constants, index arithmetic, dead code), so the result stays printable by the `cuda` target."""
 

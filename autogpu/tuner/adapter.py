@@ -30,6 +30,7 @@ from autogpu.api import compile as compile_c
 from autogpu.diagnostics import CompileError
 from autogpu.passes.analysis import iterations
 from autogpu.passes.analysis.extents import touched_extents
+from autogpu.passes.analysis.subscript_arrays import SubscriptValues, subscript_arrays
 from autogpu.tuner.values import Argument, DeviceInfo, LaunchConfig, SizeValue
 
 #: The package whose code `compiler_fingerprint` hashes.
@@ -216,6 +217,14 @@ def touched_lengths(function: func.FuncOp, sizes: Mapping[str, object]) -> dict[
     """Elements each array of a frontend function needs for these sizes (1 + the largest index
     its accesses may use); None where no bound is found."""
     return touched_extents(function, _integer_sizes(sizes))
+
+
+def subscript_values(
+    function: func.FuncOp, sizes: Mapping[str, object], lengths: Mapping[str, int]
+) -> dict[str, SubscriptValues | str]:
+    """For each integer array whose values are subscripts (`x[col[i]]`): the values that keep
+    the accesses in bounds for these sizes and lengths, or why none can be derived."""
+    return subscript_arrays(function, _integer_sizes(sizes), lengths)
 
 
 def reduction_length(function: func.FuncOp, sizes: Mapping[str, object]) -> int | None:

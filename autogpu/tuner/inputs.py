@@ -16,6 +16,10 @@ Every array needs a length (in elements), decided in this order:
 Data: floating-point arrays are uniform in [-1, 1] (as in the AutoGPU paper), integer arrays small
 integers in [-8, 8] ([0, 8] if unsigned), all from one seed so that every run and every worker
 sees the same inputs; `--input NAME=FILE.npy` loads an array (or a scalar) from a file instead.
+An integer array whose values are subscripts (`x[col[i]]`, `a[idx[i]] += ...`) gets values that
+keep those accesses within their arrays (`passes/analysis/subscript_arrays.py`), distinct ones
+where a parallel loop writes through them; where no range can be derived (its values bound a
+loop, say), its data must come from `--input`.
 """
 
 from __future__ import annotations
@@ -149,8 +153,10 @@ def array_lengths(params: Sequence[Param], sizes: Mapping[str, Any],
 
 
 def make_arguments(params: Sequence[Param], sizes: Mapping[str, Any], lengths: Mapping[str, int],
-                   seed: int = 0, files: Mapping[str, str | Path] | None = None) -> list[Any]:
-    """The argument list in C parameter order: numpy arrays and numpy scalars."""
+                   seed: int = 0, files: Mapping[str, str | Path] | None = None,
+                   subscripts: Mapping[str, Any] | None = None) -> list[Any]:
+    """The argument list in C parameter order: numpy arrays and numpy scalars. `subscripts`:
+    the index arrays' `SubscriptValues` (or why they have none), by name."""
     files = dict(files or {})
     unknown = set(files) - {p.name for p in params}
     if unknown:
@@ -170,7 +176,9 @@ def make_arguments(params: Sequence[Param], sizes: Mapping[str, Any], lengths: M
                 args.append(dtype.type(rng.uniform(-1.0, 1.0)))
             continue
         n = lengths[p.name]
-        if dtype.kind == "f":
+        if subscripts and p.name in subscripts:
+            data = _subscript_data(p, n, subscripts[p.name], rng)
+        elif dtype.kind == "f":
             data = rng.uniform(-1.0, 1.0, n).astype(dtype)
         elif dtype.kind == "u":
             data = rng.integers(0, 9, n).astype(dtype)
@@ -182,6 +190,26 @@ def make_arguments(params: Sequence[Param], sizes: Mapping[str, Any], lengths: M
             raise CompileError(f"cannot generate inputs of type {dtype} for '{p.name}'")
         args.append(data)
     return args
+
+
+def _subscript_data(p: Param, n: int, values: Any, rng: np.random.Generator) -> np.ndarray:
+    """`n` values for the index array `p`, within `values.lo..hi` (distinct if required)."""
+    if isinstance(values, str):
+        raise CompileError(f"cannot generate values for the index array '{p.name}': {values}; "
+                           f"give its data with --input {p.name}=FILE.npy")
+    kind = np.dtype(p.dtype).kind
+    low, high = (int(np.iinfo(p.dtype).min), int(np.iinfo(p.dtype).max)) if kind in "iu" else (0, 1)
+    lo, hi = max(values.lo, low), min(values.hi, high)
+    if lo > hi or values.distinct and n > hi - lo + 1:
+        raise CompileError(f"cannot generate values for the index array '{p.name}': the "
+                           f"{n} values that keep its subscripts in bounds ({values.lo}.."
+                           f"{values.hi}) do not fit in {p.dtype}; give its data with --input "
+                           f"{p.name}=FILE.npy")
+    if values.distinct:
+        data = rng.choice(hi - lo + 1, size=n, replace=False) + lo
+    else:
+        data = rng.integers(lo, hi + 1, n)
+    return np.asarray(data).astype(p.dtype)
 
 
 def _load(p: Param, path: str | Path, length: int | None) -> Any:

@@ -63,7 +63,9 @@ def prepare(options: TuneOptions) -> Prepared:
         if inputs.arrays_without_length(params, given_arrays):
             touched = adapter.touched_lengths(c_function, sizes)
         lengths = inputs.array_lengths(params, sizes, given_arrays, function, touched)
-        args = inputs.make_arguments(params, sizes, lengths, kernel.input_seed, kernel.inputs)
+        subscripts = adapter.subscript_values(c_function, sizes, lengths)
+        args = inputs.make_arguments(params, sizes, lengths, kernel.input_seed, kernel.inputs,
+                                     subscripts)
 
     base = adapter.parse_pipeline_spec(_specialized_pipeline(options, params, sizes))
     option_infos = {p.name: adapter.pass_options(p.name) for p in base}

@@ -92,8 +92,9 @@ class HostBuilder:
     def _reject(self, op: Operation, value: SSAValue) -> PassError:
         return error_at(
             self._where(),
-            f"the bounds of this parallel loop are computed with {op.name}, which the launch "
-            "description cannot express (only integer + - * / % min max and casts)",
+            f"the bounds of this parallel loop are computed with {op.name} "
+            f"({describe_value(value)}), which the launch description cannot express (only "
+            "integer + - * / % min max and casts)",
         )
 
     def launch(self, seg: Segment, kernel_name: str, block: BlockShape) -> None:

@@ -39,7 +39,10 @@ Not checked: accesses by one iteration (never a conflict), reads of arrays the l
 write, scalars (races on them are `agpu_to_gpu/function_plan.py`'s), reduction variables and
 arrays allocated inside the loop. Distinct arrays may overlap only as `aliasing.may_alias` says,
 by default with its `assume_no_alias` (the paper's assumption; autogpu's executors refuse
-overlapping arrays). Index arithmetic is assumed not to wrap (signed overflow is undefined in C).
+overlapping arrays). Signed index arithmetic is assumed not to wrap (its overflow is undefined
+in C); unsigned subscripts wrap modulo 2^32 as C defines, so one is read as its zero-extended
+value only where that value provably stays in one window of 2^32 (`wrapping.py`), and otherwise
+proves conflicts but never independence (`a[2u * i]`: iterations `i` and `i + 2^31` collide).
 """
 
 from __future__ import annotations
@@ -56,9 +59,11 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 from autogpu.diagnostics import CompileError
 from autogpu.dialects.agpu import ParallelForOp
 from autogpu.passes.analysis.aliasing import c_name, may_alias
-from autogpu.passes.analysis.integers import bit_width, constant_int, to_signed
+from autogpu.passes.analysis.integers import bit_width, constant_int, is_unsigned, to_signed
 from autogpu.passes.analysis.loops import bound_over_loops, enclosing_loops, is_invariant
 from autogpu.passes.analysis.polynomial import Polynomial, PolynomialAnalysis
+from autogpu.passes.analysis.wrapping import exact_unsigned, residues_decide
+from autogpu.passes.utils.c_text import c_expression
 from autogpu.passes.utils.errors import error_at, location_of
 
 Loop = scf.ForOp | ParallelForOp
@@ -196,11 +201,14 @@ class _Form:
     loops: list[Loop]
     coefficients: dict[Loop, Polynomial]
     rest: Polynomial
+    wraps: bool = False
+    """An unsigned subscript that may wrap around 2^32: `poly` is then one representative of
+    its residue, good for proving a conflict, not independence (`wrapping.py`)."""
 
 
 def _form(access: Access, loop: ParallelForOp, polys: PolynomialAnalysis) -> _Form | str:
     """The form of `access`'s index, or why there is none."""
-    poly = _index_poly(access, polys)
+    poly, wraps = _index_poly(access, polys)
     loops = enclosing_loops(access, loop)
     variables = {polys.atom_id(_variable(inner)): inner for inner in loops}
     for atom, value in poly.atoms.items():
@@ -211,17 +219,32 @@ def _form(access: Access, loop: ParallelForOp, polys: PolynomialAnalysis) -> _Fo
     for atom, inner in variables.items():
         split = rest.split(atom)
         if split is None or split[0].atom_ids() & variables.keys():
-            return f"'{_expr_text(access.indices[0])}' is not affine in the loop variables"
+            return f"'{c_expression(access.indices[0])}' is not affine in the loop variables"
         coefficient, rest = split
         if coefficient.terms:
             coefficients[inner] = coefficient
-    return _Form(access, poly, loops, coefficients, rest)
+    return _Form(access, poly, loops, coefficients, rest, wraps)
 
 
-def _index_poly(access: Access, polys: PolynomialAnalysis) -> Polynomial:
-    """The polynomial of `access`'s index, in `index`."""
+def _index_poly(access: Access, polys: PolynomialAnalysis) -> tuple[Polynomial, bool]:
+    """The polynomial of `access`'s index, in `index`, and whether it is only known modulo
+    2^32 (an unsigned subscript that may wrap). A signed subscript is sign-extended (its
+    overflow is undefined); an unsigned one is its zero-extended value where that is exact."""
     index = access.indices[0]
-    return polys.index_poly(index).widened(index.type)
+    poly = polys.index_poly(index)
+    if is_unsigned(poly.type):
+        exact = exact_unsigned(poly, index.type)
+        if exact is None:
+            return poly.widened(index.type), True
+        return exact, False
+    return poly.widened(index.type), False
+
+
+def _residues_decide(x: _Form, y: _Form) -> bool:
+    """Whether the two (wrapping) subscripts differ by less than 2^32 in any two iterations, so
+    that their representatives collide exactly when the subscripts do (`wrapping.py`)."""
+    terms = [[(c, _variable(loop)) for loop, c in form.coefficients.items()] for form in (x, y)]
+    return residues_decide(terms[0], terms[1], x.rest.minus(y.rest))
 
 
 def _polynomials() -> PolynomialAnalysis:
@@ -244,9 +267,9 @@ def _why_varying(value: SSAValue) -> str:
     owner = value.owner
     if isinstance(owner, memref.LoadOp):
         if not owner.indices:
-            return f"'{_expr_text(value)}' is assigned in the loop"
-        return f"'{_expr_text(value)}' is read from memory"
-    return f"'{_expr_text(value)}' is not affine in the loop variables"
+            return f"'{c_expression(value)}' is assigned in the loop"
+        return f"'{c_expression(value)}' is read from memory"
+    return f"'{c_expression(value)}' is not affine in the loop variables"
 
 
 def _variable(loop: Loop) -> BlockArgument:
@@ -273,7 +296,12 @@ def _pair_finding(
     facts = _Facts.around(x, y, loop, polys)
     levels = _levels(x, y)
     if _independent(levels, x, y, loop, facts, polys):
-        return None
+        wrapping = next((f for f in (x, y) if f.wraps), None)
+        if wrapping is None or _residues_decide(x, y):
+            return None
+        why = (f"the unsigned index '{c_expression(wrapping.access.indices[0])}' may wrap "
+               "around 2^32")
+        return _unproven(loop, write, other, why)
     witness = _witness(x, y, loop, levels, polys)
     if witness is not None:
         return Finding(True, loop, write, other, _conflict_message(loop, x, y, *witness))
@@ -887,46 +915,7 @@ def _access_text(access: Access) -> str:
 
 
 def _array_text(access: Access) -> str:
-    return f"{c_name(access.memref) or '?'}[{_expr_text(access.indices[0])}]"
-
-
-_OPERATORS = {
-    "arith.muli": ("*", 5), "arith.divsi": ("/", 5), "arith.divui": ("/", 5),
-    "arith.remsi": ("%", 5), "arith.remui": ("%", 5), "arith.addi": ("+", 4),
-    "arith.subi": ("-", 4), "arith.shli": ("<<", 3), "arith.shrsi": (">>", 3),
-    "arith.shrui": (">>", 3), "arith.andi": ("&", 2), "arith.xori": ("^", 1),
-    "arith.ori": ("|", 0),
-}  # fmt: skip
-"""C's binary operators of the integer ops, with their precedence."""
-
-_FUNCTIONS = {
-    "arith.minsi": "min", "arith.minui": "min", "arith.maxsi": "max", "arith.maxui": "max",
-}  # fmt: skip
-_CASTS = ("arith.index_cast", "arith.extsi", "arith.extui")
-"""Widening casts, transparent in C text (a truncation is a C variable: `i` of `i_wide`)."""
-
-
-def _expr_text(value: SSAValue, context: int = -1) -> str:
-    """The C text of an integer expression, rebuilt from its ops (`i * n + j`); `context` is
-    the precedence of the operator it is an operand of."""
-    owner = value.owner
-    if (constant := constant_int(value)) is not None:
-        return str(constant)
-    if isinstance(owner, memref.LoadOp):
-        name = c_name(owner.memref) or "?"
-        return f"{name}[{_expr_text(owner.indices[0])}]" if owner.indices else name
-    if isinstance(owner, Operation) and owner.name in _CASTS:
-        return _expr_text(owner.operands[0], context)
-    if value.name_hint or not isinstance(owner, Operation):
-        return value.name_hint or "?"
-    if owner.name in _FUNCTIONS:
-        return f"{_FUNCTIONS[owner.name]}({', '.join(_expr_text(v) for v in owner.operands)})"
-    if owner.name not in _OPERATORS:
-        return "..."
-    symbol, precedence = _OPERATORS[owner.name]
-    lhs, rhs = owner.operands
-    text = f"{_expr_text(lhs, precedence)} {symbol} {_expr_text(rhs, precedence + 1)}"
-    return f"({text})" if precedence < context else text
+    return f"{c_name(access.memref) or '?'}[{c_expression(access.indices[0])}]"
 
 
 def _c_text(poly: Polynomial) -> str:
@@ -953,7 +942,7 @@ def _c_text(poly: Polynomial) -> str:
 
 
 def _atom_name(poly: Polynomial, atom: int) -> str:
-    return _expr_text(poly.atoms[atom], 6)
+    return c_expression(poly.atoms[atom], 6)
 
 
 __all__ = ["Finding", "check_parallel_loops", "parallel_loop_findings"]

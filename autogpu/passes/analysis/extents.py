@@ -478,6 +478,21 @@ def touched_ranges(function: func.FuncOp, sizes: Mapping[str, int]) -> dict[str,
     return ranges
 
 
+class ValueIntervals:
+    """The values integers (and polynomials of them) may take at an op of `function`, for
+    concrete scalar `sizes`: the evaluator `touched_ranges` uses, for other analyses."""
+
+    def __init__(self, function: func.FuncOp, sizes: Mapping[str, int]):
+        self._analysis = _Analysis(function, sizes)
+
+    def of_poly(self, op: Operation, poly: Polynomial) -> Interval | None:
+        """The values of `poly` at `op` (None: unbounded, or it may wrap)."""
+        return _poly_interval(poly, self._analysis.evaluator_at(op))
+
+    def never_runs(self, op: Operation) -> bool:
+        return self._analysis.never_runs(op)
+
+
 def touched_extents(function: func.FuncOp, sizes: Mapping[str, int]) -> dict[str, int | None]:
     """For each array parameter (by `agpu.name`): how many elements it needs, 1 + the largest
     index any load or store on it may use with these scalar `sizes`; None when unbounded."""
@@ -498,6 +513,7 @@ def find_function(module: Operation, name: str) -> func.FuncOp | None:
 __all__ = [
     "IndexRange",
     "Interval",
+    "ValueIntervals",
     "find_function",
     "parameter_names",
     "touched_extents",

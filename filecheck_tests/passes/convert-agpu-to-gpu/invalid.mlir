@@ -136,7 +136,7 @@ func.func @bound_not_expressible(%n: i32, %m: i32) {
   }
   func.return
 }
-// CHECK: the bounds of this parallel loop are computed with arith.select, which the launch description cannot express
+// CHECK: the bounds of this parallel loop are computed with arith.select ('ub'), which the launch description cannot express
 
 // -----
 
