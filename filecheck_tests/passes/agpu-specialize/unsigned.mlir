@@ -7,6 +7,7 @@ func.func @unsigned(%n: i32 {agpu.name = "n", agpu.ctype = "unsigned"}, %A: memr
   func.return
 }
 
-// CHECK: attributes {agpu.requires = {n = 4294967295 : i64}}
+// CHECK-LABEL: func.func @unsigned(
+// CHECK-SAME: attributes {agpu.requires = {n = 4294967295 : i64}}
 // CHECK: %[[N:.*]] = arith.constant -1 : i32
 // CHECK: memref.store %[[N]]

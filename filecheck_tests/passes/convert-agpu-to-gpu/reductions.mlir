@@ -33,6 +33,7 @@ func.func @imax(%x: memref<?xi32>, %out: memref<?xi32>, %n: i32) {
   func.return
 }
 
+// CHECK-LABEL: "gpu.module"
 // CHECK: "memref.global"() <{sym_name = "imax_best", type = memref<i32>, initial_value, sym_visibility = "private"}>
 // CHECK-NEXT: "memref.global"() <{sym_name = "imax_prod", type = memref<f64>, initial_value, sym_visibility = "private"}>
 // CHECK: sym_name = "imax_kernel0"

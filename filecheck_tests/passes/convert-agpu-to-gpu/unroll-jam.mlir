@@ -74,7 +74,7 @@ func.func @jam_serial_loop(%A: memref<?xf32>, %B: memref<?xf32>, %out: memref<?x
 // CHECK-NEXT: }
 // CHECK-NEXT: "gpu.return"
 
-// B64: func.func @jam_serial_loop(
+// B64-LABEL: func.func @jam_serial_loop(
 // B64: arith.constant 128 : index
 
 // -----

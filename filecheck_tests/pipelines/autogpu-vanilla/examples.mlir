@@ -12,7 +12,7 @@
 
 // conv2d: pn = n + t - 1 recomputed in the kernel
 // CONV: ^{{.*}}(%{{[^:]*}}: memref<?xf32>, %{{[^:]*}}: memref<?xf32>, %{{[^:]*}}: memref<?xf32>, %[[N:[^:]*]]: i32, %[[M:[^:]*]]: i32, %[[T:[^:]*]]: i32):
-// CONV: %[[NT:.*]] = arith.addi %[[N]], %[[T]] : i32
+// CONV: %[[NT:.*]] = arith.addi %[[N]], %[[T]]{{.*}} : i32
 // CONV: %[[PN:.*]] = arith.subi %[[NT]], %{{.*}} : i32
 // CONV: arith.muli %{{.*}}, %[[PN]] : i32
 // CONV: sym_name = "conv2d_kernel"

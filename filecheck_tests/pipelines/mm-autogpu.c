@@ -9,7 +9,7 @@
 // At 2048 = 4 * (256 * 2) = 256 * 8 the grid covers the matrix exactly: no guard, no loop over
 // the grid.
 // EXACT: "grid": ["4", "256", "1"], "block": ["256", "1", "1"]
-// EXACT: matmul_kernel(
+// EXACT-LABEL: matmul_kernel(
 // EXACT-NOT: if (
 // EXACT-NOT: j_idx < 
 // EXACT: for (int k = 0; k < 2048; k++) {
@@ -23,7 +23,7 @@
 // full tile is tested once, and the rest runs the first column of the tile (always in range:
 // 440 > 256) jammed over its 8 rows.
 // RAGGED: "grid": ["6", "375", "1"]
-// RAGGED: matmul_kernel(
+// RAGGED-LABEL: matmul_kernel(
 // RAGGED-NOT: for (long long
 // RAGGED: if (i_idx < 3000) {
 // RAGGED: for (int k = 0; k < 3000; k++) {
@@ -38,6 +38,7 @@
 
 // At run-time sizes: grid-stride over row tiles; full tiles jammed, others guarded per replica.
 // ANY: "grid": ["max((m + 511) / 512, 1)", "min(max((n + 7) / 8, 1), 65535)", "1"]
+// ANY-LABEL: matmul_kernel(
 // ANY: for (long long j_idx = {{.*}}; j_idx < n; j_idx += {{.*}}) {
 // ANY: if (in_bounds_1 && in_bounds) {
 // ANY: for (int k = 0; k < p; k++) {
