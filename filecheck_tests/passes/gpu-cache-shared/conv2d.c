@@ -1,6 +1,6 @@
 // RUN: autogpu-opt %s -p 'autogpu-vanilla{block_size=32},gpu-cache-shared{assume_no_alias=true}' | filecheck %s
 // RUN: autogpu-opt %s -p 'autogpu-vanilla{block_size=32 block_y=4},gpu-cache-shared{assume_no_alias=true}' | filecheck %s --check-prefix=BLOCK2D
-// RUN: autogpu-opt %s -p 'autogpu-vanilla{block_size=32},gpu-cache-shared{assume_no_alias=true}' -t cuda | filecheck %s --check-prefix=CUDA
+// RUN: autogpu-opt %s -p 'autogpu-vanilla{block_size=32},gpu-cache-shared{assume_no_alias=true},gpu-infer-nsw' -t cuda | filecheck %s --check-prefix=CUDA
 // RUN: autogpu-opt %examples/conv2d.c -p 'agpu-specialize{sizes="t=3"},autogpu-vanilla{block_size=32},gpu-cache-shared{assume_no_alias=true}' | filecheck %s --check-prefix=SPECIALISED
 
 // The direct convolution with the template size a compile-time constant (t = 3; what
@@ -47,8 +47,10 @@
 // CUDA:        tmpl_sh[tx] = tmpl[
 // CUDA:      __syncthreads();
 // CUDA:      for (long long j_idx =
+// The tile base is built by the pass from int values it cannot bound: it wraps (unsigned).
+// CUDA:        const unsigned in_base = 32 * (unsigned)bx + (unsigned)n * j + 2 * (unsigned)j;
 // CUDA:        for (long long e = tx; e < 102; e += 32) {
-// CUDA:          in_sh[e] = in[in_base
+// CUDA:          in_sh[e] = in[(int)(in_base + (unsigned)
 // CUDA:        __syncthreads();
 // CUDA:              sum = sum + in_sh[u + tx + v * 34LL] * tmpl_sh[u + v * 3LL];
 // CUDA:        __syncthreads();

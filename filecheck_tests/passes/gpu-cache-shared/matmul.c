@@ -1,5 +1,5 @@
 // RUN: autogpu-opt %s -p 'agpu-stage-accumulations{assume_no_alias=true},autogpu-vanilla{block_size=32},gpu-cache-shared{assume_no_alias=true}' | filecheck %s
-// RUN: autogpu-opt %s -p 'agpu-stage-accumulations{assume_no_alias=true},autogpu-vanilla{block_size=32},gpu-cache-shared{assume_no_alias=true}' -t cuda | filecheck %s --check-prefix=CUDA
+// RUN: autogpu-opt %s -p 'agpu-stage-accumulations{assume_no_alias=true},autogpu-vanilla{block_size=32},gpu-cache-shared{assume_no_alias=true},gpu-infer-nsw' -t cuda | filecheck %s --check-prefix=CUDA
 
 // mm_1 -> mm_2 (AutoGPU 2.3.3): C[k + j*p] is the same for every thread of a block and walks
 // k, so the k loop is strip-mined by the block width and each tile of C is loaded by the
@@ -41,10 +41,13 @@
 // CHECK-NEXT:        memref.store %{{.*}}, %A
 // CHECK-NOT:     memref.load %C
 
-// Printed as CUDA, this is the paper's mm_2.
+// Printed as CUDA, this is the paper's mm_2. The tile base C_base = k_first + j * p is built by
+// the pass, without nsw (nothing bounds j * p): it wraps, in unsigned arithmetic.
 // CUDA:      __shared__ float C_sh[32];
 // CUDA:      for (long long k_tile = 0; k_tile < p; k_tile += 32) {
-// CUDA:        C_sh[tx] = C[C_base + (int)tx];
+// CUDA:        const int k_end = (int)min(k_tile + 32, (long long)p);
+// CUDA:        const unsigned C_base = k_first + (unsigned)j * p;
+// CUDA:        C_sh[tx] = C[(int)(C_base + (unsigned)tx)];
 // CUDA:        __syncthreads();
 // CUDA-NEXT:   if (in_bounds) {
 // CUDA-NEXT:     for (int k = k_first; k < k_end; k++) {
