@@ -48,7 +48,7 @@
 // CUDA:      __syncthreads();
 // CUDA:      for (long long j_idx =
 // The tile base is built by the pass from int values it cannot bound: it wraps (unsigned).
-// CUDA:        const unsigned in_base = 32 * (unsigned)bx + (unsigned)n * j + 2 * (unsigned)j;
+// CUDA:        const unsigned in_base = 32u * (unsigned)bx + (unsigned)n * j + 2u * j;
 // CUDA:        for (long long e = tx; e < 102; e += 32) {
 // CUDA:          in_sh[e] = in[(int)(in_base + (unsigned)
 // CUDA:        __syncthreads();
