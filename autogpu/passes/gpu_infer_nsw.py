@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, gpu
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass
 
 from autogpu.passes.analysis.value_ranges import ValueRanges
+from autogpu.passes.options import DeclaredOptionsPass
 
 _NSW = arith.IntegerOverflowFlag.NSW
 _RING = (arith.AddiOp, arith.SubiOp, arith.MuliOp)
@@ -31,7 +31,7 @@ def has_nsw(op: arith.SignlessIntegerBinaryOperationWithOverflow) -> bool:
 
 
 @dataclass(frozen=True)
-class GpuInferNswPass(ModulePass):
+class GpuInferNswPass(DeclaredOptionsPass):
     name = "gpu-infer-nsw"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -54,7 +54,7 @@ class ConstantToTheRight(RewritePattern):
         )
         swapped.location = op.location
         swapped.result.name_hint = op.result.name_hint
-        rewriter.replace_op(op, swapped)
+        rewriter.replace(op, swapped)
 
 
 class CanonicalizePass(canonicalize.CanonicalizePass):
