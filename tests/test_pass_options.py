@@ -147,7 +147,7 @@ def test_the_default_optimize_pipeline_builds_the_paper_s_passes():
         GpuOptimizeGuardsPass(),
     )
     assert [p.name for p in AutogpuVanillaPipeline(block_size=64).passes()] == \
-        ["convert-agpu-to-gpu", "canonicalize", "cse"]
+        ["convert-agpu-to-gpu", "canonicalize", "gpu-infer-nsw", "cse"]
 
 
 def test_the_options_no_pipeline_could_reach_before_are_forwarded():

@@ -12,7 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from xdsl.dialects.arith import CMPF_COMPARISON_OPERATIONS, CMPI_COMPARISON_OPERATIONS
+from xdsl.dialects.arith import (
+    CMPF_COMPARISON_OPERATIONS,
+    CMPI_COMPARISON_OPERATIONS,
+    IntegerOverflowAttr,
+    IntegerOverflowFlag,
+)
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr
 from xdsl.ir import Attribute, Operation
 
@@ -37,6 +42,7 @@ from autogpu.backend.c_types import (
     int_literal,
     ir_width,
     is_float_type,
+    is_integer,
     width,
 )
 
@@ -149,6 +155,56 @@ def _narrow_result(e: Expr, want: str) -> Expr:
 
 
 _RING = ("+", "-", "*", "&", "|", "^")
+_MAY_OVERFLOW = frozenset({"arith.addi", "arith.subi", "arith.muli", "arith.shli"})
+
+
+def wraps(op: Operation) -> bool:
+    """True for an `addi`/`subi`/`muli`/`shli` without `overflow<nsw>`: its overflow wraps, so
+    C's signed operators (undefined on overflow) must not print it (docs/ir.md)."""
+    if op.name not in _MAY_OVERFLOW:
+        return False
+    flags = op.properties.get("overflowFlags")
+    return not (isinstance(flags, IntegerOverflowAttr) and IntegerOverflowFlag.NSW in flags.data)
+
+
+def _wrapping_operand(e: Expr, want: str) -> Expr:
+    """An operand of a ring operation computed modulo 2^N in the unsigned type `want`: C
+    converts any integer to it exactly modulo 2^N (a narrower C value is the value, by the
+    invariant of c_types), so it needs no cast; a literal is spelled in `want` (`7u`), and a
+    truncating cast to the signed type of that width becomes one to `want` (`(unsigned)gid_x`,
+    not `(int)gid_x`)."""
+    if isinstance(e, IntLiteral):
+        return int_literal(e.value, want)
+    if isinstance(e, Cast) and e.ctype != want and is_integer(e.ctype) and e.ctype != "bool":
+        inner = e.operand.ctype
+        if width(e.ctype) == width(want) and is_integer(inner) and width(inner) >= width(want):
+            return Cast(want, e.operand)
+    return e
+
+
+def _fits_long_long(c_op: str, lhs: Expr, rhs: Expr) -> bool:
+    """Whether `lhs op rhs` on two C values of at most 32 bits fits `long long`, so that the
+    signed 64-bit operation is exact: a sum or difference always, a product unless both are
+    `unsigned` (up to (2^32 - 1)^2)."""
+    widths = [x.ctype for x in (lhs, rhs)]
+    if not all(is_integer(c) and c != "bool" and width(c) <= 32 for c in widths):
+        return False
+    return c_op != "*" or not all(c == "unsigned" for c in widths)
+
+
+def _wrapping_binary(c_op: str, lhs: Expr, rhs: Expr, type: Attribute) -> Expr:
+    """`lhs op rhs` modulo 2^N: computed in the unsigned type of the width, which C defines
+    to wrap (`(unsigned)gid_x + 7u`), unless the operands' ranges prove the signed operation
+    exact (`tx + 1` on an `index`); consumers that read it signed convert it back."""
+    if ir_width(type) == 64 and _fits_long_long(c_op, lhs, rhs):
+        return _int_binary(c_op, lhs, rhs, type)
+    want = ctype_of(type, unsigned=True)
+    a, b = (_wrapping_operand(x, want) for x in (lhs, rhs))
+    if not all(is_integer(x.ctype) for x in (a, b)):
+        a, b = pair(a, b, want)
+    elif want not in (a.ctype, b.ctype):  # one operand of exactly `want` decides the type
+        a = convert(a, want, Mode.EXACT)
+    return Binary(c_op, a, b, want)
 
 
 def _int_binary(c_op: str, lhs: Expr, rhs: Expr, type: Attribute, unsigned: bool = False) -> Expr:
@@ -310,6 +366,8 @@ def _int_op(op: Operation, args: Sequence[Expr], _: dict[str, str]) -> Expr:
             return negate(b if _is_true(a) else a)
         return Binary(_BOOL_BINARY[op.name], a, b, "bool")
     c_op, unsigned = _INT_BINARY[op.name]
+    if wraps(op) and ir_width(type) >= 32:
+        return _wrapping_binary(c_op, args[0], args[1], type)
     return _int_binary(c_op, args[0], args[1], type, unsigned)
 
 
@@ -317,7 +375,10 @@ def _shift(op: Operation, args: Sequence[Expr], _: dict[str, str]) -> Expr:
     type = op.results[0].type
     if ir_width(type) == 1:
         raise Unsupported("on i1")
-    want = ctype_of(type, unsigned=op.name == "arith.shrui")
+    # A wrapping `shli` shifts the unsigned view: C's `<<` on a signed value is undefined
+    # when the result does not fit (or the value is negative).
+    unsigned = op.name == "arith.shrui" or (wraps(op) and ir_width(type) >= 32)
+    want = ctype_of(type, unsigned=unsigned)
     c_op = "<<" if op.name == "arith.shli" else ">>"
     left = convert(args[0], want, Mode.EXACT)
     return _narrow_result(Binary(c_op, left, args[1], want), want)

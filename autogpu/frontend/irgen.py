@@ -245,9 +245,9 @@ class FunctionGen(ExpressionGen):
         if canonical.increasing:
             lb, ub = start, bound
             if canonical.inclusive:
-                ub = self.arith("+", bound, self.constant(1, lt), lt)
+                ub = self.arith("+", bound, self.constant(1, lt), lt, wraps=True)
             if span is not None:
-                ub = self.arith("+", start, span, lt)
+                ub = self.arith("+", start, span, lt, wraps=True)
             trip = None
         else:
             lb = self.constant(0, lt)
@@ -258,8 +258,8 @@ class FunctionGen(ExpressionGen):
         def body(index: SSAValue):
             i = Val(index, lt)
             if not canonical.increasing:
-                offset = i if step.const == 1 else self.arith("*", i, step, lt)
-                i = self.arith("-", start, offset, lt)
+                offset = i if step.const == 1 else self.arith("*", i, step, lt, wraps=True)
+                i = self.arith("-", start, offset, lt, wraps=True)
             i = self.convert(i, t)
             if i.ssa is not index:
                 i.ssa.name_hint = var.name
@@ -289,22 +289,23 @@ class FunctionGen(ExpressionGen):
         """Iterations of an unsigned `!=` loop: the distance to the bound in the variable's
         own (wrapping) type, zero-extended to the counting type."""
         if c.increasing:
-            distance = self.arith("-", bound, start, start.ctype)
+            distance = self.arith("-", bound, start, start.ctype, wraps=True)
         else:
-            distance = self.arith("-", start, bound, start.ctype)
+            distance = self.arith("-", start, bound, start.ctype, wraps=True)
         return self.convert(distance, LONG)
 
     def trip_count(self, start: Val, bound: Val, step: Val, c: CanonicalLoop) -> Val:
         """Iterations of a decreasing loop: ceil((start - bound) / step), or
         (start - bound) / step + 1 with >=; zero when the loop does not run at all."""
         t = start.ctype
-        diff = self.arith("-", start, bound, t)
+        diff = self.arith("-", start, bound, t, wraps=True)
         if c.inclusive:
-            numerator = self.arith("+", diff, step, t)
+            numerator = self.arith("+", diff, step, t, wraps=True)
         elif step.const == 1:
             numerator = diff
         else:
-            numerator = self.arith("-", self.arith("+", diff, step, t), self.constant(1, t), t)
+            bumped = self.arith("+", diff, step, t, wraps=True)
+            numerator = self.arith("-", bumped, self.constant(1, t), t, wraps=True)
         trip = numerator if step.const == 1 else self.arith("/", numerator, step, t)
         if t.signed:
             return trip  # negative when the loop does not run: scf.for runs it zero times
@@ -318,16 +319,18 @@ class FunctionGen(ExpressionGen):
             runs = self.compare("<", start, ub)
             if step.const == 1:
                 return self.value(arith.SelectOp(runs, ub.ssa, start.ssa), t)
-            span = self.arith("-", ub, start, t)
-            rounded = self.arith("-", self.arith("+", span, step, t), self.constant(1, t), t)
+            span = self.arith("-", ub, start, t, wraps=True)
+            bumped = self.arith("+", span, step, t, wraps=True)
+            rounded = self.arith("-", bumped, self.constant(1, t), t, wraps=True)
             trip = self.arith("/", rounded, step, t)
             trip = self.value(arith.SelectOp(runs, trip.ssa, self.constant(0, t).ssa), t)
-            return self.arith("+", start, self.arith("*", trip, step, t), t)
+            advance = self.arith("*", trip, step, t, wraps=True)
+            return self.arith("+", start, advance, t, wraps=True)
         zero = self.constant(0, t)
         runs = self.compare(">", trip, zero) if t.signed else self.compare("!=", trip, zero)
         trip = self.value(arith.SelectOp(runs, trip.ssa, zero.ssa), t)
-        offset = trip if step.const == 1 else self.arith("*", trip, step, t)
-        return self.arith("-", start, offset, t)
+        offset = trip if step.const == 1 else self.arith("*", trip, step, t, wraps=True)
+        return self.arith("-", start, offset, t, wraps=True)
 
 
 def _erase_unused_constants(op: Operation) -> None:

@@ -58,6 +58,10 @@ class Val:
 
 _INT_OPS = {"+": arith.AddiOp, "-": arith.SubiOp, "*": arith.MuliOp, "&": arith.AndIOp,
             "|": arith.OrIOp, "^": arith.XOrIOp, "<<": arith.ShLIOp}  # fmt: skip
+# `+ - * <<` in a signed C type: overflow is undefined in C, so the op carries `overflow<nsw>`
+# (docs/ir.md, "Integer overflow"); in an unsigned type C wraps, as the flagless op does.
+_NSW = arith.IntegerOverflowAttr([arith.IntegerOverflowFlag.NSW])
+_MAY_OVERFLOW = ("+", "-", "*", "<<")
 _SIGNED_OPS = {"/": (arith.DivSIOp, arith.DivUIOp), "%": (arith.RemSIOp, arith.RemUIOp),
                ">>": (arith.ShRSIOp, arith.ShRUIOp)}  # fmt: skip
 _FLOAT_OPS = {"+": arith.AddfOp, "-": arith.SubfOp, "*": arith.MulfOp, "/": arith.DivfOp}
@@ -218,6 +222,8 @@ class ExpressionGen(Emitter):
         var: Var = base.var
         array = self.block_arg(var)
         flat = self.expr(indices[0])
+        # In the subscripts' C type, with `nsw` when it is signed: C computes the address
+        # without overflow, so the flat offset is assumed to fit that type (docs/ir.md).
         for extent, index in zip(var.type.extents[1:], indices[1:]):
             if isinstance(extent, str):
                 size = self.args[extent]
@@ -260,9 +266,11 @@ class ExpressionGen(Emitter):
             return Val(self.compare(e.op, lhs, rhs, e.operand_type), INT)
         return self.arith(e.op, lhs, rhs, e.operand_type)
 
-    def arith(self, op: str, lhs: Val, rhs: Val, t: Scalar | None) -> Val:
+    def arith(self, op: str, lhs: Val, rhs: Val, t: Scalar | None, *, wraps: bool = False) -> Val:
         """`lhs op rhs` in type `t` (None: the usual arithmetic conversions; shifts: the
-        promoted left operand's type)."""
+        promoted left operand's type). C's own `+ - * <<` on a signed type get `nsw`; the
+        frontend's arithmetic with no such C operation behind it (loop trip counts, ...)
+        passes `wraps=True` and gets no flag."""
         if t is None:
             t = usual_arithmetic(lhs.ctype, rhs.ctype)
         lhs = self.convert(lhs, t)
@@ -276,6 +284,9 @@ class ExpressionGen(Emitter):
         if op in _SIGNED_OPS:
             signed_op, unsigned_op = _SIGNED_OPS[op]
             return self.value((signed_op if t.signed else unsigned_op)(lhs.ssa, rhs.ssa), t)
+        if op in _MAY_OVERFLOW:
+            overflow = _NSW if t.signed and not wraps else arith.IntegerOverflowAttr("none")
+            return self.value(_INT_OPS[op](lhs.ssa, rhs.ssa, overflow=overflow), t)
         return self.value(_INT_OPS[op](lhs.ssa, rhs.ssa), t)
 
     def compare(self, op: str, lhs: Val, rhs: Val, t: Scalar | None = None) -> SSAValue:

@@ -54,6 +54,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return AutogpuOptimizePipeline
 
+    def get_gpu_infer_nsw():
+        from autogpu.passes.gpu_infer_nsw import GpuInferNswPass
+
+        return GpuInferNswPass
+
     def get_gpu_cache_shared():
         from autogpu.passes.gpu_cache_shared import GpuCacheSharedPass
 
@@ -75,5 +80,6 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "convert-agpu-to-gpu": get_convert_agpu_to_gpu,
         "autogpu-vanilla": get_autogpu_vanilla,
         "gpu-cache-shared": get_gpu_cache_shared,
+        "gpu-infer-nsw": get_gpu_infer_nsw,
         "autogpu-optimize": get_autogpu_optimize,
     }

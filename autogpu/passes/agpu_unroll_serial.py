@@ -43,6 +43,7 @@ from autogpu.passes.analysis.loops import check_unrolled_size, constant_trip_cou
 from autogpu.passes.options import DeclaredOptionsPass, at_least, option
 from autogpu.passes.utils.errors import PassError
 
+_NSW = arith.IntegerOverflowAttr([arith.IntegerOverflowFlag.NSW])
 
 def _constant(value: int, type: Attribute, rewriter: PatternRewriter, at: InsertPoint) -> SSAValue:
     width = bit_width(type)
@@ -113,7 +114,8 @@ def _unrolled_loop(
     current = iv
     for k in range(factor):
         if k:
-            step_op = arith.AddiOp(current, loop.step)
+            # i + k * step is an iteration value of the loop, in [lb, ub): it cannot overflow.
+            step_op = arith.AddiOp(current, loop.step, overflow=_NSW)
             step_op.result.name_hint = iv.name_hint
             rewriter.insert(step_op, at)
             current = step_op.result

@@ -32,6 +32,7 @@ from autogpu.passes.agpu_unroll_parallel import AgpuUnrollParallelPass
 from autogpu.passes.agpu_unroll_serial import AgpuUnrollSerialPass
 from autogpu.passes.convert_agpu_to_gpu import ConvertAgpuToGpuPass
 from autogpu.passes.gpu_cache_shared import GpuCacheSharedPass
+from autogpu.passes.gpu_infer_nsw import GpuInferNswPass
 from autogpu.passes.gpu_optimize_guards import GpuOptimizeGuardsPass
 from autogpu.passes.options import (
     METADATA_KEY,
@@ -183,9 +184,14 @@ def pipeline_class(class_name: str, name: str, doc: str, stages: tuple[Stage, ..
                                       namespace=namespace)
 
 
-CLEANUP = (Stage(HoistingCanonicalizePass), Stage(CommonSubexpressionElimination))
+CLEANUP = (
+    Stage(HoistingCanonicalizePass),
+    Stage(GpuInferNswPass),
+    Stage(CommonSubexpressionElimination),
+)
 """canonicalize and cse only fold and merge the arith/scf/memref/gpu ops the lowering produces
-(constants, index arithmetic, dead code), so the result stays printable by the `cuda` target."""
+(constants, index arithmetic, dead code), so the result stays printable by the `cuda` target;
+gpu-infer-nsw between them marks the index arithmetic it proves small `nsw`."""
 
 VANILLA_DIFFERS = {
     option_name: Differs(
@@ -199,7 +205,8 @@ VANILLA_DIFFERS = {
 AutogpuVanillaPipeline = pipeline_class(
     "AutogpuVanillaPipeline", "autogpu-vanilla",
     """AutoGPU's direct translation (the paper's `mm_0`): the parallel loops as they are,
-    mapped to threads and blocks, then folded and deduplicated.""",
+    mapped to threads and blocks, then folded, the provably small index arithmetic marked
+    `nsw` (gpu-infer-nsw), and deduplicated.""",
     (Stage(ConvertAgpuToGpuPass), *CLEANUP),
     VANILLA_DIFFERS,
 )
@@ -247,7 +254,7 @@ AutogpuOptimizePipeline = pipeline_class(
     specialise sizes -> dense/sparse indexing -> staging of accumulations -> parallel unrolling
     (thread coarsening, recorded on the loops) -> lowering (threads, blocks, unroll-and-jam,
     guards) -> caching through `__shared__` -> unrolling of serial loops -> guard placement ->
-    canonicalize, cse.
+    canonicalize, gpu-infer-nsw, cse.
 
     Its default tuning space is the paper's: 288 variants, the paper-structure kernels among
     them (`mm_autogpu`: block 256, unroll (2, 8), k unrolled 16).""",

@@ -201,6 +201,14 @@ class AutogpuOptMain(xDSLOptMain):
         for name, factory in get_all_passes().items():
             self.register_pass(name, factory)
 
+        def get_canonicalize():
+            from autogpu.passes.utils.canonicalize import CanonicalizePass
+
+            return CanonicalizePass
+
+        # xDSL's canonicalize drops `overflow<nsw>` when it reorders operands; ours keeps it.
+        self.register_pass("canonicalize", get_canonicalize)
+
     def register_all_targets(self):
         super().register_all_targets()
         from autogpu.backend import get_all_targets

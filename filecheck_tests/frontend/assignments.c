@@ -41,7 +41,7 @@ void compound(int n, int *a, float *f) {
 // CHECK: %[[IDX:.*]] = arith.index_cast %n : i32 to index
 // CHECK-NEXT: %[[OLD:.*]] = memref.load %a[%[[IDX]]] : memref<?xi32>
 // CHECK-NEXT: %[[X:.*]] = memref.load %x[] : memref<i32>
-// CHECK-NEXT: %[[NEW:.*]] = arith.addi %[[OLD]], %[[X]] : i32
+// CHECK-NEXT: %[[NEW:.*]] = arith.addi %[[OLD]], %[[X]] overflow<nsw> : i32
 // CHECK-NEXT: memref.store %[[NEW]], %a[%[[IDX]]] : memref<?xi32>
 // f[0] *= 0.5 computes in double (0.5 is a double), then stores a float:
 // CHECK: %[[F:.*]] = memref.load %f

@@ -4,14 +4,14 @@
 // pn is an SSA value (never reassigned); sum is private to each (j, i) iteration: its slot
 // is allocated inside the parallel loop nest.
 // CHECK-LABEL: func.func @conv2d(
-// CHECK: %[[T:.*]] = arith.addi %n, %t : i32
-// CHECK-NEXT: %pn = arith.subi %[[T]], %c1 : i32
+// CHECK: %[[T:.*]] = arith.addi %n, %t overflow<nsw> : i32
+// CHECK-NEXT: %pn = arith.subi %[[T]], %c1 overflow<nsw> : i32
 // CHECK: agpu.parallel_for %j = %c0 to %m step %c1 : i32 {
 // CHECK: agpu.parallel_for %i = %{{.*}} to %n step %{{.*}} : i32 {
 // CHECK: %sum = memref.alloca() : memref<f32>
 // CHECK: scf.for %v = %{{.*}} to %t
 // CHECK: scf.for %u = %{{.*}} to %t
-// CHECK: arith.muli %{{.*}}, %pn : i32
+// CHECK: arith.muli %{{.*}}, %pn overflow<nsw> : i32
 // CHECK: memref.store %{{.*}}, %sum[] : memref<f32>
 // CHECK: %[[SUM:.*]] = memref.load %sum[] : memref<f32>
 // CHECK: memref.store %[[SUM]], %out

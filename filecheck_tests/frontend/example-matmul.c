@@ -6,8 +6,8 @@
 // CHECK: agpu.parallel_for %j = %c0 to %n step %c1 : i32 {
 // CHECK: agpu.parallel_for %i = %{{.*}} to %m step %{{.*}} : i32 {
 // CHECK: scf.for %k = %{{.*}} to %p step %{{.*}} : i32 {
-// CHECK: %[[JM:.*]] = arith.muli %j, %m : i32
-// CHECK-NEXT: %[[AI:.*]] = arith.addi %i, %[[JM]] : i32
+// CHECK: %[[JM:.*]] = arith.muli %j, %m overflow<nsw> : i32
+// CHECK-NEXT: %[[AI:.*]] = arith.addi %i, %[[JM]] overflow<nsw> : i32
 // CHECK-NEXT: %[[AX:.*]] = arith.index_cast %[[AI]] : i32 to index
 // CHECK-NEXT: %[[A:.*]] = memref.load %A[%[[AX]]] : memref<?xf32>
 // CHECK: %[[B:.*]] = memref.load %B

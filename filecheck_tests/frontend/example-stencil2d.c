@@ -3,13 +3,13 @@
 
 // C99 array parameters, flattened row-major; 0.25 is a double, so is everything here.
 // CHECK-LABEL: func.func @jacobi2d(%n: i32 {{.*}}, %m: i32 {{.*}}, %in: memref<?xf64> {agpu.name = "in", agpu.ctype = "double", agpu.const, agpu.extents = ["n", "m"]}, %out: memref<?xf64> {agpu.name = "out", agpu.ctype = "double", agpu.extents = ["n", "m"]}) {
-// CHECK: %[[UB:.*]] = arith.subi %n, %c1 : i32
+// CHECK: %[[UB:.*]] = arith.subi %n, %c1 overflow<nsw> : i32
 // CHECK: agpu.parallel_for %i = %c1 to %[[UB]] step %c1 : i32 {
 // CHECK: agpu.parallel_for %j = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
 // in[i - 1][j]:
-// CHECK: %[[IM1:.*]] = arith.subi %i, %{{.*}} : i32
-// CHECK-NEXT: %[[ROW:.*]] = arith.muli %[[IM1]], %m : i32
-// CHECK-NEXT: %[[FLAT:.*]] = arith.addi %[[ROW]], %j : i32
+// CHECK: %[[IM1:.*]] = arith.subi %i, %{{.*}} overflow<nsw> : i32
+// CHECK-NEXT: %[[ROW:.*]] = arith.muli %[[IM1]], %m overflow<nsw> : i32
+// CHECK-NEXT: %[[FLAT:.*]] = arith.addi %[[ROW]], %j overflow<nsw> : i32
 // CHECK-NEXT: %[[X:.*]] = arith.index_cast %[[FLAT]] : i32 to index
 // CHECK-NEXT: memref.load %in[%[[X]]] : memref<?xf64>
 // CHECK: arith.mulf %{{.*}}, %{{.*}} : f64

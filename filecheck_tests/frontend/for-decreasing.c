@@ -8,7 +8,7 @@ void down(int n, float *a) {
   for (int i = n - 1; i >= 0; i--) a[i] = 0;
 }
 // CHECK-LABEL: func.func @down(
-// CHECK: %[[START:.*]] = arith.subi %n, %[[C1:.*]] : i32
+// CHECK: %[[START:.*]] = arith.subi %n, %[[C1:c[0-9]+]] overflow<nsw> : i32
 // CHECK: %[[DIFF:.*]] = arith.subi %[[START]], %[[C0:.*]] : i32
 // CHECK: %[[TRIP:.*]] = arith.addi %[[DIFF]], %[[C1]] : i32
 // CHECK: scf.for %i_k = %[[C0]] to %[[TRIP]] step %[[C1]] : i32 {

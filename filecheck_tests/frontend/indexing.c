@@ -14,8 +14,8 @@ void flat(int n, long l, unsigned u, float *a, float *out) {
   out[4] = a[(long)n * n];
 }
 // CHECK-LABEL: func.func @flat(
-// CHECK: %[[T:.*]] = arith.muli %{{.*}}, %n : i32
-// CHECK-NEXT: %[[I:.*]] = arith.addi %[[T]], %{{.*}} : i32
+// CHECK: %[[T:.*]] = arith.muli %{{.*}}, %n overflow<nsw> : i32
+// CHECK-NEXT: %[[I:.*]] = arith.addi %[[T]], %{{.*}} overflow<nsw> : i32
 // CHECK-NEXT: %[[X:.*]] = arith.index_cast %[[I]] : i32 to index
 // CHECK-NEXT: memref.load %a[%[[X]]] : memref<?xf32>
 // CHECK: %[[L:.*]] = arith.index_cast %l : i64 to index
@@ -26,7 +26,7 @@ void flat(int n, long l, unsigned u, float *a, float *out) {
 // CHECK: %[[B:.*]] = arith.extui %{{.*}} : i1 to i32
 // CHECK-NEXT: arith.index_cast %[[B]] : i32 to index
 // CHECK: %[[W:.*]] = arith.extsi %n : i32 to i64
-// CHECK: arith.muli %[[W]], %{{.*}} : i64
+// CHECK: arith.muli %[[W]], %{{.*}} overflow<nsw> : i64
 
 // One value indexed as unsigned and as int: two different elements, two different casts.
 void signedness(unsigned u, float *a, float *out) {

@@ -18,11 +18,11 @@ void signed_ops(int a, int b, int *out) {
 // CHECK: arith.divsi %a, %b : i32
 // CHECK: arith.remsi %a, %b : i32
 // CHECK: arith.shrsi %a, %b : i32
-// CHECK: arith.shli %a, %b : i32
+// CHECK: arith.shli %a, %b overflow<nsw> : i32
 // CHECK: %[[AND:.*]] = arith.andi %a, %b : i32
 // CHECK: %[[XOR:.*]] = arith.xori %a, %b : i32
 // CHECK: arith.ori %[[AND]], %[[XOR]] : i32
-// CHECK: arith.subi %c0, %a : i32
+// CHECK: arith.subi %c0, %a overflow<nsw> : i32
 // CHECK: arith.xori %a, %cm1 : i32
 
 void mixed(int i, unsigned u, long l, unsigned long ul, long *out) {
@@ -49,7 +49,7 @@ void mixed(int i, unsigned u, long l, unsigned long ul, long *out) {
 // a shift has the type of its promoted left operand; the count is converted to it
 // CHECK: arith.shrui %u, %i : i32
 // CHECK: %[[CNT:.*]] = arith.extui %u : i32 to i64
-// CHECK-NEXT: arith.shli %l, %[[CNT]] : i64
+// CHECK-NEXT: arith.shli %l, %[[CNT]] overflow<nsw> : i64
 
 // Integer constant expressions fold with C's wraparound.
 void folding(int *out, long *wide) {

@@ -1,4 +1,4 @@
-// RUN: autogpu-opt %s -p 'autogpu-vanilla{block_size=32},gpu-cache-shared{assume_no_alias=true}' -t cuda | filecheck %s
+// RUN: autogpu-opt %s -p 'autogpu-vanilla{block_size=32},gpu-cache-shared{assume_no_alias=true},gpu-infer-nsw' -t cuda | filecheck %s
 
 // C -> CUDA: the direct convolution with t = 3 a compile-time constant, the window of `in`
 // and the template cached in __shared__ (passes/gpu-cache-shared/conv2d.mlir checks the IR).
@@ -9,8 +9,10 @@
 // CHECK:        tmpl_sh[tx] = tmpl[
 // CHECK:      __syncthreads();
 // CHECK:      for (long long j_idx =
+// The tile base is built by the pass from int values it cannot bound: it wraps (unsigned).
+// CHECK:        const unsigned in_base = 32u * (unsigned)bx + (unsigned)n * j + 2u * j;
 // CHECK:        for (long long e = tx; e < 102; e += 32) {
-// CHECK:          in_sh[e] = in[in_base
+// CHECK:          in_sh[e] = in[(int)(in_base + (unsigned)
 // CHECK:        __syncthreads();
 // CHECK:              sum = sum + in_sh[u + tx + v * 34LL] * tmpl_sh[u + v * 3LL];
 // CHECK:        __syncthreads();

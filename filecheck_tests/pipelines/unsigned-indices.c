@@ -15,14 +15,15 @@ void offset(unsigned n, unsigned off, float *a) {
 // CHECK:         if (gid_x < n) {
 // CHECK-NEXT:      a[off + (unsigned)gid_x] = 1.0f;
 
-// A decreasing loop: i is declared int (its IR type) but indexes as unsigned.
+// A decreasing loop: i is declared int (its IR type) but indexes as unsigned; the unsigned
+// i - 1u wraps (no nsw), so it is computed as unsigned: (int)i - 1 overflowed for i = 2^31.
 void down(unsigned n, float *a) {
   #pragma omp parallel for
   for (unsigned i = n; i > 0; i--)
     a[i - 1u] = (float)i;
 }
 // CHECK-LABEL: down_kernel(unsigned n, float *a) {
-// CHECK:         a[(unsigned)(i - 1)] = (float)(unsigned)i;
+// CHECK:         a[i - 1u] = (float)(unsigned)i;
 
 // long and size_t loops with int bounds: the host converts n and m as C does for the launch
 // size; a wrapping unsigned start is computed modulo 2^32 there too.

@@ -47,15 +47,16 @@ the `scf.if %full_tile` (or the kernel body itself when no guard is needed).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
-from xdsl.dialects import gpu, memref, scf
+from xdsl.dialects import arith, gpu, memref, scf
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
     IndexType,
+    IntegerType,
     MemRefType,
     SymbolRefAttr,
     UnitAttr,
@@ -113,6 +114,11 @@ class _DimIndex:
     replica_stride: SSAValue  # between the unrolled replicas of a thread
     loop_step: SSAValue | None  # the grid-stride step on y and z; None without a loop
     coverage: Coverage  # what the launch grid guarantees (guards it makes unnecessary)
+    fits: bool  # its index arithmetic provably fits `long long` (see `_fits_long_long`)
+
+    def arith(self, builder: Builder) -> IndexArith:
+        """Index arithmetic on this loop's iteration values: `nsw` when they provably fit."""
+        return IndexArith(builder, nsw=self.fits)
 
     @property
     def grid_stride(self) -> bool:
@@ -278,22 +284,25 @@ class KernelBuilder:
         grid-stride step."""
         dim = level.dim
         assert dim is not None
-        ix = IndexArith(self.builder)
+        fits = _fits_long_long(level.loop.operands[:3])
+        ix = IndexArith(self.builder, nsw=fits)
         iv = _hint(level) or dim.value
         lb, ub, step = (
             ix.cast(self.cloner.get(v), f"{iv}_{what}")
             for v, what in zip(level.loop.operands[:3], ("lb", "ub", "step"))
         )
-        unroll = ix.const(level.unroll)
+        # blockIdx * blockDim * U + threadIdx < 2^31 * 2^10 * U + 2^10: always fits.
+        ids = IndexArith(self.builder, nsw=True)
+        unroll = ids.const(level.unroll)
         block_id = self._id(gpu.BlockIdOp, dim, "b")
         if dim == DimensionEnum.X or self.block.on(dim) > 1:
             block_dim = self._id(gpu.BlockDimOp, dim, "bd")
             thread_id = self._id(gpu.ThreadIdOp, dim, "t")
-            first_block_index = ix.mul(ix.mul(block_id, block_dim), unroll)
-            start = ix.add(first_block_index, thread_id, f"gid_{dim.value}")
+            first_block_index = ids.mul(ids.mul(block_id, block_dim), unroll)
+            start = ids.add(first_block_index, thread_id, f"gid_{dim.value}")
         else:
-            block_dim = ix.const(1)
-            start = ix.mul(block_id, unroll)
+            block_dim = ids.const(1)
+            start = ids.mul(block_id, unroll)
         scale = ix.const(1) if level.sparse else step
         hint = _index_hint(level) if dim == DimensionEnum.X else f"{iv}_start"
         first = ix.add(lb, ix.mul(start, scale), hint)
@@ -308,7 +317,7 @@ class KernelBuilder:
             grid_dim = self._id(gpu.GridDimOp, dim, "gd")
             loop_step = ix.mul(ix.mul(ix.mul(grid_dim, block_dim), unroll), scale)
         return _DimIndex(
-            level, lb, ub, step, first, ix.mul(block_dim, scale), loop_step, coverage
+            level, lb, ub, step, first, ix.mul(block_dim, scale), loop_step, coverage, fits
         )
 
     # -- one replica after the other, each guarded (unroll 1, or `jam=false`) -------------------
@@ -339,12 +348,12 @@ class KernelBuilder:
         """Replica `u` of the thread's iteration value `base`: `base + u * replica_stride`."""
         if u == 0:
             return base
-        ix = IndexArith(self.builder)
+        ix = dim.arith(self.builder)
         return ix.add(base, ix.mul(dim.replica_stride, ix.const(u)), _index_hint(dim.level))
 
     def _conditions(self, dim: _DimIndex, index: SSAValue, check_bound: bool) -> list[SSAValue]:
         """`index < ub` (when asked) and, for sparse indexing, `(index - lb) % step == 0`."""
-        ix = IndexArith(self.builder)
+        ix = dim.arith(self.builder)
         conditions: list[SSAValue] = []
         if check_bound:
             conditions.append(ix.lt(index, dim.ub, "in_bounds"))
@@ -566,7 +575,7 @@ class KernelBuilder:
 
     def _linear_thread(self) -> SSAValue:
         """threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)."""
-        ix = IndexArith(self.builder)
+        ix = IndexArith(self.builder, nsw=True)  # below the block's 1024 threads
         linear = ix.const(0)
         for dim, size in (
             (DimensionEnum.Z, self.block.z),
@@ -579,6 +588,28 @@ class KernelBuilder:
         if not linear.name_hint:
             linear.name_hint = "thread"
         return linear
+
+
+def _fits_long_long(bounds: Sequence[SSAValue]) -> bool:
+    """Whether a mapped loop's index arithmetic provably fits `long long`, so that it may
+    carry `nsw`: when its bounds and step are 32-bit values (of an `int`/`unsigned` loop,
+    constants, or 32-bit values extended), the host launches about `count / (block * U)`
+    blocks, so every value `lb + (blockIdx * blockDim * U + threadIdx + u * blockDim) * step`
+    and grid-stride step stays below 2^32 + (count + 2^10 * U) * step < 2^43 * U. A 64-bit
+    loop's step and bounds may be anything: its arithmetic wraps (no flag)."""
+    return all(_is_32_bit(value) for value in bounds)
+
+
+def _is_32_bit(value: SSAValue) -> bool:
+    """A value known to fit in 32 bits, signed or unsigned."""
+    if (known := known_int(value)) is not None:
+        return -(2**31) <= known < 2**32
+    if isinstance(value.type, IntegerType) and value.type.width.data <= 32:
+        return True
+    owner = value.owner
+    if isinstance(owner, arith.IndexCastOp | arith.ExtSIOp | arith.ExtUIOp):
+        return _is_32_bit(owner.input)
+    return False
 
 
 def _count(lb: SSAValue, ub: SSAValue, step: SSAValue | None) -> int | None:

@@ -156,7 +156,8 @@ def finish_reductions(
         # threads t < stride with t + stride < threads fold in their partner's value
         active = ix.lt(thread, ix.const(min(stride, threads - stride)))
         body = Builder(InsertPoint.at_end(Block()))
-        partner = IndexArith(body).add(thread, IndexArith(body).const(stride))
+        # thread + stride < 2 * 1024 threads: fits
+        partner = IndexArith(body, nsw=True).add(thread, IndexArith(body).const(stride))
         for red in reductions:
             mine = body.insert(memref.LoadOp.get(red.shared, [thread])).res
             theirs = body.insert(memref.LoadOp.get(red.shared, [partner])).res

@@ -32,16 +32,24 @@ def _c_rem(a: int, b: int) -> int:
     return r if a >= 0 else -r
 
 
+_NSW = arith.IntegerOverflowAttr([arith.IntegerOverflowFlag.NSW])
+_WRAPS = arith.IntegerOverflowAttr("none")
+
+
 class IndexArith:
     """Emits folded `index` arithmetic at a builder's insertion point.
 
     With `share_constants`, each constant is created once and reused: only valid while every
     insertion goes to one block, after the first use (e.g. straight-line host code).
+    With `nsw`, its `addi`/`subi`/`muli` carry `overflow<nsw>`: only for a caller that knows
+    the values fit in 64 signed bits (thread indices; docs/ir.md, "Integer overflow"), since
+    the `cuda` target then prints them as `long long` arithmetic, undefined on overflow.
     """
 
-    def __init__(self, builder: Builder, share_constants: bool = False):
+    def __init__(self, builder: Builder, share_constants: bool = False, nsw: bool = False):
         self.builder = builder
         self._constants: dict[int, SSAValue] | None = {} if share_constants else None
+        self._overflow = _NSW if nsw else _WRAPS
 
     def _insert(self, op: Operation, name: str | None) -> SSAValue:
         self.builder.insert(op)
@@ -85,17 +93,20 @@ class IndexArith:
             return self.const(fold(a, b), name)
         return self._insert(op_type(lhs, rhs), name)
 
+    def _ring(self, op_type: type[arith.SignlessIntegerBinaryOperationWithOverflow]):
+        return lambda lhs, rhs: op_type(lhs, rhs, overflow=self._overflow)
+
     def add(self, lhs: SSAValue, rhs: SSAValue, name: str | None = None) -> SSAValue:
         if constant_value(rhs) == 0:
             return lhs
         if constant_value(lhs) == 0:
             return rhs
-        return self._binary(arith.AddiOp, lambda a, b: a + b, lhs, rhs, name)
+        return self._binary(self._ring(arith.AddiOp), lambda a, b: a + b, lhs, rhs, name)
 
     def sub(self, lhs: SSAValue, rhs: SSAValue, name: str | None = None) -> SSAValue:
         if constant_value(rhs) == 0:
             return lhs
-        return self._binary(arith.SubiOp, lambda a, b: a - b, lhs, rhs, name)
+        return self._binary(self._ring(arith.SubiOp), lambda a, b: a - b, lhs, rhs, name)
 
     def mul(self, lhs: SSAValue, rhs: SSAValue, name: str | None = None) -> SSAValue:
         if constant_value(rhs) == 1:
@@ -104,7 +115,7 @@ class IndexArith:
             return rhs
         if 0 in (constant_value(lhs), constant_value(rhs)):
             return self.const(0, name)
-        return self._binary(arith.MuliOp, lambda a, b: a * b, lhs, rhs, name)
+        return self._binary(self._ring(arith.MuliOp), lambda a, b: a * b, lhs, rhs, name)
 
     def ceildiv(self, lhs: SSAValue, rhs: SSAValue, name: str | None = None) -> SSAValue:
         """Division rounding toward +infinity (`arith.ceildivsi`); `rhs` must be positive."""

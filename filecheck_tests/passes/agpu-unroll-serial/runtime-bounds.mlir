@@ -14,11 +14,11 @@
 // CHECK-NEXT: %[[STEP4:.*]] = arith.constant 4 : i32
 // CHECK-NEXT: scf.for %[[K:.*]] = %c0 to %[[UB]] step %[[STEP4]] : i32 {
 // CHECK-NEXT: arith.index_cast %[[K]] : i32 to index
-// CHECK: %[[K1:.*]] = arith.addi %[[K]], %c1 : i32
+// CHECK: %[[K1:.*]] = arith.addi %[[K]], %c1 overflow<nsw> : i32
 // CHECK-NEXT: arith.index_cast %[[K1]] : i32 to index
-// CHECK: %[[K2:.*]] = arith.addi %[[K1]], %c1 : i32
-// CHECK: %[[K3:.*]] = arith.addi %[[K2]], %c1 : i32
-// CHECK-NOT: arith.addi %{{.*}}, %c1 : i32
+// CHECK: %[[K2:.*]] = arith.addi %[[K1]], %c1 overflow<nsw> : i32
+// CHECK: %[[K3:.*]] = arith.addi %[[K2]], %c1 overflow<nsw> : i32
+// CHECK-NOT: arith.addi %{{.*}}, %c1 overflow<nsw> : i32
 // CHECK: }
 // CHECK-NEXT: scf.for %[[R:.*]] = %[[UB]] to %n step %c1 : i32 {
 // CHECK-NEXT: arith.index_cast %[[R]] : i32 to index
@@ -29,7 +29,7 @@
 // F2-LABEL: func.func @saxpy_like
 // F2: arith.constant 2 : i32
 // F2: scf.for %[[K:.*]] = %c0 to %{{.*}} step %{{.*}} : i32 {
-// F2: %[[K1:.*]] = arith.addi %[[K]], %c1 : i32
+// F2: %[[K1:.*]] = arith.addi %[[K]], %c1 overflow<nsw> : i32
 // F2-NOT: arith.addi %{{.*}}, %c1 : i32
 // F2: }
 // F2-NEXT: scf.for
@@ -61,7 +61,7 @@ func.func @saxpy_like(%x: memref<?xf32>, %y: memref<?xf32>, %n: i32, %a: f32) {
 // CHECK-NEXT: %[[F:.*]] = arith.constant 4 : i64
 // CHECK-NEXT: %[[BIG:.*]] = arith.muli %s, %[[F]] : i64
 // CHECK-NEXT: scf.for %[[K:.*]] = %lb to %[[UB]] step %[[BIG]] : i64 {
-// CHECK: arith.addi %[[K]], %s : i64
+// CHECK: arith.addi %[[K]], %s overflow<nsw> : i64
 // CHECK: scf.for %{{.*}} = %[[UB]] to %ub step %s : i64 {
 func.func @runtime_step(%x: memref<?xf32>, %lb: i64, %ub: i64, %s: i64) {
   scf.for %k = %lb to %ub step %s : i64 {
@@ -79,13 +79,13 @@ func.func @runtime_step(%x: memref<?xf32>, %lb: i64, %ub: i64, %s: i64) {
 // CHECK: %[[MAIN:.*]] = scf.for %[[K:.*]] = %lb to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %init) -> (f32) {
 // CHECK-NEXT: %[[X0:.*]] = memref.load %x[%[[K]]]
 // CHECK-NEXT: %[[S0:.*]] = arith.addf %[[ACC]], %[[X0]] : f32
-// CHECK-NEXT: %[[K1:.*]] = arith.addi %[[K]], %c3 : index
+// CHECK-NEXT: %[[K1:.*]] = arith.addi %[[K]], %c3 overflow<nsw> : index
 // CHECK-NEXT: %[[X1:.*]] = memref.load %x[%[[K1]]]
 // CHECK-NEXT: %[[S1:.*]] = arith.addf %[[S0]], %[[X1]] : f32
-// CHECK-NEXT: %[[K2:.*]] = arith.addi %[[K1]], %c3 : index
+// CHECK-NEXT: %[[K2:.*]] = arith.addi %[[K1]], %c3 overflow<nsw> : index
 // CHECK-NEXT: %[[X2:.*]] = memref.load %x[%[[K2]]]
 // CHECK-NEXT: %[[S2:.*]] = arith.addf %[[S1]], %[[X2]] : f32
-// CHECK-NEXT: %[[K3:.*]] = arith.addi %[[K2]], %c3 : index
+// CHECK-NEXT: %[[K3:.*]] = arith.addi %[[K2]], %c3 overflow<nsw> : index
 // CHECK-NEXT: %[[X3:.*]] = memref.load %x[%[[K3]]]
 // CHECK-NEXT: %[[S3:.*]] = arith.addf %[[S2]], %[[X3]] : f32
 // CHECK-NEXT: scf.yield %[[S3]] : f32

@@ -8,7 +8,7 @@
 // CHECK: scf.for %[[V:.*]] = %c0 to %{{.*}} step %{{.*}} : i32 {
 // CHECK-NEXT: scf.for %u = %c0 to %t step %c1 : i32 {
 // CHECK: }
-// CHECK-NEXT: %[[V1:.*]] = arith.addi %[[V]], %c1 : i32
+// CHECK-NEXT: %[[V1:.*]] = arith.addi %[[V]], %c1 overflow<nsw> : i32
 // CHECK-NEXT: scf.for %u{{.*}} = %c0 to %t step %c1 : i32 {
 // CHECK: scf.for %v{{.*}} = %{{.*}} to %t step %c1 : i32 {
 // CHECK-NEXT: scf.for %u{{.*}} = %c0 to %t step %c1 : i32 {

@@ -52,8 +52,8 @@ func.func @matmul(%A: memref<?xf32> {agpu.name = "A", agpu.ctype = "float"},
 // CHECK-NEXT: %[[BX:.*]] = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
 // CHECK-NEXT: %[[BDX:.*]] = "gpu.block_dim"() <{dimension = #gpu<dim x>}> : () -> index
 // CHECK-NEXT: %[[TX:.*]] = "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> index
-// CHECK-NEXT: %[[BXD:.*]] = arith.muli %[[BX]], %[[BDX]] : index
-// CHECK-NEXT: %[[GID:.*]] = arith.addi %[[BXD]], %[[TX]] : index
+// CHECK-NEXT: %[[BXD:.*]] = arith.muli %[[BX]], %[[BDX]] overflow<nsw> : index
+// CHECK-NEXT: %[[GID:.*]] = arith.addi %[[BXD]], %[[TX]] overflow<nsw> : index
 
 // y: for (j = blockIdx.y; j < n; j += gridDim.y), correct beyond 65535 rows.
 // CHECK-NEXT: %[[J_UB:.*]] = arith.index_cast %[[N]] : i32 to index

@@ -31,10 +31,10 @@ func.func @copy2d(%A: memref<?xf32>, %B: memref<?xf32>, %m: i32, %n: i32) {
 // BLOCK2D-NEXT: %[[BY:.*]] = "gpu.block_id"() <{dimension = #gpu<dim y>}> : () -> index
 // BLOCK2D-NEXT: %[[BDY:.*]] = "gpu.block_dim"() <{dimension = #gpu<dim y>}> : () -> index
 // BLOCK2D-NEXT: %[[TY:.*]] = "gpu.thread_id"() <{dimension = #gpu<dim y>}> : () -> index
-// BLOCK2D-NEXT: %[[T:.*]] = arith.muli %[[BY]], %[[BDY]] : index
-// BLOCK2D-NEXT: %[[GIDY:.*]] = arith.addi %[[T]], %[[TY]] : index
+// BLOCK2D-NEXT: %[[T:.*]] = arith.muli %[[BY]], %[[BDY]] overflow<nsw> : index
+// BLOCK2D-NEXT: %[[GIDY:.*]] = arith.addi %[[T]], %[[TY]] overflow<nsw> : index
 // BLOCK2D-NEXT: %[[GDY:.*]] = "gpu.grid_dim"() <{dimension = #gpu<dim y>}> : () -> index
-// BLOCK2D-NEXT: %[[STRIDE:.*]] = arith.muli %[[GDY]], %[[BDY]] : index
+// BLOCK2D-NEXT: %[[STRIDE:.*]] = arith.muli %[[GDY]], %[[BDY]] overflow<nsw> : index
 // BLOCK2D-NEXT: scf.for %{{.*}} = %[[GIDY]] to %[[J_UB]] step %[[STRIDE]] {
 // BLOCK2D: sym_name = "copy2d_kernel", gpu.known_block_size = array<i32: 32, 8, 1>
 // BLOCK2D-LABEL: func.func @copy2d(

@@ -69,7 +69,7 @@ func.func @imax(%x: memref<?xi32>, %out: memref<?xi32>, %n: i32) {
 // CHECK-NEXT: %[[A4:.*]] = arith.cmpi slt, %[[TX]], %[[C2]] : index
 // CHECK-NEXT: scf.if %[[A4]] {
 // CHECK-NEXT: %[[C4:.*]] = arith.constant 4 : index
-// CHECK-NEXT: %[[PARTNER:.*]] = arith.addi %[[TX]], %[[C4]] : index
+// CHECK-NEXT: %[[PARTNER:.*]] = arith.addi %[[TX]], %[[C4]] overflow<nsw> : index
 // CHECK-NEXT: %[[MINE:.*]] = memref.load %[[BS]][%[[TX]]] : memref<6xi32, 3 : i32>
 // CHECK-NEXT: %[[THEIRS:.*]] = memref.load %[[BS]][%[[PARTNER]]] : memref<6xi32, 3 : i32>
 // CHECK-NEXT: %[[MAX:.*]] = arith.maxsi %[[MINE]], %[[THEIRS]] : i32

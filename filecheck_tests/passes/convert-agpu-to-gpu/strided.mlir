@@ -17,9 +17,9 @@ func.func @sparse(%A: memref<?xf32>, %lo: i32, %n: i32) {
 // CHECK-NEXT: %[[UB:.*]] = arith.index_cast %[[N]] : i32 to index
 // CHECK-NEXT: %[[STEP:.*]] = arith.constant 3 : index
 // CHECK: %[[GID:.*]] = arith.addi %{{.*}}, %{{.*}} : index
-// CHECK-NEXT: %[[IDX:.*]] = arith.addi %[[LB]], %[[GID]] : index
+// CHECK-NEXT: %[[IDX:.*]] = arith.addi %[[LB]], %[[GID]] overflow<nsw> : index
 // CHECK-NEXT: %[[IN:.*]] = arith.cmpi slt, %[[IDX]], %[[UB]] : index
-// CHECK-NEXT: %[[OFF:.*]] = arith.subi %[[IDX]], %[[LB]] : index
+// CHECK-NEXT: %[[OFF:.*]] = arith.subi %[[IDX]], %[[LB]] overflow<nsw> : index
 // CHECK-NEXT: %[[REM:.*]] = arith.remsi %[[OFF]], %[[STEP]] : index
 // CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : index
 // CHECK-NEXT: %[[ON:.*]] = arith.cmpi eq, %[[REM]], %[[ZERO]] : index
@@ -56,8 +56,8 @@ func.func @dense(%A: memref<?xf32>, %lo: i32, %n: i32) {
 // CHECK-NEXT: %[[UB:.*]] = arith.index_cast %[[N]] : i32 to index
 // CHECK-NEXT: %[[STEP:.*]] = arith.constant 3 : index
 // CHECK: %[[GID:.*]] = arith.addi %{{.*}}, %{{.*}} : index
-// CHECK-NEXT: %[[SCALED:.*]] = arith.muli %[[GID]], %[[STEP]] : index
-// CHECK-NEXT: %[[IDX:.*]] = arith.addi %[[LB]], %[[SCALED]] : index
+// CHECK-NEXT: %[[SCALED:.*]] = arith.muli %[[GID]], %[[STEP]] overflow<nsw> : index
+// CHECK-NEXT: %[[IDX:.*]] = arith.addi %[[LB]], %[[SCALED]] overflow<nsw> : index
 // CHECK-NEXT: %[[IN:.*]] = arith.cmpi slt, %[[IDX]], %[[UB]] : index
 // CHECK-NEXT: scf.if %[[IN]] {
 // CHECK-NEXT: %[[I:.*]] = arith.index_cast %[[IDX]] : index to i32

@@ -37,7 +37,7 @@ func.func @jam_serial_loop(%A: memref<?xf32>, %B: memref<?xf32>, %out: memref<?x
 // CHECK: %[[BDX:.*]] = "gpu.block_dim"() <{dimension = #gpu<dim x>}>
 // CHECK: %[[GID:.*]] = arith.addi %{{.*}}, %{{.*}} : index
 // The tile is full when its last replica is in range: one test, before anything else.
-// CHECK-NEXT: %[[I1X:.*]] = arith.addi %[[GID]], %[[BDX]] : index
+// CHECK-NEXT: %[[I1X:.*]] = arith.addi %[[GID]], %[[BDX]] overflow<nsw> : index
 // CHECK-NEXT: %[[FULL:.*]] = arith.cmpi slt, %[[I1X]], %[[UB]] : index
 // CHECK-NEXT: scf.if %[[FULL]] {
 // CHECK-NEXT: %[[I0:.*]] = arith.index_cast %[[GID]] : index to i32

@@ -21,9 +21,9 @@ func.func @unroll2(%A: memref<?xf32>, %n: i32) {
 // CHECK-NEXT: %[[BX:.*]] = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
 // CHECK-NEXT: %[[BDX:.*]] = "gpu.block_dim"() <{dimension = #gpu<dim x>}> : () -> index
 // CHECK-NEXT: %[[TX:.*]] = "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> index
-// CHECK-NEXT: %[[T0:.*]] = arith.muli %[[BX]], %[[BDX]] : index
-// CHECK-NEXT: %[[T1:.*]] = arith.muli %[[T0]], %[[TWO]] : index
-// CHECK-NEXT: %[[GID:.*]] = arith.addi %[[T1]], %[[TX]] : index
+// CHECK-NEXT: %[[T0:.*]] = arith.muli %[[BX]], %[[BDX]] overflow<nsw> : index
+// CHECK-NEXT: %[[T1:.*]] = arith.muli %[[T0]], %[[TWO]] overflow<nsw> : index
+// CHECK-NEXT: %[[GID:.*]] = arith.addi %[[T1]], %[[TX]] overflow<nsw> : index
 // replica 0
 // CHECK-NEXT: %[[IN0:.*]] = arith.cmpi slt, %[[GID]], %[[UB]] : index
 // CHECK-NEXT: scf.if %[[IN0]] {
@@ -31,7 +31,7 @@ func.func @unroll2(%A: memref<?xf32>, %n: i32) {
 // CHECK: memref.store
 // CHECK-NEXT: }
 // replica 1
-// CHECK-NEXT: %[[IDX1:.*]] = arith.addi %[[GID]], %[[BDX]] : index
+// CHECK-NEXT: %[[IDX1:.*]] = arith.addi %[[GID]], %[[BDX]] overflow<nsw> : index
 // CHECK-NEXT: %[[IN1:.*]] = arith.cmpi slt, %[[IDX1]], %[[UB]] : index
 // CHECK-NEXT: scf.if %[[IN1]] {
 // CHECK-NEXT: %[[I1:.*]] = arith.index_cast %[[IDX1]] : index to i32
@@ -74,9 +74,9 @@ func.func @unroll_y(%A: memref<?xf32>, %n: i32) {
 // CHECK-NEXT: %[[THREE:.*]] = arith.constant 3 : index
 // CHECK-NEXT: %[[BY:.*]] = "gpu.block_id"() <{dimension = #gpu<dim y>}> : () -> index
 // CHECK-NEXT: arith.constant 1 : index
-// CHECK-NEXT: %[[START:.*]] = arith.muli %[[BY]], %[[THREE]] : index
+// CHECK-NEXT: %[[START:.*]] = arith.muli %[[BY]], %[[THREE]] overflow<nsw> : index
 // CHECK-NEXT: %[[GDY:.*]] = "gpu.grid_dim"() <{dimension = #gpu<dim y>}> : () -> index
-// CHECK-NEXT: %[[STRIDE:.*]] = arith.muli %[[GDY]], %[[THREE]] : index
+// CHECK-NEXT: %[[STRIDE:.*]] = arith.muli %[[GDY]], %[[THREE]] overflow<nsw> : index
 // CHECK-NEXT: scf.for %[[J0:.*]] = %[[START]] to %[[J_UB]] step %[[STRIDE]] {
 // replica 0: the loop bounds it; only the stride test
 // CHECK-NEXT: %[[R0:.*]] = arith.remsi %[[J0]], %[[STEP]] : index

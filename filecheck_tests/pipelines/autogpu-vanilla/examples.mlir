@@ -12,17 +12,17 @@
 
 // conv2d: pn = n + t - 1 recomputed in the kernel
 // CONV: ^{{.*}}(%{{[^:]*}}: memref<?xf32>, %{{[^:]*}}: memref<?xf32>, %{{[^:]*}}: memref<?xf32>, %[[N:[^:]*]]: i32, %[[M:[^:]*]]: i32, %[[T:[^:]*]]: i32):
-// CONV: %[[NT:.*]] = arith.addi %[[N]], %[[T]]{{.*}} : i32
+// CONV: %[[NT:.*]] = arith.addi %[[N]], %[[T]] overflow<nsw> : i32
 // CONV: %[[PN:.*]] = arith.subi %[[NT]], %{{.*}} : i32
-// CONV: arith.muli %{{.*}}, %[[PN]] : i32
+// CONV: arith.muli %{{.*}}, %[[PN]] overflow<nsw> : i32
 // CONV: sym_name = "conv2d_kernel"
 
 // stencil2d: bounds 1 .. n-1 and 1 .. m-1; j (inner) on threads starts at 1
 // STENCIL: %[[ONE:.*]] = arith.constant 1 : index
 // STENCIL: %[[GID:.*]] = arith.addi %{{.*}}, %{{.*}} : index
-// STENCIL-NEXT: %[[J:.*]] = arith.addi %[[GID]], %[[ONE]] : index
+// STENCIL-NEXT: %[[J:.*]] = arith.addi %[[GID]], %[[ONE]] overflow<nsw> : index
 // STENCIL: %[[BY:.*]] = "gpu.block_id"() <{dimension = #gpu<dim y>}> : () -> index
-// STENCIL-NEXT: %[[I0:.*]] = arith.addi %[[BY]], %[[ONE]] : index
+// STENCIL-NEXT: %[[I0:.*]] = arith.addi %[[BY]], %[[ONE]] overflow<nsw> : index
 // STENCIL: scf.for %{{.*}} = %[[I0]] to %{{.*}} step %{{.*}} {
 // STENCIL-LABEL: func.func @jacobi2d(
 // STENCIL: "gpu.launch_func"

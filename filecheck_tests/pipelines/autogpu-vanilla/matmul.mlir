@@ -9,8 +9,8 @@
 // CHECK-NEXT: %[[BX:.*]] = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
 // CHECK-NEXT: %[[BDX:.*]] = "gpu.block_dim"() <{dimension = #gpu<dim x>}> : () -> index
 // CHECK-NEXT: %[[TX:.*]] = "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> index
-// CHECK-NEXT: %[[T:.*]] = arith.muli %[[BX]], %[[BDX]] : index
-// CHECK-NEXT: %[[GID:.*]] = arith.addi %[[T]], %[[TX]] : index
+// CHECK-NEXT: %[[T:.*]] = arith.muli %[[BX]], %[[BDX]] overflow<nsw> : index
+// CHECK-NEXT: %[[GID:.*]] = arith.addi %[[T]], %[[TX]] overflow<nsw> : index
 // CHECK-NEXT: %[[J_UB:.*]] = arith.index_cast %[[N]] : i32 to index
 // CHECK-NEXT: %[[BY:.*]] = "gpu.block_id"() <{dimension = #gpu<dim y>}> : () -> index
 // CHECK-NEXT: %[[GDY:.*]] = "gpu.grid_dim"() <{dimension = #gpu<dim y>}> : () -> index

@@ -1,7 +1,8 @@
 // RUN: autogpu-opt %s -t cuda | filecheck %s
 
-// Every integer arith op: signless ops print as C's signed operators, unsigned ones compute on
-// the unsigned view of their operands and the result keeps that type until a signed use.
+// Every integer arith op: signless ops print as C's signed operators (+ - * << when they carry
+// overflow<nsw>; without it they wrap: overflow.mlir), unsigned ones compute on the unsigned
+// view of their operands and the result keeps that type until a signed use.
 
 builtin.module attributes {gpu.container_module} {
   "gpu.module"() <{sym_name = "kernels"}> ({
@@ -17,11 +18,11 @@ builtin.module attributes {gpu.container_module} {
       %c7 = arith.constant 7 : index
       %c8 = arith.constant 8 : index
       %c9 = arith.constant 9 : index
-      %0 = arith.addi %a, %b : i32
+      %0 = arith.addi %a, %b overflow<nsw> : i32
       memref.store %0, %out[%c0] : memref<?xi32>
-      %1 = arith.subi %a, %b : i32
+      %1 = arith.subi %a, %b overflow<nsw> : i32
       memref.store %1, %out[%c1] : memref<?xi32>
-      %2 = arith.muli %a, %b : i32
+      %2 = arith.muli %a, %b overflow<nsw> : i32
       memref.store %2, %out[%c2] : memref<?xi32>
       %3 = arith.divsi %a, %b : i32
       memref.store %3, %out[%c3] : memref<?xi32>
@@ -37,7 +38,7 @@ builtin.module attributes {gpu.container_module} {
       memref.store %8, %out[%c8] : memref<?xi32>
       %9 = arith.xori %a, %b : i32
       memref.store %9, %out[%c9] : memref<?xi32>
-      %10 = arith.shli %a, %b : i32
+      %10 = arith.shli %a, %b overflow<nsw> : i32
       memref.store %10, %out[%c0] : memref<?xi32>
       %11 = arith.shrsi %a, %b : i32
       memref.store %11, %out[%c1] : memref<?xi32>
@@ -67,10 +68,10 @@ builtin.module attributes {gpu.container_module} {
       memref.store %23, %out[%c1] : memref<?xi32>
       // 64-bit, and the casts between widths.
       %24 = arith.extsi %a : i32 to i64
-      %25 = arith.muli %24, %w : i64
+      %25 = arith.muli %24, %w overflow<nsw> : i64
       memref.store %25, %wide[%c0] : memref<?xi64>
       %26 = arith.extui %a : i32 to i64
-      %27 = arith.addi %26, %w : i64
+      %27 = arith.addi %26, %w overflow<nsw> : i64
       memref.store %27, %wide[%c1] : memref<?xi64>
       %28 = arith.trunci %w : i64 to i32
       memref.store %28, %out[%c2] : memref<?xi32>
@@ -122,16 +123,16 @@ builtin.module attributes {gpu.container_module} {
       // overflow).
       %z0 = arith.extui %a : i32 to i64
       %z1 = arith.extui %b : i32 to i64
-      %z2 = arith.muli %z0, %z1 : i64
+      %z2 = arith.muli %z0, %z1 overflow<nsw> : i64
       %z4 = arith.trunci %z2 : i64 to i32
       memref.store %z4, %out[%c6] : memref<?xi32>
       %y0 = arith.extui %a : i32 to i64
-      %y1 = arith.addi %y0, %w : i64
+      %y1 = arith.addi %y0, %w overflow<nsw> : i64
       %y2 = arith.trunci %y1 : i64 to i32
       memref.store %y2, %out[%c7] : memref<?xi32>
       %s1 = arith.extsi %a : i32 to i64
       %s2 = arith.extsi %b : i32 to i64
-      %s3 = arith.muli %s1, %s2 : i64
+      %s3 = arith.muli %s1, %s2 overflow<nsw> : i64
       %s4 = arith.trunci %s3 : i64 to i32
       memref.store %s4, %out[%c8] : memref<?xi32>
       "gpu.return"() : () -> ()

@@ -21,7 +21,7 @@ builtin.module attributes {gpu.container_module} {
       memref.store %sum, %x[%i0] : memref<?xf32>
       // Two carried values swapped: a parallel assignment needs a temporary.
       %fib:2 = scf.for %i = %c0 to %n step %c1 iter_args(%a = %c0, %b = %c1) -> (i32, i32) : i32 {
-        %s = arith.addi %a, %b : i32
+        %s = arith.addi %a, %b overflow<nsw> : i32
         scf.yield %b, %s : i32, i32
       }
       memref.store %fib#0, %out[%i0] : memref<?xi32>
@@ -60,7 +60,7 @@ builtin.module attributes {gpu.container_module} {
         memref.store %c0, %out[%i0] : memref<?xi32>
         scf.yield %n : i32
       } else {
-        %m = arith.muli %n, %n : i32
+        %m = arith.muli %n, %n overflow<nsw> : i32
         scf.yield %m : i32
       }
       memref.store %r, %out[%i1] : memref<?xi32>
@@ -89,14 +89,14 @@ builtin.module attributes {gpu.container_module} {
         scf.condition(%more)
       } do {
         %cv2 = memref.load %count[] : memref<i32>
-        %inc = arith.addi %cv2, %c1 : i32
+        %inc = arith.addi %cv2, %c1 overflow<nsw> : i32
         memref.store %inc, %count[] : memref<i32>
         scf.yield
       }
       // do { ... } while (cond): the body is in the before region.
       scf.while () : () -> () {
         %cv3 = memref.load %count[] : memref<i32>
-        %dec = arith.subi %cv3, %c1 : i32
+        %dec = arith.subi %cv3, %c1 overflow<nsw> : i32
         memref.store %dec, %count[] : memref<i32>
         %cv4 = memref.load %count[] : memref<i32>
         %again = arith.cmpi sgt, %cv4, %c0 : i32

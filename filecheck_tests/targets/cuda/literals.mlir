@@ -50,22 +50,22 @@ builtin.module attributes {gpu.container_module} {
       %i2 = arith.constant 2147483647 : i32
       memref.store %i2, %i[%c0] : memref<?xi32>
       %i3 = arith.constant -7 : i32
-      %i4 = arith.subi %n, %i3 : i32
+      %i4 = arith.subi %n, %i3 overflow<nsw> : i32
       memref.store %i4, %i[%c0] : memref<?xi32>
-      %i5 = arith.muli %n, %i1 : i32
+      %i5 = arith.muli %n, %i1 overflow<nsw> : i32
       memref.store %i5, %i[%c0] : memref<?xi32>
       %l0 = arith.constant 4294967296 : i64
       memref.store %l0, %l[%c0] : memref<?xi64>
       %l1 = arith.constant -9223372036854775808 : i64
       memref.store %l1, %l[%c0] : memref<?xi64>
       %l2 = arith.constant 5 : i64
-      %l3 = arith.addi %w, %l2 : i64
+      %l3 = arith.addi %w, %l2 overflow<nsw> : i64
       memref.store %l3, %l[%c0] : memref<?xi64>
       %l4 = arith.divui %w, %l2 : i64
       memref.store %l4, %l[%c0] : memref<?xi64>
       %l5 = arith.maxsi %w, %l2 : i64
       memref.store %l5, %l[%c0] : memref<?xi64>
-      %l6 = arith.shli %l2, %w : i64
+      %l6 = arith.shli %l2, %w overflow<nsw> : i64
       memref.store %l6, %l[%c0] : memref<?xi64>
       %u0 = arith.constant -1 : i32
       %u1 = arith.divui %n, %u0 : i32

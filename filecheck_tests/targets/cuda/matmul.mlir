@@ -10,8 +10,8 @@ builtin.module attributes {gpu.container_module} {
       %bx = "gpu.block_id"() <{dimension = #gpu<dim x>}> : () -> index
       %bdx = "gpu.block_dim"() <{dimension = #gpu<dim x>}> : () -> index
       %tx = "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> index
-      %t0 = arith.muli %bx, %bdx : index
-      %t1 = arith.addi %t0, %tx : index
+      %t0 = arith.muli %bx, %bdx overflow<nsw> : index
+      %t1 = arith.addi %t0, %tx overflow<nsw> : index
       %i = arith.index_cast %t1 : index to i32
       %by = "gpu.block_id"() <{dimension = #gpu<dim y>}> : () -> index
       %j = arith.index_cast %by : index to i32
@@ -19,19 +19,19 @@ builtin.module attributes {gpu.container_module} {
       %in_n = arith.cmpi slt, %j, %n : i32
       %guard = arith.andi %in_m, %in_n : i1
       scf.if %guard {
-        %jm = arith.muli %j, %m : i32
-        %a_idx = arith.addi %i, %jm : i32
+        %jm = arith.muli %j, %m overflow<nsw> : i32
+        %a_idx = arith.addi %i, %jm overflow<nsw> : i32
         %a_ix = arith.index_cast %a_idx : i32 to index
         %c0 = arith.constant 0 : i32
         %c1 = arith.constant 1 : i32
         scf.for %k = %c0 to %p step %c1 : i32 {
           %a = memref.load %A[%a_ix] : memref<?xf32>
-          %km = arith.muli %k, %m : i32
-          %b_idx = arith.addi %i, %km : i32
+          %km = arith.muli %k, %m overflow<nsw> : i32
+          %b_idx = arith.addi %i, %km overflow<nsw> : i32
           %b_ix = arith.index_cast %b_idx : i32 to index
           %b = memref.load %B[%b_ix] : memref<?xf32>
-          %jp = arith.muli %j, %p : i32
-          %c_idx = arith.addi %k, %jp : i32
+          %jp = arith.muli %j, %p overflow<nsw> : i32
+          %c_idx = arith.addi %k, %jp overflow<nsw> : i32
           %c_ix = arith.index_cast %c_idx : i32 to index
           %c = memref.load %C[%c_ix] : memref<?xf32>
           %prod = arith.mulf %b, %c : f32

@@ -10,37 +10,37 @@ builtin.module attributes {gpu.container_module} {
       %c0 = arith.constant 0 : index
       %one = arith.constant 1 : i32
       // a - (b - c), a - b - c
-      %0 = arith.subi %b, %c : i32
-      %1 = arith.subi %a, %0 : i32
+      %0 = arith.subi %b, %c overflow<nsw> : i32
+      %1 = arith.subi %a, %0 overflow<nsw> : i32
       memref.store %1, %out[%c0] : memref<?xi32>
-      %2 = arith.subi %a, %b : i32
-      %3 = arith.subi %2, %c : i32
+      %2 = arith.subi %a, %b overflow<nsw> : i32
+      %3 = arith.subi %2, %c overflow<nsw> : i32
       memref.store %3, %out[%c0] : memref<?xi32>
       // (a + b) * c, a * b + c, a * (b / c), a * b / c
-      %4 = arith.addi %a, %b : i32
-      %5 = arith.muli %4, %c : i32
+      %4 = arith.addi %a, %b overflow<nsw> : i32
+      %5 = arith.muli %4, %c overflow<nsw> : i32
       memref.store %5, %out[%c0] : memref<?xi32>
-      %6 = arith.muli %a, %b : i32
-      %7 = arith.addi %6, %c : i32
+      %6 = arith.muli %a, %b overflow<nsw> : i32
+      %7 = arith.addi %6, %c overflow<nsw> : i32
       memref.store %7, %out[%c0] : memref<?xi32>
       %8 = arith.divsi %b, %c : i32
-      %9 = arith.muli %a, %8 : i32
+      %9 = arith.muli %a, %8 overflow<nsw> : i32
       memref.store %9, %out[%c0] : memref<?xi32>
-      %10 = arith.muli %a, %b : i32
+      %10 = arith.muli %a, %b overflow<nsw> : i32
       %11 = arith.divsi %10, %c : i32
       memref.store %11, %out[%c0] : memref<?xi32>
       // a % (b + c) and (a % b) % c: the left-associative chain needs none
-      %12 = arith.addi %b, %c : i32
+      %12 = arith.addi %b, %c overflow<nsw> : i32
       %13 = arith.remsi %a, %12 : i32
       memref.store %13, %out[%c0] : memref<?xi32>
       %14 = arith.remsi %a, %b : i32
       %15 = arith.remsi %14, %c : i32
       memref.store %15, %out[%c0] : memref<?xi32>
       // shifts and bitwise ops with arithmetic and comparisons
-      %16 = arith.addi %b, %c : i32
-      %17 = arith.shli %a, %16 : i32
+      %16 = arith.addi %b, %c overflow<nsw> : i32
+      %17 = arith.shli %a, %16 overflow<nsw> : i32
       memref.store %17, %out[%c0] : memref<?xi32>
-      %18 = arith.addi %a, %b : i32
+      %18 = arith.addi %a, %b overflow<nsw> : i32
       %19 = arith.shrsi %18, %c : i32
       memref.store %19, %out[%c0] : memref<?xi32>
       %20 = arith.andi %a, %b : i32
@@ -64,7 +64,7 @@ builtin.module attributes {gpu.container_module} {
       // ternaries: as an operand, in a condition, in a chain
       %33 = arith.cmpi slt, %a, %b : i32
       %34 = arith.select %33, %a, %b : i32
-      %35 = arith.addi %34, %one : i32
+      %35 = arith.addi %34, %one overflow<nsw> : i32
       memref.store %35, %out[%c0] : memref<?xi32>
       %36 = arith.cmpi slt, %a, %b : i32
       %37 = arith.cmpi slt, %b, %c : i32
@@ -89,7 +89,7 @@ builtin.module attributes {gpu.container_module} {
       %48 = arith.addf %x, %y : f32
       %49 = arith.negf %48 : f32
       memref.store %49, %fout[%c0] : memref<?xf32>
-      %50 = arith.addi %a, %b : i32
+      %50 = arith.addi %a, %b overflow<nsw> : i32
       %51 = arith.sitofp %50 : i32 to f32
       memref.store %51, %fout[%c0] : memref<?xf32>
       %52 = arith.sitofp %a : i32 to f32
@@ -109,10 +109,10 @@ builtin.module attributes {gpu.container_module} {
       %61 = arith.divf %x, %60 : f32
       memref.store %61, %fout[%c0] : memref<?xf32>
       // calls take any expression as argument
-      %62 = arith.addi %a, %b : i32
-      %63 = arith.muli %b, %c : i32
+      %62 = arith.addi %a, %b overflow<nsw> : i32
+      %63 = arith.muli %b, %c overflow<nsw> : i32
       %64 = arith.maxsi %62, %63 : i32
-      %65 = arith.muli %64, %c : i32
+      %65 = arith.muli %64, %c overflow<nsw> : i32
       memref.store %65, %out[%c0] : memref<?xi32>
       "gpu.return"() : () -> ()
     }) {sym_name = "precedence"} : () -> ()

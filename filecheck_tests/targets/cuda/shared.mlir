@@ -24,14 +24,14 @@ builtin.module attributes {gpu.container_module} {
       "gpu.barrier"() : () -> ()
       %c0 = arith.constant 0 : index
       %c255 = arith.constant 255 : index
-      %mirror = arith.subi %c255, %tx : index
+      %mirror = arith.subi %c255, %tx overflow<nsw> : index
       %w = memref.load %tile[%mirror] : memref<256xf32, 3 : i32>
       %g = memref.load %grid[%tz, %ty] : memref<16x16xf32, 3 : i32>
       memref.store %w, %local[%c0] : memref<4xf32>
       %l = memref.load %local[%c0] : memref<4xf32>
       %s = arith.addf %l, %g : f32
-      %n1 = arith.muli %gdx, %bdz : index
-      %n2 = arith.addi %n1, %bz : index
+      %n1 = arith.muli %gdx, %bdz overflow<nsw> : index
+      %n2 = arith.addi %n1, %bz overflow<nsw> : index
       memref.store %s, %out[%n2] : memref<?xf32>
       "gpu.return"() : () -> ()
     }) {sym_name = "reverse", gpu.kernel, gpu.known_block_size = array<i32: 256, 1, 1>} : () -> ()
