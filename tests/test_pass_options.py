@@ -227,6 +227,7 @@ class GpuCacheSharedWithProbe(GpuCacheSharedPass):
 def pass_with_a_new_option():
     """gpu-cache-shared as if its file had one more `option(...)`: the pipelines are generated
     again from their unchanged table."""
+    original = dict(vars(pipelines))  # the classes other tests imported must stay the ones
     gpu_cache_shared.GpuCacheSharedPass = GpuCacheSharedWithProbe
     importlib.reload(pipelines)
     RUNS.clear()
@@ -234,7 +235,8 @@ def pass_with_a_new_option():
         yield pipelines.AutogpuOptimizePipeline
     finally:
         gpu_cache_shared.GpuCacheSharedPass = GpuCacheSharedPass
-        importlib.reload(pipelines)
+        vars(pipelines).clear()
+        vars(pipelines).update(original)
 
 
 def test_one_declaration_is_a_knob_of_the_pipeline_the_cli_and_the_tuner(
