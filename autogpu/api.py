@@ -133,7 +133,7 @@ class Kernel:
 
     @cached_property
     def _cuda(self):
-        from autogpu.backend.cuda_target import emit_cuda
+        from autogpu.target.cuda_target import emit_cuda
 
         return emit_cuda(self.module)
 
@@ -161,7 +161,7 @@ class Kernel:
 
     def launch_config(self, **scalars: int) -> list[dict[str, Any]]:
         """Grid, block and dynamic shared memory of each launch for the given scalar sizes."""
-        from autogpu.backend.launch import launch_config
+        from autogpu.target.launch import launch_config
 
         configs = []
         for entry in self.launch["launches"]:
@@ -179,9 +179,9 @@ class Kernel:
         key = (backend, *sorted(options.items()))
         if key not in self._programs:
             if backend == "cpu":
-                from autogpu.backend.cpu_exec import CpuProgram as Program
+                from autogpu.runtime.cpu_exec import CpuProgram as Program
             else:
-                from autogpu.backend.cuda_exec import CudaProgram as Program
+                from autogpu.runtime.cuda_exec import CudaProgram as Program
             self._programs[key] = Program(self.cuda_source, self.launch_description, **options)
         return self._programs[key]
 
@@ -216,7 +216,7 @@ class Kernel:
         do not match the parameters are left to the executors' own checks."""
         import numpy as np
 
-        from autogpu.backend.arguments import KernelArgumentError, call_arguments
+        from autogpu.runtime.arguments import KernelArgumentError, call_arguments
 
         if self._c_function is None:
             return

@@ -4,7 +4,7 @@ point), so the stock `xdsl-opt` and other downstream compilers can use them."""
 from xdsl.universe import Universe
 
 from autogpu.passes import get_all_passes
-from autogpu.backend import get_all_targets
+from autogpu.target import get_all_targets
 
 
 def _get_agpu():

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from autogpu.backend.cuda_limits import SHARED_BYTES_PER_BLOCK
+from autogpu.target.cuda_limits import SHARED_BYTES_PER_BLOCK
 from autogpu.diagnostics import CompileError
 from benchmarks.peers import Peer, cpu_peer, gpu_peer
 from benchmarks.roofline import Roofline, gpu_roofline

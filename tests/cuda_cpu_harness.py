@@ -5,7 +5,7 @@ The kernels are compiled by g++ after a minimal shim (CUDA keywords, builtin var
 flags as the gcc reference (`-fwrapv -ffp-contract=off -fno-builtin`), and called through ctypes
 as the `extern "C"` functions they are. Only single-thread kernels make sense here: this is for
 checking what each printed expression and statement computes, not for parallel execution (that
-is `autogpu.backend.cpu_exec`'s job).
+is `autogpu.runtime.cpu_exec`'s job).
 """
 
 from __future__ import annotations

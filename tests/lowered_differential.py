@@ -17,8 +17,8 @@ from xdsl.dialects.builtin import ModuleOp
 from pass_differential import example, parsed_c  # noqa: F401 (example: for the tests)
 
 from autogpu.api import run_pipeline
-from autogpu.backend.cpu_exec import CpuProgram
-from autogpu.backend.cuda_target import CudaProgram, emit_cuda
+from autogpu.runtime.cpu_exec import CpuProgram
+from autogpu.target.cuda_target import CudaProgram, emit_cuda
 from autogpu.testing import assert_same_outputs, compile_c_reference, copy_args, random_args
 
 STATS = """

@@ -17,8 +17,8 @@ from autogpu.context import make_context
 from autogpu.frontend import parse_c
 from autogpu.interpreters import run_function
 from autogpu.testing import assert_same_outputs, copy_args, random_args
+from paths import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 @functools.cache

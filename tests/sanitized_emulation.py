@@ -2,7 +2,7 @@
 child process of its own (the sanitizer aborts it at the first signed overflow).
 
 The CPU emulation normally builds with `-fwrapv`, which makes a signed overflow wrap and so
-hides what nvcc would treat as undefined behaviour. `tests/test_wrapping_arithmetic.py` calls
+hides what nvcc would treat as undefined behaviour. `tests/target/test_wrapping_arithmetic.py` calls
 `run_sanitized(job)`; the child (this file as a script) compiles each pipeline's CUDA with the
 sanitizer, runs the job and compares with gcc's serial build, and the parent reports the
 sanitizer's message if the child died. A job is JSON: `{"kind": "big", ...}` for kernels
@@ -69,7 +69,7 @@ def _windows(args: list[Any]) -> list[np.ndarray]:
 def _child(job: dict[str, Any]) -> None:
     from lowered_differential import agree_with_gcc, cuda_of, gcc_reference
 
-    from autogpu.backend.cpu_exec import CpuProgram
+    from autogpu.runtime.cpu_exec import CpuProgram
 
     for pipeline in job["pipelines"]:
         program = cuda_of(job["source"], pipeline)

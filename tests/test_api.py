@@ -11,8 +11,8 @@ from xdsl.utils.arg_spec import parse_pipeline
 import autogpu
 from autogpu.api import load_source, option_value
 from autogpu.diagnostics import CompileError
+from paths import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 MATMUL = str(EXAMPLES / "matmul.c")
 
 

@@ -6,8 +6,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from paths import FILECHECK_TESTS
 
-SUITE = Path(__file__).resolve().parent.parent / "filecheck_tests"
+SUITE = FILECHECK_TESTS
 TESTS = sorted(
     p for p in SUITE.rglob("*") if p.suffix in {".mlir", ".c"} and "inputs" not in p.parts
 )

@@ -99,7 +99,7 @@ class SyntheticMeasurer(Measurer):
         b = config.get("block_size")
         if attempts < self.environment_times:
             if b in self.out_of_memory:
-                from autogpu.backend.arguments import KernelLaunchError
+                from autogpu.runtime.arguments import KernelLaunchError
 
                 raise KernelLaunchError("kernel 'k' failed on the CPU: cannot allocate a fiber "
                                         "stack (out of memory)")

@@ -1,7 +1,7 @@
 """The uses a `reduction(op: s)` variable may have in its loop, checked before IR exists.
 
 Each thread accumulates into a private copy of `s` that starts at the operator's identity and is
-combined with the operator after the loop (OpenMP; autogpu/passes/agpu_to_gpu/reductions.py).
+combined with the operator after the loop (OpenMP; autogpu/passes/convert_agpu_to_gpu/reductions.py).
 That computes the serial loop's result only if every update of `s` in the loop applies the
 clause's operator to `s` and a value that does not depend on `s`, and nothing else reads the
 partial value. Anything else (`reduction(*: s)` with `s += x`, `reduction(+: s)` with `s = x`, a

@@ -6,12 +6,12 @@ replaces every use of the scalar parameters `m` and `n` (by C name) inside each 
 has them with the constants, then canonicalizes (`fold=true`), so constant trip counts, bounds
 tests and launch sizes fold: serial loops over `t = 5` can be unrolled completely
 (`agpu-unroll-serial`), and the lowering leaves out the bounds guards the grid makes
-unnecessary (`convert-agpu-to-gpu`, see `agpu_to_gpu/coverage.py`).
+unnecessary (`convert-agpu-to-gpu`, see `convert_agpu_to_gpu/coverage.py`).
 
 The signature stays the same, so callers and the launch description keep passing `m`; the
 kernels are only correct for `m = 2048`. The function records it as the attribute
 `agpu.requires = {m = 2048 : i64}`, which the launch description carries as
-`"requires": {"m": 2048}` and the executors check before running (`autogpu.backend.requirements`).
+`"requires": {"m": 2048}` and the executors check before running (`autogpu.target.requirements`).
 
 Values must fit the parameter's C type; names that are no integer scalar parameter of any
 function, arrays, floating-point parameters and malformed lists are errors. A parameter already
@@ -36,13 +36,13 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import BlockArgument
 
-from autogpu.backend.c_types import int_range
-from autogpu.backend.requirements import requirements_of
+from autogpu.target.c_types import int_range
+from autogpu.target.requirements import requirements_of
 from autogpu.dialects.signature import CTYPE, REQUIRES, resolve, string, value_attributes
 from autogpu.passes.analysis.aliasing import c_name
 from autogpu.passes.analysis.integers import bit_width, to_signed
 from autogpu.passes.options import DeclaredOptionsPass, option
-from autogpu.passes.utils.canonicalize import HoistingCanonicalizePass
+from autogpu.passes.canonicalize import HoistingCanonicalizePass
 from autogpu.passes.utils.errors import PassError, error_at
 
 _ENTRY = re.compile(r"^([A-Za-z_]\w*)=([+-]?\d+)$")

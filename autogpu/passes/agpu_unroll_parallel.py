@@ -7,7 +7,7 @@ sets `unroll 2` on the parallel loop of every nest that `convert-agpu-to-gpu` ma
 innermost parallel loop of the nest's chain, unless a `mapping` property says otherwise) and
 `unroll 8` on the one mapped to y, exactly as `nest_mapping.map_nest` decides, so the factors
 land where the lowering will look for them. Each thread then runs `x * y` iterations (its
-replicas), jammed by the lowering (`agpu_to_gpu/jam.py`); the grid shrinks accordingly.
+replicas), jammed by the lowering (`convert_agpu_to_gpu/jam.py`); the grid shrinks accordingly.
 
 An option left out keeps the loops' current factors; a factor for a dimension a nest does not
 use is ignored for that nest. Factors must be at least 1, and the replicas of a nest may make at
@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 from xdsl.dialects.gpu import DimensionEnum
 
 from autogpu.dialects.agpu import ParallelForOp
-from autogpu.passes.agpu_to_gpu.nest_mapping import map_nest
+from autogpu.passes.analysis.nest_mapping import map_nest
 from autogpu.passes.analysis.loops import check_unrolled_size
 from autogpu.passes.options import DeclaredOptionsPass, option, parallel_unroll
 

@@ -1,7 +1,7 @@
 """`gpu-optimize-guards`: test each bounds guard as rarely as possible (AutoGPU 2.3.5).
 
 The lowering already places its guards well (one test per tile of replicas, none where the
-grid covers the domain exactly: `agpu_to_gpu/coverage.py`); this pass moves the guards that
+grid covers the domain exactly: `convert_agpu_to_gpu/coverage.py`); this pass moves the guards that
 other code leaves inside loops — the x guard inside the grid-stride loop over y of an unrolled-1
 kernel, guards written in the C source, guards left by later transformations — to where they
 are tested once:

@@ -42,7 +42,7 @@ from autogpu.passes.options import (
     option,
     option_fields,
 )
-from autogpu.passes.utils.canonicalize import HoistingCanonicalizePass
+from autogpu.passes.canonicalize import HoistingCanonicalizePass
 
 _SAME: Any = object()
 

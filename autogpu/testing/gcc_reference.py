@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from autogpu.backend import cpu_exec
+from autogpu.runtime import cpu_exec
 from autogpu.dialects.signature import CParameter, CSignature, c_type
 from autogpu.testing.c_signature import parse_c_signature
 

@@ -44,7 +44,7 @@ def _nvcc_version(nvcc: str) -> str:
 
 
 def _cache_dir() -> Path:
-    from autogpu.backend.cpu_exec import cache_dir
+    from autogpu.runtime.cpu_exec import cache_dir
 
     return cache_dir("nvcc")
 

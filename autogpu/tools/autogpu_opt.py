@@ -202,7 +202,7 @@ class AutogpuOptMain(xDSLOptMain):
             self.register_pass(name, factory)
 
         def get_canonicalize():
-            from autogpu.passes.utils.canonicalize import CanonicalizePass
+            from autogpu.passes.canonicalize import CanonicalizePass
 
             return CanonicalizePass
 
@@ -211,7 +211,7 @@ class AutogpuOptMain(xDSLOptMain):
 
     def register_all_targets(self):
         super().register_all_targets()
-        from autogpu.backend import get_all_targets
+        from autogpu.target import get_all_targets
 
         for name, factory in get_all_targets().items():
             self.available_targets[name] = factory

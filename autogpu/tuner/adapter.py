@@ -287,7 +287,7 @@ def compile_kernel(source: str, filename: str, function: str, pipeline: str) -> 
 def launch_config(artifact: Artifact, scalars: Mapping[str, SizeValue]) -> list[LaunchConfig]:
     """Grid, block and dynamic shared bytes of each launch, evaluated for `scalars`, and the
     static shared bytes its kernel declares (the cuda target counts them)."""
-    from autogpu.backend.launch import launch_config as evaluate
+    from autogpu.target.launch import launch_config as evaluate
 
     configs: list[LaunchConfig] = []
     for entry in artifact.entry["launches"]:
@@ -312,11 +312,11 @@ class Executor(Protocol):
 def make_program(artifact: Artifact, backend: str, device: int = 0) -> Executor:
     """The executor for `backend` over the artifact's CUDA source and launch description."""
     if backend == "cpu":
-        from autogpu.backend.cpu_exec import CpuProgram
+        from autogpu.runtime.cpu_exec import CpuProgram
 
         return CpuProgram(artifact.cuda_source, artifact.launch)
     if backend == "cuda":
-        from autogpu.backend.cuda_exec import CudaProgram
+        from autogpu.runtime.cuda_exec import CudaProgram
 
         # The GPU is chosen by select_gpu() (CUDA_VISIBLE_DEVICES) before CUDA starts.
         return CudaProgram(artifact.cuda_source, artifact.launch)
@@ -335,7 +335,7 @@ def verification_programs(artifact: Artifact, backend: str,
     CPU_VERIFY_ORDERS on the CPU emulation; on the GPU one, in the GPU's own order (None)."""
     if backend != "cpu":
         return [(None, make_program(artifact, backend, device))]
-    from autogpu.backend.cpu_exec import CpuProgram
+    from autogpu.runtime.cpu_exec import CpuProgram
 
     return [(order, CpuProgram(artifact.cuda_source, artifact.launch, thread_order=order))
             for order in CPU_VERIFY_ORDERS]
@@ -373,11 +373,11 @@ def prebuild(artifact: Artifact, backend: str, arch: str | None = None) -> None:
     `CudaProgram`, so the same cache entry), without touching the GPU."""
     try:
         if backend == "cpu":
-            from autogpu.backend.cpu_exec import CpuProgram
+            from autogpu.runtime.cpu_exec import CpuProgram
 
             CpuProgram(artifact.cuda_source, artifact.launch)
         elif backend == "cuda" and arch:
-            from autogpu.backend import cuda_exec
+            from autogpu.runtime import cuda_exec
 
             try:
                 cuda_exec.prebuild(artifact.cuda_source, arch=arch)
@@ -408,7 +408,7 @@ def time_program(program: Executor, function: str, args: Sequence[Argument], *, 
 def cache_folder(kind: str):
     """Where autogpu keeps what it made, by kind: the one rule of the CPU executor
     ($AUTOGPU_CACHE/kind, else ~/.cache/autogpu/kind)."""
-    from autogpu.backend.cpu_exec import cache_dir
+    from autogpu.runtime.cpu_exec import cache_dir
 
     return cache_dir(kind)
 

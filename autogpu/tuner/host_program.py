@@ -147,7 +147,7 @@ def launcher(artifact: adapter.Artifact, config: Mapping[str, Any]) -> str:
 
 
 def _c_expr(expr: str, scalars: set[str]) -> str:
-    """A launch expression as C computing exactly like `autogpu.backend.launch.evaluate`: on
+    """A launch expression as C computing exactly like `autogpu.target.launch.evaluate`: on
     `long long` (parameters and casts' results widened to it), min/max on `long long`."""
     expr = re.sub(r"\b(min|max)\s*\(", r"agpu_\1(", str(expr))
     expr = re.sub(r"\((int|unsigned|unsigned long long)\)", r"(long long)(\1)", expr)

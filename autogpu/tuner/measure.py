@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from autogpu.backend.arguments import KernelEnvironmentError
+from autogpu.runtime.arguments import KernelEnvironmentError
 from autogpu.tuner.lifetime import lifeline, run_tied
 
 TOLERANCE_FACTOR = 8.0

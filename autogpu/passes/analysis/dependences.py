@@ -36,7 +36,7 @@ written by iteration `i = 1` is read as `a[i - 1]` by iteration `i = 2`). Access
 (or in `while` loops) have no witness: they may not run.
 
 Not checked: accesses by one iteration (never a conflict), reads of arrays the loop does not
-write, scalars (races on them are `agpu_to_gpu/function_plan.py`'s), reduction variables and
+write, scalars (races on them are `convert_agpu_to_gpu/function_plan.py`'s), reduction variables and
 arrays allocated inside the loop. Distinct arrays may overlap only as `aliasing.may_alias` says,
 by default with its `assume_no_alias` (the paper's assumption; autogpu's executors refuse
 overlapping arrays). Signed index arithmetic is assumed not to wrap (its overflow is undefined

@@ -4,7 +4,7 @@
 // grid, block and dynamic shared-memory sizes as C expressions over the scalar parameters, with a cast
 // where the IR's iN value is not what a 64-bit reading gives: (int)n for the sign extension
 // (index_cast) of an unsigned n, (int)count for a truncation; and the bytes of the kernel's
-// static __shared__ arrays (none here; tests/test_signature.py counts real ones).
+// static __shared__ arrays (none here; tests/dialects/test_signature.py counts real ones).
 
 builtin.module attributes {gpu.container_module} {
   "gpu.module"() <{sym_name = "kernels"}> ({

@@ -1,0 +1,153 @@
+"""`convert-agpu-to-gpu`: serial C kernels with parallel loops -> CUDA-model IR.
+
+AutoGPU's direct translation (the paper's `mm_0`, Tables 2.1 and 3.1): each outermost
+`agpu.parallel_for` nest of a C function becomes a `gpu.func` kernel in `gpu.module @kernels`
+(its innermost parallel loop on threads along x, the next ones on grid y and z), the code between
+nests that touches memory becomes single-thread kernels, and the function itself becomes the host
+code that launches them in program order with grid sizes computed from its scalar parameters.
+See docs/ir.md for the shape produced. The pieces, in this package: how a C function splits into
+launches (`function_plan`), the kernels (`kernel_builder`, `jam`, `reductions`), which guards the
+grid makes unnecessary (`coverage`) and the host side (`host`); how a parallel nest maps onto
+threads and blocks is shared with `agpu-unroll-parallel` (`autogpu/passes/analysis/nest_mapping.py`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import builtin, func, gpu, memref
+from xdsl.dialects.builtin import MemRefType, StringAttr, UnitAttr
+from xdsl.dialects.gpu import DimensionEnum
+from xdsl.ir import Block, Operation, Region
+from xdsl.transforms.dead_code_elimination import region_dce
+from xdsl.utils.exceptions import DiagnosticException
+
+from autogpu.target.cuda_limits import MAX_BLOCK, MAX_THREADS_PER_BLOCK
+from autogpu.passes.convert_agpu_to_gpu.function_plan import FunctionPlan, SymbolNamer, plan_function
+from autogpu.passes.convert_agpu_to_gpu.host import HostBuilder
+from autogpu.passes.convert_agpu_to_gpu.kernel_builder import BlockShape, KernelBuilder
+from autogpu.passes.analysis.nest_mapping import NestMapping
+from autogpu.passes.analysis.dependences import check_parallel_loops
+from autogpu.passes.options import DeclaredOptionsPass, option, threads
+from autogpu.passes.utils.errors import PassError, error_at
+
+MAX_BLOCK_Z = MAX_BLOCK[2]
+KERNEL_MODULE = "kernels"
+
+
+def validate_block(block_size: int, block_y: int, block_z: int) -> BlockShape:
+    """The block shape the options ask for, or a `PassError` saying why CUDA cannot run it."""
+    for name, value in (("block_size", block_size), ("block_y", block_y), ("block_z", block_z)):
+        if value < 1:
+            raise PassError(f"invalid option {name}={value}: threads per block must be >= 1")
+    if block_z > MAX_BLOCK_Z:
+        raise PassError(f"invalid option block_z={block_z}: CUDA allows at most {MAX_BLOCK_Z}")
+    if (threads := block_size * block_y * block_z) > MAX_THREADS_PER_BLOCK:
+        raise PassError(
+            f"invalid block of {block_size}x{block_y}x{block_z} = {threads} threads: CUDA "
+            f"allows at most {MAX_THREADS_PER_BLOCK} threads per block"
+        )
+    return BlockShape(block_size, block_y, block_z)
+
+
+@dataclass(frozen=True)
+class ConvertAgpuToGpuPass(DeclaredOptionsPass):
+    """Lowers every C function of the module to a host function and its `gpu.func` kernels."""
+
+    name = "convert-agpu-to-gpu"
+
+    block_size: int = option(
+        256, doc="Threads per block along x (the innermost parallel loop).",
+        tuning="pow2(64, 512)", role=threads(0))
+    block_y: int = option(
+        1, doc="Threads per block along y (the loop mapped to y); 1: one grid row per y "
+        "iteration.", role=threads(1))
+    block_z: int = option(1, doc="Threads per block along z.", role=threads(2))
+    jam: bool = option(
+        True, doc="Unroll-and-jam the replicas of a thread (`unroll` > 1): full tiles run one "
+        "jammed copy of the body without guards, the rest guarded replica by replica. false: "
+        "every replica is a guarded copy of the whole body (no reuse between replicas).")
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        validate_block(self.block_size, self.block_y, self.block_z)
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        block = validate_block(self.block_size, self.block_y, self.block_z)
+        for existing in op.ops:
+            if isinstance(existing, gpu.ModuleOp):
+                raise error_at(
+                    existing,
+                    f"the module already has a gpu.module @{existing.sym_name.data}: "
+                    "convert-agpu-to-gpu runs once, on C-level IR"
+                )
+        if not any(isinstance(f, func.FuncOp) and f.body.blocks for f in op.ops):
+            return
+        check_parallel_loops(op)  # never lower a loop whose iterations provably conflict
+        # Lower a copy, so that a refused construct leaves the input untouched.
+        work = op.clone()
+        _lower_module(work, block, self.jam)
+        op.body.detach_block(op.body.block).erase(safe_erase=False)
+        op.body.add_block(work.body.detach_block(work.body.block))
+        op.attributes["gpu.container_module"] = UnitAttr()
+
+
+def _lower_module(op: builtin.ModuleOp, block: BlockShape, jam: bool) -> None:
+    functions = [f for f in op.ops if isinstance(f, func.FuncOp) and f.body.blocks]
+    kernels = gpu.ModuleOp(
+        StringAttr(KERNEL_MODULE),  # pyright: ignore[reportArgumentType]
+        Region(Block()),
+    )
+    op.body.block.insert_ops_before([kernels], op.body.block.first_op)  # pyright: ignore
+    namer = SymbolNamer(set())
+    for fn in functions:
+        _lower_function(plan_function(fn, namer), kernels.body.block, namer, block, jam)
+    try:
+        op.verify()
+    except DiagnosticException as e:  # a bug of this pass, reported as such
+        raise PassError(f"internal error: convert-agpu-to-gpu produced invalid IR: {e}")
+
+
+def _lower_function(
+    plan: FunctionPlan, kernels: Block, namer: SymbolNamer, block: BlockShape, jam: bool
+) -> None:
+    fn_name = plan.func.sym_name.data
+    for slot in plan.slots.values():
+        if slot.global_name is not None:
+            assert isinstance(slot.value.type, MemRefType)
+            kernels.add_op(_device_global(slot.global_name, slot.value.type, slot.alloca))
+    for spill in plan.spills.values():
+        kernels.add_op(_device_global(spill.global_name, MemRefType(spill.value.type, []), None))
+    host = HostBuilder(plan.func)
+    single = len(plan.segments) == 1
+    for seg in plan.segments:
+        name = namer.fresh(f"{fn_name}_kernel" if single else f"{fn_name}_kernel{seg.index}")
+        shape = BlockShape(1, 1, 1) if seg.mapping is None else _shape_of(seg.mapping, block)
+        builder = KernelBuilder(plan, seg, name, shape, jam)
+        kernel = builder.build_parallel() if seg.is_parallel else builder.build_serial()
+        region_dce(kernel.body)
+        kernels.add_op(kernel)
+        host.launch(seg, name, shape)
+    host.finish()
+    region_dce(plan.func.body)
+
+
+def _shape_of(mapping: NestMapping, block: BlockShape) -> BlockShape:
+    """The block of a kernel: threads only along the dimensions its nest uses."""
+    return BlockShape(
+        *(
+            block.on(dim) if mapping.level_on(dim) is not None else 1
+            for dim in (DimensionEnum.X, DimensionEnum.Y, DimensionEnum.Z)
+        )
+    )
+
+
+def _device_global(
+    name: str, memref_type: MemRefType, variable: Operation | None
+) -> memref.GlobalOp:
+    """An uninitialised variable in device memory (`__device__ T name;`) for the one
+    `variable` (an alloca) defines."""
+    if any(size < 0 for size in memref_type.get_shape()):
+        raise error_at(variable, f"variable-length arrays cannot live in device memory ('{name}')")
+    return memref.GlobalOp.get(StringAttr(name), memref_type, UnitAttr())

@@ -1,0 +1,186 @@
+"""OpenMP reductions over a mapped loop nest, as a kernel computes them.
+
+Semantics (OpenMP's): each thread accumulates the iterations it runs into a private copy
+initialised with the operator's identity; the block then combines its threads' copies by a tree
+in shared memory (`gpu.barrier` between steps, reached by every thread of the block: guards wrap
+the loop body, never the tree); finally thread 0 combines the block's result into the variable
+in device memory with one `memref.atomic_rmw`, so the variable ends as its value before the
+loop combined with every iteration's contribution, in some order (floating-point sums may round
+differently from the serial loop). `-` combines partial results with `+`, as OpenMP specifies.
+`&&` and `||` are refused earlier (no atomic combines C truth values).
+
+`memref.atomic_rmw` takes its operator as an integer, MLIR's `arith::AtomicRMWKind` (current
+numbering, below); the `cuda` target maps it to `atomicAdd`/`atomicMax`/... or a CAS loop.
+Shared memory is a `memref.alloca` in memory space 3 (NVVM's shared address space): the `cuda`
+target prints it as a `__shared__` array.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, gpu, memref, scf
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from autogpu.target.cuda_atomics import ATOMIC_KINDS
+from autogpu.dialects.agpu import ReductionKind
+from autogpu.passes.utils.index_arith import IndexArith
+
+ATOMIC_RMW_KIND: dict[str, int] = {kind: i for i, kind in enumerate(ATOMIC_KINDS)}
+"""MLIR's `arith::AtomicRMWKind` numbering: the `kind` property of `memref.atomic_rmw`."""
+
+SHARED_MEMORY_SPACE = IntegerAttr(3, i32)
+"""The memory space of `__shared__` arrays (NVVM's address space 3)."""
+
+_FLOAT_OPS: dict[ReductionKind, tuple[type[Operation], str]] = {
+    ReductionKind.ADD: (arith.AddfOp, "addf"),
+    ReductionKind.SUB: (arith.AddfOp, "addf"),
+    ReductionKind.MUL: (arith.MulfOp, "mulf"),
+    ReductionKind.MIN: (arith.MinnumfOp, "minnumf"),
+    ReductionKind.MAX: (arith.MaxnumfOp, "maxnumf"),
+}
+_INT_OPS: dict[ReductionKind, tuple[type[Operation], str]] = {
+    ReductionKind.ADD: (arith.AddiOp, "addi"),
+    ReductionKind.SUB: (arith.AddiOp, "addi"),
+    ReductionKind.MUL: (arith.MuliOp, "muli"),
+    ReductionKind.MIN: (arith.MinSIOp, "mins"),
+    ReductionKind.MAX: (arith.MaxSIOp, "maxs"),
+    ReductionKind.AND: (arith.AndIOp, "andi"),
+    ReductionKind.OR: (arith.OrIOp, "ori"),
+    ReductionKind.XOR: (arith.XOrIOp, "xori"),
+}
+
+
+def identity(kind: ReductionKind, element: Attribute) -> IntegerAttr | FloatAttr:
+    """The value a private copy starts from: combining with it changes nothing."""
+    if isinstance(element, AnyFloat):
+        value = {
+            ReductionKind.MUL: 1.0,
+            ReductionKind.MIN: math.inf,
+            ReductionKind.MAX: -math.inf,
+        }.get(kind, 0.0)
+        return FloatAttr(value, element)
+    assert isinstance(element, IntegerType)
+    width = element.width.data
+    value = {
+        ReductionKind.MUL: 1,
+        ReductionKind.AND: -1,
+        ReductionKind.MIN: 2 ** (width - 1) - 1,
+        ReductionKind.MAX: -(2 ** (width - 1)),
+    }.get(kind, 0)
+    return IntegerAttr(value, element)
+
+
+def _ops_for(kind: ReductionKind, element: Attribute) -> tuple[type[Operation], str]:
+    return (_FLOAT_OPS if isinstance(element, AnyFloat) else _INT_OPS)[kind]
+
+
+@dataclass
+class Reduction:
+    kind: ReductionKind
+    global_memref: SSAValue  # the variable, in device memory
+    private: SSAValue  # this thread's copy
+    shared: SSAValue  # one element per thread of the block
+
+    @property
+    def element(self) -> Attribute:
+        assert isinstance(self.private.type, MemRefType)
+        return self.private.type.element_type
+
+    def combine(self, builder: Builder, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+        op_type, _ = _ops_for(self.kind, self.element)
+        return builder.insert(op_type(lhs, rhs)).results[0]  # pyright: ignore[reportCallIssue]
+
+
+def start_reduction(
+    builder: Builder, kind: ReductionKind, global_memref: SSAValue, threads: int, name: str
+) -> Reduction:
+    """Allocates the private copy (set to the identity) and the block's shared array."""
+    assert isinstance(global_memref.type, MemRefType)
+    element = global_memref.type.element_type
+    private = builder.insert(memref.AllocaOp.get(element, shape=[])).memref
+    private.name_hint = f"{name}_private"
+    init = builder.insert(arith.ConstantOp(identity(kind, element))).result
+    builder.insert(memref.StoreOp.get(init, private, []))
+    shared = builder.insert(
+        memref.AllocaOp.get(element, shape=[threads], memory_space=SHARED_MEMORY_SPACE)
+    ).memref
+    shared.name_hint = f"{name}_shared"
+    return Reduction(kind, global_memref, private, shared)
+
+
+def replica_private(builder: Builder, red: Reduction, name: str) -> SSAValue:
+    """Another private copy for one replica of an unrolled thread (set to the identity), so
+    that jammed replicas never update one copy in interleaved order."""
+    private = builder.insert(memref.AllocaOp.get(red.element, shape=[])).memref
+    private.name_hint = f"{name}_private"
+    init = builder.insert(arith.ConstantOp(identity(red.kind, red.element))).result
+    builder.insert(memref.StoreOp.get(init, private, []))
+    return private
+
+
+def combine_replica(builder: Builder, red: Reduction, replica: SSAValue) -> None:
+    """Folds a replica's private copy into the thread's (before the block tree)."""
+    mine = builder.insert(memref.LoadOp.get(red.private, [])).res
+    theirs = builder.insert(memref.LoadOp.get(replica, [])).res
+    builder.insert(memref.StoreOp.get(red.combine(builder, mine, theirs), red.private, []))
+
+
+def finish_reductions(
+    builder: Builder, reductions: list[Reduction], thread: SSAValue, threads: int
+) -> None:
+    """Tree-combines the private copies of the block and atomically folds the block's result
+    into each variable. `thread` is the linear thread index in the block, `threads` the block
+    size. Every thread of the block must execute this code."""
+    if not reductions:
+        return
+    ix = IndexArith(builder)
+    for red in reductions:
+        value = builder.insert(memref.LoadOp.get(red.private, [])).res
+        builder.insert(memref.StoreOp.get(value, red.shared, [thread]))
+    builder.insert(gpu.BarrierOp())
+    stride = 1 << max(threads - 1, 0).bit_length() >> 1  # largest power of two < threads
+    while stride >= 1:
+        # threads t < stride with t + stride < threads fold in their partner's value
+        active = ix.lt(thread, ix.const(min(stride, threads - stride)))
+        body = Builder(InsertPoint.at_end(Block()))
+        # thread + stride < 2 * 1024 threads: fits
+        partner = IndexArith(body, nsw=True).add(thread, IndexArith(body).const(stride))
+        for red in reductions:
+            mine = body.insert(memref.LoadOp.get(red.shared, [thread])).res
+            theirs = body.insert(memref.LoadOp.get(red.shared, [partner])).res
+            body.insert(memref.StoreOp.get(red.combine(body, mine, theirs), red.shared, [thread]))
+        body.insert(scf.YieldOp())
+        assert isinstance(body.insertion_point.block, Block)
+        builder.insert(scf.IfOp(active, [], [body.insertion_point.block]))
+        builder.insert(gpu.BarrierOp())
+        stride >>= 1
+    first = ix.eq(thread, ix.const(0))
+    body = Builder(InsertPoint.at_end(Block()))
+    zero = IndexArith(body).const(0)
+    for red in reductions:
+        total = body.insert(memref.LoadOp.get(red.shared, [zero])).res
+        _, kind_name = _ops_for(red.kind, red.element)
+        body.insert(
+            memref.AtomicRMWOp.create(
+                operands=[total, red.global_memref],
+                result_types=[red.element],
+                properties={"kind": IntegerAttr(ATOMIC_RMW_KIND[kind_name], i64)},
+            )
+        )
+    body.insert(scf.YieldOp())
+    assert isinstance(body.insertion_point.block, Block)
+    builder.insert(scf.IfOp(first, [], [body.insertion_point.block]))
+

@@ -1,0 +1,650 @@
+"""Which elements the threads of a block read through a group of loads: the tile.
+
+The tile of a group is cached at a point P of the kernel (in the body of an *anchor*: a uniform
+loop, a uniform `if` or the kernel itself), just before the op `P_op` that contains the loads.
+Below P, each load reads `G[f]` where, for its *variables* (the thread indices `threadIdx.x/y/z`
+and the induction variables of the loops between P and the load),
+
+    f = r + sum(c_v * v)                  (r and the c_v are polynomials of block-uniform values
+                                           available at P, exact in f's wrapping arithmetic)
+
+Writing a loop variable as `v = lb_v + step_v * q_v` (and a thread index as `q_v = v`), the
+element a thread reads at some iteration is `base + sum(c_v * step_v * q_v)`. Variables whose
+`c_v * step_v` are equal polynomials move along one *dimension* d of the tile with stride
+`K_d = c_v * step_v`: `(i + u) + (j + v) * pn` has the dimensions `1` (for threadIdx.x and u)
+and `pn` (for v). Loads of the group whose bases differ by a combination `sum(delta_d * K_d)`
+with integer `delta_d` (the other taps of a stencil, the replicas of an unrolled loop) share the
+tile: along d it spans `delta_d + sum(q_v)` for all loads, i.e.
+
+    E_d = max(delta_d + sum over v in d of (N_v - 1) + 1) - min(delta_d)
+
+elements, where N_v bounds the number of values of q_v: the block size for a thread index, the
+trip count for a loop: a constant (after `agpu-specialize`, or a strip-mined tile loop
+`for (k = kk; k < min(kk + T, p); k++)`), or the `max_extent` option (checked at run time).
+
+Which elements are really read (so that loading them is safe: the out-of-range threads and
+iterations of the original kernel read nothing) is exact, not a bounding box: a load reads
+offset o iff every `o_d - delta_d` lies in the sum of the ranges of its variables' q_v, each
+range being `[0, trip count)` for a loop and `[lo, hi)` for a thread index, from the guards of
+the kernel (`gid < ub` is `threadIdx.x < ub - blockIdx.x * blockDim.x`), and the uniform
+conditions on the way to the load hold.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from xdsl.dialects import arith, gpu, memref, scf
+from xdsl.dialects.builtin import MemRefType
+from xdsl.dialects.gpu import DimensionAttr, DimensionEnum
+from xdsl.ir import Operation, SSAValue
+
+from autogpu.passes.analysis.integers import bit_width, ceil_div, constant_int
+from autogpu.passes.analysis.loops import constant_trip_count
+from autogpu.passes.analysis.polynomial import Polynomial
+from autogpu.passes.gpu_cache_shared.facts import DIMS, KernelFacts, ancestors, loop_name
+from autogpu.passes.gpu_cache_shared.materialize import Materializer
+
+UNKNOWN_EXTENT = 16
+"""Stand-in for a trip count unknown at compile time when judging whether a tile has reuse."""
+
+_CMPI_SIGNED = {2: "slt", 3: "sle", 4: "sgt", 5: "sge"}
+EXCLUDED_PATH = (
+    "the load runs in the threads a guard excludes (such as the partial tile of an unrolled "
+    "loop): left uncached, so that full blocks do not wait at its barriers"
+)
+
+
+STRUCTURE, NO_REUSE, LIMIT = 0, 1, 2
+"""How telling a refusal is for remarks: the shape of the code around one anchor (another
+anchor may do), no reuse of the elements, or a limit the user can lift (sizes, options)."""
+
+
+class Refused(Exception):
+    """The group cannot be cached at this anchor; the message says why (for remarks).
+    `members` are the loads of the group it refused, when one was formed."""
+
+    def __init__(self, message: str, rank: int = LIMIT):
+        super().__init__(message)
+        self.rank = rank
+        self.members: list[memref.LoadOp] = []
+
+
+def excluded_path(load: Operation, facts: KernelFacts) -> bool:
+    """Whether `load` runs only in threads a guard excludes: in the else branch of a thread
+    guard, or under `if (!guard)` (the partial tile of an unrolled loop)."""
+    child = load
+    for op in ancestors(load, facts.kernel):
+        if facts.is_guard(op):
+            assert isinstance(op, scf.IfOp)
+            if child.parent_region() is not op.true_region or _is_negation(op.cond):
+                return True
+        child = op
+    return False
+
+
+def _is_negation(cond: SSAValue) -> bool:
+    owner = cond.owner
+    return isinstance(owner, arith.XOrIOp) and -1 in (
+        constant_int(owner.lhs),
+        constant_int(owner.rhs),
+    )
+
+
+@dataclass
+class Var:
+    """A variable of an access: a thread index or the induction variable of a loop below P."""
+
+    value: SSAValue
+    loop: scf.ForOp | None
+    thread_dim: DimensionEnum | None
+    step: int | None  # constant step (None: unknown, allowed when the index ignores it)
+    bound: int | None  # static maximum number of values of q (None: unknown)
+    needs_check: bool = False  # bound is the max_extent option: checked at run time
+    atom: int | None = None  # atom id in the index polynomial (None: the index ignores it)
+    grid: bool = False  # a grid-stride loop (runs about once per block)
+
+    @property
+    def name(self) -> str:
+        if self.loop is not None:
+            return loop_name(self.loop)
+        assert self.thread_dim is not None
+        return f"threadIdx.{self.thread_dim.value}"
+
+
+@dataclass
+class ThreadRange:
+    """`lo <= threadIdx.d < hi` as polynomials in `index` (besides 0 <= threadIdx.d < B_d)."""
+
+    lows: list[Polynomial] = field(default_factory=list[Polynomial])
+    highs: list[Polynomial] = field(default_factory=list[Polynomial])
+
+
+@dataclass
+class Access:
+    """One load of the group, analysed at P."""
+
+    load: memref.LoadOp
+    type: object  # the integer type the index is computed in (`ui32`: zero-extended)
+    vars: list[Var]
+    coefficients: dict[int, Polynomial]  # var position -> c_v (non-zero)
+    base: Polynomial  # the index with every q_v = 0
+    conditions: list[tuple[SSAValue, bool]]  # uniform conditions on the way (value, branch)
+    threads: dict[DimensionEnum, ThreadRange]
+
+
+@dataclass
+class Dim:
+    """One dimension of the tile: stride `stride` (a polynomial) between its elements."""
+
+    stride: Polynomial
+    min_delta: int = 0
+    extent: int = 1
+    layout_stride: int = 1  # of the shared array (dimension with stride 1 fastest)
+
+
+@dataclass
+class Group:
+    """Loads of one array cached together in one tile."""
+
+    array: SSAValue
+    accesses: list[Access]
+    deltas: list[dict[int, int]]  # per access: dim index -> delta
+    members: list[dict[int, list[int]]]  # per access: dim index -> var positions
+    dims: list[Dim]
+
+    @property
+    def elements(self) -> int:
+        total = 1
+        for d in self.dims:
+            total *= d.extent
+        return total
+
+    @property
+    def halo(self) -> bool:
+        """Neighbouring threads read overlapping windows: along some dimension of the tile a
+        thread index moves together with a loop, or the loads are shifted from one another.
+        Otherwise the threads of the block share whole rows of the tile (thread-invariant
+        reads, the paper's caching, mm_1 -> mm_2)."""
+        for d in range(len(self.dims)):
+            movers = [
+                access.vars[p] for access, mine in zip(self.accesses, self.members)
+                for p in mine.get(d, [])
+            ]  # fmt: skip
+            if not any(v.thread_dim is not None for v in movers):
+                continue
+            shifted = len({delta.get(d, 0) for delta in self.deltas}) > 1
+            if shifted or any(v.thread_dim is None for v in movers):
+                return True
+        return False
+
+    @property
+    def checked_vars(self) -> list[tuple[Access, Var]]:
+        return [(a, v) for a in self.accesses for v in a.vars if v.needs_check]
+
+
+class AccessAnalysis:
+    """Analyses loads at one point P (before `p_op`, in the anchor's block)."""
+
+    def __init__(
+        self,
+        facts: KernelFacts,
+        p_op: Operation,
+        max_extent: int,
+        tiles: dict[scf.ForOp, int] | None = None,
+    ):
+        self.facts = facts
+        self.p_op = p_op
+        self.max_extent = max_extent
+        self.tiles = tiles or {}  # loops to be strip-mined: their tile's trip count
+        self.at_p = Materializer(facts, p_op)
+
+    # -- one load ------------------------------------------------------------------------
+
+    def access(self, load: memref.LoadOp) -> Access:
+        facts = self.facts
+        if len(load.indices) != 1:
+            raise Refused("only flat (rank-1) arrays are cached")
+        chain = [op for op in reversed(ancestors(load, facts.kernel))]
+        inside = chain[chain.index(self.p_op) :] if self.p_op in chain else None
+        if inside is None:
+            raise Refused("internal: the load is not below the anchor", STRUCTURE)
+        vars: list[Var] = []
+        conditions: list[tuple[SSAValue, bool]] = []
+        threads = {d: ThreadRange() for d in DIMS if facts.block_size(d) > 1}
+        child: Operation = load
+        for op in reversed(chain):  # from the load outwards: which branch holds the load
+            if isinstance(op, scf.IfOp):
+                branch = child.parent_region() is op.true_region
+                below = op in inside
+                if facts.is_uniform(op.cond):
+                    if below:
+                        if not self.at_p.can(op.cond):
+                            raise Refused(
+                                "a condition on the way is not known before the tile", STRUCTURE
+                            )
+                        conditions.append((op.cond, branch))
+                else:
+                    if not branch:
+                        raise Refused(EXCLUDED_PATH, STRUCTURE)
+                    self._guard(op.cond, threads, conditions)
+            elif isinstance(op, scf.ForOp) and op in inside:
+                vars.append(self._loop_var(op))
+            elif op in inside:
+                raise Refused(f"the load is inside '{op.name}'")
+            elif isinstance(op, scf.ForOp) and not facts.is_uniform_loop(op):
+                raise Refused("the load is in a loop whose iterations differ between threads")
+            child = op
+        for dim in threads:
+            vars.append(
+                Var(self._thread_value(dim), None, dim, 1, facts.block_size(dim))
+            )
+        return self._decompose(load, vars, conditions, threads)
+
+    def _loop_var(self, loop: scf.ForOp) -> Var:
+        facts = self.facts
+        if not facts.is_uniform_loop(loop):
+            raise Refused(
+                f"the loop over {loop_name(loop)} is not run alike by all threads of a block",
+                STRUCTURE,
+            )
+        step = constant_int(loop.step)
+        if step is not None and step <= 0:
+            raise Refused(f"the loop over {loop_name(loop)} has a step <= 0", STRUCTURE)
+        if not (self.at_p.can(loop.lb) and self.at_p.can(loop.ub)):
+            raise Refused(
+                f"the bounds of the loop over {loop_name(loop)} are not known before the tile"
+            )
+        bound, needs_check = self._trip_bound(loop, step) if step else (None, False)
+        grid = any(
+            isinstance(poly.atoms[a].owner, (gpu.BlockIdOp, gpu.GridDimOp))
+            for poly in (facts.polys.poly(loop.lb), facts.polys.poly(loop.step))
+            for a in poly.atom_ids()
+        )
+        return Var(loop.body.block.args[0], loop, None, step, bound, needs_check, grid=grid)
+
+    def _trip_bound(self, loop: scf.ForOp, step: int) -> tuple[int | None, bool]:
+        if loop in self.tiles:
+            return self.tiles[loop], False
+        if (count := constant_trip_count(loop)) is not None:
+            return count, False
+        start, end = _uncast(loop.lb), _uncast(loop.ub)
+        owner = end.owner
+        # a strip-mined tile: min(kk + T, ub), or kk + T when the tiles divide the loop
+        sides = owner.operands if isinstance(owner, arith.MinSIOp) else [end]
+        if start.type == end.type:
+            for side in sides:
+                span = self.facts.polys.poly(side).minus(self.facts.polys.poly(start))
+                if span.is_constant and span.constant > 0:
+                    return ceil_div(span.constant, step), False
+        if self.max_extent > 0:
+            return self.max_extent, True
+        return None, False
+
+    def _thread_value(self, dim: DimensionEnum) -> SSAValue:
+        return thread_index(self.facts, dim)
+
+    def _guard(
+        self,
+        cond: SSAValue,
+        threads: dict[DimensionEnum, ThreadRange],
+        conditions: list[tuple[SSAValue, bool]],
+    ) -> None:
+        """Reads `c1 && c2 && ...`: uniform conjuncts become conditions, `threadIdx.d + r < ub`
+        (and <=, >, >=, either side) thread ranges; anything else refuses."""
+        facts = self.facts
+        owner = cond.owner
+        if isinstance(owner, arith.AndIOp):
+            self._guard(owner.lhs, threads, conditions)
+            self._guard(owner.rhs, threads, conditions)
+            return
+        if facts.is_uniform(cond):
+            if not self.at_p.can(cond):
+                raise Refused("a guard condition is not known before the tile", STRUCTURE)
+            conditions.append((cond, True))
+            return
+        if _is_negation(cond):
+            raise Refused(EXCLUDED_PATH, STRUCTURE)
+        if not isinstance(owner, arith.CmpiOp) or owner.predicate.value.data not in _CMPI_SIGNED:
+            raise Refused("a thread guard that is not a signed comparison")
+        if bit_width(owner.lhs.type) != 64:
+            raise Refused("a thread guard compares values narrower than 64 bits")
+        predicate = _CMPI_SIGNED[owner.predicate.value.data]
+        difference = facts.polys.poly(owner.lhs).minus(facts.polys.poly(owner.rhs))
+        thread_atoms = [
+            a for a in difference.atom_ids() if facts.thread_dim(difference.atoms[a]) is not None
+        ]
+        if len(thread_atoms) != 1:
+            raise Refused("a thread guard that involves several thread indices")
+        split = difference.split(thread_atoms[0])
+        if split is None or not split[0].is_constant or split[0].constant not in (1, -1):
+            raise Refused("a thread guard not of the form threadIdx + uniform < uniform")
+        sign, rest = split[0].constant, split[1]
+        if not self.at_p.can_poly(rest):
+            raise Refused("a thread guard bound is not known before the tile", STRUCTURE)
+        dim = facts.thread_dim(difference.atoms[thread_atoms[0]])
+        assert dim is not None
+        rng = threads[dim]
+        # sign * t + rest  (pred)  0
+        one = Polynomial.constant_of(rest.type, 1)
+        minus_rest = rest.scaled(-1)
+        if sign == 1:
+            match predicate:
+                case "slt":
+                    rng.highs.append(minus_rest)
+                case "sle":
+                    rng.highs.append(minus_rest.plus(one))
+                case "sgt":
+                    rng.lows.append(minus_rest.plus(one))
+                case _:
+                    rng.lows.append(minus_rest)
+        else:  # -t + rest (pred) 0  <=>  t (reversed pred) rest
+            match predicate:
+                case "slt":
+                    rng.lows.append(rest.plus(one))
+                case "sle":
+                    rng.lows.append(rest)
+                case "sgt":
+                    rng.highs.append(rest)
+                case _:
+                    rng.highs.append(rest.plus(one))
+
+    def _decompose(
+        self,
+        load: memref.LoadOp,
+        vars: list[Var],
+        conditions: list[tuple[SSAValue, bool]],
+        threads: dict[DimensionEnum, ThreadRange],
+    ) -> Access:
+        polys = self.facts.polys
+        index = load.indices[0]
+        poly = polys.index_poly(index)
+        atoms = {polys.atom_id(v.value): position for position, v in enumerate(vars)}
+        coefficients: dict[int, Polynomial] = {}
+        rest = poly
+        for atom, position in atoms.items():
+            if atom not in rest.atom_ids():
+                continue
+            split = rest.split(atom)
+            if split is None:
+                raise Refused(f"the index is not affine in {vars[position].name}")
+            coefficient, rest = split
+            if not coefficient.terms:
+                continue
+            if vars[position].step is None:
+                raise Refused(
+                    f"the loop over {vars[position].name} has no constant step", STRUCTURE
+                )
+            coefficients[position] = coefficient
+            vars[position].atom = atom
+        for position, c in coefficients.items():
+            if c.atom_ids() & set(atoms):
+                raise Refused(f"the index multiplies {vars[position].name} by another variable")
+            if not self.at_p.can_poly(c):
+                raise Refused(
+                    f"the stride of {vars[position].name} in the index is not known before the "
+                    "tile"
+                )
+        leftover = [a for a in rest.atom_ids() if self.facts.thread_dim(rest.atoms[a])]
+        if leftover or not self.at_p.can_poly(rest):
+            raise Refused("the index depends on values not known before the tile")
+        base = rest
+        for position, c in coefficients.items():
+            var = vars[position]
+            if var.loop is None:
+                continue
+            lb = polys.poly(var.loop.lb)
+            if (lb_width := bit_width(lb.type)) is None or lb_width < base.width:
+                if not lb.is_constant:
+                    raise Refused(f"the loop over {var.name} is narrower than the index")
+                lb = Polynomial.constant_of(base.type, lb.constant)
+            elif lb.type != base.type:
+                lb = lb.truncated(base.type)
+            base = base.plus(c.times(lb))
+        return Access(load, poly.type, vars, coefficients, base, conditions, threads)
+
+    # -- the group -----------------------------------------------------------------------
+
+    def group(self, target: memref.LoadOp, loads: list[memref.LoadOp]) -> Group:
+        """The tile of `target` and of the other `loads` of its array below P that can share
+        it (those that cannot stay global loads)."""
+        first = self.access(target)
+        accesses = [first]
+        for load in loads:
+            if load is target:
+                continue
+            try:
+                access = self.access(load)
+            except Refused:
+                continue
+            if access.type == first.type:
+                accesses.append(access)
+        dims: list[Dim] = []
+        keys: dict[tuple, int] = {}
+        members: list[dict[int, list[int]]] = []
+        kept: list[Access] = []
+        deltas: list[dict[int, int]] = []
+        for access in accesses:
+            trial_dims = list(dims)
+            trial_keys = dict(keys)
+            mine: dict[int, list[int]] = {}
+            for position, c in access.coefficients.items():
+                step = access.vars[position].step
+                assert step is not None
+                stride = c.scaled(step)
+                if stride.key not in trial_keys:
+                    trial_keys[stride.key] = len(trial_dims)
+                    trial_dims.append(Dim(stride))
+                mine.setdefault(trial_keys[stride.key], []).append(position)
+            limits = _limits(trial_dims, list(zip(kept, members, deltas)), (access, mine))
+            difference = access.base.minus(first.base)
+            delta = _decompose_offset(difference, trial_dims, limits)
+            if delta is None:
+                # another row: `in[(i - 1) * m + j]` next to `in[i * m + j]` (i uniform)
+                for stride in _row_strides(first.base, difference, trial_dims):
+                    delta = _decompose_offset(
+                        difference, [*trial_dims, Dim(stride)], [*limits, None]
+                    )
+                    if delta is not None:
+                        trial_keys[stride.key] = len(trial_dims)
+                        trial_dims.append(Dim(stride))
+                        break
+            if delta is None:
+                if access is first:
+                    raise Refused("internal: the first access does not decompose")
+                continue
+            dims, keys = trial_dims, trial_keys
+            kept.append(access)
+            members.append(mine)
+            deltas.append(delta)
+        group = Group(target.memref, kept, deltas, members, dims)
+        _shape(group)
+        return group
+
+
+def _row_strides(base: Polynomial, difference: Polynomial, dims: list[Dim]):
+    """Strides for a dimension without variables that may make `difference` decompose: the
+    coefficients of the uniform atoms in the base index (`(j + v) * pn` gives `pn`, the
+    rows of a replica j + 1 of an unrolled loop), the non-constant part of `difference`
+    divided by the gcd of its coefficients, and 1 (the copies k + 1, k + 2, ... of an
+    unrolled serial loop of step 16, or constant taps)."""
+    known = {dim.stride.key for dim in dims}
+    for atom in sorted(base.atom_ids()):
+        split = base.split(atom)
+        if split is not None and not split[0].is_constant and split[0].key not in known:
+            yield split[0]
+    terms = {m: difference.signed(m) for m in difference.terms if m}
+    if terms:
+        divisor = math.gcd(*terms.values())
+        if terms[min(terms)] < 0:
+            divisor = -divisor
+        yield Polynomial.make(
+            difference.type, {m: c // divisor for m, c in terms.items()}, difference.atoms
+        )
+    elif difference.constant:  # a row of a constant length: `(j + 1) * 2048`
+        row = Polynomial.constant_of(difference.type, abs(difference.constant))
+        if row.key not in known:
+            yield row
+    unit = Polynomial.constant_of(difference.type, 1)
+    if unit.key not in known:
+        yield unit
+
+
+def _limits(
+    dims: list[Dim],
+    kept: list[tuple[Access, dict[int, list[int]], dict[int, int]]],
+    current: tuple[Access, dict[int, list[int]]],
+) -> list[tuple[int, int] | None]:
+    """Per dimension, the constant shifts of the current access that keep the tile in one
+    piece along it: its window must touch the windows of the accesses kept so far (a tap at
+    +1 beside a window of 32, the next replica 16 further along a window of 18; not a row 2048
+    further along a window of 256, which is another dimension). None: no limit (no variables
+    along it, or unknown bounds)."""
+
+    def span(access: Access, positions: list[int]) -> int | None:
+        bounds = [access.vars[p].bound for p in positions]
+        if any(b is None for b in bounds):
+            return None
+        return sum(max(b, 1) - 1 for b in bounds if b is not None) + 1
+
+    access, mine = current
+    limits: list[tuple[int, int] | None] = []
+    for d in range(len(dims)):
+        has_variables = bool(mine.get(d)) or any(theirs.get(d) for _, theirs, _ in kept)
+        own = span(access, mine.get(d, []))
+        windows = [(delta.get(d, 0), span(other, theirs.get(d, [])))
+                   for other, theirs, delta in kept]  # fmt: skip
+        if not has_variables or own is None or any(w is None for _, w in windows):
+            limits.append(None)
+            continue
+        starts = [start for start, _ in windows] or [0]
+        ends = [start + (w or 1) for start, w in windows] or [own]
+        limits.append((min(starts) - own, max(ends)))
+    return limits
+
+
+def _decompose_offset(
+    difference: Polynomial, dims: list[Dim], limits: list[tuple[int, int] | None]
+) -> dict[int, int] | None:
+    """Integers delta_d with difference == sum(delta_d * stride_d), or None: greedily, the
+    strides with more terms first, then the larger ones, each taking the multiple of itself
+    it can (within its limit)."""
+    remaining = difference
+    deltas: dict[int, int] = {}
+
+    def size(d: int) -> tuple[int, int]:
+        stride = dims[d].stride
+        lead = next((m for m in sorted(stride.terms) if m), ())
+        return (-len(stride.terms), -abs(stride.signed(lead)))
+
+    for constant_pass in (False, True):
+        for d in sorted(range(len(dims)), key=size):
+            stride = dims[d].stride
+            if stride.is_constant != constant_pass:
+                continue
+            if constant_pass:
+                lead: tuple[int, ...] = ()
+            else:
+                lead = next(m for m in sorted(stride.terms) if m)
+            have, unit = remaining.signed(lead), stride.signed(lead)
+            count = abs(have) // abs(unit) * (1 if (have >= 0) == (unit > 0) else -1)
+            limit = limits[d]
+            if not count or (limit is not None and not limit[0] <= count <= limit[1]):
+                continue
+            deltas[d] = count
+            remaining = remaining.minus(stride.scaled(count))
+        if not constant_pass and not remaining.is_constant:
+            return None
+    return deltas if not remaining.terms else None
+
+
+def _uncast(value: SSAValue) -> SSAValue:
+    """The value an integer cast converts (the tile bounds are computed in `index`)."""
+    owner = value.owner
+    if isinstance(owner, arith.IndexCastOp | arith.TruncIOp | arith.ExtSIOp):
+        return owner.operands[0]
+    return value
+
+
+def extents(group: Group, unknown: int | None = None) -> list[tuple[int, int]] | None:
+    """(min delta, extent) of each dimension; variables without a static bound count as
+    `unknown` values (None: then there is no static shape)."""
+    result = []
+    for d in range(len(group.dims)):
+        lows, highs = [], []
+        for access, delta, mine in zip(group.accesses, group.deltas, group.members):
+            span = 1
+            for position in mine.get(d, []):
+                bound = access.vars[position].bound
+                if bound is None:
+                    if unknown is None:
+                        return None
+                    bound = unknown
+                span += max(bound, 1) - 1
+            lows.append(delta.get(d, 0))
+            highs.append(delta.get(d, 0) + span)
+        result.append((min(lows), max(highs) - min(lows)))
+    return result
+
+
+def _shape(group: Group) -> None:
+    """Fixes the tile's extents (when static) and the layout of the shared array: the
+    dimension of stride 1 in the array fastest, so that neighbouring threads touch
+    neighbouring elements."""
+    shape = extents(group) or [(0, 0)] * len(group.dims)
+    for dim, (min_delta, extent) in zip(group.dims, shape):
+        dim.min_delta, dim.extent = min_delta, extent
+    unit = ((), 1)
+    order = sorted(range(len(group.dims)), key=lambda d: (group.dims[d].stride.key != (unit,), d))
+    stride = 1
+    for d in order:
+        group.dims[d].layout_stride = stride
+        stride *= max(group.dims[d].extent, 1)
+
+
+def unbounded_vars(group: Group) -> list[Var]:
+    """Variables that move the element read but have no static bound."""
+    return [
+        a.vars[p] for a in group.accesses for p in a.coefficients if a.vars[p].bound is None
+    ]
+
+
+def reads_and_elements(group: Group) -> tuple[int, int]:
+    """(loads the block executes, elements of the tile), unknown trip counts taken as
+    `UNKNOWN_EXTENT`: caching pays only when the first exceeds the second."""
+    reads = 0
+    for access in group.accesses:
+        product = 1
+        for var in access.vars:
+            if var.grid:
+                continue  # a grid-stride loop gives each block about one iteration
+            product *= var.bound if var.bound is not None else UNKNOWN_EXTENT
+        reads += product
+    elements = 1
+    for _, extent in extents(group, UNKNOWN_EXTENT) or []:
+        elements *= extent
+    return reads, elements
+
+
+def thread_index(facts: KernelFacts, dim: DimensionEnum) -> SSAValue:
+    """A `threadIdx` value of the kernel (created at its entry if there is none)."""
+    for op in facts.kernel.walk():
+        if isinstance(op, gpu.ThreadIdOp) and op.dimension.data == dim:
+            return op.result
+    op = gpu.ThreadIdOp(DimensionAttr(dim))
+    op.result.name_hint = f"t{dim.value}"
+    facts.entry.insert_op_before(op, facts.entry.first_op)  # pyright: ignore
+    return op.result
+
+
+def element_bytes(array: SSAValue) -> int:
+    assert isinstance(array.type, MemRefType)
+    width = bit_width(array.type.element_type)
+    if width is None:
+        from xdsl.dialects.builtin import AnyFloat
+
+        element = array.type.element_type
+        assert isinstance(element, AnyFloat)
+        width = element.bitwidth
+    return max(width // 8, 1)

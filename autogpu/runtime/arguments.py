@@ -1,0 +1,467 @@
+"""Arguments of a kernel call, checked against the launch description before anything runs.
+
+Both executors (the CPU emulation in `cpu_exec` and pycuda in `cuda_exec`) bind the user's NumPy
+arrays and Python scalars through `bind_arguments`, so that they accept and reject exactly the same
+calls, and compute each launch's grid through `launch_configs`. Arrays are never converted: a
+silent copy would receive the kernel's outputs and the caller's array would not, so a wrong dtype,
+a strided view or a read-only output is an error that names the parameter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from autogpu.target.cuda_limits import MAX_BLOCK, MAX_GRID, MAX_THREADS_PER_BLOCK
+from autogpu.target.launch import evaluate, launch_config
+from autogpu.target.requirements import violation
+
+
+class KernelArgumentError(ValueError):
+    """The arguments do not fit the C function's parameters (count, name, dtype, layout, size)."""
+
+
+class KernelCompileError(RuntimeError):
+    """The emitted CUDA source did not compile (g++ for the CPU emulation, nvcc for the GPU)."""
+
+    def __init__(self, message: str, log: str = ""):
+        super().__init__(f"{message}\n{log}".rstrip())
+        self.log = log
+
+
+class KernelLaunchError(RuntimeError):
+    """A launch could not run (invalid configuration, too many resources) or failed while running
+    (a barrier in divergent code, a failed assert)."""
+
+
+class KernelEnvironmentError(KernelCompileError, KernelLaunchError):
+    """The machine failed, not the kernel: no memory or memory map left (a fiber stack, a library
+    that cannot be loaded), a compiler killed or out of space. The kernel is not known to be
+    wrong, so a caller may retry later (with fewer programs loaded) instead of rejecting it. It is
+    both a compile and a launch error, so that handlers of either still catch it."""
+
+
+class LaunchDescriptionError(ValueError):
+    """The launch description is malformed or disagrees with the kernels it describes."""
+
+
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of the C function, as the launch description gives it."""
+
+    name: str
+    kind: str  # "array" or "scalar"
+    dtype: np.dtype
+    ctype: str
+    const: bool = False
+    restrict: bool = False
+    extents: tuple[str | int | None, ...] | None = None  # C99 array extents, outermost first
+
+    @property
+    def is_array(self) -> bool:
+        return self.kind == "array"
+
+    def describe(self) -> str:
+        what = f"{self.dtype.name} array" if self.is_array else self.dtype.name
+        return f"{what} (C type {'const ' if self.const else ''}{self.ctype})"
+
+
+@dataclass(frozen=True)
+class LaunchEntry:
+    """One kernel launch of a function: expressions over the scalar parameters."""
+
+    kernel: str
+    grid: tuple[str, str, str]
+    block: tuple[str, str, str]
+    args: tuple[str, ...]
+    dynamic_shared_bytes: str
+
+
+@dataclass(frozen=True)
+class Function:
+    """A C function of the launch description: its parameters and the kernels it launches."""
+
+    name: str
+    params: tuple[Param, ...]
+    launches: tuple[LaunchEntry, ...]
+    requires: tuple[tuple[str, int], ...] = ()  # scalar values the kernels were compiled for
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise LaunchDescriptionError(f"function '{self.name}' has no parameter '{name}'")
+
+
+@dataclass(frozen=True)
+class LaunchConfig:
+    """A launch's evaluated configuration."""
+
+    grid: tuple[int, int, int]
+    block: tuple[int, int, int]
+    dynamic_shared_bytes: int
+
+    @property
+    def empty(self) -> bool:
+        """No block to run (a grid of `(n + 255) / 256` blocks for n <= 0): the loop the grid
+        covers is empty, so the executors skip the launch (CUDA would reject it)."""
+        return any(g <= 0 for g in self.grid)
+
+
+@dataclass(frozen=True)
+class BoundCall:
+    """Checked arguments: NumPy arrays as given, scalars as NumPy scalars of the exact C type."""
+
+    function: Function
+    values: dict[str, np.ndarray | np.generic]
+
+    @property
+    def scalars(self) -> dict[str, int | float | bool]:
+        """Scalar values as Python numbers, for evaluating launch expressions."""
+        return {p.name: self.values[p.name].item() for p in self.function.params if not p.is_array}
+
+    def arrays(self) -> list[tuple[Param, np.ndarray]]:
+        return [(p, self.values[p.name]) for p in self.function.params if p.is_array]
+
+
+# --------------------------------------------------------------------------------------------
+# The launch description
+# --------------------------------------------------------------------------------------------
+def _field(entry: Mapping[str, Any], key: str, where: str) -> Any:
+    if not isinstance(entry, Mapping) or key not in entry:
+        raise LaunchDescriptionError(f"invalid launch description: {where} has no '{key}'")
+    return entry[key]
+
+
+def _dims(value: Any, where: str) -> tuple[str, str, str]:
+    if not isinstance(value, (list, tuple)) or not 1 <= len(value) <= 3:
+        raise LaunchDescriptionError(
+            f"invalid launch description: {where} must be a list of 1 to 3 expressions"
+        )
+    dims = [str(v) for v in value] + ["1"] * (3 - len(value))
+    return (dims[0], dims[1], dims[2])
+
+
+def _param(entry: Mapping[str, Any], where: str) -> Param:
+    name = str(_field(entry, "name", where))
+    kind = _field(entry, "kind", f"{where} '{name}'")
+    if kind not in ("array", "scalar"):
+        raise LaunchDescriptionError(
+            f"invalid launch description: parameter '{name}' has kind {kind!r}"
+            " (expected 'array' or 'scalar')"
+        )
+    try:
+        dtype = np.dtype(_field(entry, "dtype", f"parameter '{name}'"))
+    except TypeError as e:
+        raise LaunchDescriptionError(
+            f"invalid launch description: parameter '{name}' has an unknown dtype: {e}"
+        ) from None
+    extents = entry.get("extents")
+    return Param(
+        name=name,
+        kind=kind,
+        dtype=dtype,
+        ctype=str(entry.get("ctype", dtype.name)),
+        const=bool(entry.get("const", False)),
+        restrict=bool(entry.get("restrict", False)),
+        extents=None if extents is None else tuple(extents),
+    )
+
+
+def parse_launch_description(launch: Mapping[str, Any]) -> dict[str, Function]:
+    """The functions of a launch description (docs/ir.md), by name, checked for shape."""
+    functions: dict[str, Function] = {}
+    for f in _field(launch, "functions", "the launch description"):
+        name = str(_field(f, "name", "a function"))
+        params = tuple(_param(p, f"a parameter of '{name}'") for p in _field(f, "params", name))
+        names = {p.name for p in params}
+        if len(names) != len(params):
+            raise LaunchDescriptionError(
+                f"invalid launch description: '{name}' has duplicate parameter names"
+            )
+        launches = []
+        for i, entry in enumerate(_field(f, "launches", name)):
+            where = f"launch {i} of '{name}'"
+            args = tuple(str(a) for a in _field(entry, "args", where))
+            for a in args:
+                if a not in names:
+                    raise LaunchDescriptionError(
+                        f"invalid launch description: {where} passes '{a}', which is not a"
+                        f" parameter of '{name}'"
+                    )
+            launches.append(
+                LaunchEntry(
+                    kernel=str(_field(entry, "kernel", where)),
+                    grid=_dims(_field(entry, "grid", where), f"the grid of {where}"),
+                    block=_dims(_field(entry, "block", where), f"the block of {where}"),
+                    args=args,
+                    dynamic_shared_bytes=str(entry.get("dynamic_shared_bytes", "0")),
+                )
+            )
+        functions[name] = Function(name, params, tuple(launches), _requires(f, name, params))
+    return functions
+
+
+def _requires(
+    entry: Mapping[str, Any], name: str, params: tuple[Param, ...]
+) -> tuple[tuple[str, int], ...]:
+    """The `requires` entry (agpu-specialize): integer values of scalar parameters."""
+    requires = entry.get("requires") or {}
+    if not isinstance(requires, Mapping):
+        raise LaunchDescriptionError(
+            f"invalid launch description: 'requires' of '{name}' must map parameters to integers"
+        )
+    scalars = {p.name for p in params if not p.is_array}
+    for param, value in requires.items():
+        if param not in scalars or isinstance(value, bool) or not isinstance(value, int):
+            raise LaunchDescriptionError(
+                f"invalid launch description: '{name}' requires {param} = {value!r}, but only "
+                "integer values of its scalar parameters can be required"
+            )
+    return tuple(requires.items())
+
+
+def kernel_names(functions: Mapping[str, Function]) -> list[str]:
+    """Every kernel some function launches, each once, in order of first use."""
+    seen: dict[str, None] = {}
+    for f in functions.values():
+        for entry in f.launches:
+            seen.setdefault(entry.kernel, None)
+    return list(seen)
+
+
+def find_function(functions: Mapping[str, Function], name: str) -> Function:
+    if name not in functions:
+        known = ", ".join(sorted(functions)) or "none"
+        raise KernelArgumentError(f"no function '{name}' in this program (it has: {known})")
+    return functions[name]
+
+
+# --------------------------------------------------------------------------------------------
+# Launch configurations
+# --------------------------------------------------------------------------------------------
+def launch_configs(call: BoundCall) -> list[LaunchConfig]:
+    """The evaluated, checked configuration of each launch of the call's function, in order
+    (by `autogpu.target.launch`, the cuda target's own reading of the expressions)."""
+    scalars = call.scalars
+    configs = []
+    for entry in call.function.launches:
+        config = LaunchConfig(*_evaluate_launch(entry, scalars))
+        check_launch_config(entry.kernel, config)
+        configs.append(config)
+    return configs
+
+
+def _evaluate_launch(entry: LaunchEntry, scalars: Mapping[str, Any]) -> tuple[Any, Any, int]:
+    description = {
+        "kernel": entry.kernel,
+        "grid": list(entry.grid),
+        "block": list(entry.block),
+        "dynamic_shared_bytes": entry.dynamic_shared_bytes,
+    }
+    try:
+        return launch_config(description, scalars)
+    except ValueError as e:  # e.g. a division by a zero argument, a name that is no parameter
+        raise KernelLaunchError(f"launch of '{entry.kernel}': {e}") from None
+
+
+def check_launch_config(kernel: str, config: LaunchConfig) -> None:
+    """CUDA's limits; an empty grid (an extent <= 0) is allowed: the launch is skipped."""
+    where = f"launch of '{kernel}' with grid {config.grid}, block {config.block}"
+    if any(b < 1 or b > m for b, m in zip(config.block, MAX_BLOCK)):
+        raise KernelLaunchError(f"{where}: block extents must be within 1..{MAX_BLOCK}")
+    threads = config.block[0] * config.block[1] * config.block[2]
+    if threads > MAX_THREADS_PER_BLOCK:
+        raise KernelLaunchError(
+            f"{where}: {threads} threads per block (at most {MAX_THREADS_PER_BLOCK})"
+        )
+    if any(g > m for g, m in zip(config.grid, MAX_GRID)):
+        raise KernelLaunchError(f"{where}: grid extents must be at most {MAX_GRID}")
+    if config.dynamic_shared_bytes < 0:
+        raise KernelLaunchError(
+            f"{where}: negative dynamic shared memory ({config.dynamic_shared_bytes} bytes)"
+        )
+
+
+# --------------------------------------------------------------------------------------------
+# Binding arguments
+# --------------------------------------------------------------------------------------------
+def call_arguments(
+    args: Sequence[Any], named: Mapping[str, Any]
+) -> tuple[Sequence[Any], Mapping[str, Any]]:
+    """The executors' `run` takes the arguments spread, `run(name, x, y, n=3)`, or as a sequence
+    and a mapping, `run(name, (x, y), {"n": 3})`. The forms cannot be confused: a kernel
+    argument is never a list, tuple or dict."""
+    if (
+        not named
+        and 1 <= len(args) <= 2
+        and isinstance(args[0], (list, tuple))
+        and (len(args) == 1 or isinstance(args[1], Mapping))
+    ):
+        return tuple(args[0]), dict(args[1]) if len(args) == 2 else {}
+    return args, named
+
+
+def bind_arguments(function: Function, args: Sequence[Any], named: Mapping[str, Any]) -> BoundCall:
+    """Checks positional and named arguments against the function's parameters: every check
+    happens before any kernel runs, and the error names the parameter."""
+    params = function.params
+    sig = f"{function.name}({', '.join(p.name for p in params)})"
+    if len(args) > len(params):
+        raise KernelArgumentError(
+            f"{sig} takes {len(params)} arguments, {len(args)} positional ones were given"
+        )
+    given: dict[str, Any] = {p.name: a for p, a in zip(params, args)}
+    for name, value in named.items():
+        if name in given:
+            raise KernelArgumentError(f"{sig}: argument '{name}' given twice")
+        if not any(p.name == name for p in params):
+            raise KernelArgumentError(f"{sig} has no parameter '{name}'")
+        given[name] = value
+    missing = [p.name for p in params if p.name not in given]
+    if missing:
+        raise KernelArgumentError(f"{sig}: missing argument(s) {', '.join(missing)}")
+
+    values: dict[str, np.ndarray | np.generic] = {}
+    for p in params:  # scalars first: extents refer to them
+        if not p.is_array:
+            values[p.name] = _bind_scalar(function, p, given[p.name])
+    for p in params:
+        if p.is_array:
+            values[p.name] = _bind_array(function, p, given[p.name], values)
+    if function.requires:
+        scalars = {p.name: values[p.name].item() for p in params if not p.is_array}
+        if (why := violation(function.name, dict(function.requires), scalars)) is not None:
+            raise KernelArgumentError(why)
+    _check_overlaps(function, values)
+    return BoundCall(function, values)
+
+
+def _where(function: Function, p: Param) -> str:
+    return f"argument '{p.name}' of {function.name}()"
+
+
+def _bind_scalar(function: Function, p: Param, value: Any) -> np.generic:
+    where = _where(function, p)
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, (np.ndarray, list, tuple)):
+        raise KernelArgumentError(f"{where} is a scalar {p.describe()}, got {type(value).__name__}")
+    kind = p.dtype.kind
+    if kind == "b":
+        if isinstance(value, (bool, np.bool_)) or (
+            isinstance(value, (int, np.integer)) and value in (0, 1)
+        ):
+            return np.bool_(bool(value))
+        raise KernelArgumentError(f"{where} expects {p.describe()}, got {value!r}")
+    if kind in "iu":
+        if not isinstance(value, (int, np.integer, bool, np.bool_)):
+            raise KernelArgumentError(
+                f"{where} expects an integer, {p.describe()}, got {type(value).__name__} {value!r}"
+            )
+        info = np.iinfo(p.dtype)
+        if not info.min <= int(value) <= info.max:
+            raise KernelArgumentError(
+                f"{where} = {int(value)} is out of range for {p.describe()}:"
+                f" {info.min}..{info.max}"
+            )
+        return p.dtype.type(int(value))
+    if kind == "f":
+        if isinstance(value, (bool, np.bool_)) or not isinstance(
+            value, (int, float, np.integer, np.floating)
+        ):
+            raise KernelArgumentError(
+                f"{where} expects a number, {p.describe()}, got {type(value).__name__} {value!r}"
+            )
+        with np.errstate(over="ignore"):
+            converted = p.dtype.type(value)
+        if np.isinf(converted) and np.isfinite(value):
+            raise KernelArgumentError(f"{where} = {value!r} is out of range for {p.describe()}")
+        return converted
+    raise LaunchDescriptionError(f"parameter '{p.name}' has unsupported dtype {p.dtype}")
+
+
+def _bind_array(
+    function: Function, p: Param, value: Any, scalars: Mapping[str, np.generic]
+) -> np.ndarray:
+    where = _where(function, p)
+    if not isinstance(value, np.ndarray):
+        raise KernelArgumentError(
+            f"{where} expects a NumPy {p.describe()}, got {type(value).__name__}"
+        )
+    if value.dtype != p.dtype:
+        raise KernelArgumentError(
+            f"{where} expects a {p.describe()}, got dtype {value.dtype}; arrays are not converted"
+            f" (a converted copy would receive the outputs): pass an array created with"
+            f" dtype=np.{p.dtype.name}"
+        )
+    if not value.flags.c_contiguous:
+        raise KernelArgumentError(
+            f"{where} is not C-contiguous (a strided view or Fortran order); the kernel indexes it"
+            " as one flat array: pass np.ascontiguousarray(...) and read results from that"
+        )
+    if not value.flags.aligned:
+        raise KernelArgumentError(f"{where} is not aligned for {p.dtype.name}")
+    if not p.const and not value.flags.writeable:
+        raise KernelArgumentError(f"{where} is read-only, but the kernel may write it")
+    needed = _required_elements(function, p, scalars)
+    if needed is not None and value.size < needed:
+        extents = "][".join(str(e) for e in p.extents or ())
+        raise KernelArgumentError(
+            f"{where} has {value.size} elements, but {p.ctype} {p.name}[{extents}]"
+            f" needs {needed}"
+        )
+    return value
+
+
+def _required_elements(
+    function: Function, p: Param, scalars: Mapping[str, np.generic]
+) -> int | None:
+    """Elements a C99 array parameter needs (None when unknowable: a plain pointer, or an
+    extent that is not given, like the first one of `float A[][n]`)."""
+    if not p.extents:
+        return None
+    total = 1
+    for extent in p.extents:
+        if extent is None or extent == "":
+            return None
+        numbers = {k: v.item() for k, v in scalars.items() if isinstance(v, np.generic)}
+        try:
+            value = evaluate(str(extent), numbers)
+        except ValueError as e:
+            raise LaunchDescriptionError(f"extent of parameter '{p.name}': {e}") from None
+        if value < 0:
+            raise KernelArgumentError(
+                f"{_where(function, p)}: extent '{extent}' of {p.name} is negative ({value})"
+            )
+        total *= value
+    return total
+
+
+def _check_overlaps(function: Function, values: Mapping[str, Any]) -> None:
+    """Arrays that overlap in memory where one of them is written: the GPU executor copies each
+    array to its own device buffer, so such aliasing cannot behave as in C; both executors reject
+    it so that they agree."""
+    arrays = [(p, values[p.name]) for p in function.params if p.is_array]
+    for i, (p, a) in enumerate(arrays):
+        for q, b in arrays[i + 1 :]:
+            if (p.const and q.const) or a.size == 0 or b.size == 0:
+                continue
+            if np.may_share_memory(a, b):
+                raise KernelArgumentError(
+                    f"arguments '{p.name}' and '{q.name}' of {function.name}() overlap in memory"
+                    " and one of them may be written; pass distinct arrays"
+                )
+
+
+def check_requirements(function: Mapping[str, Any], scalars: Mapping[str, Any]) -> None:
+    """Refuses a call whose scalar arguments differ from the values the function's kernels were
+    specialised for (`function` is one entry of the launch description's `functions`)."""
+    why = violation(function.get("name", "?"), function.get("requires") or {}, scalars)
+    if why is not None:
+        raise KernelArgumentError(why)

@@ -1,0 +1,415 @@
+"""Runs the emitted CUDA C on an NVIDIA GPU through pycuda, from the same launch description and
+with the same argument checks as the CPU emulation (`cpu_exec`).
+
+pycuda is imported only inside functions, so autogpu imports and works without it (install the
+`gpu` extra where there is a GPU). `CudaProgram.run` copies every array argument to the device
+(outputs may be read-modify-written, as in `y += a * x`), launches the function's kernels in order
+and copies the non-const arrays back. `CudaProgram.time` measures with CUDA events: the launches
+alone on device-resident data, and the launches with the copies; outputs are restored from a
+device copy of their initial state before each repetition (not timed), so kernels that accumulate
+into their output are timed on the same input every time, and the caller's arrays end up holding
+the result of exactly one run. `__device__` globals are not restored: a function must reset
+what it accumulates there (as the reduction kernels the cuda target emits do).
+
+nvcc contracts `a * b + c` into a fused multiply-add by default; pass `fmad=False` to get the
+unfused, bitwise C results that the CPU emulation computes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import statistics
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from autogpu.runtime.arguments import (
+    BoundCall,
+    Function,
+    KernelCompileError,
+    KernelLaunchError,
+    LaunchConfig,
+    LaunchDescriptionError,
+    LaunchEntry,
+    bind_arguments,
+    call_arguments,
+    find_function,
+    kernel_names,
+    launch_configs,
+    parse_launch_description,
+)
+from autogpu.target.cuda_limits import SHARED_BYTES_PER_BLOCK
+from autogpu.dialects.signature import BY_DTYPE
+
+
+class GpuUnavailableError(RuntimeError):
+    """pycuda is not installed, or no CUDA device can be used."""
+
+
+def _driver() -> Any:
+    """pycuda.driver, initialised."""
+    try:
+        import pycuda.driver as driver
+    except ImportError as e:
+        raise GpuUnavailableError(
+            f"running kernels on the GPU needs pycuda ({e}); install it with"
+            " `pip install -e '.[gpu]'` on a machine with an NVIDIA GPU"
+        ) from None
+    try:
+        driver.init()
+        count = driver.Device.count()
+    except Exception as e:  # pycuda.driver.Error: no driver, no device
+        raise GpuUnavailableError(f"no usable CUDA device: {e}") from None
+    if count == 0:
+        raise GpuUnavailableError("no usable CUDA device: the driver sees no GPU")
+    return driver
+
+
+_primary_contexts: dict[int, Any] = {}
+
+
+@contextlib.contextmanager
+def _on_device(device: int) -> Iterator[Any]:
+    """Makes the device's primary context (retained once per process, shared with other CUDA
+    libraries) current for the duration; yields pycuda.driver."""
+    driver = _driver()
+    if device not in _primary_contexts:
+        if not 0 <= device < driver.Device.count():
+            raise GpuUnavailableError(
+                f"no CUDA device {device}: there are {driver.Device.count()}"
+            )
+        _primary_contexts[device] = driver.Device(device).retain_primary_context()
+    context = _primary_contexts[device]
+    context.push()
+    try:
+        yield driver
+    finally:
+        driver.Context.pop()
+
+
+def gpu_unavailable_reason(device: int = 0) -> str | None:
+    """None where kernels can run on the GPU, else why not (for skipping tests)."""
+    try:
+        with _on_device(device):
+            pass
+    except GpuUnavailableError as e:
+        return str(e)
+    return None
+
+
+def device_arch(device: int = 0) -> str:
+    """The device's architecture as nvcc names it, e.g. sm_90 (no context is created)."""
+    major, minor = _driver().Device(device).compute_capability()
+    return f"sm_{major}{minor}"
+
+
+def nvcc_options(options: Sequence[str] = (), fmad: bool = True) -> list[str]:
+    return [*options, *([] if fmad else ["--fmad=false"])]
+
+
+def _compile_error(e: Exception) -> KernelCompileError:
+    command = " ".join(getattr(e, "command_line", None) or ["nvcc"])
+    log = getattr(e, "stderr", None) or str(e)
+    return KernelCompileError(f"nvcc rejected the CUDA source ({command})", log)
+
+
+def prebuild(
+    cuda_source: str,
+    *,
+    options: Sequence[str] = (),
+    arch: str | None = None,
+    fmad: bool = True,
+    device: int = 0,
+) -> None:
+    """Compiles the source into pycuda's on-disk cache (e.g. in a tuner's compile worker, ahead
+    of measuring), so that a later `CudaProgram` with the same options loads it at once. With
+    `arch` given it does not touch the GPU (no CUDA context in compile workers)."""
+    try:
+        from pycuda.compiler import compile as compile_cubin
+        from pycuda.driver import CompileError
+    except ImportError as e:
+        raise GpuUnavailableError(f"compiling for the GPU needs pycuda ({e})") from None
+    try:
+        compile_cubin(
+            cuda_source,
+            options=nvcc_options(options, fmad),
+            no_extern_c=True,
+            arch=arch or device_arch(device),
+        )
+    except CompileError as e:
+        raise _compile_error(e) from None
+
+
+def prepared_format(function: Function, entry: LaunchEntry) -> str:
+    """The struct format of a launch's arguments: a pointer per array, the C type per scalar."""
+    codes = []
+    for name in entry.args:
+        p = function.param(name)
+        codes.append("P" if p.is_array else BY_DTYPE[p.dtype.name].struct)
+    return "".join(codes)
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Times in seconds from CUDA events; iterating gives the kernel samples."""
+
+    kernel_s: float  # median: the launches alone, data already on the device
+    kernel_samples_s: tuple[float, ...]
+    with_copies_s: float | None  # median: host-to-device copies + launches + copies back
+    with_copies_samples_s: tuple[float, ...] = ()
+
+    def __iter__(self) -> Iterator[float]:
+        return iter(self.kernel_samples_s)
+
+
+class CudaProgram:
+    """The kernels of one CUDA source, compiled by nvcc (through pycuda) for the current GPU.
+
+    `run(function_name, *args, **named)` and `time(function_name, args, named, ...)` take NumPy
+    arrays and Python scalars, checked exactly as the CPU emulation checks them.
+    """
+
+    def __init__(
+        self,
+        cuda_source: str,
+        launch: Mapping[str, Any],
+        *,
+        options: Sequence[str] = (),
+        arch: str | None = None,
+        fmad: bool = True,
+        device: int = 0,
+    ):
+        self.functions: dict[str, Function] = parse_launch_description(launch)
+        self.device = device
+        self.options = nvcc_options(options, fmad)
+        with _on_device(device) as driver:
+            from pycuda.compiler import SourceModule
+
+            self.arch = arch or device_arch(device)
+            try:
+                self.module = SourceModule(
+                    cuda_source, no_extern_c=True, options=self.options, arch=self.arch
+                )
+            except driver.CompileError as e:
+                raise _compile_error(e) from None
+            self._kernels: dict[str, Any] = {}
+            for k in kernel_names(self.functions):
+                try:
+                    self._kernels[k] = self.module.get_function(k)
+                except driver.LogicError:
+                    raise LaunchDescriptionError(
+                        f"the launch description launches {k}, which the CUDA source does not"
+                        ' define (or defines without extern "C")'
+                    ) from None
+        self._prepared: dict[str, str] = {}  # kernel -> the format it was last prepared with
+        self._formats: dict[tuple[str, str], str] = {}
+        for function in self.functions.values():
+            for entry in function.launches:
+                self._formats[(function.name, entry.kernel)] = prepared_format(function, entry)
+
+    # -- running ------------------------------------------------------------------------------
+    def run(self, function_name: str, /, *args: Any, **named: Any) -> None:
+        """Runs the function's launches in order; the non-const arrays receive the results.
+        `run(name, x, y, n=3)` or `run(name, (x, y), {"n": 3})`."""
+        args, named = call_arguments(args, named)
+        call = bind_arguments(find_function(self.functions, function_name), args, named)
+        configs = launch_configs(call)
+        with _on_device(self.device) as driver:
+            self._ready(driver, call, configs)
+            device = _DeviceArrays(driver, call)
+            try:
+                self._launch_all(driver, call, configs, device)
+                self._synchronize(driver, call.function)
+                device.copy_back()
+            finally:
+                device.free()
+
+    __call__ = run
+
+    def time(
+        self,
+        function_name: str,
+        args: Sequence[Any] = (),
+        named: Mapping[str, Any] | None = None,
+        *,
+        repetitions: int = 20,
+        warmup: int = 3,
+        copies: bool = True,
+    ) -> Timing:
+        """Median times of the function's launches over `repetitions` (after `warmup`), with
+        outputs restored before each; afterwards the arrays hold the result of one run. The
+        copies are from and to pageable host memory."""
+        if repetitions < 1 or warmup < 0:
+            raise ValueError("time() needs repetitions >= 1 and warmup >= 0")
+        call = bind_arguments(find_function(self.functions, function_name), args, named or {})
+        configs = launch_configs(call)
+        with _on_device(self.device) as driver:
+            self._ready(driver, call, configs)
+            device = _DeviceArrays(driver, call)
+            pristine: dict[str, Any] = {}
+            start, end = driver.Event(), driver.Event()
+            try:
+                pristine.update(device.snapshot())
+                kernel_samples = []
+                for r in range(warmup + repetitions):
+                    device.restore(pristine)
+                    start.record()
+                    self._launch_all(driver, call, configs, device)
+                    end.record()
+                    self._synchronize(driver, call.function, end)
+                    if r >= warmup:
+                        kernel_samples.append(start.time_till(end) / 1000)
+                copy_samples = []
+                if copies:
+                    staging = {name: np.empty_like(a) for name, a in device.outputs()}
+                    for r in range(warmup + repetitions):
+                        start.record()
+                        device.copy_in()
+                        self._launch_all(driver, call, configs, device)
+                        device.copy_back(staging)
+                        end.record()
+                        self._synchronize(driver, call.function, end)
+                        if r >= warmup:
+                            copy_samples.append(start.time_till(end) / 1000)
+                device.restore(pristine)
+                self._launch_all(driver, call, configs, device)
+                self._synchronize(driver, call.function)
+                device.copy_back()
+            finally:
+                device.free()
+                for allocation in pristine.values():
+                    allocation.free()
+        return Timing(
+            kernel_s=statistics.median(kernel_samples),
+            kernel_samples_s=tuple(kernel_samples),
+            with_copies_s=statistics.median(copy_samples) if copy_samples else None,
+            with_copies_samples_s=tuple(copy_samples),
+        )
+
+    # -- launching ----------------------------------------------------------------------------
+    def _ready(self, driver: Any, call: BoundCall, configs: Sequence[LaunchConfig]) -> None:
+        """Checks the resources of every launch and prepares its kernel, once before launching
+        (so that timed launches follow each other without host work in between)."""
+        for entry, config in zip(call.function.launches, configs):
+            if config.empty:
+                continue
+            kernel = self._kernels[entry.kernel]
+            _check_resources(driver, kernel, entry.kernel, config)
+            fmt = self._formats[(call.function.name, entry.kernel)]
+            if self._prepared.get(entry.kernel) != fmt:
+                kernel.prepare(fmt)
+                self._prepared[entry.kernel] = fmt
+
+    def _launch_all(
+        self,
+        driver: Any,
+        call: BoundCall,
+        configs: Sequence[LaunchConfig],
+        device: _DeviceArrays,
+    ) -> None:
+        for entry, config in zip(call.function.launches, configs):
+            if config.empty:
+                continue
+            values = [
+                device.pointer(name) if name in device.arrays else call.values[name]
+                for name in entry.args
+            ]
+            try:
+                self._kernels[entry.kernel].prepared_async_call(
+                    config.grid, config.block, None, *values,
+                    shared_size=config.dynamic_shared_bytes,
+                )
+            except driver.Error as e:
+                raise KernelLaunchError(
+                    f"kernel '{entry.kernel}' (grid {config.grid}, block {config.block}) could"
+                    f" not be launched: {e}"
+                ) from None
+
+    @staticmethod
+    def _synchronize(driver: Any, function: Function, event: Any = None) -> None:
+        try:
+            (event.synchronize if event is not None else driver.Context.synchronize)()
+        except driver.Error as e:
+            raise KernelLaunchError(
+                f"a kernel of '{function.name}' failed on the GPU: {e} (after an illegal address"
+                " or a trap, the CUDA context is unusable until the process ends)"
+            ) from None
+
+
+def _check_resources(driver: Any, kernel: Any, name: str, config: LaunchConfig) -> None:
+    """What the launch would be refused for, said before launching."""
+    attribute = driver.function_attribute
+    where = f"kernel '{name}' (grid {config.grid}, block {config.block})"
+    threads = config.block[0] * config.block[1] * config.block[2]
+    most = kernel.get_attribute(attribute.MAX_THREADS_PER_BLOCK)
+    if threads > most:
+        registers = kernel.get_attribute(attribute.NUM_REGS)
+        raise KernelLaunchError(
+            f"{where}: too many resources requested: {threads} threads per block, but with"
+            f" {registers} registers per thread (and its __launch_bounds__) at most {most} fit"
+        )
+    static = kernel.get_attribute(attribute.SHARED_SIZE_BYTES)
+    dynamic = config.dynamic_shared_bytes
+    device = driver.Context.get_device()
+    limit = device.get_attribute(driver.device_attribute.MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
+    if static + dynamic > limit:
+        raise KernelLaunchError(
+            f"{where}: too many resources requested: {static} bytes of static and {dynamic} of"
+            f" dynamic shared memory, the device allows {limit} per block"
+        )
+    if dynamic > SHARED_BYTES_PER_BLOCK:  # beyond it a kernel must opt in
+        kernel.set_attribute(attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES, dynamic)
+
+
+class _DeviceArrays:
+    """Device copies of a call's arrays (allocated and filled on creation)."""
+
+    def __init__(self, driver: Any, call: BoundCall):
+        self.driver = driver
+        self.params = {p.name: p for p, _ in call.arrays()}
+        self.host = {p.name: a for p, a in call.arrays()}
+        self.arrays: dict[str, Any] = {}
+        try:
+            for name, a in self.host.items():
+                self.arrays[name] = driver.mem_alloc(max(a.nbytes, 1))
+        except driver.Error as e:
+            self.free()
+            raise KernelLaunchError(f"cannot allocate device memory for '{name}': {e}") from None
+        self.copy_in()
+
+    def pointer(self, name: str) -> int:
+        return int(self.arrays[name])
+
+    def outputs(self) -> list[tuple[str, np.ndarray]]:
+        return [(n, a) for n, a in self.host.items() if not self.params[n].const]
+
+    def copy_in(self) -> None:
+        for name, a in self.host.items():
+            if a.nbytes:
+                self.driver.memcpy_htod(self.arrays[name], a)
+
+    def copy_back(self, into: Mapping[str, np.ndarray] | None = None) -> None:
+        for name, a in self.outputs():
+            if a.nbytes:
+                self.driver.memcpy_dtoh(into[name] if into is not None else a, self.arrays[name])
+
+    def snapshot(self) -> dict[str, Any]:
+        """Device copies of the outputs' initial state."""
+        copies = {}
+        for name, a in self.outputs():
+            copies[name] = self.driver.mem_alloc(max(a.nbytes, 1))
+            if a.nbytes:
+                self.driver.memcpy_dtod(copies[name], self.arrays[name], a.nbytes)
+        return copies
+
+    def restore(self, snapshot: Mapping[str, Any]) -> None:
+        for name, copy in snapshot.items():
+            if self.host[name].nbytes:
+                self.driver.memcpy_dtod(self.arrays[name], copy, self.host[name].nbytes)
+
+    def free(self) -> None:
+        for allocation in self.arrays.values():
+            allocation.free()
+        self.arrays = {}

@@ -1,0 +1,110 @@
+"""`memref.atomic_rmw` → CUDA atomics.
+
+The `kind` property uses MLIR's `arith::AtomicRMWKind` numbering. Kinds CUDA has a native
+atomic for become that call (on the unsigned view of the bits where CUDA only has an unsigned
+overload, e.g. 64-bit `atomicAdd`); the others (`mulf`, `muli`, `maxnumf`, ...) become a
+compare-and-swap loop in a small helper `agpu_atomic_<kind>`, printed before the kernels.
+"""
+
+from __future__ import annotations
+
+from autogpu.target.c_expr import Cast, Expr, Unary, call
+from autogpu.target.c_types import Mode, convert
+from autogpu.target.cuda_exprs import helper
+
+ATOMIC_KINDS = (
+    "addf", "addi", "andi", "assign", "maximumf", "maxnumf", "maxs", "maxu",
+    "minimumf", "minnumf", "mins", "minu", "mulf", "muli", "ori", "xori",
+)  # fmt: skip
+
+# kind → (CUDA function, whether it needs the unsigned view of the element type)
+_NATIVE = {
+    "addf": ("atomicAdd", False),
+    "addi": ("atomicAdd", True),
+    "andi": ("atomicAnd", True),
+    "ori": ("atomicOr", True),
+    "xori": ("atomicXor", True),
+    "assign": ("atomicExch", True),
+    "maxs": ("atomicMax", False),
+    "mins": ("atomicMin", False),
+    "maxu": ("atomicMax", True),
+    "minu": ("atomicMin", True),
+}
+_UNSIGNED_VIEW = {"int": "unsigned", "long long": "unsigned long long"}
+# (kind, element) pairs that CUDA lacks although the kind is native for other types.
+_NOT_NATIVE = {("assign", "double")}
+
+# C for combining the current value `current` with `value`, per kind needing a CAS loop.
+_COMBINE = {
+    "mulf": "current * value",
+    "muli": "({u})current * ({u})value",  # unsigned: wraps instead of overflowing
+    "maxnumf": "{fmax}(current, value)",
+    "minnumf": "{fmin}(current, value)",
+    "maximumf": "agpu_maximum(current, value)",
+    "minimumf": "agpu_minimum(current, value)",
+    "assign": "value",
+}
+# element → (bits type, value→bits, bits→value)
+_BITS = {
+    "float": ("unsigned", "__float_as_uint({})", "__uint_as_float({})"),
+    "double": (
+        "unsigned long long",
+        "(unsigned long long)__double_as_longlong({})",
+        "__longlong_as_double((long long){})",
+    ),
+    "int": ("unsigned", "(unsigned)({})", "(int){}"),
+    "long long": ("unsigned long long", "(unsigned long long)({})", "(long long){}"),
+}
+
+
+def _cas_helper(kind: str, element: str) -> str:
+    bits, to_bits, from_bits = _BITS[element]
+    suffix = "f" if element == "float" else ""
+    combine = _COMBINE[kind].format(fmax=f"fmax{suffix}", fmin=f"fmin{suffix}", u=bits)
+    return f"""\
+static __device__ inline {element} agpu_atomic_{kind}({element} *address, {element} value) {{
+  {bits} *bits = ({bits} *)address;
+  {bits} old = *bits, assumed;
+  do {{
+    assumed = old;
+    const {element} current = {from_bits.format("assumed")};
+    old = atomicCAS(bits, assumed, {to_bits.format(combine)});
+  }} while (assumed != old);
+  return {from_bits.format("old")};
+}}"""
+
+
+class AtomicUnsupported(Exception):
+    pass
+
+
+def atomic_call(
+    kind: str, element: str, target: Expr, value: Expr, helpers: dict[str, str]
+) -> Expr:
+    """The call performing `target op= value` atomically; its value is the old one."""
+    if element not in _BITS:
+        raise AtomicUnsupported(f"atomic {kind} on {element}")
+    native = _NATIVE.get(kind)
+    if native is not None and (kind, element) not in _NOT_NATIVE:
+        function, unsigned = native
+        if kind in ("addf",) and element not in ("float", "double"):
+            raise AtomicUnsupported(f"atomic {kind} on {element}")
+        view = _UNSIGNED_VIEW.get(element, element) if unsigned else element
+        if kind in ("addi", "andi", "ori", "xori", "assign") and element == "int":
+            view = "int"  # CUDA has the int overloads of these
+        address: Expr = Unary("&", target)
+        if view != element:
+            address = Cast(f"{view} *", address)
+        return call(function, [address, convert(value, view, Mode.EXACT)], view)
+    if kind not in _COMBINE:
+        raise AtomicUnsupported(f"atomic {kind} on {element}")
+    if kind in ("mulf", "maxnumf", "minnumf", "maximumf", "minimumf") and element not in (
+        "float",
+        "double",
+    ):
+        raise AtomicUnsupported(f"atomic {kind} on {element}")
+    name = f"agpu_atomic_{kind}"
+    if kind in ("maximumf", "minimumf"):
+        helper(helpers, f"agpu_{kind[:7]}", element)  # the scalar helper it calls
+    helpers[f"{name} {element}"] = _cas_helper(kind, element)
+    return call(name, [Unary("&", target), convert(value, element, Mode.EXACT)], element)

@@ -1,0 +1,167 @@
+"""Host functions → the launch description (docs/ir.md, "The launch description").
+
+A host `func.func` may only compute launch sizes from its scalar parameters with integer arith
+and issue `gpu.launch_func`s; each grid/block/shared-memory operand is printed as a C integer
+expression over the parameter names by walking its SSA chain back to constants and arguments.
+The expressions use only literals, names, `+ - * / %`, unary minus, parentheses, `min`, `max`
+and the casts `(int)`, `(unsigned)`, `(unsigned long long)`, as `autogpu.target.launch.evaluate`
+reads them; `autogpu.target.launch_sizes` prints the IR's wrapping `iN` arithmetic exactly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from xdsl.dialects import func, gpu
+from xdsl.dialects.builtin import (
+    IntegerAttr,
+    ModuleOp,
+    SymbolRefAttr,
+)
+from xdsl.ir import BlockArgument, Operation, SSAValue
+
+from autogpu.target import launch_sizes
+from autogpu.target.c_types import UnsupportedType, ir_width
+from autogpu.target.cuda_memory import static_shared_bytes
+from autogpu.target.launch_sizes import Size
+from autogpu.target.requirements import requirements_of
+from autogpu.dialects.signature import CSignature
+from autogpu.diagnostics import CompileError, location_of
+
+
+def describe_host_function(
+    function: func.FuncOp, kernels: dict[str, gpu.FuncOp]
+) -> dict[str, Any]:
+    """The launch description entry of one host function."""
+    name = function.sym_name.data
+    params, names = _params(function)
+
+    def fail(op: Operation, why: str = "") -> CompileError:
+        detail = f" ({why})" if why else ""
+        return CompileError(
+            f"cuda target: cannot print '{op.name}'{detail} in func.func @{name}", location_of(op)
+        )
+
+    def expression(value: SSAValue, user: Operation) -> Size:
+        if isinstance(value, BlockArgument):
+            index = value.index
+            if params[index]["kind"] != "scalar":
+                raise fail(user, f"array parameter {names[index]} used as a size")
+            is_unsigned = params[index]["dtype"].startswith("uint")
+            return launch_sizes.parameter(names[index], _width(value), is_unsigned)
+        op = value.owner
+        assert isinstance(op, Operation)
+        if op.name == "arith.constant":
+            attr = op.properties["value"]
+            if not isinstance(attr, IntegerAttr):
+                raise fail(op, "non-integer constant in a launch size")
+            return launch_sizes.constant(attr.value.data, _width(value))
+        if op.name not in launch_sizes.OPS:
+            raise fail(op, "not expressible in a launch size")
+        args = [expression(o, op) for o in op.operands]
+        try:
+            return launch_sizes.build(op.name, args, _width(value))
+        except launch_sizes.Inexpressible as e:
+            raise fail(op, f"{e} in a launch size") from None
+
+    launches: list[dict[str, Any]] = []
+    for op in function.body.walk():
+        if op is function:
+            continue
+        if isinstance(op, gpu.LaunchFuncOp):
+            launches.append(_launch(op, kernels, names, expression, fail))
+        elif isinstance(op, func.ReturnOp):
+            if op.operands:
+                raise fail(op, "a host function must return nothing")
+        elif not (op.name.startswith("arith.") and not op.regions):
+            raise fail(op, "host code may only compute launch sizes and launch kernels")
+    entry: dict[str, Any] = {"name": name, "params": params, "launches": launches}
+    if required := requirements_of(function):  # agpu-specialize: the sizes compiled in
+        entry["requires"] = required
+    return entry
+
+
+def _launch(op: gpu.LaunchFuncOp, kernels, names, expression, fail) -> dict[str, Any]:
+    kernel_ref: SymbolRefAttr = op.kernel
+    kernel_name = (
+        kernel_ref.nested_references.data[-1].data
+        if kernel_ref.nested_references.data
+        else kernel_ref.root_reference.data
+    )
+    kernel = kernels.get(kernel_name)
+    if kernel is None:
+        raise fail(op, f"no kernel @{kernel_name} in a gpu.module")
+    if op.asyncDependencies or op.asyncToken is not None:
+        raise fail(op, "asynchronous launches")
+    if op.clusterSizeX is not None:
+        raise fail(op, "thread block clusters")
+    args: list[str] = []
+    for operand in op.kernelOperands:
+        if not isinstance(operand, BlockArgument) or operand.owner is not op.parent_block():
+            raise fail(op, "a kernel argument that is not a parameter of the host function")
+        args.append(names[operand.index])
+    expected = kernel.function_type.inputs.data
+    if tuple(o.type for o in op.kernelOperands) != tuple(expected):
+        raise fail(op, f"arguments do not match the parameters of @{kernel_name}")
+
+    def size(value: SSAValue) -> str:
+        return launch_sizes.as_signed(expression(value, op)).render()
+
+    grid = [op.gridSizeX, op.gridSizeY, op.gridSizeZ]
+    block = [op.blockSizeX, op.blockSizeY, op.blockSizeZ]
+    shared = op.dynamicSharedMemorySize
+    return {
+        "kernel": kernel_name,
+        "grid": [size(v) for v in grid],
+        "block": [size(v) for v in block],
+        "args": args,
+        "dynamic_shared_bytes": "0" if shared is None else size(shared),
+        "static_shared_bytes": static_shared_bytes(kernel),
+    }
+
+
+def _width(value: SSAValue) -> int:
+    return ir_width(value.type)
+
+
+def _params(function: func.FuncOp) -> tuple[list[dict[str, Any]], list[str]]:
+    params: list[dict[str, Any]] = []
+    names: list[str] = []
+    fname = function.sym_name.data
+    inputs = function.function_type.inputs.data
+    for param, type in zip(CSignature.of(function).params, inputs, strict=True):
+        name = param.name
+        if name in names:
+            raise CompileError(
+                f"cuda target: two parameters named {name} in func.func @{fname}",
+                location_of(function),
+            )
+        names.append(name)
+        try:
+            ctype = param.type
+        except UnsupportedType:
+            raise CompileError(
+                f"cuda target: parameter {name} of func.func @{fname} has unsupported type {type}",
+                location_of(function),
+            ) from None
+        entry: dict[str, Any] = {
+            "name": name,
+            "kind": "array" if param.is_array else "scalar",
+            "dtype": ctype.dtype,
+            "ctype": param.spelling or ctype.name,
+        }
+        if param.is_array:
+            entry["const"] = param.const
+            entry["restrict"] = param.restrict
+            entry["extents"] = None if param.extents is None else list(param.extents)
+        params.append(entry)
+    return params, names
+
+
+def describe_module(module: ModuleOp, kernels: dict[str, gpu.FuncOp]) -> dict[str, Any]:
+    functions = [
+        describe_host_function(op, kernels)
+        for op in module.ops
+        if isinstance(op, func.FuncOp) and op.body.blocks
+    ]
+    return {"functions": functions}

@@ -1,0 +1,367 @@
+"""Bad input is a located diagnostic, never a wrong kernel or a traceback: source locations in
+the IR and on every pass error, deeply nested input, unreadable files, misused reductions and
+undefined behaviour."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
+
+import autogpu
+from autogpu.diagnostics import CompileError, _line_starts
+from autogpu.dialects.agpu import ParallelForOp
+from autogpu.frontend import parse_c, parse_c_file
+from autogpu.nesting import MAX_NESTING, deep_recursion
+from autogpu.tools.autogpu_opt import main as autogpu_opt
+from paths import EXAMPLES, FILECHECK_TESTS
+
+FRONTEND_TESTS = FILECHECK_TESTS / "frontend"
+
+
+def error_of(source: str, pipeline: str = "autogpu-vanilla") -> CompileError:
+    with pytest.raises(CompileError) as info:
+        autogpu.compile(source, pipeline=pipeline).cuda_source
+    return info.value
+
+
+def where(error: CompileError) -> tuple[int, int]:
+    assert error.location is not None, error.format()
+    return error.location.line, error.location.column
+
+
+def warnings_of(source: str) -> list[CompileError]:
+    warnings: list[CompileError] = []
+    parse_c(source, "w.c", warn=warnings.append)
+    return warnings
+
+
+# ---- locations in the IR ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "path", [*sorted(EXAMPLES.glob("*.c")), *sorted(FRONTEND_TESTS.glob("[!e]*.c"))],
+    ids=lambda p: p.name,
+)  # fmt: skip
+def test_every_op_of_the_frontend_has_its_c_location(path: Path):
+    module = parse_c_file(path)
+    for op in module.walk():
+        if not isinstance(op, ModuleOp):
+            assert isinstance(op.location, FileLineColLoc), op.name
+            assert op.location.filename.data == str(path)
+    printed = str(module)
+    assert "loc(" not in printed  # shown only with --print-debuginfo
+
+
+def test_ops_are_located_at_their_c_construct():
+    source = (EXAMPLES / "dot.c").read_text()
+    module = parse_c(source, "dot.c")
+    (loop,) = [op for op in module.walk() if isinstance(op, ParallelForOp)]
+    assert (loop.location.line.data, loop.location.column.data) == (5, 3)  # `for`
+    (mul,) = [op for op in module.walk() if op.name == "arith.mulf"]
+    assert (mul.location.line.data, mul.location.column.data) == (6, 15)  # `*`
+
+
+# ---- pass errors, each class at the C construct that causes it --------------------------------
+
+RACE_READ = """void f(int n, const float *x, float *out) {
+  float s = 0;
+#pragma omp parallel for
+  for (int i = 0; i < n; i++)
+    s = s + x[i];
+  out[0] = s;
+}"""
+RACE_AFTER = """void f(int n, float *x, float *out) {
+  float t = 0;
+#pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+    t = x[i];
+    x[i] = t * 2;
+  }
+  out[0] = t;
+}"""
+SERIAL_AROUND_PARALLEL = """void f(int n, float *x) {
+  for (int t = 0; t < 4; t++) {
+#pragma omp parallel for
+    for (int i = 0; i < n; i++)
+      x[i] += 1;
+  }
+}"""
+LAND_REDUCTION = """void f(int n, const float *x, int *out) {
+  int ok = 1;
+#pragma omp parallel for reduction(&&: ok)
+  for (int i = 0; i < n; i++)
+    ok = ok && x[i] > 0;
+  out[0] = ok;
+}"""
+BOUND_FROM_MEMORY = """void f(const int *m, const float *x, float *out) {
+  float s = 0;
+#pragma omp parallel for reduction(+: s)
+  for (long i = 0; i < (long)m[0]; i++)
+    s += x[i];
+  out[0] = s;
+}"""
+
+
+@pytest.mark.parametrize(
+    "source, message, position",
+    [
+        (RACE_READ, "may be read before the iteration assigns it", (5, 9)),
+        (RACE_AFTER, "code after the loop reads the value", (8, 12)),
+        (SERIAL_AROUND_PARALLEL, "a parallel loop inside serial control flow", (4, 5)),
+        (LAND_REDUCTION, "reductions with 'land'", (4, 3)),
+        (BOUND_FROM_MEMORY, "which is computed from memory", (4, 3)),
+    ],
+    ids=["race-read", "race-after-loop", "serial-around-parallel", "land-reduction",
+         "bound-from-memory"],
+)  # fmt: skip
+def test_pass_errors_point_at_the_c_construct(source, message, position):
+    error = error_of(source)
+    assert message in error.message
+    assert where(error) == position
+    line, column = position
+    caret = error.format().splitlines()[1:]
+    assert caret == [source.splitlines()[line - 1], " " * (column - 1) + "^"]
+
+
+def test_pass_errors_on_a_file_quote_its_line(tmp_path: Path, capsys):
+    path = tmp_path / "race.c"
+    path.write_text(RACE_READ)
+    assert autogpu_opt([str(path), "-p", "autogpu-vanilla"]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"{path}:5:9: error: 's' is assigned by the iterations of a parallel loop and it may be "
+        "read before the iteration assigns it; declare it inside the loop or make it a reduction",
+        "    s = s + x[i];",
+        "        ^",
+    ]
+
+
+def test_ir_verifier_errors_point_at_the_op(tmp_path: Path, capsys):
+    path = tmp_path / "bad.mlir"
+    path.write_text(
+        "func.func @f(%n: i32) {\n"
+        "  %c0 = arith.constant 0 : i32\n"
+        "  agpu.parallel_for %i = %c0 to %n step %c0 : i32 {\n"
+        "  }\n"
+        "  func.return\n"
+        "}\n"
+    )
+    assert autogpu_opt([str(path)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith(f"{path}:3:3: error: agpu.parallel_for step must be positive")
+    assert err[1:] == ["  agpu.parallel_for %i = %c0 to %n step %c0 : i32 {", "  ^"]
+
+
+def test_ir_pass_errors_point_at_the_op(tmp_path: Path, capsys):
+    path = tmp_path / "serial.mlir"
+    path.write_text(
+        "func.func @f(%n: i32) {\n"
+        "  %c0 = arith.constant 0 : i32\n"
+        "  %c1 = arith.constant 1 : i32\n"
+        "  scf.for %t = %c0 to %n step %c1 : i32 {\n"
+        "    agpu.parallel_for %i = %c0 to %n step %c1 : i32 {\n"
+        "    }\n"
+        "  }\n"
+        "  func.return\n"
+        "}\n"
+    )
+    assert autogpu_opt([str(path), "-p", "convert-agpu-to-gpu"]) == 1
+    assert capsys.readouterr().err.startswith(f"{path}:5:5: error: a parallel loop inside serial")
+
+
+def test_printed_ir_of_parsed_files_is_unchanged(tmp_path: Path, capsys):
+    path = tmp_path / "ok.mlir"
+    text = "builtin.module {\n  func.func @f() {\n    func.return\n  }\n}\n"
+    path.write_text(text)
+    assert autogpu_opt([str(path)]) == 0
+    assert capsys.readouterr().out == text + "\n"
+    assert autogpu_opt([str(path), "--print-debuginfo"]) == 0
+    assert f'func.return loc("{path}":3:5)' in capsys.readouterr().out
+
+
+# ---- nesting ----------------------------------------------------------------------------------
+
+
+def nest(statement: str, depth: int) -> str:
+    body = "".join(statement.format(k=k) + " {\n" for k in range(depth))
+    return (
+        "void f(int n, float *b) {\n#pragma omp parallel for\n  for (int i = 0; i < n; i++) {\n"
+        + body + "  b[i] = b[i] + 1;\n" + "  }\n" * depth + "  }\n}\n"
+    )  # fmt: skip
+
+
+def expression(terms: str, count: int) -> str:
+    return (
+        "void f(int n, const float *a, float *b) {\n#pragma omp parallel for\n"
+        f"  for (int i = 0; i < n; i++)\n    b[i] = {terms.join(['a[i]'] * count)};\n}}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "source, pipeline",
+    [
+        (expression(" + ", 400), "autogpu-optimize"),
+        (expression(" > 0 && ", 400), "autogpu-optimize"),
+        (nest("if (i > {k})", 200), "convert-agpu-to-gpu"),
+        (nest("for (int j{k} = 0; j{k} < n; j{k}++)", 200), "convert-agpu-to-gpu"),
+    ],
+    ids=["sum-400", "and-400", "if-200", "for-200"],
+)
+def test_deep_real_code_compiles(source, pipeline):
+    assert "__global__" in autogpu.compile(source, pipeline=pipeline).cuda_source
+
+
+def test_nesting_beyond_the_limit_is_a_located_error():
+    source = "void f(float *b) {\n  b[0] = " + "- " * 5000 + "b[1];\n}\n"
+    with pytest.raises(CompileError) as info:
+        parse_c(source, "neg.c")
+    assert f"nested too deeply (limit {MAX_NESTING} levels)" in info.value.message
+    assert where(info.value) == (2, 8 + 2 * MAX_NESTING)  # the minus one level too deep
+
+
+def test_deep_ir_compiles_and_deeper_is_refused(tmp_path: Path, capsys):
+    def regions(depth: int) -> str:
+        loops = "".join(f"scf.for %i{k} = %c0 to %n step %c1 : i32 {{\n" for k in range(depth))
+        return (
+            "func.func @f(%n: i32) {\n%c0 = arith.constant 0 : i32\n"
+            "%c1 = arith.constant 1 : i32\n" + loops + "}\n" * depth + "func.return\n}\n"
+        )
+
+    path = tmp_path / "deep.mlir"
+    path.write_text(regions(200))
+    assert autogpu_opt([str(path), "-p", "autogpu-optimize", "-t", "cuda"]) == 0
+    path.write_text(regions(MAX_NESTING + 1))
+    assert autogpu_opt([str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}:{3 + MAX_NESTING}:42:" in err and "regions nested too deeply" in err
+
+
+def test_running_out_of_recursion_is_a_compile_error():
+    def recurse(depth: int) -> int:
+        return recurse(depth + 1) + 1
+
+    with pytest.raises(CompileError, match="nested too deeply"), deep_recursion():
+        recurse(0)
+    assert sys.getrecursionlimit() < 40_000  # restored
+
+
+# ---- files ------------------------------------------------------------------------------------
+
+
+def test_unreadable_inputs_are_file_errors(tmp_path: Path, capsys):
+    latin1 = tmp_path / "latin1.c"
+    latin1.write_bytes(b"void f(void) {\n  // caf\xe9\n}\n")
+    cases = {
+        str(tmp_path / "missing.c"): "missing.c: error: no such file",
+        str(tmp_path): f"{tmp_path}: error: is a directory, not a source file",
+        str(latin1): "latin1.c:2:9: error: not UTF-8 text: invalid byte 0xe9 at byte offset 23",
+    }
+    for path, expected in cases.items():
+        assert autogpu_opt([path]) == 1
+        err = capsys.readouterr().err
+        assert expected in err.splitlines()[0] and "Traceback" not in err
+        with pytest.raises(CompileError, match="no such (C )?file|directory|not UTF-8"):
+            autogpu.compile(Path(path))
+
+
+def test_many_diagnostics_do_not_split_the_source_each_time():
+    """Each warning quotes its line; the line starts are computed once per source, so a
+    large file with a warning per function stays linear."""
+    function = "void f{k}(float *a) {{\n#pragma unroll\n  a[0] = 1;\n}}\n"
+    source = "".join(function.format(k=k) for k in range(200))
+    _line_starts.cache_clear()
+    assert len(warnings_of(source)) == 200
+    assert _line_starts.cache_info().misses == 1
+
+
+def test_the_frontend_runs_without_collector_pauses(monkeypatch):
+    """On a large file every collection would rescan all the objects the frontend keeps
+    (superlinear time): the collector is off while it runs, and back on after."""
+    import gc
+
+    from autogpu.frontend import Sema
+
+    enabled = []
+    run = Sema.run
+    monkeypatch.setattr(Sema, "run", lambda self, unit: enabled.append(gc.isenabled()) or run(
+        self, unit))
+    parse_c((EXAMPLES / "saxpy.c").read_text())
+    assert enabled == [False] and gc.isenabled()
+
+
+# ---- reductions -------------------------------------------------------------------------------
+
+
+def reduction(op: str, update: str, init: str = "0") -> str:
+    return (
+        f"void f(int n, const float *x, float *out) {{\n  float s = {init};\n"
+        f"#pragma omp parallel for reduction({op}: s)\n  for (int i = 0; i < n; i++) {{\n"
+        f"    {update}\n  }}\n  out[0] = s;\n}}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "op, update",
+    [("+", "s += x[i];"), ("+", "s = x[i] + s;"), ("+", "s -= x[i];"), ("+", "s++;"),
+     ("-", "s = s - x[i];"), ("-", "s += x[i];"), ("*", "s = x[i] * s;"),
+     ("min", "s = fminf(s, x[i]);"), ("min", "s = x[i] < s ? x[i] : s;"),
+     ("min", "s = s > x[i] ? x[i] : s;"), ("min", "if (x[i] < s) s = x[i];"),
+     ("max", "if (s < x[i]) { s = x[i]; }"), ("max", "s = fmaxf(x[i], s);"),
+     ("+", "if (x[i] > 0) s += x[i];"), ("+", "for (int k = 0; k < 3; k++) s += x[k];")],
+)  # fmt: skip
+def test_reduction_updates_that_match_their_operator(op, update):
+    parse_c(reduction(op, update))
+
+
+@pytest.mark.parametrize(
+    "op, update, column",
+    [("*", "s += x[i];", 7), ("+", "s = x[i];", 7), ("+", "s = s * x[i];", 7),
+     ("+", "s = x[i] - s;", 7), ("*", "s++;", 6), ("min", "s = fmaxf(s, x[i]);", 7),
+     ("min", "if (x[i] > s) s = x[i];", 21), ("max", "s = x[i] < s ? x[i] : s;", 7),
+     ("min", "s = x[i] < s ? x[0] : s;", 7)],
+)  # fmt: skip
+def test_reduction_updates_with_another_operator_are_refused(op, update, column):
+    with pytest.raises(CompileError, match="does not match its clause") as info:
+        parse_c(reduction(op, update))
+    assert where(info.value) == (5, column)
+
+
+@pytest.mark.parametrize(
+    "update, column",
+    [("s += s * x[i];", 10), ("if (s > 0) s += x[i];", 9), ("out[i] = s;", 14),
+     ("float t = s;", 15)],
+)
+def test_reading_a_reduction_variable_in_its_loop_is_refused(update, column):
+    with pytest.raises(CompileError, match="'s' is read in its loop") as info:
+        parse_c(reduction("+", update))
+    assert where(info.value) == (5, column)
+
+
+# ---- undefined behaviour ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "statement, message, column",
+    [("a[0] = 2147483647 + 10;", "the exact value 2147483657 does not fit in 'int'", 21),
+     ("a[0] = n / 0;", "division by zero", 12), ("a[0] = n % 0;", "remainder by zero", 12),
+     ("n /= 0;", "division by zero", 5), ("a[0] = 65536 * 65536;", "4294967296", 16),
+     ("a[0] = -(-2147483647 - 1);", "2147483648 does not fit", 10),
+     ("a[0] = 3 << 31;", "6442450944", 12), ("a[0] = n << 32;", "shift count 32", 12),
+     ("int k; a[0] = k;", "'k' is used uninitialized", 17),
+     ("int k; k += 1; a[0] = k;", "'k' is used uninitialized", 10)],
+)  # fmt: skip
+def test_undefined_behaviour_is_a_located_warning(statement, message, column):
+    (warning,) = warnings_of(f"void f(int n, int *a) {{\n  {statement}\n}}\n")
+    assert warning.severity == "warning" and message in warning.message
+    assert where(warning) == (2, column)
+
+
+@pytest.mark.parametrize(
+    "statement",
+    ["a[0] = 2147483647u + 10u;", "a[0] = 65536L * 65536;", "a[0] = 1 << 31;",
+     "a[0] = n / 2;", "int k; k = 1; a[0] = k;", "int k; if (n) k = 1; else k = 2; a[0] = k;"],
+)  # fmt: skip
+def test_defined_behaviour_does_not_warn(statement):
+    assert warnings_of(f"void f(int n, int *a) {{\n  {statement}\n}}\n") == []
