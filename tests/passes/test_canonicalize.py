@@ -61,7 +61,9 @@ def _canonical_text(module, canonicalize) -> str:
 def test_same_output_as_xdsl_canonicalize(source):
     ours = _canonical_text(_lowered(source), HoistingCanonicalizePass())
     theirs = _canonical_text(_lowered(source), CanonicalizePass())
-    assert ours == theirs
+    # xDSL's canonicalize drops `overflow<nsw>` where it moves a constant operand to the right;
+    # ours keeps it (filecheck_tests/passes/canonicalize/overflow-flags.mlir): the rest is equal
+    assert ours.replace(" overflow<nsw>", "") == theirs.replace(" overflow<nsw>", "")
 
 
 def test_a_deep_nest_is_canonicalized_in_one_sweep(monkeypatch):

@@ -513,7 +513,7 @@ def test_second_compile_of_a_source_comes_from_the_cache(tmp_path):
 
 def test_processes_compiling_the_same_source_at_once_do_not_race(tmp_path):
     script = (
-        "import sys; sys.path.insert(0, sys.argv[2]);"
+        "import os, sys; sys.path[:0] = sys.argv[2].split(os.pathsep);"
         "from test_cpu_exec import KERNEL, k_launch;"
         "from autogpu.runtime.cpu_exec import CpuProgram;"
         "import numpy as np; out = np.zeros(70, np.float32);"
@@ -521,7 +521,8 @@ def test_processes_compiling_the_same_source_at_once_do_not_race(tmp_path):
         " cache=sys.argv[1]).run('f', 70, out);"
         "assert (out == 3 * np.arange(70)).all()"
     )
-    tests = str(TESTS)
+    # this file's folder and tests/ (its support modules): the children import this file
+    tests = os.pathsep.join([os.path.dirname(__file__), str(TESTS)])
     workers = [subprocess.Popen([sys.executable, "-c", script, str(tmp_path), tests])
                for _ in range(3)]
     assert [w.wait() for w in workers] == [0, 0, 0]
@@ -615,7 +616,8 @@ def test_a_library_that_cannot_be_loaded_is_an_environment_failure(cache):
     barrier_program(cache, 200)  # compiled and cached here; the child only loads it
     script = """if True:
         import resource, sys
-        sys.path.insert(0, sys.argv[2])
+        import os
+        sys.path[:0] = sys.argv[2].split(os.pathsep)
         from test_cpu_exec import barrier_program
         from autogpu.runtime.arguments import KernelEnvironmentError
         from autogpu.runtime import cpu_exec
@@ -628,7 +630,8 @@ def test_a_library_that_cannot_be_loaded_is_an_environment_failure(cache):
         except KernelEnvironmentError as e:
             print("environment:", e)
         """
-    tests = str(TESTS)
+    # this file's folder and tests/ (its support modules): the children import this file
+    tests = os.pathsep.join([os.path.dirname(__file__), str(TESTS)])
     child = subprocess.run([sys.executable, "-c", script, str(cache), tests],
                            capture_output=True, text=True)
     assert child.returncode == 0, child.stderr

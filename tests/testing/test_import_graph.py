@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from autogpu.testing.import_graph import cycles, import_graph, module_names
+from paths import ROOT
 
 
 def test_autogpu_has_no_import_cycle():
@@ -44,7 +45,6 @@ def test_deferred_and_relative_imports_count_and_type_checking_ones_do_not(tmp_p
 _IMPORT_EACH = r"""
 import os, sys, traceback
 import numpy, lark, xdsl.dialects.builtin  # not autogpu's: shared by the children
-from paths import ROOT
 for module in sys.stdin.read().split():
     pid = os.fork()
     if pid == 0:
