@@ -107,7 +107,10 @@ def build(name: str, operands: list[Size], width: int) -> Size:
         (a, a_ull), (b, b_ull) = (_unsigned(x) for x in operands)
         ull = a_ull or b_ull  # C computes in unsigned long long: no false overflow
         expr = _combine(_UNSIGNED_OPS[name], a, b, ull)
-        return Size(expr, width, signed=width == 64 and not ull, unsigned=True, ull=ull)
+        divisor = operands[1].constant
+        halves = name == "arith.divui" and divisor is not None and divisor % (1 << width) >= 2
+        signed = width == 64 and (not ull or halves)  # a quotient by 2 or more is below 2^63
+        return Size(expr, width, signed=signed, unsigned=True, ull=ull)
     (x,) = operands
     if width < x.width or name == "arith.trunci":  # truncations keep the value congruent
         if x.constant is not None:
