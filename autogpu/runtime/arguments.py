@@ -248,7 +248,8 @@ def find_function(functions: Mapping[str, Function], name: str) -> Function:
 def launch_configs(call: BoundCall) -> list[LaunchConfig]:
     """The evaluated, checked configuration of each launch of the call's function, in order
     (by `autogpu.target.launch`, the cuda target's own reading of the expressions)."""
-    scalars = call.scalars
+    # NumPy scalars of the C types: a uint64 is `unsigned long long` to the evaluator
+    scalars = {p.name: call.values[p.name] for p in call.function.params if not p.is_array}
     configs = []
     for entry in call.function.launches:
         config = LaunchConfig(*_evaluate_launch(entry, scalars))

@@ -1,10 +1,15 @@
 """Evaluating the launch description's size expressions (docs/ir.md, "The launch description").
 
 The grid, block and shared-memory sizes of a launch are C integer expressions over the host
-function's scalar parameters. This module reads exactly that language, with C semantics on
-64-bit signed integers (division truncates toward zero, `%` takes the dividend's sign); a cast
-converts as C does, `(int)` and `(unsigned)` wrapping to 32 bits and `(unsigned long long)` to
-64, and a value outside the signed 64-bit range is an error, never wrapped silently:
+function's scalar parameters. This module reads exactly that language, with C semantics on two
+types. `long long` (literals, the results of `(int)`, `(unsigned)` and `(long long)`, which
+convert as C does, and parameters of signed or 32-bit types): division truncates toward zero,
+`%` takes the dividend's sign, and a value outside the signed 64-bit range is an error, never
+wrapped silently (C leaves signed overflow undefined). `unsigned long long` (the result of
+`(unsigned long long)` and a parameter passed as a NumPy `uint64`, or as an int beyond 2^63 - 1):
+as in C, an operator with such an operand converts the other one to it (C's usual arithmetic
+conversions) and computes modulo 2^64, dividing and comparing (`min`, `max`) unsigned, so
+`n - lo` on `unsigned long` parameters is their distance even beyond 2^63:
 
     expr    := term (('+' | '-') term)*
     term    := unary (('*' | '/' | '%') unary)*
@@ -44,6 +49,19 @@ def _tokenize(expr: str) -> list[tuple[str, str]]:
     return tokens
 
 
+_U64 = 1 << 64
+
+
+class _Value:
+    """An integer of the language with its C type: `unsigned long long` or `long long`."""
+
+    __slots__ = ("value", "unsigned")
+
+    def __init__(self, value: int, unsigned: bool):
+        self.value = value
+        self.unsigned = unsigned
+
+
 def _check(value: int, expr: str) -> int:
     if not _INT64_MIN <= value <= _INT64_MAX:
         raise ValueError(f"launch expression {expr!r} overflows 64-bit integers")
@@ -65,6 +83,41 @@ def c_convert(value: int, bits: int, signed: bool) -> int:
     """C's conversion of an integer to a type of `bits` bits (modulo 2^bits)."""
     value %= 1 << bits
     return value - (1 << bits) if signed and value >= 1 << (bits - 1) else value
+
+
+def _binary(op: str, a: _Value, b: _Value, expr: str) -> _Value:
+    """`a op b` after C's usual arithmetic conversions (unsigned if either operand is)."""
+    if not (a.unsigned or b.unsigned):
+        x, y = a.value, b.value
+        if op == "/":
+            return _Value(_c_div(x, y, expr), False)
+        if op == "%":
+            return _Value(_c_rem(x, y, expr), False)
+        if op in ("min", "max"):
+            return _Value(min(x, y) if op == "min" else max(x, y), False)
+        result = x + y if op == "+" else x - y if op == "-" else x * y
+        return _Value(_check(result, expr), False)
+    x, y = a.value % _U64, b.value % _U64
+    if op in ("/", "%") and y == 0:
+        raise ValueError(f"launch expression {expr!r} divides by zero")
+    results = {"+": lambda: x + y, "-": lambda: x - y, "*": lambda: x * y,
+               "/": lambda: x // y, "%": lambda: x % y, "min": lambda: min(x, y),
+               "max": lambda: max(x, y)}  # fmt: skip
+    return _Value(results[op]() % _U64, True)
+
+
+def _name_value(value: Any) -> _Value | None:
+    """A parameter's value with its type: a NumPy uint64, or an int beyond the signed range,
+    is `unsigned long long`; other integers are `long long`. None if it is no integer."""
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        return None
+    number = int(value)
+    unsigned = getattr(value, "dtype", None) == "uint64" or number > _INT64_MAX
+    if unsigned and 0 <= number < _U64:
+        return _Value(number, True)
+    if _INT64_MIN <= number <= _INT64_MAX:
+        return _Value(number, False)
+    return None
 
 
 class _Parser:
@@ -98,38 +151,37 @@ class _Parser:
         value = self.additive()
         if self.peek() is not None:
             raise self.error(f"unexpected {self.peek()[1]!r}")  # type: ignore[index]
-        return value
+        return value.value
 
-    def additive(self) -> int:
+    def additive(self) -> _Value:
         value = self.term()
         while (token := self.peek()) in (("op", "+"), ("op", "-")):
             self.pos += 1
-            rhs = self.term()
-            value = _check(value + rhs if token[1] == "+" else value - rhs, self.expr)
+            value = _binary(token[1], value, self.term(), self.expr)  # type: ignore[index]
         return value
 
-    def term(self) -> int:
+    def term(self) -> _Value:
         value = self.unary()
         while (token := self.peek()) in (("op", "*"), ("op", "/"), ("op", "%")):
             self.pos += 1
-            rhs = self.unary()
-            if token[1] == "*":
-                value = _check(value * rhs, self.expr)
-            elif token[1] == "/":
-                value = _c_div(value, rhs, self.expr)
-            else:
-                value = _c_rem(value, rhs, self.expr)
+            value = _binary(token[1], value, self.unary(), self.expr)  # type: ignore[index]
         return value
 
-    def unary(self) -> int:
+    def unary(self) -> _Value:
         token = self.peek()
         if token in (("op", "-"), ("op", "+")):
             self.pos += 1
             operand = self.unary()
-            return _check(-operand if token[1] == "-" else operand, self.expr)
+            if token[1] == "+":
+                return operand
+            if operand.unsigned:
+                return _Value(-operand.value % _U64, True)
+            return _Value(_check(-operand.value, self.expr), False)
         cast = self.cast_type()
         if cast is not None:
-            return _check(c_convert(self.unary(), *_CASTS[cast]), self.expr)
+            bits, signed = _CASTS[cast]
+            value = c_convert(self.unary().value, bits, signed)
+            return _Value(value, unsigned=bits == 64 and not signed)
         return self.primary()
 
     def cast_type(self) -> str | None:
@@ -145,12 +197,12 @@ class _Parser:
         self.pos = end + 1
         return words
 
-    def primary(self) -> int:
+    def primary(self) -> _Value:
         kind, text = self.take()
         if kind == "int":
             # Literals above INT64_MAX only appear negated: `-9223372036854775807 - 1` is
             # how the most negative value is spelled, so plain range checking suffices.
-            return _check(int(text), self.expr)
+            return _Value(_check(int(text), self.expr), False)
         if kind == "name":
             if text in ("min", "max") and self.peek() == ("op", "("):
                 self.pos += 1
@@ -158,13 +210,16 @@ class _Parser:
                 self.expect(",")
                 b = self.additive()
                 self.expect(")")
-                return min(a, b) if text == "min" else max(a, b)
+                return _binary(text, a, b, self.expr)
             if text not in self.scalars:
                 raise self.error(f"unknown name {text!r}")
-            value = self.scalars[text]
-            if isinstance(value, bool) or not isinstance(value, Integral):
-                raise self.error(f"{text} = {value!r} is not an integer")
-            return _check(int(value), self.expr)
+            value = _name_value(self.scalars[text])
+            if value is None:
+                given = self.scalars[text]
+                if isinstance(given, Integral) and not isinstance(given, bool):
+                    raise ValueError(f"launch expression {self.expr!r} overflows 64-bit integers")
+                raise self.error(f"{text} = {given!r} is not an integer")
+            return value
         if (kind, text) == ("op", "("):
             value = self.additive()
             self.expect(")")
@@ -173,7 +228,8 @@ class _Parser:
 
 
 def evaluate(expr: str, scalars: Mapping[str, Any]) -> int:
-    """The value of a launch size expression given the scalar parameters' values."""
+    """The value of a launch size expression given the scalar parameters' values (an
+    `unsigned long long` result is returned as its value in [0, 2^64))."""
     if not isinstance(expr, str):
         raise ValueError(f"launch expression must be a string, got {expr!r}")
     return _Parser(expr, scalars).parse()

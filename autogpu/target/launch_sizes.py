@@ -7,9 +7,12 @@ congruent to them modulo 2^N. An op that needs a reading (an extension, a divisi
 max) gets it with a cast, `(int)x` or `(unsigned)x`, where the printed value might differ:
 `for (unsigned i = 0; i < n - 5; i++)` launches `((unsigned)(n - 5) + 255) / 256` blocks.
 
-Two rules keep the usual sizes free of casts. A 64-bit value is always its signed reading: the
-evaluator rejects anything outside the signed 64-bit range, and within it a congruent value is
-the signed reading. Arithmetic on C `int` values is taken not to overflow, as C (and the kernels,
+Two rules keep the usual sizes free of casts. A 64-bit value of C type `long long` is always its
+signed reading: the evaluator rejects anything outside the signed 64-bit range, and within it a
+congruent value is the signed reading. One of type `unsigned long long` (an `unsigned long`
+parameter, or a `(unsigned long long)` cast, and arithmetic on them, which wraps modulo 2^64 as
+in C) is its unsigned reading, and gets `(long long)` where the signed one is needed: an
+`unsigned long` loop from `lo` to `n` launches `max(((long long)(n - lo) + 255) / 256, 1)`. Arithmetic on C `int` values is taken not to overflow, as C (and the kernels,
 compiled without `-fwrapv`) takes it: `m - 1` on `int m` is printed as is.
 """
 
@@ -37,11 +40,13 @@ class Size:
     signed: bool  # the expression's value is the signed reading of the bits
     unsigned: bool  # ... the unsigned reading
     constant: int | None = None  # the bits read as signed, for an `arith.constant`
+    ull: bool = False  # the expression's C type is `unsigned long long` (arithmetic wraps)
 
 
 def parameter(name: str, width: int, is_unsigned: bool) -> Size:
     """A scalar parameter: the executors pass its C value (of its signedness)."""
-    return Size(Name(name), width, signed=not is_unsigned, unsigned=is_unsigned)
+    ull = is_unsigned and width == 64
+    return Size(Name(name), width, signed=not is_unsigned, unsigned=is_unsigned, ull=ull)
 
 
 def constant(value: int, width: int) -> Size:
@@ -52,18 +57,26 @@ def constant(value: int, width: int) -> Size:
 
 def as_signed(size: Size) -> Expr:
     """The signed reading of the value's bits."""
-    if size.signed or size.width == 64:
+    if size.signed or (size.width == 64 and not size.ull):
         return size.expr
     return _cast(size, _SIGNED_TYPES)
 
 
 def as_unsigned(size: Size) -> Expr:
-    """The unsigned reading of the value's bits (beyond 2^63 the evaluator refuses it)."""
+    """The unsigned reading of the value's bits."""
+    return _unsigned(size)[0]
+
+
+def _unsigned(size: Size) -> tuple[Expr, bool]:
+    """The unsigned reading, and whether its C type is `unsigned long long`."""
     if size.unsigned:
-        return size.expr
+        return size.expr, size.ull
     if size.constant is not None:
-        return literal(size.constant % (1 << size.width))
-    return _cast(size, _UNSIGNED_TYPES)
+        value = size.constant % (1 << size.width)
+        if value <= 2**63 - 1:
+            return literal(value), False
+        return Cast("unsigned long long", literal(size.constant)), True
+    return _cast(size, _UNSIGNED_TYPES), size.width == 64
 
 
 def _cast(size: Size, types: dict[int, str]) -> Expr:
@@ -91,8 +104,13 @@ def build(name: str, operands: list[Size], width: int) -> Size:
         a, b = (as_signed(x) for x in operands)
         return Size(_combine(_SIGNED_OPS[name], a, b), width, signed=True, unsigned=False)
     if name in _UNSIGNED_OPS:
-        a, b = (as_unsigned(x) for x in operands)
-        return Size(_combine(_UNSIGNED_OPS[name], a, b), width, signed=width == 64, unsigned=True)
+        (a, a_ull), (b, b_ull) = (_unsigned(x) for x in operands)
+        ull = a_ull or b_ull  # C computes in unsigned long long: no false overflow
+        expr = _combine(_UNSIGNED_OPS[name], a, b, ull)
+        divisor = operands[1].constant
+        halves = name == "arith.divui" and divisor is not None and divisor % (1 << width) >= 2
+        signed = width == 64 and (not ull or halves)  # a quotient by 2 or more is below 2^63
+        return Size(expr, width, signed=signed, unsigned=True, ull=ull)
     (x,) = operands
     if width < x.width or name == "arith.trunci":  # truncations keep the value congruent
         if x.constant is not None:
@@ -100,7 +118,7 @@ def build(name: str, operands: list[Size], width: int) -> Size:
         return Size(x.expr, width, signed=False, unsigned=False)
     if width == x.width:
         return x
-    if _EXTENSIONS[name]:
+    if _EXTENSIONS[name]:  # from fewer than 64 bits: never unsigned long long
         return Size(as_unsigned(x), width, signed=True, unsigned=True)
     return Size(as_signed(x), width, signed=True, unsigned=x.unsigned and x.signed)
 
@@ -113,14 +131,20 @@ def _ring(name: str, operands: list[Size], width: int) -> Size:
         expr = Binary("*", a.expr, literal(2**b.constant))
     else:
         expr = Binary(_RING[name], a.expr, b.expr)
-    # 64 bits: checked, so exact; C int arithmetic: no overflow; else it may wrap.
-    signed = width == 64 or (a.signed and b.signed)
-    return Size(expr, width, signed=signed, unsigned=False)
+    # 64 bits: checked, so exact, or (unsigned long long) wrapping as the IR does;
+    # C int arithmetic: no overflow; else it may wrap.
+    ull = width == 64 and (a.ull or (b.ull and name != "arith.shli"))
+    signed = (width == 64 and not ull) or (a.signed and b.signed and not ull)
+    return Size(expr, width, signed=signed, unsigned=ull, ull=ull)
 
 
-def _combine(kind: str, a: Expr, b: Expr) -> Expr:
+def _combine(kind: str, a: Expr, b: Expr, ull: bool = False) -> Expr:
     if kind in ("min", "max"):
         return call(kind, [a, b])
+    if kind == "ceil" and ull:
+        # a / b + (a % b + b - 1) / b: `a + b - 1` would wrap modulo 2^64 near the top.
+        bumped = Binary("-", Binary("+", Binary("%", a, b), b), Literal("1"))
+        return Binary("+", Binary("/", a, b), Binary("/", bumped, b))
     if kind == "ceil":
         # ceil(a / b) for a >= 0 and b > 0, the sizes launches divide.
         if isinstance(b, Literal) and b.text.isdigit():

@@ -83,10 +83,61 @@ def test_evaluate_casts_wrap_as_c_converts(expr: str, value: int):
     assert evaluate(expr, {"n": 2**31 + 5, "m": 0}) == value
 
 
+U64 = 2**64
+
+
+@pytest.mark.parametrize(
+    "expr, value",
+    [
+        ("(unsigned long long)(m - 1)", U64 - 1),
+        ("(unsigned long long)m - 1", U64 - 1),  # long long 1 converts: wraps modulo 2^64
+        ("-(unsigned long long)1", U64 - 1),
+        ("hi - lo", 8),  # uint64 parameters beyond 2^63: their distance, no false overflow
+        ("lo - hi", U64 - 8),
+        ("(long long)(lo - hi)", -8),
+        ("(long long)(n - lo)", 2**63 - 2),
+        ("big + big", U64 - 2),
+        ("big * 2", U64 - 2),
+        ("(unsigned long long)(-2) / 2", 2**63 - 1),  # unsigned division
+        ("(-2) / 2", -1),
+        ("(unsigned long long)(-3) % 2", 1),  # unsigned remainder
+        ("(-3) % 2", -1),
+        ("max(hi, 1)", 2**63 + 10),  # unsigned comparison
+        ("min(hi, 1)", 1),
+        ("max((unsigned long long)(-1), 0)", U64 - 1),
+        ("max(-1, 0)", 0),
+        ("max(lo - hi, 1)", U64 - 8),
+        ("(int)hi", 10),
+        ("(unsigned)(hi - 7)", 3),
+        ("(long long)hi", -(2**63) + 10),
+        ("hi / 256 + (hi % 256 + 255) / 256", 2**55 + 1),
+    ],
+)
+def test_evaluate_unsigned_long_long_as_c(expr: str, value: int):
+    """C's usual arithmetic conversions: an `unsigned long long` operand makes the operation
+    unsigned, wrapping modulo 2^64, dividing and comparing unsigned; a NumPy uint64 parameter
+    (or an int beyond 2^63 - 1) is `unsigned long long`."""
+    scalars = {"lo": np.uint64(2**63 + 2), "hi": 2**63 + 10, "n": np.uint64(0),
+               "big": np.uint64(U64 - 1), "m": 0}  # fmt: skip
+    assert evaluate(expr, scalars) == value
+
+
+@pytest.mark.parametrize(
+    "expr",
+    ["n - 1 + 9223372036854775807", "(long long)(u - 1) + 2", "-(-9223372036854775807 - 1)",
+     "(long long)u * 2", "big + 1"],
+)  # fmt: skip
+def test_evaluate_signed_overflow_stays_an_error(expr: str):
+    """Signed `long long` arithmetic beyond 64 bits is undefined in C: refused, not wrapped
+    (a uint64 value below 2^63 read as an int keeps the signed rules)."""
+    scalars = {"n": np.int64(2), "u": np.uint64(2**63), "big": np.int64(2**63 - 1)}
+    with pytest.raises(ValueError, match="overflows"):
+        evaluate(expr, scalars)
+
+
 @pytest.mark.parametrize(
     "expr, message",
     [
-        ("(unsigned long long)(m - 1)", "overflows"),  # 2^64 - 1 is no 64-bit signed value
         ("(long)m", "unknown name 'long'"),
         ("(unsigned int)m", "unknown name 'unsigned'"),
         ("(unsigned)", "unexpected end"),
@@ -304,6 +355,8 @@ def test_launch_sizes_of_the_lowered_examples(path: Path):
 # --- property: random host arithmetic on int, unsigned, long and size_t --------------------------
 
 HOST_PARAMS = [("n", 32, "unsigned"), ("m", 32, "int"), ("l", 64, "long"), ("s", 64, "size_t")]
+DTYPES = {"n": np.uint32, "m": np.int32, "l": np.int64, "s": np.uint64}
+"""The parameters' values as the executors pass them (a size_t is `unsigned long long`)."""
 RING = ["addi", "subi", "muli"]
 READING = ["divsi", "divui", "remsi", "remui", "minsi", "maxsi", "minui", "maxui"]
 
@@ -413,8 +466,9 @@ def test_printed_host_sizes_compute_what_the_ir_computes():
                 expected, _ = c_value(op.gridSizeX, scalars)
             except Undefined:
                 continue
+            typed = {name: DTYPES[name](value) for name, value in scalars.items()}
             try:
-                grid = evaluate(launch["grid"][0], scalars)
+                grid = evaluate(launch["grid"][0], typed)
             except ValueError as e:
                 assert "overflows" in str(e) or "divides by zero" in str(e), e
                 continue

@@ -326,3 +326,33 @@ def test_grid_beyond_cuda_limits_is_refused():
     x = np.zeros(1, np.float32)
     with pytest.raises(KernelLaunchError, match="grid extents"):
         runner.run("mirror", 2**40, 1, 0, x, x.copy())
+
+
+# --- unsigned long loops beyond 2^63 ------------------------------------------------------------
+
+HIGH_UL = """
+void ul(unsigned long lo, unsigned long n, float *restrict a) {
+  #pragma omp parallel for
+  for (unsigned long i = lo; i < n; i++)
+    a[i - lo] = 1.0f;
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "lo, n",
+    [(2**63 + 2, 2**63 + 10), (2**64 - 5, 2**64 - 1), (2**63 + 9, 2**63 + 3)],
+    ids=["above-2^63", "below-2^64", "n<lo"],
+)  # fmt: skip
+def test_unsigned_long_loop_beyond_2_pow_63(lo, n):
+    """The launch computes `n - lo` in unsigned long as C does (it once refused 8 iterations
+    from 2^63 + 2: 'overflows 64-bit integers'); every element written, nothing else."""
+    expected = gcc_reference(HIGH_UL, "ul")
+    wanted = np.zeros(8, np.float32)
+    expected(lo, n, wanted)
+    for pipeline in PIPELINES:
+        program = cuda_of(HIGH_UL, pipeline)
+        actual = np.zeros(8, np.float32)
+        CpuProgram(program.source, program.launch, threads=2).run("ul", lo, n, actual)
+        np.testing.assert_array_equal(actual, wanted)
+    assert (wanted == 1.0).sum() == max(n - lo, 0)

@@ -74,7 +74,7 @@ builtin.module attributes {gpu.container_module} {
 // CHECK-SAME: {"name": "count", "kind": "scalar", "dtype": "uint64", "ctype": "size_t"},
 // CHECK-SAME: {"name": "t", "kind": "scalar", "dtype": "int32", "ctype": "int"}],
 // CHECK-SAME: "launches": [
-// CHECK-SAME: {"kernel": "first", "grid": ["max(((int)n - t + t * 2 - 1) / (t * 2), 1)", "min(count / 128, 65535)", "count % t"], "block": ["128", "2", "1"], "args": ["grid", "n", "count", "t"], "dynamic_shared_bytes": "1024", "static_shared_bytes": 0},
+// CHECK-SAME: {"kernel": "first", "grid": ["max(((int)n - t + t * 2 - 1) / (t * 2), 1)", "min(count / 128, 65535)", "(long long)count % t"], "block": ["128", "2", "1"], "args": ["grid", "n", "count", "t"], "dynamic_shared_bytes": "1024", "static_shared_bytes": 0},
 // CHECK-SAME: {"kernel": "second", "grid": ["1 - (t + -3) * 16", "1", "1"], "block": ["(int)count", "1", "1"], "args": ["grid", "n", "count", "t"], "dynamic_shared_bytes": "0", "static_shared_bytes": 0},
 // CHECK-SAME: {"kernel": "third", "grid": ["(unsigned)(n - 5)", "t * 3", "4294967295"], "block": ["1", "1", "1"], "args": ["grid", "n", "count", "t"], "dynamic_shared_bytes": "0", "static_shared_bytes": 0}]}]}
 
