@@ -112,7 +112,9 @@ def _name_value(value: Any) -> _Value | None:
     if isinstance(value, bool) or not isinstance(value, Integral):
         return None
     number = int(value)
-    unsigned = getattr(value, "dtype", None) == "uint64" or number > _INT64_MAX
+    dtype = getattr(value, "dtype", None)  # a NumPy scalar of the parameter's C type
+    unsigned = (dtype is not None and dtype.kind == "u" and dtype.itemsize == 8) \
+        or number > _INT64_MAX
     if unsigned and 0 <= number < _U64:
         return _Value(number, True)
     if _INT64_MIN <= number <= _INT64_MAX:
