@@ -59,9 +59,13 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 from autogpu.diagnostics import CompileError
 from autogpu.dialects.agpu import ParallelForOp
 from autogpu.passes.analysis.aliasing import c_name, may_alias
-from autogpu.passes.analysis.integers import bit_width, constant_int, is_unsigned, to_signed
+from autogpu.passes.analysis.integers import constant_int, is_unsigned, to_signed
 from autogpu.passes.analysis.loops import bound_over_loops, enclosing_loops, is_invariant
-from autogpu.passes.analysis.polynomial import Polynomial, PolynomialAnalysis
+from autogpu.passes.analysis.polynomial import (
+    Polynomial,
+    PolynomialAnalysis,
+    through_sign_extensions,
+)
 from autogpu.passes.analysis.wrapping import exact_unsigned, residues_decide
 from autogpu.passes.utils.c_text import c_expression
 from autogpu.passes.utils.errors import error_at, location_of
@@ -111,7 +115,7 @@ def parallel_loop_findings(root: Operation, assume_no_alias: bool = True) -> lis
     """The conflicts and the unprovable pairs of accesses of every parallel loop under `root`
     (outer loops first), at most one per store, a proven one if there is one."""
     by_write: dict[memref.StoreOp, Finding] = {}
-    polys = _polynomials()
+    polys = through_sign_extensions()
     for loop in root.walk():
         if not isinstance(loop, ParallelForOp):
             continue
@@ -245,22 +249,6 @@ def _residues_decide(x: _Form, y: _Form) -> bool:
     that their representatives collide exactly when the subscripts do (`wrapping.py`)."""
     terms = [[(c, _variable(loop)) for loop, c in form.coefficients.items()] for form in (x, y)]
     return residues_decide(terms[0], terms[1], x.rest.minus(y.rest))
-
-
-def _polynomials() -> PolynomialAnalysis:
-    """Polynomials that see through sign extensions (`(long)i * n`, `index_cast`): signed
-    overflow is undefined in C, so an extended value is the value."""
-
-    def extended(value: SSAValue) -> Polynomial | None:
-        owner = value.owner
-        if isinstance(owner, (arith.ExtSIOp, arith.IndexCastOp)):
-            inner = polys.poly(owner.operands[0])
-            if inner.width < (bit_width(value.type) or 0):
-                return inner.widened(value.type)
-        return None
-
-    polys = PolynomialAnalysis(leaf=extended)
-    return polys
 
 
 def _why_varying(value: SSAValue) -> str:
@@ -875,7 +863,7 @@ def _conflict_message(
 
 def _values_text(form: _Form, values: Values, loop: ParallelForOp) -> str:
     """`i = 1, j = 0`: the C variables of the parallel loop and of the loops the index uses."""
-    polys = _polynomials()
+    polys = through_sign_extensions()
     shown = [inner for inner in reversed(form.loops) if inner is loop or inner in form.coefficients]
     texts = []
     for inner in shown:

@@ -313,3 +313,20 @@ class PolynomialAnalysis:
                 pass
         return self.atom(value)
 
+
+def through_sign_extensions() -> PolynomialAnalysis:
+    """Polynomials that see through sign extensions of narrower values (`(long)i * n`,
+    `index_cast`): signed overflow is undefined in C, so an extended value is the value, and a
+    loaded value (`(long)col[i] * m`) stays the atom. The dependence check and the tuner's
+    subscript ranges read indices this way."""
+
+    def extended(value: SSAValue) -> Polynomial | None:
+        owner = value.owner
+        if isinstance(owner, (arith.ExtSIOp, arith.IndexCastOp)):
+            inner = polys.poly(owner.operands[0])
+            if inner.width < (bit_width(value.type) or 0):
+                return inner.widened(value.type)
+        return None
+
+    polys = PolynomialAnalysis(leaf=extended)
+    return polys

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from xdsl.dialects import arith, func, memref, scf
+from xdsl.dialects import func, memref, scf
 from xdsl.dialects.builtin import IntegerType, MemRefType
 from xdsl.ir import Operation, SSAValue
 
@@ -25,8 +25,8 @@ from autogpu.diagnostics import location_of
 from autogpu.dialects.agpu import ParallelForOp
 from autogpu.passes.analysis.aliasing import c_name
 from autogpu.passes.analysis.extents import ValueIntervals, parameter_names
-from autogpu.passes.analysis.integers import bit_width, ceil_div
-from autogpu.passes.analysis.polynomial import Polynomial, PolynomialAnalysis
+from autogpu.passes.analysis.integers import ceil_div
+from autogpu.passes.analysis.polynomial import PolynomialAnalysis, through_sign_extensions
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ def subscript_arrays(
     names = parameter_names(function)
     arrays = dict(zip(function.body.blocks[0].args, names))
     intervals = ValueIntervals(function, sizes)
-    polys = _polynomials()
+    polys = through_sign_extensions()
     result: dict[str, SubscriptValues | str] = {}
     for array, name in arrays.items():
         if not isinstance(array.type, MemRefType) or not isinstance(
@@ -171,22 +171,6 @@ def _in_parallel_loop(op: Operation) -> bool:
 def _where(op: Operation) -> str:
     location = location_of(op)
     return "?" if location is None else f"line {location.line}:{location.column}"
-
-
-def _polynomials() -> PolynomialAnalysis:
-    """Polynomials that see through sign extensions of narrower values (`(long)col[i] * m`),
-    so that the loaded value is the atom."""
-
-    def extended(value: SSAValue) -> Polynomial | None:
-        owner = value.owner
-        if isinstance(owner, (arith.ExtSIOp, arith.IndexCastOp)):
-            inner = polys.poly(owner.operands[0])
-            if inner.width < (bit_width(value.type) or 0):
-                return inner.widened(value.type)
-        return None
-
-    polys = PolynomialAnalysis(leaf=extended)
-    return polys
 
 
 __all__ = ["SubscriptValues", "subscript_arrays"]
