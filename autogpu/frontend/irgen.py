@@ -223,9 +223,13 @@ class FunctionGen(ExpressionGen):
             self.while_(loop.cond, loop.body, loop.step)
             return
         var, t = canonical.var, canonical.var.type
-        # scf.for compares signed: an `unsigned` loop counts in i64, where its zero-extended
-        # bounds compare as C compares them, also across 2^31; a 64-bit unsigned one counts as
-        # signed too (no unsigned select in its trip count: bounds beyond 2^63 are not modelled).
+        # scf.for compares signed. An `unsigned` loop counts in i64, where its zero-extended
+        # bounds compare as C compares them, also across 2^31. A 64-bit loop, and every
+        # decreasing loop, counts k = 0, 1, ... up to its trip count, computed without
+        # overflow (`trip_count`), and takes i = start +- k * step: the threads of a kernel
+        # beyond the last iteration then test k, whereas start + k * step could wrap past the
+        # bound for them. Trip counts of 2^63 or more are beyond the model, so a 64-bit loop
+        # from 0 by 1 (whose trip count is its bound) counts i itself.
         lt = LONG if t in (UINT, ULONG) else t
         if canonical.start is None:
             start = self.read(var)
@@ -234,15 +238,20 @@ class FunctionGen(ExpressionGen):
         if canonical.declared_in_init and var.needs_slot:  # pragma: no cover - sema guarantee
             raise AssertionError("a canonical loop variable declared in its init has no slot")
         bound = self.convert(self.expr(canonical.bound), t)
+        # The type the bounds are compared and the trip counted in.
+        ct = t if t == ULONG else lt
         if isinstance(canonical.step, int):
-            step = self.constant(canonical.step, lt)
+            step = self.constant(canonical.step, ct)
         else:
-            step = self.convert(self.convert(self.expr(canonical.step), t), lt)
+            step = self.convert(self.convert(self.expr(canonical.step), t), ct)
+        counted = not canonical.increasing or (
+            t.bits == 64 and not (start.const == 0 and step.const == 1)
+        )
         span = self.modular_span(start, bound, canonical) if canonical.modular else None
-        start = self.convert(start, lt)
+        start = self.convert(start, ct)
         if span is None:
-            bound = self.convert(bound, lt)
-        if canonical.increasing:
+            bound = self.convert(bound, ct)
+        if not counted:
             lb, ub = start, bound
             if canonical.inclusive:
                 ub = self.arith("+", bound, self.constant(1, lt), lt, wraps=True)
@@ -251,15 +260,18 @@ class FunctionGen(ExpressionGen):
             trip = None
         else:
             lb = self.constant(0, lt)
-            ub = span if span is not None else self.trip_count(start, bound, step, canonical)
-            trip = ub
-        loop_step = step if canonical.increasing else self.constant(1, lt)
+            trip = span if span is not None else self.trip_count(start, bound, step, canonical)
+            trip = self.convert(trip, ct)
+            ub = self.convert(trip, lt)
+        loop_step = step if not counted else self.constant(1, lt)
 
         def body(index: SSAValue):
             i = Val(index, lt)
-            if not canonical.increasing:
-                offset = i if step.const == 1 else self.arith("*", i, step, lt, wraps=True)
-                i = self.arith("-", start, offset, lt, wraps=True)
+            if counted:
+                k = self.convert(i, ct)
+                offset = k if step.const == 1 else self.arith("*", k, step, ct, wraps=True)
+                move = "+" if canonical.increasing else "-"
+                i = self.arith(move, start, offset, ct, wraps=True)
             i = self.convert(i, t)
             if i.ssa is not index:
                 i.ssa.name_hint = var.name
@@ -271,8 +283,8 @@ class FunctionGen(ExpressionGen):
             else:  # pragma: no cover - a variable is only ever one loop's variable at a time
                 self.values[var] = saved
 
-        name = f"{var.name}_k" if not canonical.increasing else var.name
-        if lt.bits != t.bits and canonical.increasing:
+        name = f"{var.name}_k" if counted else var.name
+        if lt.bits != t.bits and not counted:
             name = f"{var.name}_wide"
         if loop.parallel is not None:
             reductions = [(kind, self.slots[v]) for kind, v in loop.parallel.reductions]
@@ -295,10 +307,28 @@ class FunctionGen(ExpressionGen):
         return self.convert(distance, LONG)
 
     def trip_count(self, start: Val, bound: Val, step: Val, c: CanonicalLoop) -> Val:
-        """Iterations of a decreasing loop: ceil((start - bound) / step), or
-        (start - bound) / step + 1 with >=; zero when the loop does not run at all."""
+        """Iterations of a counted loop, in the type the bounds compare in. Unsigned, and
+        64-bit increasing: ceil(d / step) in unsigned arithmetic for the distance
+        d = far - min(near, far) (exact below 2^64 even where the signed difference
+        overflows), zero when the loop does not run, with far one past the bound when
+        inclusive; the launch description can compute it (it has min and ceildiv, not
+        select). Signed decreasing: ceil((start - bound) / step), or (start - bound) / step + 1
+        with >=, negative when the loop does not run (scf.for then runs it zero times)."""
         t = start.ctype
-        diff = self.arith("-", start, bound, t, wraps=True)
+        near, far = (start, bound) if c.increasing else (bound, start)
+        if not t.signed or c.increasing:
+            if c.inclusive:
+                far = self.arith("+", far, self.constant(1, t), t, wraps=True)
+            if near.const == 0 and not t.signed:  # min(0, far) is 0: the distance is far
+                distance = far
+            else:
+                least = arith.MinSIOp if t.signed else arith.MinUIOp
+                nearest = self.value(least(near.ssa, far.ssa), t)
+                distance = self.arith("-", far, nearest, t, wraps=True)
+            if step.const == 1:
+                return distance
+            return self.value(arith.CeilDivUIOp(distance.ssa, step.ssa), t)
+        diff = self.arith("-", far, near, t, wraps=True)
         if c.inclusive:
             numerator = self.arith("+", diff, step, t, wraps=True)
         elif step.const == 1:
@@ -306,16 +336,12 @@ class FunctionGen(ExpressionGen):
         else:
             bumped = self.arith("+", diff, step, t, wraps=True)
             numerator = self.arith("-", bumped, self.constant(1, t), t, wraps=True)
-        trip = numerator if step.const == 1 else self.arith("/", numerator, step, t)
-        if t.signed:
-            return trip  # negative when the loop does not run: scf.for runs it zero times
-        runs = self.compare(">=" if c.inclusive else ">", start, bound)
-        return self.value(arith.SelectOp(runs, trip.ssa, self.constant(0, t).ssa), t)
+        return numerator if step.const == 1 else self.arith("/", numerator, step, t)
 
     def exit_value(self, c: CanonicalLoop, start: Val, ub: Val, step: Val, trip: Val | None):
         """The value C leaves in the loop variable when the loop ends."""
         t = start.ctype
-        if c.increasing:
+        if trip is None:
             runs = self.compare("<", start, ub)
             if step.const == 1:
                 return self.value(arith.SelectOp(runs, ub.ssa, start.ssa), t)
@@ -326,11 +352,12 @@ class FunctionGen(ExpressionGen):
             trip = self.value(arith.SelectOp(runs, trip.ssa, self.constant(0, t).ssa), t)
             advance = self.arith("*", trip, step, t, wraps=True)
             return self.arith("+", start, advance, t, wraps=True)
-        zero = self.constant(0, t)
-        runs = self.compare(">", trip, zero) if t.signed else self.compare("!=", trip, zero)
-        trip = self.value(arith.SelectOp(runs, trip.ssa, zero.ssa), t)
+        if t.signed:  # a negative trip count runs zero times
+            zero = self.constant(0, t)
+            runs = self.compare(">", trip, zero)
+            trip = self.value(arith.SelectOp(runs, trip.ssa, zero.ssa), t)
         offset = trip if step.const == 1 else self.arith("*", trip, step, t, wraps=True)
-        return self.arith("-", start, offset, t, wraps=True)
+        return self.arith("+" if c.increasing else "-", start, offset, t, wraps=True)
 
 
 def _erase_unused_constants(op: Operation) -> None:

@@ -48,3 +48,18 @@ void bound_once(int n, float *a) {
 // CHECK-LABEL: func.func @bound_once(
 // CHECK: %[[UB:.*]] = arith.subi %n, %{{.*}} : i32
 // CHECK-NEXT: scf.for %i = %{{.*}} to %[[UB]]
+
+// A 64-bit unsigned loop that does not start at 0 by 1 counts k from 0 to its unsigned trip
+// count ceil((n - min(lo, n)) / s), exact when lo and n straddle 2^63, where a signed comparison
+// of lo with n would be inverted; i = lo + k * s.
+void from_ulong(unsigned long lo, unsigned long n, unsigned long s, float *a) {
+  for (unsigned long i = lo; i < n; i += s) a[i] = 0;
+}
+// CHECK-LABEL: func.func @from_ulong(
+// CHECK: %[[NEAR:.*]] = arith.minui %lo, %n : i64
+// CHECK-NEXT: %[[DIST:.*]] = arith.subi %n, %[[NEAR]] : i64
+// CHECK-NEXT: %[[TRIP:.*]] = arith.ceildivui %[[DIST]], %s : i64
+// CHECK-NEXT: scf.for %i_k = %{{.*}} to %[[TRIP]] step %{{.*}} : i64 {
+// CHECK-NEXT: %cst{{.*}} = arith.constant
+// CHECK-NEXT: %[[OFF:.*]] = arith.muli %i_k, %s : i64
+// CHECK-NEXT: %i = arith.addi %lo, %[[OFF]] : i64

@@ -36,13 +36,15 @@ void down_unsigned(unsigned n, unsigned b, float *a) {
 // CHECK: %[[J:.*]] = arith.subi %[[N]], %j_k : i64
 // CHECK-NEXT: %j = arith.trunci %[[J]] : i64 to i32
 
-// size_t: counted in i64 as well, where a loop that does not run has a negative trip count
-// (bounds beyond 2^63 are not modelled); no unsigned select, which a launch size cannot express.
+// size_t: the trip count is computed in unsigned arithmetic, exact when the bounds straddle 2^63:
+// n - min(b, n) is n - b when the loop runs and 0 when it does not (no select, which a launch
+// size cannot express).
 void down_size_t(size_t n, size_t b, float *a) {
   for (size_t j = n; j > b; --j) a[j] = 0;
 }
 // CHECK-LABEL: func.func @down_size_t(
-// CHECK: %[[TRIP:.*]] = arith.subi %n, %b : i64
+// CHECK: %[[NEAR:.*]] = arith.minui %b, %n : i64
+// CHECK-NEXT: %[[TRIP:.*]] = arith.subi %n, %[[NEAR]] : i64
 // CHECK-NEXT: scf.for %j_k = %{{.*}} to %[[TRIP]]
 // CHECK: %j = arith.subi %n, %j_k : i64
 

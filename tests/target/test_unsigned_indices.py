@@ -356,3 +356,113 @@ def test_unsigned_long_loop_beyond_2_pow_63(lo, n):
         CpuProgram(program.source, program.launch, threads=2).run("ul", lo, n, actual)
         np.testing.assert_array_equal(actual, wanted)
     assert (wanted == 1.0).sum() == max(n - lo, 0)
+
+
+UL_FORMS = """
+void up(unsigned long lo, unsigned long n, unsigned long s, float *restrict a) {
+  #pragma omp parallel for
+  for (unsigned long i = lo; i < n; i += s)
+    a[(i - lo) / s] = (float)((i - lo) % 1000u) + 1.0f;
+}
+
+void up_inclusive(unsigned long lo, unsigned long n, float *restrict a) {
+  #pragma omp parallel for
+  for (unsigned long i = lo; i <= n; i++)
+    a[i - lo] = (float)(i & 255u) + 1.0f;
+}
+
+void down(unsigned long hi, unsigned long n, unsigned long s, float *restrict a) {
+  #pragma omp parallel for
+  for (unsigned long i = hi; i > n; i -= s)
+    a[(hi - i) / s] = (float)((hi - i) % 1000u) + 1.0f;
+}
+
+void down_inclusive(unsigned long hi, unsigned long n, float *restrict a) {
+  #pragma omp parallel for
+  for (unsigned long i = hi; i >= n; i--)
+    a[hi - i] = (float)(i & 255u) + 1.0f;
+}
+
+void until(unsigned long lo, unsigned long n, float *restrict a) {
+  #pragma omp parallel for
+  for (size_t i = lo; i != n; i++)
+    a[i - lo] = 2.0f;
+}
+
+void exit_value(unsigned long lo, unsigned long n, unsigned long s, unsigned long *out) {
+  unsigned long i;
+  for (i = lo; i < n; i += s)
+    out[1] += 1u;
+  out[0] = i;
+}
+"""
+"""64-bit unsigned loops whose bounds straddle 2^63, where a signed i64 comparison inverts
+(2^63 - 3 < 2^63 + 5 as unsigned, not as signed), with steps that divide nothing. (A step that
+carries the variable past the largest value wraps it in C and the loop goes on: canonical loops
+assume it does not, docs/ir.md; no case here does.)"""
+
+TOP = 2**63
+UL_CASES = [
+    ("up", [(TOP - 3, TOP + 5, 1), (TOP - 3, TOP + 5, 3), (TOP + 5, TOP - 3, 1), (TOP, TOP, 1),
+            (2**64 - 7, 2**64 - 1, 3), (2**62 - 1, 2**64 - 1, 2**62), (0, 1, 1), (TOP - 1, TOP, 2)]),
+    ("up_inclusive", [(TOP - 3, TOP + 5), (TOP + 5, TOP - 3), (TOP, TOP), (2**64 - 8, 2**64 - 2)]),
+    ("down", [(TOP + 5, TOP - 3, 1), (TOP + 5, TOP - 3, 3), (TOP - 3, TOP + 5, 1),
+              (2**64 - 1, 2**64 - 9, 2), (2**64 - 1, 2**62 + 5, 2**62), (TOP, TOP, 1), (1, 0, 1)]),
+    ("down_inclusive", [(TOP + 5, TOP - 3), (TOP - 3, TOP + 5), (TOP, TOP), (7, 1)]),
+    ("until", [(TOP - 3, TOP + 5), (TOP, TOP), (2**64 - 2, 2**64 - 1)]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("function, cases", UL_CASES, ids=[f for f, _ in UL_CASES])
+def test_unsigned_long_loops_across_2_pow_63(function, cases):
+    """Each form of 64-bit unsigned loop counts its iterations in unsigned arithmetic: the
+    frontend's IR (interpreted) and both pipelines on the CPU emulation leave what gcc leaves
+    (they once ran none of 8 iterations from 2^63 - 3, or wrote past the array)."""
+    calls = [dict(zip(("lo", "n", "s") if function.startswith("up") or function == "until"
+                       else ("hi", "n", "s"), case)) | {"a": 16} for case in cases]
+    runners: list[Any] = [Interpreted(parsed_c(UL_FORMS))]
+    for pipeline in PIPELINES:
+        program = cuda_of(UL_FORMS, pipeline)
+        runners.append(CpuProgram(program.source, program.launch, threads=2))
+    for runner in runners:
+        agree_with_gcc(runner, UL_FORMS, function, calls)
+
+
+def test_unsigned_long_exit_value_across_2_pow_63():
+    """A serial 64-bit unsigned loop leaves C's exit value in its variable (start + trip *
+    step, with the trip counted in unsigned) after crossing 2^63."""
+    cases = [{"lo": lo, "n": n, "s": s, "out": 2}
+             for lo, n, s in ((TOP - 3, TOP + 5, 3), (TOP + 5, TOP - 3, 1), (TOP - 1, TOP, 1))]
+    runners: list[Any] = [Interpreted(parsed_c(UL_FORMS))]
+    for pipeline in ("autogpu-vanilla", "autogpu-optimize"):
+        program = cuda_of(UL_FORMS, pipeline)
+        runners.append(CpuProgram(program.source, program.launch, threads=2))
+    for runner in runners:
+        agree_with_gcc(runner, UL_FORMS, "exit_value", cases)
+
+
+LONG_STEP = """
+void long_step(long lo, long n, long s, float *restrict a) {
+  #pragma omp parallel for
+  for (long i = lo; i < n; i += s)
+    a[((i - lo) / s) & 15] = 1.0f;
+}
+"""
+"""A `long` loop whose last iterations lie near LONG_MAX or whose step is near 2^62: the
+threads of the last block beyond the trip count would compute lo + gid * s past LONG_MAX,
+wrapped below the bound (a guard `i < n` let them write a[15] or a[11..15])."""
+
+
+def test_long_loop_threads_beyond_the_trip_count_stay_idle():
+    """The kernels count k from 0 to the trip count and test k, not i = lo + k * s: both
+    pipelines, dense and sparse indexing, leave what gcc leaves."""
+    top = 2**63 - 1
+    cases = [{"lo": lo, "n": n, "s": s, "a": 16}
+             for lo, n, s in ((0, 2**62 + 1, 2**62 - 1), (top - 10, top, 1), (top - 40, top, 7),
+                              (-(2**62) * 3, 2**62 * 3, 2**62), (5, 5, 1), (-3, 4, 2))]
+    runners: list[Any] = [Interpreted(parsed_c(LONG_STEP))]
+    for pipeline in [*PIPELINES, "autogpu-optimize{dense_mode=sparse}"]:
+        program = cuda_of(LONG_STEP, pipeline)
+        runners.append(CpuProgram(program.source, program.launch, threads=2))
+    for runner in runners:
+        agree_with_gcc(runner, LONG_STEP, "long_step", cases)

@@ -65,7 +65,7 @@ def test_programs_are_free_of_undefined_behaviour():
 def test_known_issues_are_generated_only_when_asked():
     sources = [generate(seed, known_issues=True).source() for seed in range(300)]
     assert any("reduction(min" in s or "reduction(max" in s for s in sources)
-    assert set(KNOWN_ISSUES) == {"unsigned-long-decreasing-parallel", "unsigned-min-max-reduction"}
+    assert set(KNOWN_ISSUES) == {"unsigned-min-max-reduction"}
 
 
 # --- the harness can fail ----------------------------------------------------------------------

@@ -66,10 +66,6 @@ SIZE_MAXIMA = (4, 8, 17, 33, 64, 257, 520)
 MAX_LOOP_DEPTH = 5
 
 KNOWN_ISSUES = {
-    "unsigned-long-decreasing-parallel": (
-        "a parallel `for (unsigned long i = n; i > 0; i--)` is refused: its trip count is an "
-        "arith.select, which the launch description cannot express"
-    ),
     "unsigned-min-max-reduction": (
         "reduction(min/max) on an unsigned variable is combined as signed (identity INT_MAX, "
         "signed min in the tree, atomicMin on int)"
@@ -319,8 +315,6 @@ class Generator(Reads):
                  ("step3", 0, 0, 3, f"{t} {name} = 0; {name} < {s.name}; {name} = {name} + 3"),
                  ("down1", 1, 1, 1, f"{t} {name} = {s.name}; {name} > 0; {name}--"),
                  ("ne", 0, 0, 1, f"{t} {name} = 0; {name} != {s.name}; {name}++")]  # fmt: skip
-        if parallel and s.ctype == ULONG and "unsigned-long-decreasing-parallel" in self.avoid:
-            forms = [f for f in forms if f[0] != "down1"]
         if s.ctype.signed:
             forms += [
                 ("le", 0, 0, 1, f"{t} {name} = 0; {name} <= {s.name} - 1; {name} += 1"),
