@@ -160,12 +160,17 @@ class Kernel:
         return self.launch["params"]
 
     def launch_config(self, **scalars: int) -> list[dict[str, Any]]:
-        """Grid, block and dynamic shared memory of each launch for the given scalar sizes."""
+        """Grid, block and dynamic shared memory of each launch for the given scalar sizes,
+        each read as its parameter's C type (an `unsigned long` of 5 is unsigned, not -5's
+        neighbour)."""
+        from autogpu.runtime.arguments import bind_scalars, find_function, parse_launch_description
         from autogpu.target.launch import launch_config
 
+        function = find_function(parse_launch_description(self.launch_description), self.name)
+        typed = bind_scalars(function, scalars)
         configs = []
         for entry in self.launch["launches"]:
-            grid, block, shared = launch_config(entry, scalars)
+            grid, block, shared = launch_config(entry, typed)
             configs.append({"kernel": entry["kernel"], "grid": grid, "block": block,
                             "shared": shared})
         return configs

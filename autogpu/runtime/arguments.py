@@ -343,6 +343,20 @@ def bind_arguments(function: Function, args: Sequence[Any], named: Mapping[str, 
     return BoundCall(function, values)
 
 
+def bind_scalars(function: Function, scalars: Mapping[str, Any]) -> dict[str, np.generic]:
+    """The scalar parameters among `scalars`, each checked and converted to its C type (a NumPy
+    scalar: a `uint64` is `unsigned long long` to the launch evaluator even below 2^63)."""
+    by_name = {p.name: p for p in function.params}
+    bound = {}
+    for name, value in scalars.items():
+        p = by_name.get(name)
+        if p is None or p.is_array:
+            what = "no parameter" if p is None else "an array parameter, not a size"
+            raise KernelArgumentError(f"{function.name}() has {what} '{name}'")
+        bound[name] = _bind_scalar(function, p, value)
+    return bound
+
+
 def _where(function: Function, p: Param) -> str:
     return f"argument '{p.name}' of {function.name}()"
 

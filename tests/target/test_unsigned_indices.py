@@ -466,3 +466,23 @@ def test_long_loop_threads_beyond_the_trip_count_stay_idle():
         runners.append(CpuProgram(program.source, program.launch, threads=2))
     for runner in runners:
         agree_with_gcc(runner, LONG_STEP, "long_step", cases)
+
+
+def test_launch_config_reads_sizes_in_their_c_types(tmp_path):
+    """`Kernel.launch_config` and the tuner read each size as its parameter's C type: lo and n
+    straddling 2^63 give 8 iterations, one block; lo = -1 for an `unsigned long` is refused
+    (it was evaluated as a signed -1, a launch for a call C cannot make)."""
+    from autogpu.tuner import adapter
+
+    path = tmp_path / "ul.c"
+    path.write_text(UL_FORMS)
+    kernel = autogpu.compile(str(path), function="up", pipeline="autogpu-vanilla")
+    sizes = {"lo": TOP - 3, "n": TOP + 5, "s": 3}
+    (config,) = kernel.launch_config(**sizes)
+    assert config["grid"] == (1, 1, 1)
+    with pytest.raises(KernelArgumentError, match="out of range"):
+        kernel.launch_config(lo=-1, n=5, s=1)
+    with pytest.raises(KernelArgumentError, match="no parameter 'm'"):
+        kernel.launch_config(m=5)
+    artifact = adapter.compile_variant(UL_FORMS, str(path), "up", "autogpu-vanilla")
+    assert adapter.launch_config(artifact, sizes)[0]["grid"] == [1, 1, 1]

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from autogpu.diagnostics import CompileError
@@ -44,32 +45,38 @@ def test_instrument_errors(source, message):
         instrument(source)
 
 
-@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 def test_launcher_sizes_compute_as_the_executors_do(tmp_path: Path):
-    """The C launcher computes each size as `autogpu.target.launch.evaluate` does (64-bit,
+    """The C++ launcher computes each size as `autogpu.target.launch.evaluate` does (64-bit,
     casts wrapping), not in the parameters' own types: `n + 255` on an unsigned n near 2^32
-    must not wrap, `(unsigned)(n - 5)` must."""
+    must not wrap, `(unsigned)(n - 5)` must; an `unsigned long` parameter is unsigned 64-bit, so
+    `n - min(lo, n)` is exact when lo and n straddle 2^63 (it was read as `long long`)."""
     from autogpu.target.launch import evaluate
-    from autogpu.tuner.host_program import _c_expr
+    from autogpu.tuner.host_program import LAUNCH_SIZE_HELPERS, _c_expr
 
     exprs = ["max((n + 255) / 256, 1)", "max(((unsigned)(n - 5) + 255) / 256, 1)",
-             "(int)n - m * 3", "min(max((unsigned)(m - 1) - 1, 1), 65535)", "s / 2 + (int)s"]
-    values = [(4294967295, 7, 2**33 + 5), (3, -2, 0), (2**31, 2**31 - 1, 10)]
-    lines = ["#include <stdio.h>", "static long long agpu_min(long long a, long long b) "
-             "{ return a < b ? a : b; }", "static long long agpu_max(long long a, long long b) "
-             "{ return a > b ? a : b; }", "int main(void) {"]
-    for n, m, s in values:
-        lines.append(f"  {{ unsigned n = {n}u; int m = {m}; unsigned long s = {s}ul;")
-        lines += [f'    printf("%lld\\n", (long long)({_c_expr(e, {"n", "m", "s"})}));'
-                  for e in exprs]
+             "(int)n - m * 3", "min(max((unsigned)(m - 1) - 1, 1), 65535)", "s / 2 + (int)s",
+             "max(((long long)(hi - min(lo, hi)) + 255) / 256, 1)",
+             "(long long)(hi - (unsigned long long)m) / 2", "max(lo, 5)"]
+    dtypes = {"n": "uint32", "m": "int32", "s": "int64", "lo": "uint64", "hi": "uint64"}
+    values = [(4294967295, 7, 2**33 + 5, 2**63 - 3, 2**63 + 5), (3, -2, 0, 5, 4),
+              (2**31, 2**31 - 1, 10, 2**64 - 1, 2**63)]
+    lines = ["#include <stdio.h>", LAUNCH_SIZE_HELPERS, "int main(void) {"]
+    for n, m, s, lo, hi in values:
+        lines.append(f"  {{ unsigned n = {n}u; int m = {m}; long s = {s}l; "
+                     f"unsigned long lo = {lo}ul, hi = {hi}ul;")
+        lines += [f'    printf("%lld\\n", (long long)({_c_expr(e, dtypes)}));' for e in exprs]
         lines.append("  }")
-    (tmp_path / "sizes.c").write_text("\n".join([*lines, "  return 0;", "}", ""]))
-    subprocess.run(["gcc", "-fwrapv", "-o", str(tmp_path / "sizes"), str(tmp_path / "sizes.c")],
+    (tmp_path / "sizes.cc").write_text("\n".join([*lines, "  return 0;", "}", ""]))
+    subprocess.run(["g++", "-fwrapv", "-o", str(tmp_path / "sizes"), str(tmp_path / "sizes.cc")],
                    check=True)
     printed = subprocess.run([str(tmp_path / "sizes")], capture_output=True, text=True,
                              check=True).stdout.split()
-    expected = [evaluate(e, {"n": n, "m": m, "s": s}) for n, m, s in values for e in exprs]
-    assert [int(x) for x in printed] == expected
+    expected = []
+    for n, m, s, lo, hi in values:
+        scalars = {"n": n, "m": m, "s": s, "lo": np.uint64(lo), "hi": np.uint64(hi)}
+        expected += [evaluate(e, scalars) for e in exprs]
+    assert [int(x) for x in printed] == [e - 2**64 if e >= 2**63 else e for e in expected]
 
 
 def test_launcher_and_placeholders():
