@@ -319,7 +319,10 @@ class FunctionGen(ExpressionGen):
         if not t.signed or c.increasing:
             if c.inclusive:
                 far = self.arith("+", far, self.constant(1, t), t, wraps=True)
-            if near.const == 0 and not t.signed:  # min(0, far) is 0: the distance is far
+            if near.const is not None and far.const is not None:  # constant bounds: fold
+                mask = (1 << t.bits) - 1
+                distance = self.constant(max(int(far.const) - int(near.const), 0) & mask, t)
+            elif near.const == 0 and not t.signed:  # min(0, far) is 0: the distance is far
                 distance = far
             else:
                 least = arith.MinSIOp if t.signed else arith.MinUIOp
@@ -327,6 +330,8 @@ class FunctionGen(ExpressionGen):
                 distance = self.arith("-", far, nearest, t, wraps=True)
             if step.const == 1:
                 return distance
+            if distance.const is not None and step.const is not None:
+                return self.constant(-(-int(distance.const) // int(step.const)), t)
             return self.value(arith.CeilDivUIOp(distance.ssa, step.ssa), t)
         diff = self.arith("-", far, near, t, wraps=True)
         if c.inclusive:
