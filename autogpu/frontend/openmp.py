@@ -4,7 +4,7 @@ Clauses that change what the loop computes: `collapse(n)`, `reduction(op: vars)`
 data-sharing clauses `private`, `firstprivate`, `lastprivate`, `shared` and `default(shared|none)`
 (their copies are made by `data_sharing.py`). Clauses that only say how to run the loop
 (`schedule`, `num_threads`, `proc_bind`, `if`, `simd`, `nowait`) are checked and accepted; what
-each means on a GPU is in docs/openmp.md. `ordered` and anything else is a located error.
+each means on a GPU is in docs/ir.md, "OpenMP on a GPU". `ordered` and anything else is a located error.
 """
 
 from __future__ import annotations
@@ -175,7 +175,7 @@ class ClauseParser:
         elif clause == "if":
             condition = re.sub(r"^\s*parallel\s*:", "", args).strip()
             info.serial = _constant(condition) == 0
-        # num_threads(n): any expression; it does not bound the grid (docs/openmp.md).
+        # num_threads(n): any expression; it does not bound the grid (docs/ir.md).
 
     def names(self, clause: str, text: str, pragma: Pragma, offset: int):
         """The names of a variable list, each with its position."""

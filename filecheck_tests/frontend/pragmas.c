@@ -96,7 +96,7 @@ void decreasing(int n, float *a) {
 // CHECK: %i = arith.subi %n, %i_k : i32
 
 // Other pragmas are kept as warnings and ignored; the loop stays serial. `parallel for simd` is
-// a parallel loop (docs/openmp.md).
+// a parallel loop (docs/ir.md, "OpenMP on a GPU").
 void others(int n, float *a) {
 #pragma unroll 4
   for (int i = 0; i < n; i++) a[i] = 0;
