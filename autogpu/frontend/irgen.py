@@ -22,9 +22,9 @@ from autogpu.dialects.agpu import LAST_ITERATION, ParallelForOp, YieldOp
 from autogpu.frontend import ast
 from autogpu.frontend.irgen_expr import ExpressionGen, Val
 from autogpu.frontend.loops import CanonicalLoop
+from autogpu.frontend.openmp import ParallelInfo
 from autogpu.frontend.signatures import parameter
 from autogpu.frontend.symbols import Function, Var
-from autogpu.frontend.openmp import ParallelInfo
 from autogpu.frontend.types import INT, LONG, UINT, ULONG, ArrayType, Scalar
 
 _UNSIGNED = {INT: UINT, LONG: ULONG, UINT: UINT, ULONG: ULONG}
@@ -317,9 +317,9 @@ class FunctionGen(ExpressionGen):
         """Each iteration's own variables, declared at the top of the innermost loop body."""
         for copy in parallel.copies:
             with self.at(copy.original.pos):
-                init = None
-                if copy.first:
-                    init = self.first_values.get(copy.copy) or self.read(copy.original)
+                init = self.first_values.get(copy.copy)
+                if copy.first and init is None:
+                    init = self.read(copy.original)
                 if copy.copy.needs_slot:
                     self.new_slot(copy.copy, init)
                 else:

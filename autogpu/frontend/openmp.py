@@ -4,7 +4,8 @@ Clauses that change what the loop computes: `collapse(n)`, `reduction(op: vars)`
 data-sharing clauses `private`, `firstprivate`, `lastprivate`, `shared` and `default(shared|none)`
 (their copies are made by `data_sharing.py`). Clauses that only say how to run the loop
 (`schedule`, `num_threads`, `proc_bind`, `if`, `simd`, `nowait`) are checked and accepted; what
-each means on a GPU is in docs/ir.md, "OpenMP on a GPU". `ordered` and anything else is a located error.
+each means on a GPU is in docs/ir.md, "OpenMP on a GPU". `ordered` and anything else is a
+located error.
 """
 
 from __future__ import annotations
@@ -182,7 +183,8 @@ class ClauseParser:
         position = offset
         for item in text.split(","):
             name = item.strip()
-            where = (pragma.line, pragma.column_of(position + item.find(name) if name else position))
+            column = pragma.column_of(position + item.find(name) if name else position)
+            where = (pragma.line, column)
             position += len(item) + 1
             if not re.fullmatch(r"[A-Za-z_]\w*", name):
                 raise self.sema.error(
