@@ -96,6 +96,11 @@ REDUCTION_OF_C_OPERATOR: dict[str, ReductionKind] = {
     "||": ReductionKind.LOR,
 }
 
+# A unit attribute on the `memref.store` of a `lastprivate` copy-out inside an
+# `agpu.parallel_for`: only the sequentially last iteration runs it, so the variable it writes is
+# shared (written once), not private to each thread (docs/ir.md).
+LAST_ITERATION = "agpu.last_iteration"
+
 
 class Indexing(StrEnum):
     """How threads enumerate a strided loop (AutoGPU 2.3.1).

@@ -47,7 +47,7 @@ from autogpu.passes.analysis.dependences import check_parallel_loops
 
 __all__ = ["parse_c", "parse_c_file"]
 
-_PARALLEL_FOR = re.compile(r"omp\s+parallel\s+for(?![\w])(?!\s+simd\b)")
+_PARALLEL_FOR = re.compile(r"omp\s+parallel\s+for(?![\w])")
 
 
 def parse_c(

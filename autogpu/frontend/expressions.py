@@ -198,7 +198,8 @@ class ExpressionTyping:
             )
         if e.op == "*":
             raise self.error(
-                "dereferencing with '*' is not supported: write p[0] (and p[i] for *(p + i))",
+                "dereferencing an expression with '*' is not supported: write p[i] for *(p + i) "
+                "(*p on a pointer parameter is p[0])",
                 e.pos,
             )
         t = self.rvalue(e.operand)

@@ -14,16 +14,20 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     MemRefType,
     ModuleOp,
+    UnitAttr,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-from autogpu.dialects.agpu import ParallelForOp, YieldOp
+from autogpu.dialects.agpu import LAST_ITERATION, ParallelForOp, YieldOp
 from autogpu.frontend import ast
 from autogpu.frontend.irgen_expr import ExpressionGen, Val
 from autogpu.frontend.loops import CanonicalLoop
+from autogpu.frontend.openmp import ParallelInfo
 from autogpu.frontend.signatures import parameter
 from autogpu.frontend.symbols import Function, Var
 from autogpu.frontend.types import INT, LONG, UINT, ULONG, ArrayType, Scalar
+
+_UNSIGNED = {INT: UINT, LONG: ULONG, UINT: UINT, ULONG: ULONG}
 
 
 def generate(functions: list[Function], filename: str = "<input>") -> ModuleOp:
@@ -38,6 +42,9 @@ class FunctionGen(ExpressionGen):
     def __init__(self, function: Function, filename: str = "<input>"):
         super().__init__(filename)
         self.function = function
+        # (counter, upper bound, step) of each enclosing parallel loop, outermost first
+        self.parallel_levels: list[tuple[Val, Val, Val]] = []
+        self.first_values: dict[Var, Val] = {}  # firstprivate and lastprivate: read before
 
     # ---- the function -------------------------------------------------------------------------
 
@@ -265,7 +272,13 @@ class FunctionGen(ExpressionGen):
             ub = self.convert(trip, lt)
         loop_step = step if not counted else self.constant(1, lt)
 
+        parallel = loop.parallel
+        if parallel is not None and not parallel.inner:
+            self.firstprivate_before(parallel)
+
         def body(index: SSAValue):
+            if parallel is not None:
+                self.parallel_levels.append((Val(index, lt), ub, loop_step))
             i = Val(index, lt)
             if counted:
                 k = self.convert(i, ct)
@@ -277,7 +290,13 @@ class FunctionGen(ExpressionGen):
                 i.ssa.name_hint = var.name
             saved = self.values.get(var)
             self.values[var] = i
+            if parallel is not None and parallel.collapse == 1:
+                self.private_copies(parallel)
             self.statement(loop.body)
+            if parallel is not None and parallel.collapse == 1:
+                self.copy_out_last(parallel)
+            if parallel is not None:
+                self.parallel_levels.pop()
             if saved is None:
                 del self.values[var]
             else:  # pragma: no cover - a variable is only ever one loop's variable at a time
@@ -286,7 +305,7 @@ class FunctionGen(ExpressionGen):
         name = f"{var.name}_k" if counted else var.name
         if lt.bits != t.bits and not counted:
             name = f"{var.name}_wide"
-        if loop.parallel is not None:
+        if parallel is not None and not parallel.serial:
             reductions = [(kind, self.slots[v]) for kind, v in loop.parallel.reductions]
             region = self.region_of(body, YieldOp, [lt.ir], [name])
             self.emit(ParallelForOp(lb.ssa, ub.ssa, loop_step.ssa, region, reductions))
@@ -296,6 +315,53 @@ class FunctionGen(ExpressionGen):
         if not canonical.declared_in_init:
             exit_value = self.exit_value(canonical, start, ub, step, trip)
             self.write(var, self.convert(exit_value, t))
+
+    # ---- data-sharing clauses (data_sharing.py) ------------------------------------------------
+
+    def firstprivate_before(self, parallel: ParallelInfo) -> None:
+        """The original value of a variable both firstprivate and lastprivate, read before the
+        loop: inside it, the last iteration may already have written it back."""
+        for copy in parallel.copies:
+            if copy.first and copy.last:
+                self.first_values[copy.copy] = self.read(copy.original)
+
+    def private_copies(self, parallel: ParallelInfo) -> None:
+        """Each iteration's own variables, declared at the top of the innermost loop body."""
+        for copy in parallel.copies:
+            with self.at(copy.original.pos):
+                init = self.first_values.get(copy.copy)
+                if copy.first and init is None:
+                    init = self.read(copy.original)
+                if copy.copy.needs_slot:
+                    self.new_slot(copy.copy, init)
+                else:
+                    self.values[copy.copy] = init
+
+    def copy_out_last(self, parallel: ParallelInfo) -> None:
+        """lastprivate: `if (last iteration) original = copy;`, the store marked
+        `agpu.last_iteration` (one iteration writes the shared variable, docs/ir.md). An
+        iteration is the last of its loop when `ub - iv <= step` (unsigned: the true
+        difference is in (0, 2^width) for every iteration that runs)."""
+        last = [copy for copy in parallel.copies if copy.last]
+        if not last:
+            return
+        with self.at(parallel.pragma_position):
+            condition = None
+            for index, ub, step in self.parallel_levels[-parallel.total :]:
+                unsigned = _UNSIGNED[index.ctype]
+                remaining = self.arith("-", ub, index, index.ctype, wraps=True)
+                is_last = self.compare("<=", remaining, step, unsigned)
+                if condition is not None:
+                    is_last = self.emit(arith.AndIOp(condition, is_last)).results[0]
+                condition = is_last
+
+            def copy_back():
+                for copy in last:
+                    value = self.convert(self.read(copy.copy), copy.original.type)
+                    store = self.emit(memref.StoreOp.get(value.ssa, self.slots[copy.original], []))
+                    store.attributes[LAST_ITERATION] = UnitAttr()
+
+            self.emit(scf.IfOp(condition, [], self.region_of(copy_back, scf.YieldOp)))
 
     def modular_span(self, start: Val, bound: Val, c: CanonicalLoop) -> Val:
         """Iterations of an unsigned `!=` loop: the distance to the bound in the variable's

@@ -429,6 +429,11 @@ class _ToAst(Transformer_NonRecursive):
 
     def unary(self, meta, children):
         op, operand = children
+        if op.value == "*" and isinstance(operand, ast.Name):
+            # `*p` on a pointer parameter is `p[0]` (a scalar result: `*sum = s`); sema rejects
+            # it on anything but an array, as it does `x[0]`.
+            zero = ast.IntLit(self.pos(op), 0, INT, "0")
+            return ast.Index(self.pos(op), operand, zero)
         return ast.Unary(self.pos(op), op.value, operand)
 
     def index(self, meta, children):

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from autogpu.diagnostics import CompileError, located
 from autogpu.frontend import ast
 from autogpu.frontend.consteval import const_int
+from autogpu.frontend.data_sharing import check_default_none, loop_variable_names, make_copies
 from autogpu.frontend.expressions import ExpressionTyping
 from autogpu.frontend.loops import Effects, canonical_form
 from autogpu.frontend.openmp import ClauseParser, ParallelInfo
@@ -403,6 +404,13 @@ class Sema(ExpressionTyping):
             self.recording = True
         body_effects = Effects()
         self.effects.append(body_effects)
+        outermost = parallel is not None and not parallel.inner
+        if outermost:
+            loop_names = loop_variable_names(loop, parallel.total)
+            self.scopes.append(make_copies(parallel, loop_names))
+            for copy in parallel.copies:
+                if copy.last:
+                    self.assigned(copy.original)  # the last iteration's copy-out
         if parallel is not None and parallel.collapse > 1:
             inner = self.perfectly_nested(loop, parallel)
             if inner.pos in self.pragma_targets:
@@ -417,6 +425,8 @@ class Sema(ExpressionTyping):
             self.scopes.pop()
         else:
             self.substatement(loop.body)
+        if outermost:
+            self.scopes.pop()
         self.effects.pop()
         loop.canonical, loop.not_canonical_because = canonical_form(loop, body_effects)
         if loop.step is not None:
@@ -428,6 +438,8 @@ class Sema(ExpressionTyping):
             self.check_parallel(loop, parallel)
             if not parallel.inner:
                 check_reduction_uses(loop.body, parallel.reductions, self.error)
+                if parallel.default_none is not None:
+                    check_default_none(loop, parallel, loop_names, self.error)
             loop.parallel = parallel
 
     def perfectly_nested(self, loop: ast.For, parallel: ParallelInfo) -> ast.For:
@@ -456,6 +468,7 @@ class Sema(ExpressionTyping):
 
     def parallel(self, pragma: Pragma) -> ParallelInfo:
         info = ClauseParser(self).parse(pragma)
+        info.visible = {var for scope in self.scopes for var in scope.values()}
         self.all_assigned.update(var for _, var in info.reductions)  # they live in slots
         return info
 

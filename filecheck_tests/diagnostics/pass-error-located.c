@@ -10,6 +10,6 @@ void f(int n, const float *x, float *out) {
 }
 
 // CHECK-NOT: Traceback
-// CHECK: {{^.*}}pass-error-located.c:8:9: error: 's' is assigned by the iterations of a parallel loop and it may be read before the iteration assigns it; declare it inside the loop or make it a reduction
+// CHECK: {{^.*}}pass-error-located.c:8:9: error: 's' is assigned by the iterations of a parallel loop and it may be read before the iteration assigns it; declare it inside the loop, list it private, or make it a reduction
 // CHECK-NEXT: {{^    s = s \+ x\[i\];$}}
 // CHECK-NEXT: {{^ {8}\^$}}

@@ -132,7 +132,8 @@ def test_pass_errors_on_a_file_quote_its_line(tmp_path: Path, capsys):
     assert autogpu_opt([str(path), "-p", "autogpu-vanilla"]) == 1
     assert capsys.readouterr().err.splitlines() == [
         f"{path}:5:9: error: 's' is assigned by the iterations of a parallel loop and it may be "
-        "read before the iteration assigns it; declare it inside the loop or make it a reduction",
+        "read before the iteration assigns it; declare it inside the loop, list it private, or "
+        "make it a reduction",
         "    s = s + x[i];",
         "        ^",
     ]

@@ -14,18 +14,19 @@ serial kernel and used by a later one are *spilled* to such a global the same wa
 A variable assigned inside a parallel loop (other than a reduction) is private to each thread,
 which is only the C semantics when every iteration assigns it before reading it and no code
 after the loop reads the value the loop left in it; otherwise the lowering refuses (OpenMP calls
-this a data race on a shared variable).
+this a data race on a shared variable). The store of a `lastprivate` copy-out (marked
+`agpu.last_iteration`) is no such assignment: one iteration writes the shared variable.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from xdsl.dialects import func, memref
-from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType, MemRefType
+from xdsl.dialects import arith, func, memref, scf
+from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerAttr, IntegerType, MemRefType
 from xdsl.ir import Block, Operation, SSAValue
 
-from autogpu.dialects.agpu import ParallelForOp, ReductionKind
+from autogpu.dialects.agpu import LAST_ITERATION, ParallelForOp, ReductionKind
 from autogpu.passes.analysis.nest_mapping import NestMapping, map_nest
 from autogpu.passes.utils.errors import PassError, describe_value, error_at
 from autogpu.passes.utils.slices import external_operands, is_pure, slice_leaves
@@ -254,22 +255,44 @@ def _accesses(ops: list[Operation], slot: SSAValue) -> list[Operation]:
 
 
 def _writes(ops: list[Operation], slot: SSAValue) -> bool:
+    """Whether the iterations write `slot` as their own variable: a `lastprivate` copy-out
+    (`agpu.last_iteration`) is one iteration's write to the shared variable."""
     return any(
-        not isinstance(op, memref.LoadOp) for op in _accesses(ops, slot)
+        not isinstance(op, memref.LoadOp) and LAST_ITERATION not in op.attributes
+        for op in _accesses(ops, slot)
     )
 
 
 def _assigned_first(seg: Segment, slot: SSAValue) -> bool:
     """Every run of the segment (every iteration, for a parallel one) assigns `slot` before
-    anything reads it: the first access is an unconditional store."""
+    anything reads it: the first access is a store that runs unconditionally, at the top of the
+    segment (of the innermost parallel loop's body) or in serial loops there that provably run
+    at least once."""
     accesses = _accesses(seg.ops, slot)
     if not accesses or not isinstance(first := accesses[0], memref.StoreOp):
         return False
     if first.memref is not slot:
         return False
-    if seg.mapping is None:
-        return first.parent_op() is seg.ops[0].parent_op()
-    return first.parent_op() is seg.mapping.innermost
+    top = seg.ops[0].parent_op() if seg.mapping is None else seg.mapping.innermost
+    parent = first.parent_op()
+    while parent is not top:  # only serial loops that run at least once lie in between
+        if not isinstance(parent, scf.ForOp) or not _runs_at_least_once(parent):
+            return False
+        parent = parent.parent_op()
+    return True
+
+
+def _runs_at_least_once(loop: scf.ForOp) -> bool:
+    """A serial loop with constant bounds `lb < ub` (`for (j = 0; j < 4; j++)`)."""
+    bounds = [_constant_int(loop.lb), _constant_int(loop.ub)]
+    return None not in bounds and bounds[0] < bounds[1]
+
+
+def _constant_int(value: SSAValue) -> int | None:
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
 
 
 def _plan_privatization(slot: Slot, segments: list[Segment]) -> None:
@@ -299,5 +322,5 @@ def _shared_variable(access: Operation, slot: Slot, why: str) -> PassError:
     return error_at(
         access,
         f"{describe_value(slot.value)} is assigned by the iterations of a parallel loop and "
-        f"{why}; declare it inside the loop or make it a reduction",
+        f"{why}; declare it inside the loop, list it private, or make it a reduction",
     )
