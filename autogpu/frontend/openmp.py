@@ -78,7 +78,7 @@ class ClauseParser:
             if clause == "collapse":
                 info.collapse = info.total = self.collapse_depth(args, pragma, args_start)
             elif clause == "reduction":
-                info.reductions += self.reduction(args, pragma, args_start)
+                info.reductions += self.reduction(args, pragma, args_start, info.reductions)
             elif clause in _IGNORED_CLAUSES:
                 self.sema.warning(
                     f"ignoring clause '{clause}' of '#pragma omp parallel for'",
@@ -104,7 +104,11 @@ class ClauseParser:
             )
         return value
 
-    def reduction(self, text: str, pragma: Pragma, offset: int) -> list[tuple[ReductionKind, Var]]:
+    def reduction(
+        self, text: str, pragma: Pragma, offset: int, earlier: list[tuple[ReductionKind, Var]]
+    ) -> list[tuple[ReductionKind, Var]]:
+        """The variables of one `reduction(op: vars)` clause; `earlier` are those of the
+        pragma's previous reduction clauses (a variable is reduced by one clause, once)."""
         op, colon, names = text.partition(":")
         if not colon or op.strip() not in REDUCTION_OF_C_OPERATOR:
             raise self.sema.error(
@@ -137,6 +141,12 @@ class ClauseParser:
                 )
             if var.const:
                 raise self.sema.error(f"reduction variable '{name}' is const", where)
+            if any(var is other for _, other in earlier + result):
+                raise self.sema.error(
+                    f"reduction variable '{name}' appears twice in the reduction clauses of "
+                    "this loop: OpenMP reduces a variable by one clause, once",
+                    where,
+                )
             if kind.is_bitwise and var.type.is_float:
                 raise self.sema.error(
                     f"reduction '{op.strip()}' needs an integer variable, '{name}' is "

@@ -427,7 +427,10 @@ class Sema(ExpressionTyping):
         if parallel is not None:
             self.check_parallel(loop, parallel)
             if not parallel.inner:
-                check_reduction_uses(loop.body, parallel.reductions, self.error)
+                # in place: the loops of a collapse(n) nest share the list
+                parallel.reductions[:] = check_reduction_uses(
+                    loop.body, parallel.reductions, self.error
+                )
             loop.parallel = parallel
 
     def perfectly_nested(self, loop: ast.For, parallel: ParallelInfo) -> ast.For:

@@ -89,13 +89,6 @@ SERIAL_AROUND_PARALLEL = """void f(int n, float *x) {
       x[i] += 1;
   }
 }"""
-LAND_REDUCTION = """void f(int n, const float *x, int *out) {
-  int ok = 1;
-#pragma omp parallel for reduction(&&: ok)
-  for (int i = 0; i < n; i++)
-    ok = ok && x[i] > 0;
-  out[0] = ok;
-}"""
 BOUND_FROM_MEMORY = """void f(const int *m, const float *x, float *out) {
   float s = 0;
 #pragma omp parallel for reduction(+: s)
@@ -111,11 +104,9 @@ BOUND_FROM_MEMORY = """void f(const int *m, const float *x, float *out) {
         (RACE_READ, "may be read before the iteration assigns it", (5, 9)),
         (RACE_AFTER, "code after the loop reads the value", (8, 12)),
         (SERIAL_AROUND_PARALLEL, "a parallel loop inside serial control flow", (4, 5)),
-        (LAND_REDUCTION, "reductions with 'land'", (4, 3)),
         (BOUND_FROM_MEMORY, "which is computed from memory", (4, 3)),
     ],
-    ids=["race-read", "race-after-loop", "serial-around-parallel", "land-reduction",
-         "bound-from-memory"],
+    ids=["race-read", "race-after-loop", "serial-around-parallel", "bound-from-memory"],
 )  # fmt: skip
 def test_pass_errors_point_at_the_c_construct(source, message, position):
     error = error_of(source)
