@@ -10,7 +10,8 @@ read of `s`) would compile to a wrong kernel, so it is refused here, at the offe
 The updates (OpenMP's, `e` not reading `s`): `s op= e` and `s = s op e` (`s = e op s` for a
 commutative op); `s++`, `s--`, `s -= e`, `s = s - e` for `+` and `-` (which combines like `+`);
 `s = min(s, e)` (also `fmin`, `fminf`, either order), `s = e < s ? e : s` and
-`if (e < s) s = e;` (any comparison, either order) for min, and the same for max.
+`if (e < s) s = e;` (any comparison, either order) for min, and the same for max;
+`s op= e`, `s = s op e`, `s = e op s` for `* & | ^`; `s = s && e`, `s = e && s` (`||` alike).
 
 IR integers are signless, so the signedness of an integer min/max is read here, from what the
 updates compute: the type in which they compare (`min`/`max` calls and comparisons apply C's

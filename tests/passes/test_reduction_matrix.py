@@ -199,3 +199,90 @@ def test_reductions_compile_with_nvcc(op):
     """The CUDA of every type and spelling of one operator, from both pipelines, in one nvcc
     run."""
     assert_compiles_with_nvcc(one_translation_unit([cuda_of(source(op), p) for p in PIPELINES]))
+
+
+NESTS = """
+void nest2(int n, int m, const unsigned *x, const float *y, unsigned *hi, int *all) {
+  unsigned best = 0u;
+  int positive = 1;
+#pragma omp parallel for collapse(2) reduction(max: best) reduction(&&: positive)
+  for (int j = 0; j < m; j++)
+    for (int i = 0; i < n; i++) {
+      best = x[j * n + i] > best ? x[j * n + i] : best;
+      positive = positive && y[j * n + i] > 0.0f;
+    }
+  hi[0] = best;
+  all[0] = positive;
+}
+void nest3(long n, const unsigned long *x, const double *y, const int *z, unsigned long *lo,
+           double *any, int *bits) {
+  unsigned long least = 18446744073709551615ul;
+  double seen = 0.0;
+  int parity = 5;
+#pragma omp parallel for collapse(3) reduction(min: least) reduction(||: seen) reduction(^: parity)
+  for (long k = 0; k < n; k++)
+    for (long j = 0; j < n; j++)
+      for (long i = 0; i < n; i++) {
+        long at = (k * n + j) * n + i;
+        if (x[at] < least) least = x[at];
+        seen = seen || y[at];
+        parity ^= z[at];
+      }
+  lo[0] = least;
+  any[0] = seen;
+  bits[0] = parity;
+}
+void nested(int n, int m, const unsigned *x, unsigned *out) {
+  unsigned top = 1u;
+#pragma omp parallel for reduction(max: top)
+  for (int j = 0; j < m; j++) {
+#pragma omp parallel for reduction(max: top)
+    for (int i = 0; i < n; i++)
+      top = top < x[j * n + i] ? x[j * n + i] : top;
+  }
+  out[0] = top;
+}
+"""
+"""Reductions of the new kinds over 2D and 3D nests (collapse, and a parallel loop inside a
+parallel loop), several clauses on one loop."""
+
+
+def unsigned_values(rng, dtype, size: int) -> np.ndarray:
+    high = np.iinfo(dtype).max
+    values = rng.integers(0, high, size, dtype=dtype, endpoint=True)
+    values[rng.random(size) < 0.3] = 5
+    return values
+
+
+@pytest.mark.parametrize("pipeline", PIPELINES + ["autogpu-vanilla{block_size=24 block_y=4}"],
+                         ids=["vanilla", "optimize", "vanilla-2d-blocks"])  # fmt: skip
+def test_reductions_over_nests_and_several_clauses(pipeline):
+    cuda = cuda_of(NESTS, pipeline)
+    runner = CpuProgram(cuda.source, cuda.launch, threads=1, thread_order="reverse")
+    rng = np.random.default_rng(3)
+    for n, m in ((37, 9), (1, 1), (0, 4), (64, 3)):
+        size = max(n * m, 1)
+        y = rng.choice(np.array([1.5, 2.0, -1.0, 3.0], np.float32), size)
+        if n == 64:
+            y[:] = 1.0  # all positive
+        args = [n, m, unsigned_values(rng, np.uint32, size), y, np.zeros(1, np.uint32),
+                np.zeros(1, np.int32)]  # fmt: skip
+        agree(runner, "nest2", args)
+        agree(runner, "nested", [n, m, args[2], np.zeros(1, np.uint32)])
+    for n in (7, 1, 0, 5):
+        size = max(n**3, 1)
+        y = np.zeros(size) if n == 5 else rng.choice(np.array([0.0, 0.0, 0.0, np.nan]), size)
+        z = rng.integers(-(2**31), 2**31, size, dtype=np.int32)
+        args = [n, unsigned_values(rng, np.uint64, size), y, z, np.zeros(1, np.uint64),
+                np.zeros(1), np.zeros(1, np.int32)]  # fmt: skip
+        agree(runner, "nest3", args)
+
+
+def agree(runner: CpuProgram, name: str, args: list[Any]) -> None:
+    expected = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    actual = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    gcc_reference(NESTS, name)(*expected)
+    runner.run(name, *actual)
+    for a, e in zip(actual, expected):
+        if isinstance(e, np.ndarray):
+            np.testing.assert_array_equal(a, e, err_msg=f"{name}{tuple(args[:2])}")
