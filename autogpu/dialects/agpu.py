@@ -65,13 +65,20 @@ from xdsl.utils.str_enum import StrEnum
 
 
 class ReductionKind(StrEnum):
-    """The OpenMP `reduction(op: ...)` operators. `sub` combines like `add` (OpenMP 4.5+)."""
+    """The OpenMP `reduction(op: ...)` operators. `sub` combines like `add` (OpenMP 4.5+).
+
+    IR integers are signless, so the kind carries the signedness of an integer min/max: `min`
+    and `max` compare signed (and are the only min/max of floats), `umin` and `umax` unsigned
+    (the frontend picks them for an `unsigned` variable, or an update that compares unsigned).
+    `land`/`lor` are C's `&&`/`||`: the result is 0 or 1 in the variable's type."""
 
     ADD = auto()
     SUB = auto()
     MUL = auto()
     MIN = auto()
     MAX = auto()
+    UMIN = auto()
+    UMAX = auto()
     AND = auto()
     OR = auto()
     XOR = auto()
@@ -81,6 +88,21 @@ class ReductionKind(StrEnum):
     @property
     def is_bitwise(self) -> bool:
         return self in (ReductionKind.AND, ReductionKind.OR, ReductionKind.XOR)
+
+    @property
+    def is_logical(self) -> bool:
+        return self in (ReductionKind.LAND, ReductionKind.LOR)
+
+    @property
+    def needs_integer(self) -> bool:
+        """Bitwise operators and unsigned comparisons have no floating-point meaning."""
+        return self.is_bitwise or self in (ReductionKind.UMIN, ReductionKind.UMAX)
+
+    @property
+    def unsigned(self) -> ReductionKind:
+        """The unsigned comparison of a min/max kind (any other kind unchanged)."""
+        return {ReductionKind.MIN: ReductionKind.UMIN,
+                ReductionKind.MAX: ReductionKind.UMAX}.get(self, self)  # fmt: skip
 
 
 REDUCTION_OF_C_OPERATOR: dict[str, ReductionKind] = {
@@ -257,7 +279,7 @@ def _verify_reduction(kind: ReductionKind, var: SSAValue) -> None:
             f"agpu.parallel_for reduction variable must hold a signless integer or a float, "
             f"got {element}"
         )
-    if kind.is_bitwise:
+    if kind.needs_integer:
         raise VerifyException(
             f"agpu.parallel_for reduction '{kind.value}' needs an integer variable, got {element}"
         )

@@ -10,7 +10,17 @@ read of `s`) would compile to a wrong kernel, so it is refused here, at the offe
 The updates (OpenMP's, `e` not reading `s`): `s op= e` and `s = s op e` (`s = e op s` for a
 commutative op); `s++`, `s--`, `s -= e`, `s = s - e` for `+` and `-` (which combines like `+`);
 `s = min(s, e)` (also `fmin`, `fminf`, either order), `s = e < s ? e : s` and
-`if (e < s) s = e;` (any comparison, either order) for min, and the same for max.
+`if (e < s) s = e;` (any comparison, either order) for min, and the same for max;
+`s op= e`, `s = s op e`, `s = e op s` for `* & | ^`; `s = s && e`, `s = e && s` (`||` alike).
+
+IR integers are signless, so the signedness of an integer min/max is read here, from what the
+updates compute: the type in which they compare (`min`/`max` calls and comparisons apply C's
+usual arithmetic conversions). An update comparing unsigned makes the reduction `umin`/`umax`
+(also for an `int s` compared with an `unsigned` value, as C compares it); a loop without an
+update takes the variable's own signedness. An integer comparison in a type wider than the
+variable is refused: the value it keeps is converted back to the narrower type, which is no
+minimum or maximum of the variable's values. A floating-point comparison of an integer variable
+follows the variable's signedness (the conversions are monotone).
 """
 
 from __future__ import annotations
@@ -21,6 +31,7 @@ from autogpu.diagnostics import CompileError
 from autogpu.dialects.agpu import ReductionKind
 from autogpu.frontend import ast
 from autogpu.frontend.symbols import Var, children, walk_expr
+from autogpu.frontend.types import Scalar
 
 Error = Callable[[str, ast.Pos], CompileError]
 
@@ -41,31 +52,84 @@ _FORMS = {
 
 
 def check_reduction_uses(body: ast.Stmt, reductions: list[tuple[ReductionKind, Var]],
-                         error: Error) -> None:  # fmt: skip
+                         error: Error) -> list[tuple[ReductionKind, Var]]:  # fmt: skip
     """Refuse any use of a reduction variable in `body` (a parallel loop's) other than an
-    update that applies the clause's operator."""
+    update that applies the clause's operator; returns the reductions with each integer
+    min/max made `umin`/`umax` where its updates compare unsigned."""
     kinds = {var: kind for kind, var in reductions}
+    comparisons: dict[Var, list[tuple[Scalar, ast.Pos]]] = {}
     stack = [body]
     while stack:
         stmt = stack.pop()
-        if isinstance(stmt, ast.If) and _min_max_if(stmt, kinds, error):
+        if isinstance(stmt, ast.If) and _min_max_if(stmt, kinds, comparisons, error):
             continue
         for expr in _expressions(stmt):
-            _check_expression(expr, kinds, error)
+            _check_expression(expr, kinds, comparisons, error)
         stack += _substatements(stmt)
+    return [(_signed_kind(kind, var, comparisons.get(var, []), error), var)
+            for kind, var in reductions]  # fmt: skip
 
 
-def _check_expression(expr: ast.Expr, kinds: dict[Var, ReductionKind], error: Error) -> None:
+def _signed_kind(kind: ReductionKind, var: Var, compared: list[tuple[Scalar, ast.Pos]],
+                 error: Error) -> ReductionKind:  # fmt: skip
+    """`kind`, unsigned where the integer variable's min/max updates compare unsigned."""
+    if kind not in (ReductionKind.MIN, ReductionKind.MAX) or not isinstance(var.type, Scalar):
+        return kind
+    if var.type.is_float:
+        return kind
+    signedness: tuple[bool, ast.Pos] | None = None
+    for ctype, pos in compared:
+        if ctype.is_float:
+            continue
+        if ctype.bits != var.type.bits:
+            raise error(
+                f"this update of '{var.name}' compares in '{ctype}', not in the type of "
+                f"'{var.name}' ('{var.type}'): the value it keeps is converted to "
+                f"'{var.type}', which is no {kind.value}imum of '{var.name}''s values (cast "
+                f"the other operand to '{var.type}')",
+                pos,
+            )
+        if signedness is not None and signedness[0] != ctype.signed:
+            line, column = signedness[1][:2]
+            raise error(
+                f"this update of '{var.name}' compares {_signed_word(ctype.signed)}, another "
+                f"(line {line}, column {column}) {_signed_word(not ctype.signed)}: "
+                f"'reduction({kind.value}: {var.name})' needs one order (cast the operands "
+                "alike)",
+                pos,
+            )
+        signedness = (ctype.signed, pos)
+    signed = var.type.signed if signedness is None else signedness[0]
+    return kind if signed else kind.unsigned
+
+
+def _signed_word(signed: bool) -> str:
+    return "signed" if signed else "unsigned"
+
+
+def _check_expression(expr: ast.Expr, kinds: dict[Var, ReductionKind],
+                      comparisons: dict[Var, list[tuple[Scalar, ast.Pos]]],
+                      error: Error) -> None:  # fmt: skip
     target = expr.target if isinstance(expr, ast.Assign | ast.IncDec) else None
     if isinstance(target, ast.Name) and target.var in kinds:
         var, kind = target.var, kinds[target.var]
         operands = _update_operands(expr, var, kind)
         if operands is None:
             raise error(_mismatch(var, kind), expr.pos)
+        if kind in (ReductionKind.MIN, ReductionKind.MAX):
+            comparisons.setdefault(var, []).append((_compared_in(expr.value), expr.pos))
         for operand in operands:
             _refuse_reads(operand, kinds, error)
         return
     _refuse_reads(expr, kinds, error)
+
+
+def _compared_in(update: ast.Expr) -> Scalar:
+    """The type in which a min/max update (`min(s, e)` or `c ? x : y`) compares."""
+    compared = update.cond if isinstance(update, ast.Conditional) else update
+    ctype = compared.operand_type if isinstance(compared, ast.Binary) else compared.ctype
+    assert isinstance(ctype, Scalar)
+    return ctype
 
 
 def _refuse_reads(expr: ast.Expr, kinds: dict[Var, ReductionKind], error: Error) -> None:
@@ -128,7 +192,9 @@ def _min_max_choice(cond: ast.Expr, chosen: ast.Expr, otherwise: ast.Expr, s: Va
     return e if picks == kind else None
 
 
-def _min_max_if(stmt: ast.If, kinds: dict[Var, ReductionKind], error: Error) -> bool:
+def _min_max_if(stmt: ast.If, kinds: dict[Var, ReductionKind],
+                comparisons: dict[Var, list[tuple[Scalar, ast.Pos]]],
+                error: Error) -> bool:  # fmt: skip
     """Whether `stmt` is `if (e < s) s = e;` for a min (or max) reduction variable `s`;
     refuses the form with the other operator."""
     assign = stmt.then
@@ -147,6 +213,8 @@ def _min_max_if(stmt: ast.If, kinds: dict[Var, ReductionKind], error: Error) -> 
     operand = _min_max_choice(stmt.cond, e.value, e.target, s, kind)
     if operand is None:
         raise error(_mismatch(s, kind), e.pos)
+    assert isinstance(stmt.cond, ast.Binary) and isinstance(stmt.cond.operand_type, Scalar)
+    comparisons.setdefault(s, []).append((stmt.cond.operand_type, e.pos))
     _refuse_reads(operand, kinds, error)
     return True
 

@@ -436,11 +436,27 @@ class Sema(ExpressionTyping):
         self.scopes.pop()
         if parallel is not None:
             self.check_parallel(loop, parallel)
+            self.check_reduction_not_loop_variable(loop, parallel)
             if not parallel.inner:
-                check_reduction_uses(loop.body, parallel.reductions, self.error)
+                # in place: the loops of a collapse(n) nest share the list
+                parallel.reductions[:] = check_reduction_uses(
+                    loop.body, parallel.reductions, self.error
+                )
                 if parallel.default_none is not None:
                     check_default_none(loop, parallel, loop_names, self.error)
             loop.parallel = parallel
+
+    def check_reduction_not_loop_variable(self, loop: ast.For, parallel: ParallelInfo) -> None:
+        """OpenMP: a loop's iteration variable cannot be a reduction variable of the loop."""
+        var = loop.canonical.var if loop.canonical is not None else None
+        if any(var is reduced for _, reduced in parallel.reductions):
+            pragma = parallel.pragma
+            assert var is not None
+            raise self.error(
+                f"'{var.name}' is the variable of the parallel loop: it cannot be a reduction "
+                "variable of the loop",
+                (pragma.line, pragma.column_of(pragma.text.find("reduction"))),
+            )
 
     def perfectly_nested(self, loop: ast.For, parallel: ParallelInfo) -> ast.For:
         body = loop.body

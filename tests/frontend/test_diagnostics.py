@@ -4,6 +4,7 @@ undefined behaviour."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -89,13 +90,6 @@ SERIAL_AROUND_PARALLEL = """void f(int n, float *x) {
       x[i] += 1;
   }
 }"""
-LAND_REDUCTION = """void f(int n, const float *x, int *out) {
-  int ok = 1;
-#pragma omp parallel for reduction(&&: ok)
-  for (int i = 0; i < n; i++)
-    ok = ok && x[i] > 0;
-  out[0] = ok;
-}"""
 BOUND_FROM_MEMORY = """void f(const int *m, const float *x, float *out) {
   float s = 0;
 #pragma omp parallel for reduction(+: s)
@@ -111,11 +105,9 @@ BOUND_FROM_MEMORY = """void f(const int *m, const float *x, float *out) {
         (RACE_READ, "may be read before the iteration assigns it", (5, 9)),
         (RACE_AFTER, "code after the loop reads the value", (8, 12)),
         (SERIAL_AROUND_PARALLEL, "a parallel loop inside serial control flow", (4, 5)),
-        (LAND_REDUCTION, "reductions with 'land'", (4, 3)),
         (BOUND_FROM_MEMORY, "which is computed from memory", (4, 3)),
     ],
-    ids=["race-read", "race-after-loop", "serial-around-parallel", "land-reduction",
-         "bound-from-memory"],
+    ids=["race-read", "race-after-loop", "serial-around-parallel", "bound-from-memory"],
 )  # fmt: skip
 def test_pass_errors_point_at_the_c_construct(source, message, position):
     error = error_of(source)
@@ -338,6 +330,63 @@ def test_reading_a_reduction_variable_in_its_loop_is_refused(update, column):
     with pytest.raises(CompileError, match="'s' is read in its loop") as info:
         parse_c(reduction("+", update))
     assert where(info.value) == (5, column)
+
+
+def reduced(ctype: str, xtype: str, op: str, body: str, pragma_extra: str = "") -> str:
+    return (
+        f"void f(int n, const {xtype} *x, const int *y, {ctype} *out) {{\n  {ctype} s = 0;\n"
+        f"#pragma omp parallel for reduction({op}: s){pragma_extra}\n"
+        f"  for (int i = 0; i < n; i++) {{\n    {body}\n  }}\n  out[0] = s;\n}}\n"
+    )
+
+
+def reduction_kind(source: str) -> str:
+    (loop,) = [op for op in parse_c(source).walk() if isinstance(op, ParallelForOp)]
+    ((kind, _),) = loop.reduction_list
+    return kind.value
+
+
+@pytest.mark.parametrize(
+    "ctype, xtype, op, body, kind",
+    [("unsigned", "unsigned", "max", "s = x[i] > s ? x[i] : s;", "umax"),
+     ("unsigned long", "unsigned long", "min", "if (x[i] < s) s = x[i];", "umin"),
+     ("unsigned", "int", "min", "s = min(s, x[i]);", "umin"),  # compares unsigned
+     ("int", "unsigned", "max", "s = s < x[i] ? x[i] : s;", "umax"),  # as C compares it
+     ("long", "unsigned", "max", "s = s < x[i] ? x[i] : s;", "max"),  # x widened to long
+     ("int", "int", "max", "s = max(s, x[i]);", "max"),
+     ("unsigned", "float", "max", "s = fmaxf(s, x[i]);", "umax"),  # float compare: s's order
+     ("unsigned", "int", "max", ";", "umax"),  # no min/max update: the variable's type
+     ("double", "double", "min", "s = fmin(s, x[i]);", "min")],
+)  # fmt: skip
+def test_min_max_reductions_take_the_signedness_of_their_comparison(ctype, xtype, op, body,
+                                                                     kind):  # fmt: skip
+    assert reduction_kind(reduced(ctype, xtype, op, body)) == kind
+
+
+@pytest.mark.parametrize(
+    "source, message, position",
+    [(reduced("int", "long", "max", "s = x[i] > s ? x[i] : s;"),
+      "this update of 's' compares in 'long', not in the type of 's' ('int')", (5, 7)),
+     (reduced("int", "unsigned", "max", "s = x[i] > s ? x[i] : s;\n    if (y[i] > s) s = y[i];"),
+      "this update of 's' compares signed, another (line 5, column 7) unsigned", (6, 21)),
+     (reduced("int", "int", "+", "s += x[i];").replace("(+: s)", "(+: s, s)"),
+      "reduction variable 's' appears twice in the reduction clauses", (3, 42)),
+     (reduced("int", "int", "+", "s += x[i];", " reduction(max: s)"),
+      "reduction variable 's' appears twice in the reduction clauses", (3, 57)),
+     (reduced("int", "int", "&&", "s = s || x[i];"),
+      "does not match its clause 'reduction(&&: s)'", (5, 7)),
+     (reduced("int", "int", "+", "s += x[i];\n    if (y[i] < 0) s = 0;"),
+      "does not match its clause 'reduction(+: s)'", (6, 21)),
+     ("void f(int n, int *out) {\n  int i;\n#pragma omp parallel for reduction(+: i)\n"
+      "  for (i = 0; i < n; i++) out[i] = 1;\n}\n",
+      "'i' is the variable of the parallel loop: it cannot be a reduction variable", (3, 26))],
+    ids=["wider-comparison", "mixed-signedness", "twice-in-a-list", "twice-in-two-clauses",
+         "logical-mismatch", "written-elsewhere", "loop-variable"],
+)  # fmt: skip
+def test_bad_reduction_clauses_are_located(source, message, position):
+    with pytest.raises(CompileError, match=re.escape(message)) as info:
+        parse_c(source)
+    assert where(info.value) == position
 
 
 # ---- undefined behaviour ----------------------------------------------------------------------

@@ -100,18 +100,6 @@ def test_error_leaves_the_module_untouched():
     assert str(module) == before
 
 
-def test_reduction_kinds_without_atomics_are_refused():
-    source = """
-    void all_positive(const int *x, int *out, int n) {
-      int ok = 1;
-    #pragma omp parallel for reduction(&& : ok)
-      for (int i = 0; i < n; i++) ok = ok && x[i] > 0;
-      out[0] = ok;
-    }"""
-    with pytest.raises(CompileError, match="reductions with 'land' \\('ok'\\) are not lowered"):
-        lowered(c_module(source))
-
-
 # ---------------------------------------------------------------------------------------------
 # Structure (docs/ir.md, "GPU level")
 # ---------------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.utils.exceptions import DiagnosticException
 
 from autogpu.target.cuda_limits import MAX_BLOCK, MAX_THREADS_PER_BLOCK
+from autogpu.passes.convert_agpu_to_gpu.reductions import normalise_logical_starts
 from autogpu.passes.convert_agpu_to_gpu.function_plan import FunctionPlan, SymbolNamer, plan_function
 from autogpu.passes.convert_agpu_to_gpu.host import HostBuilder
 from autogpu.passes.convert_agpu_to_gpu.kernel_builder import BlockShape, KernelBuilder
@@ -102,6 +103,7 @@ def _lower_module(op: builtin.ModuleOp, block: BlockShape, jam: bool) -> None:
     op.body.block.insert_ops_before([kernels], op.body.block.first_op)  # pyright: ignore
     namer = SymbolNamer(set())
     for fn in functions:
+        normalise_logical_starts(fn)
         _lower_function(plan_function(fn, namer), kernels.body.block, namer, block, jam)
     try:
         op.verify()

@@ -236,12 +236,6 @@ def _check_reduction(
             f"the reduction variable {describe_value(var)} must be a local variable of the "
             "function",
         )
-    if kind in (ReductionKind.LAND, ReductionKind.LOR):
-        raise error_at(
-            loop,
-            f"reductions with '{kind.value}' ({describe_value(var)}) are not lowered to the "
-            "GPU yet (no atomic operation combines C truth values)",
-        )
     element = var.type.element_type
     if isinstance(element, IntegerType) and element.width.data == 1:
         raise error_at(

@@ -7,7 +7,19 @@ the loop body, never the tree); finally thread 0 combines the block's result int
 in device memory with one `memref.atomic_rmw`, so the variable ends as its value before the
 loop combined with every iteration's contribution, in some order (floating-point sums may round
 differently from the serial loop). `-` combines partial results with `+`, as OpenMP specifies.
-`&&` and `||` are refused earlier (no atomic combines C truth values).
+
+Identities: `+` on floating point starts from -0.0 (`x + -0.0` is `x`, also for `x = -0.0`, so a
+loop that adds nothing, or only -0.0, leaves the serial result bit for bit); `min`/`max` of
+floating point from +inf/-inf and combine with `fmin`/`fmax` (`minnumf`/`maxnumf`): a NaN
+contribution is ignored, as C's `fmin`/`fmax` and the update `s = e < s ? e : s` (which never
+picks a NaN `e`) ignore it (docs/ir.md names the forms whose serial result depends on the
+order); `umin`/`umax` start from all ones / 0 and use `minui`/`maxui` and CUDA's unsigned
+atomics.
+
+`&&` and `||` (OpenMP's `s = s && e1 && e2 ...` as 0 or 1 in `s`'s type, also when no iteration
+runs): the private copies start at 1 (`&&`) or 0 (`||`) and combine as `(a != 0) & (b != 0)`
+(`|`); `normalise_logical_starts` sets `s = (s != 0)` before the nest, so that the block results
+(0 or 1) fold into it with `atomicAnd`/`atomicOr` (`fmin`/`fmax` for a floating-point `s`).
 
 `memref.atomic_rmw` takes its operator as an integer, MLIR's `arith::AtomicRMWKind` (current
 numbering, below); the `cuda` target maps it to `atomicAdd`/`atomicMax`/... or a CAS loop.
@@ -21,7 +33,7 @@ import math
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, gpu, memref, scf
+from xdsl.dialects import arith, func, gpu, memref, scf
 from xdsl.dialects.builtin import (
     AnyFloat,
     FloatAttr,
@@ -35,7 +47,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from autogpu.target.cuda_atomics import ATOMIC_KINDS
-from autogpu.dialects.agpu import ReductionKind
+from autogpu.dialects.agpu import ParallelForOp, ReductionKind
 from autogpu.passes.utils.index_arith import IndexArith
 
 ATOMIC_RMW_KIND: dict[str, int] = {kind: i for i, kind in enumerate(ATOMIC_KINDS)}
@@ -50,6 +62,8 @@ _FLOAT_OPS: dict[ReductionKind, tuple[type[Operation], str]] = {
     ReductionKind.MUL: (arith.MulfOp, "mulf"),
     ReductionKind.MIN: (arith.MinnumfOp, "minnumf"),
     ReductionKind.MAX: (arith.MaxnumfOp, "maxnumf"),
+    ReductionKind.LAND: (arith.AndIOp, "minnumf"),  # on 0.0/1.0
+    ReductionKind.LOR: (arith.OrIOp, "maxnumf"),
 }
 _INT_OPS: dict[ReductionKind, tuple[type[Operation], str]] = {
     ReductionKind.ADD: (arith.AddiOp, "addi"),
@@ -57,19 +71,28 @@ _INT_OPS: dict[ReductionKind, tuple[type[Operation], str]] = {
     ReductionKind.MUL: (arith.MuliOp, "muli"),
     ReductionKind.MIN: (arith.MinSIOp, "mins"),
     ReductionKind.MAX: (arith.MaxSIOp, "maxs"),
+    ReductionKind.UMIN: (arith.MinUIOp, "minu"),
+    ReductionKind.UMAX: (arith.MaxUIOp, "maxu"),
     ReductionKind.AND: (arith.AndIOp, "andi"),
     ReductionKind.OR: (arith.OrIOp, "ori"),
     ReductionKind.XOR: (arith.XOrIOp, "xori"),
+    ReductionKind.LAND: (arith.AndIOp, "andi"),  # on 0/1
+    ReductionKind.LOR: (arith.OrIOp, "ori"),
 }
+"""Per kind: the op combining two partial results (for `&&`/`||`: their truth values, `i1`)
+and the `memref.atomic_rmw` kind folding a block's result into the variable."""
 
 
 def identity(kind: ReductionKind, element: Attribute) -> IntegerAttr | FloatAttr:
     """The value a private copy starts from: combining with it changes nothing."""
     if isinstance(element, AnyFloat):
         value = {
+            ReductionKind.ADD: -0.0,
+            ReductionKind.SUB: -0.0,
             ReductionKind.MUL: 1.0,
             ReductionKind.MIN: math.inf,
             ReductionKind.MAX: -math.inf,
+            ReductionKind.LAND: 1.0,
         }.get(kind, 0.0)
         return FloatAttr(value, element)
     assert isinstance(element, IntegerType)
@@ -79,12 +102,56 @@ def identity(kind: ReductionKind, element: Attribute) -> IntegerAttr | FloatAttr
         ReductionKind.AND: -1,
         ReductionKind.MIN: 2 ** (width - 1) - 1,
         ReductionKind.MAX: -(2 ** (width - 1)),
+        ReductionKind.UMIN: -1,  # all ones
+        ReductionKind.LAND: 1,
     }.get(kind, 0)
     return IntegerAttr(value, element)
 
 
 def _ops_for(kind: ReductionKind, element: Attribute) -> tuple[type[Operation], str]:
     return (_FLOAT_OPS if isinstance(element, AnyFloat) else _INT_OPS)[kind]
+
+
+def truth(builder: Builder, value: SSAValue) -> SSAValue:
+    """C's `value != 0` (true for a NaN), as an `i1`."""
+    if isinstance(value.type, AnyFloat):
+        zero = builder.insert(arith.ConstantOp(FloatAttr(0.0, value.type))).result
+        return builder.insert(arith.CmpfOp(value, zero, "une")).result
+    assert isinstance(value.type, IntegerType)
+    zero = builder.insert(arith.ConstantOp(IntegerAttr(0, value.type))).result
+    return builder.insert(arith.CmpiOp(value, zero, "ne")).result
+
+
+def from_truth(builder: Builder, flag: SSAValue, element: Attribute) -> SSAValue:
+    """A C truth value as 0 or 1 of `element`."""
+    one = builder.insert(arith.ConstantOp(identity(ReductionKind.LAND, element))).result
+    zero = builder.insert(arith.ConstantOp(identity(ReductionKind.LOR, element))).result
+    return builder.insert(arith.SelectOp(flag, one, zero)).result
+
+
+def normalise_logical_starts(fn: func.FuncOp) -> None:
+    """Sets each `&&`/`||` reduction variable to `(s != 0)` right before its nest (OpenMP's
+    result is `s && ...` even when no iteration runs), so that blocks combine 0/1 values."""
+    for nest in [op for op in fn.walk() if isinstance(op, ParallelForOp)]:
+        if any(isinstance(p, ParallelForOp) for p in _ancestors(nest)):
+            continue
+        logical = {var: None for loop in nest.walk() if isinstance(loop, ParallelForOp)
+                   for kind, var in loop.reduction_list if kind.is_logical}  # fmt: skip
+        builder = Builder(InsertPoint.before(nest))
+        for var in logical:
+            assert isinstance(var.type, MemRefType)
+            if var.type.get_shape():
+                continue  # array reductions are refused by the plan
+            start = builder.insert(memref.LoadOp.get(var, [])).res
+            normal = from_truth(builder, truth(builder, start), var.type.element_type)
+            builder.insert(memref.StoreOp.get(normal, var, []))
+
+
+def _ancestors(op: Operation):
+    parent = op.parent_op()
+    while parent is not None:
+        yield parent
+        parent = parent.parent_op()
 
 
 @dataclass
@@ -101,7 +168,17 @@ class Reduction:
 
     def combine(self, builder: Builder, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
         op_type, _ = _ops_for(self.kind, self.element)
+        if self.kind.is_logical:
+            flags = (truth(builder, lhs), truth(builder, rhs))
+            both = builder.insert(op_type(*flags)).results[0]  # pyright: ignore[reportCallIssue]
+            return from_truth(builder, both, self.element)
         return builder.insert(op_type(lhs, rhs)).results[0]  # pyright: ignore[reportCallIssue]
+
+    def block_result(self, builder: Builder, total: SSAValue) -> SSAValue:
+        """What the block folds into the variable: its total (0 or 1 for `&&`/`||`)."""
+        if self.kind.is_logical:
+            return from_truth(builder, truth(builder, total), self.element)
+        return total
 
 
 def start_reduction(
@@ -171,7 +248,7 @@ def finish_reductions(
     body = Builder(InsertPoint.at_end(Block()))
     zero = IndexArith(body).const(0)
     for red in reductions:
-        total = body.insert(memref.LoadOp.get(red.shared, [zero])).res
+        total = red.block_result(body, body.insert(memref.LoadOp.get(red.shared, [zero])).res)
         _, kind_name = _ops_for(red.kind, red.element)
         body.insert(
             memref.AtomicRMWOp.create(

@@ -44,6 +44,18 @@ func.func @bitwise_on_float(%n: i32) {
 
 // -----
 
+func.func @unsigned_max_on_float(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %s = memref.alloca() : memref<f64>
+  agpu.parallel_for %i = %c0 to %n step %c1 : i32 reduction(umax %s : memref<f64>) {
+  }
+  func.return
+}
+// CHECK: agpu.parallel_for reduction 'umax' needs an integer variable, got f64
+
+// -----
+
 func.func @rank2_reduction(%n: i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

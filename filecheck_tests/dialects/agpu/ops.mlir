@@ -71,15 +71,16 @@ func.func @reductions(%x: memref<?xf32>, %n: i32) {
 
 // -----
 
-// Every OpenMP reduction operator has a keyword.
+// Every OpenMP reduction operator has a keyword; an integer min/max has a signed and an
+// unsigned one (umin, umax).
 // CHECK-LABEL: func.func @all_reduction_kinds
 func.func @all_reduction_kinds(%n: i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %f = memref.alloca() : memref<f64>
   %k = memref.alloca() : memref<i32>
-  // CHECK: reduction(add %{{.*}} : memref<f64>, sub %{{.*}} : memref<f64>, mul %{{.*}} : memref<f64>, min %{{.*}} : memref<f64>, max %{{.*}} : memref<f64>, land %{{.*}} : memref<f64>, lor %{{.*}} : memref<f64>, and %{{.*}} : memref<i32>, or %{{.*}} : memref<i32>, xor %{{.*}} : memref<i32>)
-  agpu.parallel_for %i = %c0 to %n step %c1 : i32 reduction(add %f : memref<f64>, sub %f : memref<f64>, mul %f : memref<f64>, min %f : memref<f64>, max %f : memref<f64>, land %f : memref<f64>, lor %f : memref<f64>, and %k : memref<i32>, or %k : memref<i32>, xor %k : memref<i32>) {
+  // CHECK: reduction(add %{{.*}} : memref<f64>, sub %{{.*}} : memref<f64>, mul %{{.*}} : memref<f64>, min %{{.*}} : memref<f64>, max %{{.*}} : memref<f64>, land %{{.*}} : memref<f64>, lor %{{.*}} : memref<f64>, and %{{.*}} : memref<i32>, or %{{.*}} : memref<i32>, xor %{{.*}} : memref<i32>, umin %{{.*}} : memref<i32>, umax %{{.*}} : memref<i32>)
+  agpu.parallel_for %i = %c0 to %n step %c1 : i32 reduction(add %f : memref<f64>, sub %f : memref<f64>, mul %f : memref<f64>, min %f : memref<f64>, max %f : memref<f64>, land %f : memref<f64>, lor %f : memref<f64>, and %k : memref<i32>, or %k : memref<i32>, xor %k : memref<i32>, umin %k : memref<i32>, umax %k : memref<i32>) {
   }
   func.return
 }

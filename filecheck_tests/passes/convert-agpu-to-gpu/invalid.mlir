@@ -50,15 +50,15 @@ func.func @mapping_off_chain(%n: i32) {
 
 // -----
 
-func.func @land_reduction(%n: i32) {
+func.func @bool_reduction(%n: i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
-  %ok = memref.alloca() : memref<i32>
-  agpu.parallel_for %i = %c0 to %n step %c1 : i32 reduction(land %ok : memref<i32>) {
+  %ok = memref.alloca() : memref<i1>
+  agpu.parallel_for %i = %c0 to %n step %c1 : i32 reduction(land %ok : memref<i1>) {
   }
   func.return
 }
-// CHECK: reductions with 'land' ('ok') are not lowered to the GPU yet
+// CHECK: reductions over a _Bool ('ok') are not lowered yet
 
 // -----
 

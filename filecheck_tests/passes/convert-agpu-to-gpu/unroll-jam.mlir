@@ -192,7 +192,7 @@ func.func @sum(%x: memref<?xf32>, %out: memref<?xf32>, %n: i32) {
 // CHECK-LABEL: sym_name = "sum_kernel0"
 // CHECK: %[[P0:.*]] = memref.alloca() : memref<f32>
 // CHECK: %[[P1:.*]] = memref.alloca() : memref<f32>
-// CHECK-NEXT: %[[ID:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %[[ID:.*]] = arith.constant -0.000000e+00 : f32
 // CHECK-NEXT: memref.store %[[ID]], %[[P1]][]
 // CHECK: scf.if
 // CHECK: memref.load %[[P0]][]

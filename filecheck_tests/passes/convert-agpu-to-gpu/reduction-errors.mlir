@@ -1,0 +1,26 @@
+// RUN: not autogpu-opt %s -p convert-agpu-to-gpu 2>&1 | filecheck %s --check-prefix=ARRAY
+// RUN: sed -e '/ARRAY-SECTION-BEGIN/,/ARRAY-SECTION-END/d' %s | not autogpu-opt -p convert-agpu-to-gpu 2>&1 | filecheck %s --check-prefix=BOOL
+
+// The reductions the lowering refuses are reported at their loop, with its location (the
+// second RUN line drops the first function).
+
+// ARRAY-SECTION-BEGIN
+func.func @array_reduction(%h: memref<?xi32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  agpu.parallel_for %i = %c0 to %n step %c1 : i32 reduction(add %h : memref<?xi32>) {
+  }
+  func.return
+}
+// ARRAY-SECTION-END
+// ARRAY: reduction-errors.mlir:11:3: error: array reductions ('h') are not lowered to the GPU yet
+
+func.func @bool_reduction(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %ok = memref.alloca() : memref<i1>
+  agpu.parallel_for %i = %c0 to %n step %c1 : i32 reduction(land %ok : memref<i1>) {
+  }
+  func.return
+}
+// BOOL: stdin:{{[0-9]+}}:3: error: reductions over a _Bool ('ok') are not lowered yet
