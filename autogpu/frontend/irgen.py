@@ -283,8 +283,11 @@ class FunctionGen(ExpressionGen):
             if counted:
                 k = self.convert(i, ct)
                 offset = k if step.const == 1 else self.arith("*", k, step, ct, wraps=True)
-                move = "+" if canonical.increasing else "-"
-                i = self.arith(move, start, offset, ct, wraps=True)
+                if canonical.increasing and start.const == 0:
+                    i = offset
+                else:
+                    move = "+" if canonical.increasing else "-"
+                    i = self.arith(move, start, offset, ct, wraps=True)
             i = self.convert(i, t)
             if i.ssa is not index:
                 i.ssa.name_hint = var.name

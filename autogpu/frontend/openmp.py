@@ -215,6 +215,12 @@ class ClauseParser:
                 continue
             if {other.clause, item.clause} == {"firstprivate", "lastprivate"}:
                 continue
+            if other.clause == item.clause == "reduction":
+                raise self.sema.error(
+                    f"reduction variable '{item.var.name}' appears twice in the reduction "
+                    "clauses of this loop: OpenMP reduces a variable by one clause, once",
+                    item.pos,
+                )
             if other.clause == item.clause:
                 raise self.sema.error(
                     f"'{item.var.name}' is listed twice in {item.clause} clauses", item.pos
@@ -294,12 +300,6 @@ class ClauseParser:
                 )
             if var.const:
                 raise self.sema.error(f"reduction variable '{name}' is const", where)
-            if any(var is other for _, other in earlier + result):
-                raise self.sema.error(
-                    f"reduction variable '{name}' appears twice in the reduction clauses of "
-                    "this loop: OpenMP reduces a variable by one clause, once",
-                    where,
-                )
             if kind.is_bitwise and var.type.is_float:
                 raise self.sema.error(
                     f"reduction '{op.strip()}' needs an integer variable, '{name}' is "

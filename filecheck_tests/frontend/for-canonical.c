@@ -25,9 +25,11 @@ void forms(int n, float *a) {
 // CHECK: scf.for %{{.*}} = %[[C0]] to %n step %[[C2]] : i32 {
 // CHECK-NOT: scf.while
 
-// A loop-invariant runtime step, and 64-bit and unsigned induction variables. An unsigned int
-// loop counts in i64 (scf.for compares signed; zero-extended bounds compare as C compares them,
-// also across 2^31), and the C variable is the truncated counter.
+// A loop-invariant runtime step, and 64-bit and unsigned induction variables. A 64-bit loop
+// that does not run from 0 by 1 counts k up to its trip count ceil((n - min(0, n)) / s), in
+// unsigned arithmetic that cannot overflow, and i = k * s; one from 0 by 1 counts i itself. An
+// unsigned int loop counts in i64 (scf.for compares signed; zero-extended bounds compare as C
+// compares them, also across 2^31), and the C variable is the truncated counter.
 void types(long n, size_t m, unsigned u, int s, float *a) {
   for (long i = 0; i < n; i += s) a[i] = 0;
   for (size_t j = 0; j < m; j++) a[j] = 0;
@@ -35,7 +37,11 @@ void types(long n, size_t m, unsigned u, int s, float *a) {
 }
 // CHECK-LABEL: func.func @types(
 // CHECK: %[[S:.*]] = arith.extsi %s : i32 to i64
-// CHECK: scf.for %i = %{{.*}} to %n step %[[S]] : i64 {
+// CHECK-NEXT: %[[NEAR:.*]] = arith.minsi %{{.*}}, %n : i64
+// CHECK-NEXT: %[[DIST:.*]] = arith.subi %n, %[[NEAR]] : i64
+// CHECK-NEXT: %[[TRIP:.*]] = arith.ceildivui %[[DIST]], %[[S]] : i64
+// CHECK-NEXT: scf.for %i_k = %{{.*}} to %[[TRIP]] step %{{.*}} : i64 {
+// CHECK: %i = arith.muli %i_k, %[[S]] : i64
 // CHECK: scf.for %j = %{{.*}} to %m step %{{.*}} : i64 {
 // CHECK: %[[U:.*]] = arith.extui %u : i32 to i64
 // CHECK: scf.for %k_wide = %{{.*}} to %[[U]] step %{{.*}} : i64 {
