@@ -7,6 +7,7 @@ clauses whose semantics the IR cannot express (private, lastprivate, ...) are er
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -43,10 +44,13 @@ class ClauseParser:
     def __init__(self, sema: Sema):
         self.sema = sema
 
-    def parse(self, pragma: Pragma) -> ParallelInfo:
+    def parse(self, pragma: Pragma, start: int | None = None,
+              extra: Callable[[str, str, int], bool] | None = None) -> ParallelInfo:  # fmt: skip
+        """The clauses from `start` (default: after `omp parallel for`); `extra(clause, args,
+        offset)` handles the clauses of the other parts of a directive (directives.py)."""
         info = ParallelInfo(pragma)
         text = pragma.text
-        position = re.match(r"omp\s+parallel\s+for", text).end()
+        position = re.match(r"omp\s+parallel\s+for", text).end() if start is None else start
         while True:
             while position < len(text) and text[position] in " \t,":
                 position += 1
@@ -75,7 +79,9 @@ class ClauseParser:
                 if depth:
                     raise self.sema.error(f"unbalanced parentheses in clause '{clause}'", where)
                 args, args_start, position = text[position + 1 : end], position + 1, end + 1
-            if clause == "collapse":
+            if extra is not None and extra(clause, args, args_start):
+                pass
+            elif clause == "collapse":
                 info.collapse = info.total = self.collapse_depth(args, pragma, args_start)
             elif clause == "reduction":
                 info.reductions += self.reduction(args, pragma, args_start)

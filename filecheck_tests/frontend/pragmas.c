@@ -99,7 +99,7 @@ void decreasing(int n, float *a) {
 void others(int n, float *a) {
 #pragma unroll 4
   for (int i = 0; i < n; i++) a[i] = 0;
-#pragma omp parallel for simd
+#pragma omp simd
   for (int i = 0; i < n; i++) a[i] = 0;
 #pragma GCC ivdep
   for (int i = 0; i < n; i++) a[i] = 0;
@@ -109,9 +109,9 @@ void others(int n, float *a) {
 // CHECK: func.return
 // Warnings come in source order:
 // WARN: pragmas.c:66:58: warning: ignoring clause 'schedule' of '#pragma omp parallel for'
-// WARN: pragmas.c:100:9: warning: ignoring '#pragma unroll 4': only '#pragma omp parallel for' is supported
+// WARN: pragmas.c:100:9: warning: ignoring '#pragma unroll 4': not a directive autogpu reads (docs/openmp_directives.md)
 // WARN-NEXT: {{^}}#pragma unroll 4
 // WARN-NEXT: {{^        \^$}}
-// WARN: pragmas.c:102:9: warning: ignoring '#pragma omp parallel for simd'
+// WARN: pragmas.c:102:9: warning: ignoring '#pragma omp simd'
 // WARN: pragmas.c:104:9: warning: ignoring '#pragma GCC ivdep'
 // WARN-NOT: warning
