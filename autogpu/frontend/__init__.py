@@ -12,14 +12,16 @@ comparison, logical, bitwise, shift and ?: operators with C's type rules (LP64, 
 casts; integer and floating literals in every C form; the math functions sqrt exp log fabs
 sin cos floor ceil fmin fmax pow (and their `f` versions) and min/max; `#include` (ignored),
 object-like `#define`, `#ifdef`/`#ifndef`/`#else`/`#endif`; `#pragma omp parallel for` with
-collapse(n) and reduction(op: vars). Anything else is rejected with a located error.
+collapse(n) and reduction(op: vars), its combined spellings (`target teams distribute parallel
+for`, ...) and `parallel` regions (`directives`, docs/openmp_directives.md). Anything else is
+rejected with a located error.
 
 Stages, one module each: `preprocess` (comments, macros, pragmas; positions kept), `parse`
 (c.lark, LALR, -> `ast`), `sema` (names, scopes, slots; with `expressions` for C typing,
-`loops` for canonical loops, `openmp` for clauses, `reductions` for the uses of reduction
-variables: every diagnostic) and `irgen`/`irgen_expr` (-> xDSL ops, each located at its C
-construct). Bad input raises a located `CompileError` (also nesting deeper than
-`autogpu.nesting.MAX_NESTING`); warnings (ignored pragmas and clauses, statements without
+`loops` for canonical loops, `directives` for OpenMP constructs, `openmp` for clauses,
+`reductions` for the uses of reduction variables: every diagnostic) and `irgen`/`irgen_expr`
+(-> xDSL ops, each located at its C construct). Bad input raises a located `CompileError`
+(also nesting deeper than `autogpu.nesting.MAX_NESTING`); warnings (ignored pragmas and clauses, statements without
 effect, undefined behaviour: constant zero divisors, constant signed overflow, uninitialized
 reads) go to stderr in the same `file:line:col: warning:` format.
 Last, the parallel loops are checked (`autogpu/passes/analysis/dependences.py`): iterations that

@@ -99,6 +99,8 @@ def _loops(prefix: str, opens: tuple[str, ...], tails: tuple[str, ...], needs=No
 
 
 _TASKS = "tasks are not supported: a GPU kernel cannot spawn work; write it as a parallel loop"
+_SECTIONS = ("'sections' is not supported: a GPU kernel runs one code path per loop; write the "
+             "sections one after another in a 'single' block, or as separate parallel loops")
 DIRECTIVES: tuple[Construct, ...] = (
     *_loops("parallel", (PARALLEL,), ("for", "for simd", "loop")),
     *_loops("target parallel", (TARGET, PARALLEL), ("for", "for simd", "loop")),
@@ -119,11 +121,10 @@ DIRECTIVES: tuple[Construct, ...] = (
     Construct("master", Kind.ONCE, (ONCE,), needs=PARALLEL),
     Construct("masked", Kind.ONCE, (ONCE,), needs=PARALLEL),
     Construct("barrier", Kind.STANDALONE, needs=PARALLEL),
-    *(Construct(s, Kind.REFUSED, why="'sections' is not supported: a GPU kernel runs one code "
-                "path per loop; write the sections one after another in a 'single' block, or "
-                "as separate parallel loops") for s in ("sections", "section", "parallel sections")),
+    *(Construct(s, Kind.REFUSED, why=_SECTIONS)
+      for s in ("sections", "section", "parallel sections")),
     *(Construct(s, Kind.REFUSED, why=_TASKS)
-      for s in ("task", "taskloop", "taskwait", "taskgroup", "taskyield", "parallel master taskloop")),
+      for s in ("task", "taskloop", "taskwait", "taskgroup", "taskyield")),
     Construct("ordered", Kind.REFUSED, why="'ordered' is not supported: it runs part of each "
               "iteration in the serial order, which threads of a GPU kernel cannot; make the "
               "loop serial"),
@@ -419,7 +420,8 @@ class OpenMP:
             combined = "parallel for" if c.needs == PARALLEL else "teams distribute"
             hint = ""
             if c.kind is Kind.LOOP:
-                hint = f": write '#pragma omp {combined}{c.spelling[len(c.words[0]):]}' for a loop of its own"
+                spelling = combined + c.spelling[len(c.words[0]) :]
+                hint = f": write '#pragma omp {spelling}' for a loop of its own"
             raise self.sema.error(
                 f"{directive.name} must be directly inside {region} region{where}{hint}",
                 directive.pos,
