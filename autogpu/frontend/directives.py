@@ -25,6 +25,7 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 from autogpu.diagnostics import located
+from autogpu.dialects.agpu import REDUCTION_OF_C_OPERATOR, ReductionKind
 from autogpu.frontend import ast
 from autogpu.frontend.openmp import ClauseParser, ParallelInfo
 from autogpu.frontend.preprocess import Pragma, Preprocessed
@@ -312,12 +313,7 @@ class OpenMP:
         info, target = self.clauses(directive)
         enclosing = self.frames[-1] if directive.construct.needs and self.frames else None
         if enclosing is not None and enclosing.region is not None:
-            listed = {var for _, var in info.reductions}
-            used = _names(loop)
-            info.reductions += [
-                (kind, var) for kind, var in enclosing.region.reductions
-                if var not in listed and var.name in used
-            ]  # fmt: skip
+            self.inherit(directive, info, enclosing, _names(loop))
         sema.all_assigned.update(var for _, var in info.reductions)  # they live in slots
         self.frames.append(Frame(LOOP, directive, len(sema.scopes)))
         try:
@@ -325,6 +321,24 @@ class OpenMP:
         finally:
             self.frames.pop()
         self.check_maps(loop, target)
+
+    def inherit(self, directive: Directive, info: ParallelInfo, region: Frame,
+                used: set[str]) -> None:  # fmt: skip
+        """The region's clauses that apply to a work-sharing loop of it: its reductions of the
+        variables the loop mentions (each thread's private copy accumulates over the loops)."""
+        listed = {var: kind for kind, var in info.reductions}
+        for kind, var in region.region.reductions:
+            if var.name not in used:
+                continue
+            if var not in listed:
+                info.reductions.append((kind, var))
+            elif listed[var] != kind:
+                raise self.sema.error(
+                    f"'{var.name}' is reduced with '{_c_operator(listed[var])}' here but with "
+                    f"'{_c_operator(kind)}' by the {region.directive.name} region at line "
+                    f"{region.directive.pos[0]} around this loop: use one operator",
+                    directive.pos,
+                )
 
     def standalone(self, directive: Directive) -> None:
         self.check_context(directive)
@@ -481,6 +495,10 @@ class OpenMP:
                         expr.target.pos,
                     )
                     return
+
+
+def _c_operator(kind: ReductionKind) -> str:
+    return next(op for op, k in REDUCTION_OF_C_OPERATOR.items() if k == kind)
 
 
 # ---- walking the syntax tree ------------------------------------------------------------------
