@@ -21,9 +21,9 @@ Stages, one module each: `preprocess` (comments, macros, pragmas; positions kept
 `loops` for canonical loops, `directives` for OpenMP constructs, `openmp` for clauses,
 `reductions` for the uses of reduction variables: every diagnostic) and `irgen`/`irgen_expr`
 (-> xDSL ops, each located at its C construct). Bad input raises a located `CompileError`
-(also nesting deeper than `autogpu.nesting.MAX_NESTING`); warnings (ignored pragmas and clauses, statements without
-effect, undefined behaviour: constant zero divisors, constant signed overflow, uninitialized
-reads) go to stderr in the same `file:line:col: warning:` format.
+(also nesting deeper than `autogpu.nesting.MAX_NESTING`); warnings (ignored pragmas and
+clauses, statements without effect, undefined behaviour: constant zero divisors, constant signed
+overflow, uninitialized reads) go to stderr in the same `file:line:col: warning:` format.
 Last, the parallel loops are checked (`autogpu/passes/analysis/dependences.py`): iterations that
 provably touch one element are an error, pairs of accesses the check cannot decide a warning.
 """
@@ -48,6 +48,7 @@ from autogpu.nesting import deep_recursion
 from autogpu.passes.analysis.dependences import check_parallel_loops
 
 __all__ = ["parse_c", "parse_c_file"]
+
 
 def parse_c(
     source: str,
