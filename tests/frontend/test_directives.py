@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from lowered_differential import check_against_gcc, cuda_of, gcc_reference
 
+from autogpu.diagnostics import CompileError
 from autogpu.dialects.agpu import ParallelForOp
 from autogpu.frontend import parse_c
 from autogpu.frontend.directives import DIRECTIVES, PARALLEL, TEAMS, Kind, classify
@@ -174,7 +175,7 @@ def test_table_spellings_classify_to_their_row(construct):
     text = f"omp  {construct.spelling.replace(' ', '   ')} nowait"
     pragma = Pragma(1, text, tuple(range(9, 9 + len(text) + 1)))
     if construct.kind is Kind.REFUSED:
-        with pytest.raises(Exception, match="not supported"):
+        with pytest.raises(CompileError, match="not supported"):
             classify(pragma, "t.c", "#pragma " + text)
         return
     directive = classify(pragma, "t.c", "#pragma " + text)
