@@ -204,12 +204,13 @@ def unplaced(directive: Directive) -> str:
 
 @dataclass
 class TargetInfo:
-    """What the `target`/`teams` clauses of a construct say: the `map` of each variable and
-    the launch bounds (the clause text, for the record)."""
+    """What the clauses this module reads say: the `map` of each variable, the launch bounds
+    (the clause text, for the record), the variables a `single` broadcasts."""
 
     maps: dict[Var, str] = field(default_factory=dict)
     num_teams: str | None = None
     thread_limit: str | None = None
+    copyprivate: set[Var] = field(default_factory=set)  # of a single
 
 
 @dataclass(eq=False)
@@ -220,6 +221,7 @@ class Frame:
     directive: Directive
     scope_depth: int  # names found in sema's scopes from this depth on are declared inside
     region: ParallelInfo | None = None  # a region's clauses (its reductions) for its loops
+    copyprivate: set[Var] = field(default_factory=set)  # single: what it broadcasts
 
 
 class OpenMP:
@@ -251,15 +253,20 @@ class OpenMP:
 
     def check_write(self, target: ast.Expr) -> None:
         """A write in a region's code outside its work-sharing constructs: every thread (team)
-        runs it, so running it once is equivalent only for the region's own variables."""
+        runs it, so running it once is equivalent only for the region's own variables. In a
+        `single`/`master` block it is the other way round: the region's own variables are each
+        thread's private copies, of which the block sets one (unless `copyprivate` lists it)."""
         frame = self.frames[-1] if self.frames else None
-        if frame is None or frame.context not in (PARALLEL, TEAMS) or not self.sema.recording:
+        if frame is None or not self.sema.recording:
+            return
+        if frame.context == ONCE:
+            self.check_once_write(target, frame, self.frames[-2])
+            return
+        if frame.context not in (PARALLEL, TEAMS):
             return
         if isinstance(target, ast.Name):
-            inner = self.sema.scopes[frame.scope_depth :]
-            if any(target.name in scope for scope in inner) or self.sema.lookup(
-                target.name
-            ) is None:
+            depth = self.declared_at(target.name)
+            if depth is None or depth >= frame.scope_depth:
                 return
             what = f"variable '{target.name}', declared outside the region"
         else:
@@ -272,6 +279,31 @@ class OpenMP:
             "inside the region",
             target.pos,
         )
+
+    def check_once_write(self, target: ast.Expr, once: Frame, region: Frame) -> None:
+        if not isinstance(target, ast.Name):
+            return
+        depth = self.declared_at(target.name)
+        if depth is None or not region.scope_depth <= depth < once.scope_depth:
+            return
+        if self.sema.lookup(target.name) in once.copyprivate:
+            return
+        c = once.directive.construct
+        hint = f"list it in copyprivate({target.name}) or " if c.spelling == "single" else ""
+        raise self.sema.error(
+            f"'{target.name}' is declared in the '{region.directive.construct.spelling}' region "
+            f"at line {region.directive.pos[0]}, so each thread has its own copy, and this "
+            f"'{c.spelling}' block sets only its thread's: {hint}declare '{target.name}' before "
+            "the region",
+            target.pos,
+        )
+
+    def declared_at(self, name: str) -> int | None:
+        """The depth of the scope that declares `name` (the innermost), None if none does."""
+        for depth in range(len(self.sema.scopes) - 1, -1, -1):
+            if name in self.sema.scopes[depth]:
+                return depth
+        return None
 
     # ---- constructs ----------------------------------------------------------------------------
 
@@ -300,7 +332,8 @@ class OpenMP:
                 f"'{clause}' is not a clause of {directive.name}", directive.pos
             )
         for context in c.opens:
-            self.frames.append(Frame(context, directive, len(self.sema.scopes), info))
+            self.frames.append(Frame(context, directive, len(self.sema.scopes), info,
+                                     target.copyprivate))  # fmt: skip
         try:
             self.construct(stmt, inner)
         finally:
@@ -377,7 +410,7 @@ class OpenMP:
                 raise self.sema.error(f"'{clause}' must be positive, got {value}", where)
             setattr(target, clause, value)
         elif clause == "copyprivate":
-            self.names(args, offset, pragma, clause)
+            target.copyprivate.update(self.names(args, offset, pragma, clause))
         else:
             assert clause in _HINTS, clause
 

@@ -93,4 +93,27 @@ void private_work(int n, float *a) {
 // CHECK: memref.store %{{.*}}, %a[%{{.*}}] : memref<?xf32>
 // CHECK: func.return
 
+// A single block broadcasts a private variable of the region with copyprivate, and writes
+// shared variables once.
+void broadcast(int n, float c, float *a, float *out) {
+  float total = 0;
+#pragma omp parallel
+  {
+    float scale;
+#pragma omp single copyprivate(scale)
+    {
+      scale = c * 2.0f;
+      total = scale + 1.0f;
+    }
+#pragma omp for
+    for (int i = 0; i < n; i++) a[i] *= scale;
+  }
+  out[0] = total;
+}
+// CHECK-LABEL: func.func @broadcast(
+// CHECK: %[[SCALE:.*]] = arith.mulf %c, %{{.*}} : f32
+// CHECK: memref.store %[[SCALE]], %scale[] : memref<f32>
+// CHECK: agpu.parallel_for %i = %{{.*}} to %n step %{{.*}} : i32 {
+// CHECK: memref.load %scale[] : memref<f32>
+
 // WARN-NOT: warning

@@ -27,17 +27,18 @@ void region(int n, const float *x, float *y, float *z, int *count) {
   int c = 0;
 #pragma omp parallel reduction(+: c) num_threads(4)
   {
-    float two = 2.0f;
+    float two = 2.0f, scale;
 #pragma omp for
     for (int i = 0; i < n; i++) y[i] = two * x[i] + 1.0f;
-#pragma omp single
+#pragma omp single copyprivate(scale)
     {
+      scale = 0.5f;
       if (n > 0) z[0] = y[n - 1] * 3.0f;
       else z[0] = -1.0f;
     }
 #pragma omp for nowait
     for (int i = 0; i < n; i++) {
-      z[i + 1] = y[i] - x[i];
+      z[i + 1] = (y[i] - x[i]) * scale;
       if (z[i + 1] > 1.5f) c++;
     }
 #pragma omp barrier
@@ -48,7 +49,8 @@ void region(int n, const float *x, float *y, float *z, int *count) {
 }
 """
 """Two work-sharing loops (the second reads what the first wrote), a single between them that
-reads the first loop's last element, a master after a barrier, a reduction on the region."""
+reads the first loop's last element and broadcasts a private variable, a master after a barrier,
+a reduction on the region."""
 
 
 def region_cases() -> list[dict[str, int]]:
@@ -164,7 +166,7 @@ def test_a_region_becomes_the_kernels_of_separate_parallel_loops():
     separate = (REGION.replace("#pragma omp parallel reduction(+: c) num_threads(4)\n", "")
                 .replace("#pragma omp for\n", "#pragma omp parallel for\n")
                 .replace("#pragma omp for nowait\n", "#pragma omp parallel for reduction(+: c)\n")
-                .replace("#pragma omp single\n", "").replace("#pragma omp barrier\n", "")
+                .replace("#pragma omp single copyprivate(scale)\n", "").replace("#pragma omp barrier\n", "")
                 .replace("#pragma omp master\n", ""))  # fmt: skip
     assert "omp for" not in separate and "omp single" not in separate
     assert cuda_of(REGION, PIPELINES[0]).source == cuda_of(separate, PIPELINES[0]).source
