@@ -204,12 +204,11 @@ def unplaced(directive: Directive) -> str:
 
 @dataclass
 class TargetInfo:
-    """What the clauses this module reads say: the `map` of each variable, the launch bounds
-    (the clause text, for the record), the variables a `single` broadcasts."""
+    """What the clauses this module reads say: the `map` of each variable, the constant launch
+    bounds (`num_teams`, `thread_limit`), the variables a `single` broadcasts."""
 
     maps: dict[Var, str] = field(default_factory=dict)
-    num_teams: str | None = None
-    thread_limit: str | None = None
+    launch_bounds: dict[str, int] = field(default_factory=dict)  # constant num_teams, ...
     copyprivate: set[Var] = field(default_factory=set)  # of a single
 
 
@@ -222,6 +221,7 @@ class Frame:
     scope_depth: int  # names found in sema's scopes from this depth on are declared inside
     region: ParallelInfo | None = None  # a region's clauses (its reductions) for its loops
     copyprivate: set[Var] = field(default_factory=set)  # single: what it broadcasts
+    launch_bounds: dict[str, int] = field(default_factory=dict)  # teams: for its loops
 
 
 class OpenMP:
@@ -333,7 +333,7 @@ class OpenMP:
             )
         for context in c.opens:
             self.frames.append(Frame(context, directive, len(self.sema.scopes), info,
-                                     target.copyprivate))  # fmt: skip
+                                     target.copyprivate, target.launch_bounds))  # fmt: skip
         try:
             self.construct(stmt, inner)
         finally:
@@ -348,6 +348,9 @@ class OpenMP:
         if enclosing is not None and enclosing.region is not None:
             self.inherit(directive, info, enclosing, _names(loop))
         sema.all_assigned.update(var for _, var in info.reductions)  # they live in slots
+        for frame in self.frames:  # a teams region's bounds hold for the loops in it
+            loop.launch_bounds.update(frame.launch_bounds)
+        loop.launch_bounds.update(target.launch_bounds)
         self.frames.append(Frame(LOOP, directive, len(sema.scopes)))
         try:
             sema.for_(loop, info)
@@ -406,9 +409,10 @@ class OpenMP:
             value = args.strip()
             if not value:
                 raise self.sema.error(f"'{clause}' needs an expression", where)
-            if re.fullmatch(r"\d+", value) and int(value) < 1:
-                raise self.sema.error(f"'{clause}' must be positive, got {value}", where)
-            setattr(target, clause, value)
+            if re.fullmatch(r"\d+", value):
+                if int(value) < 1:
+                    raise self.sema.error(f"'{clause}' must be positive, got {value}", where)
+                target.launch_bounds[clause] = int(value)
         elif clause == "copyprivate":
             target.copyprivate.update(self.names(args, offset, pragma, clause))
         else:

@@ -11,6 +11,8 @@ void target_teams(int n, const float *x, float *y) {
 }
 // CHECK-LABEL: func.func @target_teams(
 // CHECK: agpu.parallel_for %i = %{{.*}} to %n step %{{.*}} : i32 {
+// Constant launch bounds are recorded on the loop (docs/ir.md).
+// CHECK: } {agpu.num_teams = 4 : i64, agpu.thread_limit = 128 : i64}
 
 void target_collapse_reduction(int n, const double *a, double *out) {
   double s = 0;
@@ -53,7 +55,7 @@ void regions(int n, float *a) {
 #pragma omp teams distribute parallel for
       for (int i = 1; i < n; i++) a[i] = 8;
     }
-#pragma omp target teams
+#pragma omp target teams thread_limit(64)
     {
 #pragma omp distribute parallel for
       for (int i = 0; i < n; i++) a[i] += 1;
@@ -66,7 +68,9 @@ void regions(int n, float *a) {
 // CHECK: memref.store %{{.*}}, %a[%{{.*}}] : memref<?xf32>
 // CHECK: agpu.parallel_for %i = %{{.*}} to %n step %{{.*}} : i32 {
 // CHECK: agpu.parallel_for %i_1 = %{{.*}} to %n step %{{.*}} : i32 {
+// CHECK: } {agpu.thread_limit = 64 : i64}
 // CHECK: agpu.parallel_for %i_2 = %{{.*}} to %n step %{{.*}} : i32 {
+// CHECK: } {agpu.thread_limit = 64 : i64}
 
 // An array mapped `to` the device only but written: a warning (OpenMP would not copy it back;
 // autogpu keeps the write).
@@ -76,5 +80,5 @@ void written_to(int n, float *a) {
 }
 // CHECK-LABEL: func.func @written_to(
 // CHECK: agpu.parallel_for %i
-// WARN: omp-target.c:75:31: warning: 'a' is mapped 'to' (copied to the device only) but is written here: map it 'tofrom' for OpenMP compilers to copy it back
+// WARN: omp-target.c:79:31: warning: 'a' is mapped 'to' (copied to the device only) but is written here: map it 'tofrom' for OpenMP compilers to copy it back
 // WARN-NOT: warning
