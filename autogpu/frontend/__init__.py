@@ -12,16 +12,18 @@ comparison, logical, bitwise, shift and ?: operators with C's type rules (LP64, 
 casts; integer and floating literals in every C form; the math functions sqrt exp log fabs
 sin cos floor ceil fmin fmax pow (and their `f` versions) and min/max; `#include` (ignored),
 object-like `#define`, `#ifdef`/`#ifndef`/`#else`/`#endif`; `#pragma omp parallel for` with
-collapse(n) and reduction(op: vars). Anything else is rejected with a located error.
+collapse(n) and reduction(op: vars), its combined spellings (`target teams distribute parallel
+for`, ...) and `parallel` regions (`directives`, docs/openmp_directives.md). Anything else is
+rejected with a located error.
 
 Stages, one module each: `preprocess` (comments, macros, pragmas; positions kept), `parse`
 (c.lark, LALR, -> `ast`), `sema` (names, scopes, slots; with `expressions` for C typing,
-`loops` for canonical loops, `openmp` for clauses, `reductions` for the uses of reduction
-variables: every diagnostic) and `irgen`/`irgen_expr` (-> xDSL ops, each located at its C
-construct). Bad input raises a located `CompileError` (also nesting deeper than
-`autogpu.nesting.MAX_NESTING`); warnings (ignored pragmas and clauses, statements without
-effect, undefined behaviour: constant zero divisors, constant signed overflow, uninitialized
-reads) go to stderr in the same `file:line:col: warning:` format.
+`loops` for canonical loops, `directives` for OpenMP constructs, `openmp` for clauses,
+`reductions` for the uses of reduction variables: every diagnostic) and `irgen`/`irgen_expr`
+(-> xDSL ops, each located at its C construct). Bad input raises a located `CompileError`
+(also nesting deeper than `autogpu.nesting.MAX_NESTING`); warnings (ignored pragmas and
+clauses, statements without effect, undefined behaviour: constant zero divisors, constant signed
+overflow, uninitialized reads) go to stderr in the same `file:line:col: warning:` format.
 Last, the parallel loops are checked (`autogpu/passes/analysis/dependences.py`): iterations that
 provably touch one element are an error, pairs of accesses the check cannot decide a warning.
 """
@@ -29,7 +31,6 @@ provably touch one element are an error, pairs of accesses the check cannot deci
 from __future__ import annotations
 
 import gc
-import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -38,16 +39,15 @@ from pathlib import Path
 from xdsl.dialects.builtin import ModuleOp
 
 from autogpu.diagnostics import CompileError, located, read_source
+from autogpu.frontend.directives import classify, pragma_targets
 from autogpu.frontend.irgen import generate
 from autogpu.frontend.parse import parse_text
-from autogpu.frontend.preprocess import Pragma, Preprocessed, preprocess
+from autogpu.frontend.preprocess import preprocess
 from autogpu.frontend.sema import Sema
 from autogpu.nesting import deep_recursion
 from autogpu.passes.analysis.dependences import check_parallel_loops
 
 __all__ = ["parse_c", "parse_c_file"]
-
-_PARALLEL_FOR = re.compile(r"omp\s+parallel\s+for(?![\w])")
 
 
 def parse_c(
@@ -97,15 +97,16 @@ def _position(warning: CompileError) -> tuple[int, int]:
 
 def _compile(source: str, filename: str, warn: Callable[[CompileError], None]) -> ModuleOp:
     pre = preprocess(source, filename)
-    parallel = []
+    directives = []
     for pragma in pre.pragmas:
-        if _PARALLEL_FOR.match(pragma.text):
-            parallel.append(pragma)
+        directive = classify(pragma, filename, source)
+        if directive is not None:
+            directives.append(directive)
         else:
             warn(
                 located(
-                    f"ignoring '#pragma {pragma.text}': only '#pragma omp parallel for' is "
-                    "supported",
+                    f"ignoring '#pragma {pragma.text}': not a directive autogpu reads "
+                    "(docs/openmp_directives.md)",
                     filename,
                     source,
                     pragma.line,
@@ -114,7 +115,7 @@ def _compile(source: str, filename: str, warn: Callable[[CompileError], None]) -
                 )
             )
     unit = parse_text(pre, source, filename)
-    targets = _pragma_targets(parallel, pre, source, filename)
+    targets = pragma_targets(directives, pre, source, filename)
     functions = Sema(source, filename, targets, warn).run(unit)
     module = generate(functions, filename)
     module.verify()
@@ -127,32 +128,3 @@ def _compile(source: str, filename: str, warn: Callable[[CompileError], None]) -
 
 def parse_c_file(path: str | Path) -> ModuleOp:
     return parse_c(read_source(path), str(path))
-
-
-def _pragma_targets(
-    pragmas: list[Pragma], pre: Preprocessed, source: str, filename: str
-) -> dict[tuple[int, int], Pragma]:
-    """Where each `parallel for` pragma points: the user's position of the next token, which
-    sema requires to be the `for` of a loop."""
-    lines = pre.text.split("\n")
-    targets: dict[tuple[int, int], Pragma] = {}
-    for pragma in pragmas:
-        target = None
-        for index in range(pragma.line, len(lines)):
-            stripped = lines[index].lstrip()
-            if stripped:
-                column = len(lines[index]) - len(stripped) + 1
-                target = pre.original(index + 1, column)
-                break
-        if target is None:
-            raise located(
-                "'#pragma omp parallel for' must be followed by a for loop",
-                filename, source, pragma.line, pragma.column,
-            )  # fmt: skip
-        if target in targets:
-            raise located(
-                "two '#pragma omp parallel for' for one loop", filename, source, pragma.line,
-                pragma.column,
-            )  # fmt: skip
-        targets[target] = pragma
-    return targets

@@ -221,6 +221,8 @@ class For(Stmt):
     canonical: CanonicalLoop | None = field(default=None, init=False)
     not_canonical_because: str = field(default="", init=False)
     parallel: ParallelInfo | None = field(default=None, init=False)
+    # `num_teams`/`thread_limit` of its OpenMP construct, when constant (directives.py).
+    launch_bounds: dict[str, int] = field(default_factory=dict, init=False)
 
 
 @dataclass(eq=False)

@@ -12,9 +12,11 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
     DictionaryAttr,
+    IntegerAttr,
     MemRefType,
     ModuleOp,
     UnitAttr,
+    i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
@@ -311,7 +313,10 @@ class FunctionGen(ExpressionGen):
         if parallel is not None and not parallel.serial:
             reductions = [(kind, self.slots[v]) for kind, v in loop.parallel.reductions]
             region = self.region_of(body, YieldOp, [lt.ir], [name])
-            self.emit(ParallelForOp(lb.ssa, ub.ssa, loop_step.ssa, region, reductions))
+            op = ParallelForOp(lb.ssa, ub.ssa, loop_step.ssa, region, reductions)
+            for name, value in loop.launch_bounds.items():  # docs/ir.md
+                op.attributes[f"agpu.{name}"] = IntegerAttr(value, i64)
+            self.emit(op)
         else:
             region = self.region_of(body, scf.YieldOp, [lt.ir], [name])
             self.emit(scf.ForOp(lb.ssa, ub.ssa, loop_step.ssa, [], region))

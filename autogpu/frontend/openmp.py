@@ -11,6 +11,7 @@ located error.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from autogpu.frontend.sema import Sema
 
 DATA_SHARING = ("private", "firstprivate", "lastprivate", "shared")
+PRIVATE_CLAUSES = ("private", "firstprivate", "lastprivate")  # the clauses that make copies
 SCHEDULE_KINDS = ("static", "dynamic", "guided", "auto", "runtime")
 SCHEDULE_MODIFIERS = ("monotonic", "nonmonotonic", "simd")
 PROC_BIND_KINDS = ("primary", "master", "close", "spread")
@@ -88,10 +90,13 @@ class ClauseParser:
     def __init__(self, sema: Sema):
         self.sema = sema
 
-    def parse(self, pragma: Pragma) -> ParallelInfo:
+    def parse(self, pragma: Pragma, start: int | None = None,
+              extra: Callable[[str, str, int], bool] | None = None) -> ParallelInfo:  # fmt: skip
+        """The clauses from `start` (default: after `omp parallel for`); `extra(clause, args,
+        offset)` handles the clauses of the other parts of a directive (directives.py)."""
         info = ParallelInfo(pragma)
         text = pragma.text
-        position = re.match(r"omp\s+parallel\s+for", text).end()
+        position = re.match(r"omp\s+parallel\s+for", text).end() if start is None else start
         while True:
             while position < len(text) and text[position] in " \t,":
                 position += 1
@@ -120,6 +125,10 @@ class ClauseParser:
                 if depth:
                     raise self.sema.error(f"unbalanced parentheses in clause '{clause}'", where)
                 args, args_start, position = text[position + 1 : end], position + 1, end + 1
+            if clause in _BARE and args is not None:
+                raise self.sema.error(f"clause '{clause}' takes no arguments", where)
+            if extra is not None and extra(clause, "" if args is None else args, args_start):
+                continue
             self.clause(info, clause, args, args_start, where)
 
     def clause(

@@ -18,8 +18,8 @@ from autogpu.frontend.consteval import const_int
 from autogpu.frontend.data_sharing import check_default_none, loop_variable_names, make_copies
 from autogpu.frontend.expressions import ExpressionTyping
 from autogpu.frontend.loops import Effects, canonical_form
-from autogpu.frontend.openmp import ClauseParser, ParallelInfo
-from autogpu.frontend.preprocess import Pragma
+from autogpu.frontend.directives import Directive, OpenMP, unplaced
+from autogpu.frontend.openmp import ParallelInfo
 from autogpu.frontend.reductions import check_reduction_uses
 from autogpu.frontend.symbols import Function, Var
 from autogpu.frontend.types import ArrayType
@@ -31,12 +31,13 @@ class Sema(ExpressionTyping):
         self,
         source: str,
         filename: str,
-        pragma_targets: dict[ast.Pos, Pragma],
+        pragma_targets: dict[ast.Pos, list[Directive]],
         warn,
     ):
         self.source = source
         self.filename = filename
         self.pragma_targets = dict(pragma_targets)
+        self.omp = OpenMP(self)
         self.warn = warn
         self.scopes: list[dict[str, Var]] = []
         self.effects: list[Effects] = []
@@ -88,11 +89,9 @@ class Sema(ExpressionTyping):
         if not functions:
             raise self.error("no function to compile: the input defines no C function", (1, 1))
         if self.pragma_targets:
-            pragma = min(self.pragma_targets.values(), key=lambda p: (p.line, p.column))
-            raise self.error(
-                "'#pragma omp parallel for' must be followed by a for loop",
-                (pragma.line, pragma.column),
-            )
+            directive = min((d for ds in self.pragma_targets.values() for d in ds),
+                            key=lambda d: d.pos)  # fmt: skip
+            raise self.error(unplaced(directive), directive.pos)
         return functions
 
     def global_decl(self, decl: ast.Decl) -> None:
@@ -121,6 +120,7 @@ class Sema(ExpressionTyping):
         self.all_assigned = set()
         params = self.params(decl.params)
         self.block_items(fn.body.items, function_body=True)
+        self.omp.block_end(fn.body.end)
         for var in self.all_assigned:
             var.needs_slot = True
         return Function(decl.name, decl.pos, params, fn.body)
@@ -290,12 +290,15 @@ class Sema(ExpressionTyping):
             self._statement(stmt)
 
     def _statement(self, stmt: ast.Stmt) -> None:
-        if isinstance(stmt, ast.For):
-            pragma = self.pragma_targets.pop(stmt.pos, None)
-            self.for_(stmt, None if pragma is None else self.parallel(pragma))
+        directives = self.pragma_targets.pop(stmt.pos, None)
+        if directives:  # OpenMP constructs (directives.py): they analyse the statement
+            self.omp.statement(stmt, directives)
+        elif isinstance(stmt, ast.For):
+            self.for_(stmt, None)
         elif isinstance(stmt, ast.Block):
             self.scopes.append({})
             self.block_items(stmt.items)
+            self.omp.block_end(stmt.end)
             self.scopes.pop()
         elif isinstance(stmt, ast.Decl):
             self.local_decl(stmt)
@@ -374,6 +377,10 @@ class Sema(ExpressionTyping):
     def condition(self, expr: ast.Expr) -> None:
         self.rvalue(expr)
 
+    def target(self, target: ast.Expr, op: str):
+        self.omp.check_write(target)  # a write every thread of a region would run
+        return super().target(target, op)
+
     def effect(self, expr: ast.Expr) -> None:
         """An expression statement: assignments, ++/--, or an expression without effect."""
         if isinstance(expr, ast.Assign):
@@ -414,7 +421,7 @@ class Sema(ExpressionTyping):
         if parallel is not None and parallel.collapse > 1:
             inner = self.perfectly_nested(loop, parallel)
             if inner.pos in self.pragma_targets:
-                pragma = self.pragma_targets.pop(inner.pos)
+                pragma = self.pragma_targets.pop(inner.pos)[0].pragma
                 raise self.error(
                     "this loop is already parallel: the outer loop's collapse "
                     f"({parallel.total}) includes it",
@@ -481,12 +488,6 @@ class Sema(ExpressionTyping):
             for frame, before in zip(self.effects, frames):
                 if skip not in before:
                     frame.assigned.discard(skip)
-
-    def parallel(self, pragma: Pragma) -> ParallelInfo:
-        info = ClauseParser(self).parse(pragma)
-        info.visible = {var for scope in self.scopes for var in scope.values()}
-        self.all_assigned.update(var for _, var in info.reductions)  # they live in slots
-        return info
 
     def check_parallel(self, loop: ast.For, info: ParallelInfo) -> None:
         if loop.canonical is None:

@@ -213,6 +213,14 @@ def parallel_depth(function: func.FuncOp) -> int:
     return iterations.parallel_depth(function)
 
 
+def thread_limit(function: func.FuncOp) -> int | None:
+    """The smallest OpenMP `thread_limit(N)` recorded on the function's parallel loops
+    (`agpu.thread_limit`, docs/ir.md): the threads per block the user allows, None if no limit."""
+    limits = [op.attributes["agpu.thread_limit"].value.data for op in function.walk()
+              if "agpu.thread_limit" in op.attributes]  # fmt: skip
+    return min(limits, default=None)
+
+
 def touched_lengths(function: func.FuncOp, sizes: Mapping[str, object]) -> dict[str, int | None]:
     """Elements each array of a frontend function needs for these sizes (1 + the largest index
     its accesses may use); None where no bound is found."""

@@ -38,6 +38,7 @@ class Prepared:
     reduction_length: int
     reference: reference_mod.Reference | None  # None: no verification
     started: float = field(default_factory=time.time)  # for the report's wall time
+    thread_limit: int | None = None  # the kernel's OpenMP thread_limit(N), if any
 
 
 def prepare(options: TuneOptions) -> Prepared:
@@ -72,8 +73,10 @@ def prepare(options: TuneOptions) -> Prepared:
     pass_restrictions = {p.name: adapter.pass_restrictions(p.name) for p in base}
     overrides = {**(space_file.parameters if space_file else {}), **search.space}
     restrictions = [*(space_file.restrictions if space_file else []), *search.restrictions]
+    limit = adapter.thread_limit(c_function)
     environment = {**sizes,
-                   "max_threads": search.max_threads or space_mod.DEFAULT_MAX_THREADS,
+                   "max_threads": capped(search.max_threads or space_mod.DEFAULT_MAX_THREADS,
+                                         limit),
                    "max_shared": search.max_shared or space_mod.DEFAULT_MAX_SHARED}
     space = space_mod.build_space(
         base, option_infos, environment, overrides=overrides, restrictions=restrictions,
@@ -92,7 +95,12 @@ def prepare(options: TuneOptions) -> Prepared:
         inferred = adapter.reduction_length(c_function, sizes)
     k = inputs.reduction_length(sizes, measurement.reduction_length, inferred)
     return Prepared(options, source, filename, function, params, sizes, lengths, args, space,
-                    candidates, k, reference)
+                    candidates, k, reference, thread_limit=limit)
+
+
+def capped(max_threads: int, thread_limit: int | None) -> int:
+    """Threads per block: the device's (or the user's) limit, within OpenMP's thread_limit."""
+    return max_threads if thread_limit is None else min(max_threads, thread_limit)
 
 
 def _specialized_pipeline(options: TuneOptions, params: list[adapter.Param],

@@ -23,7 +23,7 @@ from autogpu.tuner.cache import Cache, default_cache_path, digest
 from autogpu.tuner.kernel import KernelCompiler
 from autogpu.tuner.measure import Isolated, KernelMeasurer, Local, MeasurementSetupError
 from autogpu.tuner.options import TuneOptions
-from autogpu.tuner.prepared import Prepared
+from autogpu.tuner.prepared import Prepared, capped
 from autogpu.tuner.session import (
     Evaluation,
     EvaluationCounter,
@@ -116,6 +116,8 @@ def device_space(prepared: Prepared, info: DeviceInfo) -> tuple[space_mod.Space,
     for key, option, limit in (("max_threads", search.max_threads, "max_threads_per_block"),
                                ("max_shared", search.max_shared, "max_shared_per_block")):
         value = info.get(limit)
+        if key == "max_threads" and value is not None:
+            value = capped(int(value), prepared.thread_limit)
         if option is None and value is not None and env.get(key) != value:
             env[key], changed = int(value), True
     if not changed:

@@ -95,25 +95,23 @@ void decreasing(int n, float *a) {
 // CHECK: agpu.parallel_for %i_k = %c0 to %{{.*}} step %c1 : i32 {
 // CHECK: %i = arith.subi %n, %i_k : i32
 
-// Other pragmas are kept as warnings and ignored; the loop stays serial. `parallel for simd` is
-// a parallel loop (docs/ir.md, "OpenMP on a GPU").
+// Other pragmas are kept as warnings and ignored; the loop stays serial.
 void others(int n, float *a) {
 #pragma unroll 4
   for (int i = 0; i < n; i++) a[i] = 0;
-#pragma omp parallel for simd
+#pragma omp simd
   for (int i = 0; i < n; i++) a[i] = 0;
 #pragma GCC ivdep
   for (int i = 0; i < n; i++) a[i] = 0;
 }
 // CHECK-LABEL: func.func @others(
-// CHECK: scf.for
-// CHECK: agpu.parallel_for %i
-// CHECK: scf.for
+// CHECK-NOT: agpu.parallel_for
 // CHECK: func.return
 // Warnings come in source order; accepted clauses (schedule above) get none:
 // WARN-NOT: schedule
-// WARN: pragmas.c:101:9: warning: ignoring '#pragma unroll 4': only '#pragma omp parallel for' is supported
+// WARN: pragmas.c:100:9: warning: ignoring '#pragma unroll 4': not a directive autogpu reads (docs/openmp_directives.md)
 // WARN-NEXT: {{^}}#pragma unroll 4
 // WARN-NEXT: {{^        \^$}}
-// WARN: pragmas.c:105:9: warning: ignoring '#pragma GCC ivdep'
+// WARN: pragmas.c:102:9: warning: ignoring '#pragma omp simd'
+// WARN: pragmas.c:104:9: warning: ignoring '#pragma GCC ivdep'
 // WARN-NOT: warning
