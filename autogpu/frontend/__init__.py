@@ -48,6 +48,8 @@ from autogpu.passes.analysis.dependences import check_parallel_loops
 __all__ = ["parse_c", "parse_c_file"]
 
 _PARALLEL_FOR = re.compile(r"omp\s+parallel\s+for(?![\w])(?!\s+simd\b)")
+# The synchronization constructs (autogpu/frontend/atomics.py): they apply to the next statement.
+_SYNCHRONIZATION = re.compile(r"omp\s+(atomic|critical|flush)(?![\w])")
 
 
 def parse_c(
@@ -97,10 +99,12 @@ def _position(warning: CompileError) -> tuple[int, int]:
 
 def _compile(source: str, filename: str, warn: Callable[[CompileError], None]) -> ModuleOp:
     pre = preprocess(source, filename)
-    parallel = []
+    parallel, synchronization = [], []
     for pragma in pre.pragmas:
         if _PARALLEL_FOR.match(pragma.text):
             parallel.append(pragma)
+        elif _SYNCHRONIZATION.match(pragma.text):
+            synchronization.append(pragma)
         else:
             warn(
                 located(
@@ -115,7 +119,8 @@ def _compile(source: str, filename: str, warn: Callable[[CompileError], None]) -
             )
     unit = parse_text(pre, source, filename)
     targets = _pragma_targets(parallel, pre, source, filename)
-    functions = Sema(source, filename, targets, warn).run(unit)
+    sync_targets = _pragma_targets(synchronization, pre, source, filename, "a statement")
+    functions = Sema(source, filename, targets, warn, sync_targets).run(unit)
     module = generate(functions, filename)
     module.verify()
     try:
@@ -130,10 +135,10 @@ def parse_c_file(path: str | Path) -> ModuleOp:
 
 
 def _pragma_targets(
-    pragmas: list[Pragma], pre: Preprocessed, source: str, filename: str
+    pragmas: list[Pragma], pre: Preprocessed, source: str, filename: str, what: str = "a for loop"
 ) -> dict[tuple[int, int], Pragma]:
-    """Where each `parallel for` pragma points: the user's position of the next token, which
-    sema requires to be the `for` of a loop."""
+    """Where each pragma points: the user's position of the next token, which sema requires to
+    be the `for` of a loop (`parallel for`) or the start of a statement (`atomic`, ...)."""
     lines = pre.text.split("\n")
     targets: dict[tuple[int, int], Pragma] = {}
     for pragma in pragmas:
@@ -144,15 +149,16 @@ def _pragma_targets(
                 column = len(lines[index]) - len(stripped) + 1
                 target = pre.original(index + 1, column)
                 break
+        directive = " ".join(pragma.text.split("(")[0].split()[:3 if what == "a for loop" else 2])
         if target is None:
             raise located(
-                "'#pragma omp parallel for' must be followed by a for loop",
+                f"'#pragma {directive}' must be followed by {what}",
                 filename, source, pragma.line, pragma.column,
             )  # fmt: skip
         if target in targets:
             raise located(
-                "two '#pragma omp parallel for' for one loop", filename, source, pragma.line,
-                pragma.column,
+                f"two '#pragma {directive}' for one {what.split()[-1]}", filename, source,
+                pragma.line, pragma.column,
             )  # fmt: skip
         targets[target] = pragma
     return targets

@@ -14,7 +14,9 @@ serial kernel and used by a later one are *spilled* to such a global the same wa
 A variable assigned inside a parallel loop (other than a reduction) is private to each thread,
 which is only the C semantics when every iteration assigns it before reading it and no code
 after the loop reads the value the loop left in it; otherwise the lowering refuses (OpenMP calls
-this a data race on a shared variable).
+this a data race on a shared variable). A variable that a parallel loop accesses only through
+atomics (`#pragma omp atomic`) or inside critical sections is shared by its threads instead: it
+lives in device memory; any other access to it in that loop is refused as a race.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType, MemRefType
 from xdsl.ir import Block, Operation, SSAValue
 
 from autogpu.dialects.agpu import ParallelForOp, ReductionKind
+from autogpu.dialects.agpu_sync import is_synchronized
 from autogpu.passes.analysis.nest_mapping import NestMapping, map_nest
 from autogpu.passes.utils.errors import PassError, describe_value, error_at
 from autogpu.passes.utils.slices import external_operands, is_pure, slice_leaves
@@ -140,7 +143,7 @@ def plan_function(fn: func.FuncOp, namer: SymbolNamer) -> FunctionPlan:
             slots[var].reduction_in.add(seg.index)
     for slot in slots.values():
         slot.users.sort()
-        if len(slot.users) > 1 or slot.reduction_in:
+        if len(slot.users) > 1 or slot.reduction_in or _synchronized_in(slot, segments):
             slot.global_name = namer.fresh(_global_base(fn, slot.value))
         _plan_privatization(slot, segments)
     return FunctionPlan(fn, segments, slots, spills)
@@ -272,11 +275,37 @@ def _assigned_first(seg: Segment, slot: SSAValue) -> bool:
     return first.parent_op() is seg.mapping.innermost
 
 
+def _synchronized_in(slot: Slot, segments: list[Segment]) -> bool:
+    """Whether a parallel loop shares `slot` between its threads through atomics or critical
+    sections; refuses one that also accesses it otherwise (a race)."""
+    shared = False
+    for index in slot.users:
+        seg = segments[index]
+        if not seg.is_parallel:
+            continue
+        accesses = _accesses(seg.ops, slot.value)
+        synchronized = [a for a in accesses if is_synchronized(a)]
+        if not synchronized:
+            continue
+        for access in accesses:
+            if not is_synchronized(access) and not isinstance(access, memref.AllocaOp):
+                raise error_at(
+                    access,
+                    f"{describe_value(slot.value)} is shared by the iterations of a parallel "
+                    "loop through '#pragma omp atomic' or '#pragma omp critical', and accessed "
+                    "here without: a race (make this access atomic too)",
+                )
+        shared = True
+    return shared
+
+
 def _plan_privatization(slot: Slot, segments: list[Segment]) -> None:
     for position, index in enumerate(slot.users):
         seg = segments[index]
         if not seg.is_parallel or index in slot.reduction_in:
             continue
+        if any(is_synchronized(a) for a in _accesses(seg.ops, slot.value)):
+            continue  # shared by the threads (_synchronized_in)
         if not _writes(seg.ops, slot.value):
             continue
         slot.private_in.add(index)

@@ -1,0 +1,168 @@
+"""`#pragma omp atomic` and `#pragma omp critical` down to CUDA (autogpu/target/cuda_sync.py,
+cuda_atomics.py): run on the CPU emulation (blocks on 2 OS threads, threads in a shuffled
+order) against gcc's build of the serial C, under both pipelines; and nvcc accepts the CUDA.
+
+Integer results are compared bit for bit. Floating-point sums of atomics and critical sections
+add in the order the threads arrive, so they are compared within rtol 1e-4 (the values summed
+are in [-1, 1), a few hundred of them per element, in float); `*=` on double by a power of two
+is exact in any order and is compared bit for bit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lowered_differential import check_against_gcc, close_sums, cuda_of, one_translation_unit
+
+from autogpu.testing.nvcc import assert_compiles_with_nvcc
+
+PIPELINES = ["autogpu-vanilla", "autogpu-optimize"]
+
+HISTOGRAM = """
+void histogram(int n, int k, const unsigned *x, int *h, unsigned *u, float *hf) {
+  #pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+    #pragma omp atomic
+    h[x[i] % k] += 1;
+    #pragma omp atomic update
+    u[x[i] % k]++;
+    #pragma omp atomic
+    hf[x[i] % k] += 0.5f;
+  }
+}
+"""
+
+MATVEC_T = """
+void atax(int m, int n, float A[m][n], const float *t, float *y) {
+  #pragma omp parallel for
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      #pragma omp atomic
+      y[j] += A[i][j] * t[i];
+    }
+}
+"""
+
+SCALAR_SUM = """
+void total(int n, const float *x, const int *c, float *out, long *count) {
+  float s = 0;
+  long k = 0;
+  #pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+    #pragma omp atomic
+    s += x[i];
+    #pragma omp atomic
+    k = k + c[i];
+  }
+  out[0] = s;
+  count[0] = k;
+}
+"""
+
+CAS_FORMS = """
+void cas(int n, int k, const unsigned *x, double *p, unsigned *bits, int *d, float *r) {
+  #pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+    #pragma omp atomic
+    p[x[i] % k] *= 2.0;
+    #pragma omp atomic
+    bits[x[i] % k] <<= 1;
+    #pragma omp atomic
+    d[x[i] % k] /= 2;
+    #pragma omp atomic
+    r[x[i] % k] = 1.0 * r[x[i] % k];
+  }
+}
+"""
+
+CRITICAL = """
+void stats(int n, const float *x, int *count, float *sum) {
+  int c = 0;
+  float s = 0;
+  #pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+    if (x[i] > 0) {
+      #pragma omp critical (acc)
+      {
+        c++;
+        s += x[i];
+        count[1] = count[1] + c - c + 1;
+      }
+    }
+  }
+  count[0] = c;
+  sum[0] = s;
+}
+"""
+
+CAPTURE = """
+void tickets(int n, int *next, int *seen, int *value) {
+  #pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+    int mine;
+    #pragma omp atomic capture
+    mine = next[0]++;
+    #pragma omp atomic write
+    seen[mine] = 1;
+    int v;
+    #pragma omp atomic read
+    v = seen[mine];
+    value[i] = v;
+  }
+}
+"""
+
+
+def _unsigned_mod(k):
+    return {"k": k}
+
+
+@pytest.mark.parametrize("pipeline", PIPELINES)
+def test_histograms_int_unsigned_float(pipeline: str):
+    cases = [{"n": n, "k": k, "x": n, "h": k, "u": k, "hf": k} for n, k in [(1, 1), (300, 7), (1000, 3)]]
+    check_against_gcc(HISTOGRAM, "histogram", pipeline, cases)  # sums of 0.5: exact
+
+
+@pytest.mark.parametrize("pipeline", PIPELINES)
+def test_transposed_matrix_vector_product(pipeline: str):
+    cases = [{"m": m, "n": n, "A": m * n, "t": m, "y": n} for m, n in [(1, 1), (200, 13), (33, 70)]]
+    check_against_gcc(MATVEC_T, "atax", pipeline, cases, compare=close_sums)
+
+
+@pytest.mark.parametrize("pipeline", PIPELINES)
+def test_scalar_sum_shared_by_the_iterations(pipeline: str):
+    cases = [{"n": n, "x": n, "c": n, "out": 1, "count": 1} for n in (1, 500, 1027)]
+    check_against_gcc(SCALAR_SUM, "total", pipeline, cases, compare=close_sums)
+
+
+@pytest.mark.parametrize("pipeline", PIPELINES)
+def test_compare_and_swap_forms(pipeline: str):
+    cases = [{"n": n, "k": 5, "x": n, "p": 5, "bits": 5, "d": 5, "r": 5} for n in (1, 40)]
+    check_against_gcc(CAS_FORMS, "cas", pipeline, cases)
+
+
+@pytest.mark.parametrize("pipeline", PIPELINES)
+def test_critical_section_updates_two_variables_consistently(pipeline: str):
+    cases = [{"n": n, "x": n, "count": 2, "sum": 1} for n in (1, 300, 1000)]
+    check_against_gcc(CRITICAL, "stats", pipeline, cases, compare=close_sums)
+
+
+@pytest.mark.parametrize("pipeline", PIPELINES)
+def test_capture_read_write(pipeline: str):
+    """Every iteration draws a distinct ticket (the old value of `next[0]`)."""
+    from autogpu.runtime.cpu_exec import CpuProgram
+
+    program = cuda_of(CAPTURE, pipeline)
+    runner = CpuProgram(program.source, program.launch, threads=2, thread_order="random")
+    n = 700
+    next_, seen, value = np.zeros(1, np.int32), np.zeros(n, np.int32), np.zeros(n, np.int32)
+    runner.run("tickets", n, next_, seen, value)
+    assert next_[0] == n and seen.tolist() == [1] * n and value.tolist() == [1] * n
+
+
+def test_nvcc_compiles_every_form():
+    programs = [cuda_of(source, pipeline) for source in
+                (HISTOGRAM, MATVEC_T, SCALAR_SUM, CAS_FORMS, CRITICAL, CAPTURE)
+                for pipeline in PIPELINES]  # fmt: skip
+    assert_compiles_with_nvcc(one_translation_unit(programs), allow_warnings=False)
