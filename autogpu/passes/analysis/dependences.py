@@ -187,6 +187,9 @@ def _checked_accesses(loop: ParallelForOp) -> list[Access]:
 
 
 def _writes(access: Access) -> bool:
+    """A store, or an atomic other than a read (`#pragma omp atomic read`)."""
+    if isinstance(access, AtomicUpdateOp):
+        return not access.is_read
     return isinstance(access, memref.StoreOp) or is_atomic(access)
 
 
