@@ -88,9 +88,11 @@ def _atomic(sema: Sema, pragma: Pragma, stmt: ast.Stmt) -> AtomicInfo:
     clause = _atomic_clause(sema, pragma)
     where = (pragma.line, pragma.column)
     if not isinstance(stmt, ast.ExprStmt) or stmt.expr is None:
+        block = " (the structured-block forms of capture are not supported)" if (
+            clause == "capture" and isinstance(stmt, ast.Block)) else ""  # fmt: skip
         raise sema.error(
             f"'#pragma omp atomic {clause}' must be followed by an expression statement "
-            f"of the form {_FORMS[clause]}",
+            f"of the form {_FORMS[clause]}{block}",
             where,
         )
     expr = stmt.expr

@@ -143,7 +143,8 @@ def plan_function(fn: func.FuncOp, namer: SymbolNamer) -> FunctionPlan:
             slots[var].reduction_in.add(seg.index)
     for slot in slots.values():
         slot.users.sort()
-        if len(slot.users) > 1 or slot.reduction_in or _synchronized_in(slot, segments):
+        shared_by_threads = _synchronized_in(slot, segments)
+        if len(slot.users) > 1 or slot.reduction_in or shared_by_threads:
             slot.global_name = namer.fresh(_global_base(fn, slot.value))
         _plan_privatization(slot, segments)
     return FunctionPlan(fn, segments, slots, spills)
