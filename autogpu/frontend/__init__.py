@@ -12,7 +12,8 @@ comparison, logical, bitwise, shift and ?: operators with C's type rules (LP64, 
 casts; integer and floating literals in every C form; the math functions sqrt exp log fabs
 sin cos floor ceil fmin fmax pow (and their `f` versions) and min/max; `#include` (ignored),
 object-like `#define`, `#ifdef`/`#ifndef`/`#else`/`#endif`; `#pragma omp parallel for` with
-collapse(n) and reduction(op: vars). Anything else is rejected with a located error.
+collapse(n) and reduction(op: vars); `#pragma omp atomic` and `#pragma omp critical`
+(atomics.py). Anything else is rejected with a located error.
 
 Stages, one module each: `preprocess` (comments, macros, pragmas; positions kept), `parse`
 (c.lark, LALR, -> `ast`), `sema` (names, scopes, slots; with `expressions` for C typing,
