@@ -17,7 +17,13 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import AnyFloatConstr, IndexType, MemRefType, StringAttr
+from xdsl.dialects.builtin import (
+    AnyFloatConstr,
+    IndexType,
+    MemRefType,
+    SignlessIntegerConstraint,
+    StringAttr,
+)
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -39,7 +45,6 @@ from xdsl.traits import (
     Pure,
     RecursiveMemoryEffect,
 )
-from xdsl.dialects.builtin import SignlessIntegerConstraint
 from xdsl.utils.exceptions import VerifyException
 
 

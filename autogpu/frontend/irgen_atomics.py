@@ -13,6 +13,7 @@ the statement is ordinary loads and stores. A critical section in a parallel loo
 from __future__ import annotations
 
 from xdsl.dialects import arith, memref
+from xdsl.dialects.builtin import IntegerAttr, i64
 from xdsl.ir import SSAValue
 
 from autogpu.dialects.agpu_sync import AtomicUpdateOp, AtomicYieldOp, CriticalEndOp, CriticalOp
@@ -49,7 +50,7 @@ class SynchronizationGen:
         location = self.location_of(info.x)
         value = None if info.value is None else self.expr(info.value)
         if info.clause == "read":
-            old = self.atomic_op(location, t, None, lambda current: current, info.shared)
+            old = self.atomic_op(location, t, lambda current: current, info.shared)
             self.assign_to(info.v, old)
             return
         if info.clause == "write":
@@ -67,9 +68,8 @@ class SynchronizationGen:
             old = self.rmw(kind, operand, location)
         else:
             old = self.atomic_op(
-                location, t, None, lambda current: self.combined(info, current, value),
-                info.shared,
-            )  # fmt: skip
+                location, t, lambda current: self.combined(info, current, value), info.shared
+            )
         if info.clause == "capture":
             self.assign_to(info.v, self.combined(info, old, value) if info.captures_new else old)
 
@@ -98,7 +98,7 @@ class SynchronizationGen:
         )
         return self.value(op, operand.ctype)
 
-    def atomic_op(self, location, t: Scalar, _unused, update, shared: bool) -> Val:
+    def atomic_op(self, location, t: Scalar, update, shared: bool) -> Val:
         """`x = update(x)` as one `agpu.atomic_update` (or plain, when not shared); the old x."""
         memory, indices = location
         if not shared:
@@ -138,7 +138,5 @@ def _rmw_kind(info: AtomicInfo, t: Scalar) -> str | None:
     return _INT_KINDS.get(info.op)
 
 
-def _kind_attr(kind: str):
-    from xdsl.dialects.builtin import IntegerAttr, i64
-
+def _kind_attr(kind: str) -> IntegerAttr:
     return IntegerAttr(ATOMIC_KINDS.index(kind), i64)

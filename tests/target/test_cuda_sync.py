@@ -114,10 +114,6 @@ void tickets(int n, int *next, int *seen, int *value) {
 """
 
 
-def _unsigned_mod(k):
-    return {"k": k}
-
-
 @pytest.mark.parametrize("pipeline", PIPELINES)
 def test_histograms_int_unsigned_float(pipeline: str):
     cases = [{"n": n, "k": k, "x": n, "h": k, "u": k, "hf": k} for n, k in [(1, 1), (300, 7), (1000, 3)]]
