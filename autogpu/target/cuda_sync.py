@@ -9,11 +9,11 @@ for an aligned 32- or 64-bit word.
 `agpu.critical` → a spin lock per name, a `__device__ int` (0: free), taken with `atomicCAS`:
 
     for (bool done = false; !done;) {
-      if (atomicCAS(&agpu_lock, 0, 1) == 0) {   // this thread holds the lock
+      if (*(volatile int *)&agpu_lock == 0 && atomicCAS(&agpu_lock, 0, 1) == 0) {  // held
         __threadfence(); body; __threadfence();
         atomicExch(&agpu_lock, 0);
         done = true;
-      } else { __nanosleep(backoff); backoff = min(2 * backoff, 1024); }
+      } else { __nanosleep(backoff); backoff = min(2 * backoff, 32768); }
     }
 
 The body runs inside the loop, on the path of the thread that won the lock, never after it: a
@@ -22,7 +22,9 @@ reconverge, which is what deadlocks a plain `while (atomicCAS(...) != 0) {}` spi
 the body on GPUs before sm_70. On sm_70+ independent thread scheduling guarantees every thread
 of a diverged warp makes progress (CUDA C++ Programming Guide, "Independent Thread
 Scheduling"), so the winner always runs while its warp-mates spin. The fences make what the body
-wrote visible to the next holder. It is slow: all threads of the grid take turns.
+wrote visible to the next holder; waiters read the lock before trying it (a failing `atomicCAS`
+would queue in front of the holder's release) and sleep longer each time. It is slow: all
+threads of the grid take turns (on an H100, about 70 us per section with 2^20 threads waiting).
 """
 
 from __future__ import annotations
@@ -35,7 +37,10 @@ from autogpu.target.c_types import Mode, convert
 from autogpu.target.cuda_atomics import AtomicUnsupported, bit_view
 
 LOCK_PREFIX = "agpu_lock"
-MAX_BACKOFF_NS = 1024
+MAX_BACKOFF_NS = 32768
+# Measured on an H100 (699,050 sections by 2^20 threads, one lock): 158 s with a bare atomicCAS
+# and at most 1 us of backoff, 50 s reading the lock before trying and sleeping up to 32 us
+# (every waiter's CAS otherwise queues in front of the holder's release).
 
 
 def lock_name(op: CriticalOp) -> str:
@@ -98,7 +103,7 @@ class Synchronization:
         self.line(f"unsigned {backoff} = 32;")
         self.line(f"for (bool {done} = false; !{done};) {{")
         with self.nested():
-            self.line(f"if (atomicCAS(&{lock}, 0, 1) == 0) {{")
+            self.line(f"if (*(volatile int *)&{lock} == 0 && atomicCAS(&{lock}, 0, 1) == 0) {{")
             with self.nested():
                 self.line("__threadfence();")
                 self.block(op.body.block)

@@ -61,7 +61,7 @@ void critical(int n, const float *x, int *count) {
 // CHECK-LABEL: void __launch_bounds__(256) critical_kernel(
 // CHECK: unsigned [[B:backoff]] = 32;
 // CHECK-NEXT: for (bool [[DONE:done]] = false; ![[DONE]];) {
-// CHECK-NEXT: if (atomicCAS(&agpu_lock_tally, 0, 1) == 0) {
+// CHECK-NEXT: if (*(volatile int *)&agpu_lock_tally == 0 && atomicCAS(&agpu_lock_tally, 0, 1) == 0) {
 // CHECK-NEXT: __threadfence();
 // CHECK-NEXT: count[0] = count[0] + 1;
 // CHECK-NEXT: __threadfence();
@@ -69,4 +69,4 @@ void critical(int n, const float *x, int *count) {
 // CHECK-NEXT: [[DONE]] = true;
 // CHECK-NEXT: } else {
 // CHECK-NEXT: __nanosleep([[B]]);
-// CHECK-NEXT: [[B]] = [[B]] < 1024 ? 2 * [[B]] : 1024;
+// CHECK-NEXT: [[B]] = [[B]] < 32768 ? 2 * [[B]] : 32768;
