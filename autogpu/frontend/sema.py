@@ -38,6 +38,7 @@ class Sema(ExpressionTyping):
         self.source = source
         self.sync_targets = dict(sync_targets or {})  # `omp atomic`/`critical` pragmas
         self.parallel_scopes: list[int] = []  # where each enclosing parallel loop's scopes start
+        self.parallel_reduced: list[Var] = []  # their reduction variables (private copies)
         self.critical_names: list[str] = []  # the critical sections being analysed
         self.filename = filename
         self.pragma_targets = dict(pragma_targets)
@@ -408,11 +409,13 @@ class Sema(ExpressionTyping):
     def for_(self, loop: ast.For, parallel: ParallelInfo | None) -> None:
         if parallel is not None:
             self.parallel_scopes.append(len(self.scopes))
+            self.parallel_reduced += [var for _, var in parallel.reductions]
         try:
             self._for(loop, parallel)
         finally:
             if parallel is not None:
                 self.parallel_scopes.pop()
+                del self.parallel_reduced[len(self.parallel_reduced) - len(parallel.reductions):]
 
     def _for(self, loop: ast.For, parallel: ParallelInfo | None) -> None:
         self.scopes.append({})
@@ -467,6 +470,8 @@ class Sema(ExpressionTyping):
             return False
         if not isinstance(x, ast.Name):
             return True
+        if x.var in self.parallel_reduced:
+            return False  # each thread updates its private copy
         depth = next(d for d, scope in enumerate(self.scopes) if scope.get(x.name) is x.var)
         if depth < self.parallel_scopes[0]:
             return True

@@ -105,6 +105,20 @@ void plain(int n, float *a) {
 // CHECK-NOT: atomic
 // CHECK: func.return
 
+// Nor on a reduction variable: each thread updates its private copy.
+void reduced(int n, const float *x, float *out) {
+  float s = 0;
+#pragma omp parallel for reduction(+: s)
+  for (int i = 0; i < n; i++) {
+#pragma omp atomic
+    s += x[i];
+  }
+  out[0] = s;
+}
+// CHECK-LABEL: func.func @reduced(
+// CHECK-NOT: atomic
+// CHECK: func.return
+
 // A critical section: its ops inside agpu.critical, the lock's name a property.
 void critical(int n, const float *x, float *sum) {
   float s = 0;
