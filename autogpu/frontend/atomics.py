@@ -8,9 +8,10 @@ accepted, `compare` refused):
     read:    v = x;
     write:   x = e;
     capture: v = x++;  v = x--;  v = ++x;  v = --x;  v = x binop= e;
+             {v = x; update;}  {update; v = x;}  {v = x; x = e;}   (update: an update form)
 
 with `binop` one of `+ * - / & ^ | << >>`, `x` an array element or a scalar of an arithmetic
-type, `e` not reading `x`. The structured-block capture forms (`{v = x; x += e;}`) are refused.
+type, `e` not reading `x`.
 In serial code, and on a scalar declared inside the parallel loop (private to an iteration),
 the statement is ordinary: no other thread can see `x`.
 
@@ -40,8 +41,12 @@ _FORMS = {
     "update": "'x binop= e', 'x = x binop e', 'x = e binop x', 'x++', '++x', 'x--' or '--x'",
     "read": "'v = x'",
     "write": "'x = e'",
-    "capture": "'v = x++', 'v = ++x', 'v = x--', 'v = --x' or 'v = x binop= e'",
+    "capture": "'v = x++', 'v = ++x', 'v = x--', 'v = --x', 'v = x binop= e', "
+               "'{v = x; x binop= e;}', '{x binop= e; v = x;}' or '{v = x; x = e;}'",
 }
+
+
+_BLOCK_FORMS = "'{v = x; x binop= e;}', '{x binop= e; v = x;}' or '{v = x; x = e;}'"
 
 
 @dataclass(eq=False)
@@ -87,12 +92,15 @@ def synchronization(sema: Sema, pragma: Pragma, stmt: ast.Stmt) -> AtomicInfo | 
 def _atomic(sema: Sema, pragma: Pragma, stmt: ast.Stmt) -> AtomicInfo:
     clause = _atomic_clause(sema, pragma)
     where = (pragma.line, pragma.column)
+    if clause == "capture" and isinstance(stmt, ast.Block):
+        info = _capture_block(sema, stmt)
+        _check_location(sema, info)
+        info.shared = sema.shared_across_iterations(info.x)
+        return info
     if not isinstance(stmt, ast.ExprStmt) or stmt.expr is None:
-        block = " (the structured-block forms of capture are not supported)" if (
-            clause == "capture" and isinstance(stmt, ast.Block)) else ""  # fmt: skip
         raise sema.error(
             f"'#pragma omp atomic {clause}' must be followed by an expression statement "
-            f"of the form {_FORMS[clause]}{block}",
+            f"of the form {_FORMS[clause]}",
             where,
         )
     expr = stmt.expr
@@ -185,8 +193,53 @@ def _capture(sema: Sema, expr: ast.Expr, where: ast.Pos) -> AtomicInfo:
                 raise sema.error("'#pragma omp atomic capture': v and x must differ", expr.pos)
             return info
     raise sema.error(f"'#pragma omp atomic capture' needs a statement of the form "
-                     f"{_FORMS['capture']} (the structured-block forms '{{v = x; x += e;}}' "
-                     "are not supported)", expr.pos)  # fmt: skip
+                     f"{_FORMS['capture']}", expr.pos)  # fmt: skip
+
+
+def _capture_block(sema: Sema, block: ast.Block) -> AtomicInfo:
+    """`{v = x; x op= e;}` (v gets the old value), `{x op= e; v = x;}` (the new one), or
+    `{v = x; x = e;}` (an exchange)."""
+    items = [item.expr for item in block.items if isinstance(item, ast.ExprStmt)]
+    if len(items) != 2 or len(block.items) != 2 or None in items:
+        raise sema.error("'#pragma omp atomic capture' on a block needs exactly two expression "
+                         f"statements: {_BLOCK_FORMS}", block.pos)  # fmt: skip
+    first, second = items
+    sema.effect(first)
+    sema.effect(second)
+    if _is_read(first) and same_lvalue(_updated(second), first.value):
+        v, x = first.target, first.value
+        if (isinstance(second, ast.Assign) and second.op == "=" and same_lvalue(second.target, x)
+                and not _mentions(second.value, x)):  # fmt: skip
+            info = _checked(sema, AtomicInfo("capture", x, value=second.value, v=v))
+        else:
+            info = _update(sema, second, second.pos)
+            info.clause, info.v = "capture", v
+    elif _is_read(second):
+        info = _update(sema, first, first.pos)
+        info.clause, info.v, info.captures_new = "capture", second.target, True
+        v, x = second.target, second.value
+    else:
+        raise sema.error("'#pragma omp atomic capture' on a block needs one of "
+                         f"{_BLOCK_FORMS}, with one location x", block.pos)  # fmt: skip
+    if not same_lvalue(x, info.x) or same_lvalue(v, info.x):
+        raise sema.error(
+            f"'#pragma omp atomic capture': '{describe(v)} = {describe(x)}' must read the "
+            f"location the other statement updates, '{describe(info.x)}', into another one",
+            block.pos,
+        )
+    return info
+
+
+def _updated(e: ast.Expr) -> ast.Expr | None:
+    return e.target if isinstance(e, ast.Assign | ast.IncDec) else None
+
+
+def _is_read(e: ast.Expr) -> bool:
+    return isinstance(e, ast.Assign) and e.op == "=" and _is_lvalue(e.value)
+
+
+def _mentions(e: ast.Expr, x: ast.Expr) -> bool:
+    return any(_reads(sub, x) for sub in walk_expr(e))
 
 
 def _checked(sema: Sema, info: AtomicInfo) -> AtomicInfo:
@@ -228,7 +281,7 @@ def _is_lvalue(e: ast.Expr) -> bool:
     return isinstance(e, ast.Name) or (isinstance(e, ast.Index) and isinstance(e.ctype, Scalar))
 
 
-def same_lvalue(a: ast.Expr, b: ast.Expr) -> bool:
+def same_lvalue(a: ast.Expr | None, b: ast.Expr | None) -> bool:
     """Whether two expressions name one location: the same variable, or one array element
     by structurally equal subscripts (which read no location they could change)."""
     if isinstance(a, ast.Name) and isinstance(b, ast.Name):

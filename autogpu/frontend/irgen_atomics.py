@@ -53,12 +53,15 @@ class SynchronizationGen:
             old = self.atomic_op(location, t, lambda current: current, info.shared)
             self.assign_to(info.v, old)
             return
-        if info.clause == "write":
+        if info.op is None:  # a write, or a capture of one (an exchange)
             converted = self.convert(value, t)
             if info.shared:
-                self.rmw("assign", converted, location)
+                old = self.rmw("assign", converted, location)
             else:
+                old = self.value(memref.LoadOp.get(*location), t)
                 self.store_to(location, converted)
+            if info.clause == "capture":
+                self.assign_to(info.v, old)
             return
         kind = _rmw_kind(info, t)
         if kind is not None and info.shared:

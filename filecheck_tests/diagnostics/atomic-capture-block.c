@@ -3,12 +3,12 @@ void f(int n, int *h, int *v) {
 #pragma omp parallel for
   for (int i = 0; i < n; i++) {
 #pragma omp atomic capture
-    { v[i] = h[0]; h[0] += 1; }
+    { v[i] = h[0]; h[1] += 1; }
   }
 }
 
 // CHECK-NOT: Traceback
-// CHECK: {{^.*}}atomic-capture-block.c:5:9: error: '#pragma omp atomic capture' must be followed by an expression statement of the form 'v = x++', 'v = ++x', 'v = x--', 'v = --x' or 'v = x binop= e' (the structured-block forms of capture are not supported)
-// CHECK-NEXT: {{^\#pragma\ omp\ atomic\ capture$}}
-// CHECK-NEXT: {{^ {8}\^$}}
+// CHECK: {{^.*}}atomic-capture-block.c:6:5: error: '#pragma omp atomic capture' on a block needs one of '{{[{]}}v = x; x binop= e;}', '{{[{]}}x binop= e; v = x;}' or '{{[{]}}v = x; x = e;}', with one location x
+// CHECK-NEXT: {{^\ \ \ \ \{\ v\[i\]\ =\ h\[0\];\ h\[1\]\ \+=\ 1;\ \}$}}
+// CHECK-NEXT: {{^ {4}\^$}}
 // CHECK-NOT: Traceback

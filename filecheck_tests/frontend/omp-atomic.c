@@ -75,6 +75,10 @@ void capture(int n, int *next, int *seen, int *out) {
 #pragma omp atomic read relaxed
     v = seen[n - 1 - i];
     out[i] = v;
+#pragma omp atomic capture
+    { out[n + i] = next[2]; next[2] = i; }
+#pragma omp atomic capture
+    { next[3] /= 2; out[2 * n + i] = next[3]; }
   }
 }
 // CHECK-LABEL: func.func @capture(
@@ -88,6 +92,14 @@ void capture(int n, int *next, int *seen, int *out) {
 // CHECK-NEXT: ^{{.*}}(%[[C:.*]]: i32):
 // CHECK-NEXT: "agpu.atomic_yield"(%[[C]]) : (i32) -> ()
 // CHECK: memref.store %[[READ]], %v[]
+// {v = x; x = e;} exchanges.
+// CHECK: %[[SWAPPED:.*]] = "memref.atomic_rmw"(%i, %next, %{{.*}}) <{kind = 3 : i64}>
+// CHECK: memref.store %[[SWAPPED]], %out[
+// {x /= 2; v = x;} captures the new value, computed again from the old one.
+// CHECK: %[[HALVED:.*]] = "agpu.atomic_update"(%next, %{{.*}}) ({
+// CHECK: %[[AGAIN:.*]] = arith.divsi %[[HALVED]], %c2 : i32
+// CHECK-NEXT: %{{.*}} = arith.muli
+// CHECK: memref.store %[[AGAIN]], %out[
 
 // In serial code, and on a variable private to an iteration, the statement is plain.
 void plain(int n, float *a) {

@@ -97,12 +97,16 @@ void stats(int n, const float *x, int *count, float *sum) {
 """
 
 CAPTURE = """
-void tickets(int n, int *next, int *seen, int *value) {
+void tickets(int n, int *next, int *seen, int *value, int *even, int *down) {
   #pragma omp parallel for
   for (int i = 0; i < n; i++) {
     int mine;
     #pragma omp atomic capture
     mine = next[0]++;
+    #pragma omp atomic capture
+    { even[i] = next[1]; next[1] += 2; }
+    #pragma omp atomic capture
+    { next[2] -= 1; down[i] = next[2]; }
     #pragma omp atomic write
     seen[mine] = 1;
     int v;
@@ -146,15 +150,20 @@ def test_critical_section_updates_two_variables_consistently(pipeline: str):
 
 @pytest.mark.parametrize("pipeline", PIPELINES)
 def test_capture_read_write(pipeline: str):
-    """Every iteration draws a distinct ticket (the old value of `next[0]`)."""
+    """Every iteration draws a distinct ticket: the old value of `next[0]` and `next[1]`, the
+    new one of `next[2]` (also by the structured-block forms)."""
     from autogpu.runtime.cpu_exec import CpuProgram
 
     program = cuda_of(CAPTURE, pipeline)
     runner = CpuProgram(program.source, program.launch, threads=2, thread_order="random")
     n = 700
-    next_, seen, value = np.zeros(1, np.int32), np.zeros(n, np.int32), np.zeros(n, np.int32)
-    runner.run("tickets", n, next_, seen, value)
-    assert next_[0] == n and seen.tolist() == [1] * n and value.tolist() == [1] * n
+    next_, seen, value = np.zeros(3, np.int32), np.zeros(n, np.int32), np.zeros(n, np.int32)
+    even, down = np.zeros(n, np.int32), np.zeros(n, np.int32)
+    runner.run("tickets", n, next_, seen, value, even, down)
+    assert next_.tolist() == [n, 2 * n, -n] and seen.tolist() == [1] * n
+    assert value.tolist() == [1] * n
+    assert sorted(even.tolist()) == list(range(0, 2 * n, 2))
+    assert sorted(down.tolist()) == list(range(-n, 0))
 
 
 def test_nvcc_compiles_every_form():
