@@ -166,8 +166,42 @@ def test_capture_read_write(pipeline: str):
     assert sorted(down.tolist()) == list(range(-n, 0))
 
 
+
+
+TYPED = """
+void typed(int n, int k, const unsigned *x, const T *v, T *a, T *b, T *c, T *d) {
+  #pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+    #pragma omp atomic
+    a[x[i] % k] += v[i];
+    #pragma omp atomic
+    b[x[i] % k] -= v[i];
+    #pragma omp atomic
+    c[x[i] % k] += 0.5;
+    #pragma omp atomic
+    d[x[i] % k] /= 2;
+  }
+}
+"""
+"""Native atomics (`+=`, `-=` as an addition) and compare-and-swap loops (`+= 0.5` computed
+in double, `/=`) on every arithmetic type; each element's result does not depend on the order
+of its updates (integer sums wrap, halving and adding 0.5 repeat one operation)."""
+
+
+@pytest.mark.parametrize("pipeline", PIPELINES)
+@pytest.mark.parametrize("ctype", ["int", "unsigned", "long", "unsigned long", "float", "double"])
+def test_every_arithmetic_type(ctype: str, pipeline: str):
+    source = TYPED.replace("T *", f"{ctype} *")
+    cases = [{"n": n, "k": 3, "x": n, "v": n, "a": 3, "b": 3, "c": 3, "d": 3} for n in (1, 257)]
+    exact = ctype not in ("float", "double")
+    check_against_gcc(source, "typed", pipeline, cases,
+                      **({} if exact else {"compare": close_sums}))  # fmt: skip
+
+
 def test_nvcc_compiles_every_form():
+    typed = [TYPED.replace("T *", f"{t} *") for t in ("int", "unsigned", "long", "unsigned long",
+                                                        "float", "double")]  # fmt: skip
     programs = [cuda_of(source, pipeline) for source in
-                (HISTOGRAM, MATVEC_T, SCALAR_SUM, CAS_FORMS, CRITICAL, CAPTURE)
+                (HISTOGRAM, MATVEC_T, SCALAR_SUM, CAS_FORMS, CRITICAL, CAPTURE, *typed)
                 for pipeline in PIPELINES]  # fmt: skip
     assert_compiles_with_nvcc(one_translation_unit(programs), allow_warnings=False)
