@@ -1,6 +1,7 @@
 """`#pragma omp atomic` and `#pragma omp critical` down to CUDA (autogpu/target/cuda_sync.py,
 cuda_atomics.py): run on the CPU emulation (blocks on 2 OS threads, threads in a shuffled
-order) against gcc's build of the serial C, under both pipelines; and nvcc accepts the CUDA.
+order) against gcc's build of the serial C, under both pipelines; nvcc accepts the CUDA; and on
+a GPU (skipped without one, saying why) the kernels agree with gcc too.
 
 Integer results are compared bit for bit. Floating-point sums of atomics and critical sections
 add in the order the threads arrive, so they are compared within rtol 1e-4 (the values summed
@@ -13,8 +14,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lowered_differential import check_against_gcc, close_sums, cuda_of, one_translation_unit
+from lowered_differential import (
+    agree_with_gcc,
+    check_against_gcc,
+    close_sums,
+    cuda_of,
+    one_translation_unit,
+)
 
+from autogpu.runtime import cuda_exec
+from autogpu.testing import assert_same_outputs
 from autogpu.testing.nvcc import assert_compiles_with_nvcc
 
 PIPELINES = ["autogpu-vanilla", "autogpu-optimize"]
@@ -205,3 +214,27 @@ def test_nvcc_compiles_every_form():
                 (HISTOGRAM, MATVEC_T, SCALAR_SUM, CAS_FORMS, CRITICAL, CAPTURE, *typed)
                 for pipeline in PIPELINES]  # fmt: skip
     assert_compiles_with_nvcc(one_translation_unit(programs), allow_warnings=False)
+
+
+NO_GPU = cuda_exec.gpu_unavailable_reason()
+
+
+@pytest.mark.skipif(NO_GPU is not None, reason=f"needs a CUDA GPU: {NO_GPU}")
+@pytest.mark.parametrize(
+    "source, function, cases, compare",
+    [
+        (HISTOGRAM, "histogram", [{"n": 100000, "k": 7, "x": 100000, "h": 7, "u": 7, "hf": 7}],
+         assert_same_outputs),
+        (SCALAR_SUM, "total", [{"n": 5000, "x": 5000, "c": 5000, "out": 1, "count": 1}],
+         close_sums),
+        (CAS_FORMS, "cas", [{"n": 40, "k": 5, "x": 40, "p": 5, "bits": 5, "d": 5, "r": 5}],
+         assert_same_outputs),
+        (CRITICAL, "stats", [{"n": 20000, "x": 20000, "count": 2, "sum": 1}], close_sums),
+    ],
+    ids=["histogram", "scalar", "cas", "critical"],
+)
+def test_gpu_matches_gcc(source, function, cases, compare):
+    """On a real GPU, where the threads of a warp do contend for one element or one lock."""
+    program = cuda_of(source, "autogpu-optimize")
+    gpu_program = cuda_exec.CudaProgram(program.source, program.launch, fmad=False)
+    agree_with_gcc(gpu_program, source, function, cases, compare=compare, seeds=(7,))
