@@ -157,6 +157,16 @@ def test_critical_section_updates_two_variables_consistently(pipeline: str):
     check_against_gcc(CRITICAL, "stats", pipeline, cases, compare=close_sums)
 
 
+def test_replicated_threads_keep_each_atomic_and_critical_section():
+    """`unroll_x` replicates the loop body in each thread (jam.py): every replica keeps its own
+    atomics and critical sections."""
+    pipeline = "autogpu-optimize{unroll_x=4 block_size=64}"
+    cases = [{"n": n, "k": 5, "x": n, "p": 5, "bits": 5, "d": 5, "r": 5} for n in (1, 301)]
+    check_against_gcc(CAS_FORMS, "cas", pipeline, cases)
+    cases = [{"n": n, "x": n, "count": 2, "sum": 1} for n in (1, 300)]
+    check_against_gcc(CRITICAL, "stats", pipeline, cases, compare=close_sums)
+
+
 @pytest.mark.parametrize("pipeline", PIPELINES)
 def test_capture_read_write(pipeline: str):
     """Every iteration draws a distinct ticket: the old value of `next[0]` and `next[1]`, the
