@@ -74,10 +74,10 @@ class CriticalInfo:
 
 def synchronization(sema: Sema, pragma: Pragma, stmt: ast.Stmt) -> AtomicInfo | CriticalInfo:
     """Types `stmt` (through `sema`) and checks it against the pragma's forms."""
-    words = pragma.text.split()
-    if pragma.text.split("(")[0].split()[1] == "critical":
+    directive = pragma.text.split("(")[0].split()[1]
+    if directive == "critical":
         return _critical(sema, pragma, stmt)
-    if words[1] == "flush":
+    if directive == "flush":
         raise sema.error(
             "'#pragma omp flush' is not supported: use '#pragma omp atomic' or "
             "'#pragma omp critical' to share values between iterations",
@@ -127,7 +127,7 @@ def _atomic_clause(sema: Sema, pragma: Pragma) -> str:
                                  f"capture, got both '{clause}' and '{word}'", where)
             clause = word
         elif word in _MEMORY_ORDERS or word == "hint":
-            continue  # every autogpu atomic is one indivisible operation on one location
+            continue  # each atomic is one relaxed device-wide operation (docs/ir.md)
         else:
             raise sema.error(
                 f"clause '{word}' is not supported on '#pragma omp atomic': use update, "
