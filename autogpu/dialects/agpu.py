@@ -373,8 +373,10 @@ def _parse_parallel_for(parser: Parser) -> ParallelForOp:
     return op
 
 
+from autogpu.dialects.agpu_sync import SYNC_OPS  # noqa: E402 (its ops are in the dialect below)
+
 AGPU = Dialect(
     "agpu",
-    [ParallelForOp, YieldOp],
+    [ParallelForOp, YieldOp, *SYNC_OPS],
     [ReductionKindAttr, IndexingAttr],
 )

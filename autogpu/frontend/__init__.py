@@ -13,8 +13,8 @@ casts; integer and floating literals in every C form; the math functions sqrt ex
 sin cos floor ceil fmin fmax pow (and their `f` versions) and min/max; `#include` (ignored),
 object-like `#define`, `#ifdef`/`#ifndef`/`#else`/`#endif`; `#pragma omp parallel for` with
 collapse(n) and reduction(op: vars), its combined spellings (`target teams distribute parallel
-for`, ...) and `parallel` regions (`directives`, docs/openmp_directives.md). Anything else is
-rejected with a located error.
+for`, ...) and `parallel` regions (`directives`, docs/openmp_directives.md); `#pragma omp atomic`
+and `#pragma omp critical` (atomics.py). Anything else is rejected with a located error.
 
 Stages, one module each: `preprocess` (comments, macros, pragmas; positions kept), `parse`
 (c.lark, LALR, -> `ast`), `sema` (names, scopes, slots; with `expressions` for C typing,
@@ -31,6 +31,7 @@ provably touch one element are an error, pairs of accesses the check cannot deci
 from __future__ import annotations
 
 import gc
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -42,12 +43,15 @@ from autogpu.diagnostics import CompileError, located, read_source
 from autogpu.frontend.directives import classify, pragma_targets
 from autogpu.frontend.irgen import generate
 from autogpu.frontend.parse import parse_text
-from autogpu.frontend.preprocess import preprocess
+from autogpu.frontend.preprocess import Pragma, Preprocessed, preprocess
 from autogpu.frontend.sema import Sema
 from autogpu.nesting import deep_recursion
 from autogpu.passes.analysis.dependences import check_parallel_loops
 
 __all__ = ["parse_c", "parse_c_file"]
+
+# The synchronization constructs (autogpu/frontend/atomics.py): they apply to the next statement.
+_SYNCHRONIZATION = re.compile(r"omp\s+(atomic|critical|flush)(?![\w])")
 
 
 def parse_c(
@@ -97,8 +101,11 @@ def _position(warning: CompileError) -> tuple[int, int]:
 
 def _compile(source: str, filename: str, warn: Callable[[CompileError], None]) -> ModuleOp:
     pre = preprocess(source, filename)
-    directives = []
+    directives, synchronization = [], []
     for pragma in pre.pragmas:
+        if _SYNCHRONIZATION.match(pragma.text):
+            synchronization.append(pragma)
+            continue
         directive = classify(pragma, filename, source)
         if directive is not None:
             directives.append(directive)
@@ -116,7 +123,8 @@ def _compile(source: str, filename: str, warn: Callable[[CompileError], None]) -
             )
     unit = parse_text(pre, source, filename)
     targets = pragma_targets(directives, pre, source, filename)
-    functions = Sema(source, filename, targets, warn).run(unit)
+    sync_targets = _statement_targets(synchronization, pre, source, filename)
+    functions = Sema(source, filename, targets, warn, sync_targets).run(unit)
     module = generate(functions, filename)
     module.verify()
     try:
@@ -128,3 +136,34 @@ def _compile(source: str, filename: str, warn: Callable[[CompileError], None]) -
 
 def parse_c_file(path: str | Path) -> ModuleOp:
     return parse_c(read_source(path), str(path))
+
+
+def _statement_targets(
+    pragmas: list[Pragma], pre: Preprocessed, source: str, filename: str
+) -> dict[tuple[int, int], Pragma]:
+    """Where each synchronization pragma points: the user's position of the next token, which
+    sema requires to be the start of a statement (`atomic`, `critical`)."""
+    what = "a statement"
+    lines = pre.text.split("\n")
+    targets: dict[tuple[int, int], Pragma] = {}
+    for pragma in pragmas:
+        target = None
+        for index in range(pragma.line, len(lines)):
+            stripped = lines[index].lstrip()
+            if stripped:
+                column = len(lines[index]) - len(stripped) + 1
+                target = pre.original(index + 1, column)
+                break
+        directive = " ".join(pragma.text.split("(")[0].split()[:2])
+        if target is None:
+            raise located(
+                f"'#pragma {directive}' must be followed by {what}",
+                filename, source, pragma.line, pragma.column,
+            )  # fmt: skip
+        if target in targets:
+            raise located(
+                f"two '#pragma {directive}' for one {what.split()[-1]}", filename, source,
+                pragma.line, pragma.column,
+            )  # fmt: skip
+        targets[target] = pragma
+    return targets

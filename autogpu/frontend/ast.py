@@ -173,7 +173,8 @@ class BraceInit(Node):
 
 @dataclass(eq=False)
 class Stmt(Node):
-    pass
+    # `#pragma omp atomic` / `critical` on this statement (atomics.AtomicInfo, CriticalInfo).
+    sync: Any = field(default=None, init=False)
 
 
 @dataclass(eq=False)

@@ -22,6 +22,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from autogpu.dialects.agpu import LAST_ITERATION, ParallelForOp, YieldOp
 from autogpu.frontend import ast
+from autogpu.frontend.irgen_atomics import SynchronizationGen
 from autogpu.frontend.irgen_expr import ExpressionGen, Val
 from autogpu.frontend.loops import CanonicalLoop
 from autogpu.frontend.openmp import ParallelInfo
@@ -40,7 +41,7 @@ def memref_type(t: ArrayType) -> MemRefType:
     return MemRefType(t.element.ir, [DYNAMIC_INDEX])
 
 
-class FunctionGen(ExpressionGen):
+class FunctionGen(SynchronizationGen, ExpressionGen):
     def __init__(self, function: Function, filename: str = "<input>"):
         super().__init__(filename)
         self.function = function
@@ -111,7 +112,10 @@ class FunctionGen(ExpressionGen):
 
     def statement(self, stmt: ast.Stmt) -> None:
         with self.at(stmt.pos):
-            self._statement(stmt)
+            if stmt.sync is not None:
+                self.synchronized(stmt, self._statement)
+            else:
+                self._statement(stmt)
 
     def _statement(self, stmt: ast.Stmt) -> None:
         if isinstance(stmt, ast.Block):

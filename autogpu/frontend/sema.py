@@ -14,6 +14,7 @@ from contextlib import contextmanager
 
 from autogpu.diagnostics import CompileError, located
 from autogpu.frontend import ast
+from autogpu.frontend.atomics import synchronization
 from autogpu.frontend.consteval import const_int
 from autogpu.frontend.data_sharing import check_default_none, loop_variable_names, make_copies
 from autogpu.frontend.expressions import ExpressionTyping
@@ -33,8 +34,13 @@ class Sema(ExpressionTyping):
         filename: str,
         pragma_targets: dict[ast.Pos, list[Directive]],
         warn,
+        sync_targets: dict[ast.Pos, Pragma] | None = None,
     ):
         self.source = source
+        self.sync_targets = dict(sync_targets or {})  # `omp atomic`/`critical` pragmas
+        self.parallel_scopes: list[int] = []  # where each enclosing parallel loop's scopes start
+        self.parallel_reduced: list[Var] = []  # their reduction variables (private copies)
+        self.critical_names: list[str] = []  # the critical sections being analysed
         self.filename = filename
         self.pragma_targets = dict(pragma_targets)
         self.omp = OpenMP(self)
@@ -88,6 +94,13 @@ class Sema(ExpressionTyping):
                 self.global_decl(item)
         if not functions:
             raise self.error("no function to compile: the input defines no C function", (1, 1))
+        if self.sync_targets:
+            pragma = min(self.sync_targets.values(), key=lambda p: (p.line, p.column))
+            directive = " ".join(pragma.text.split("(")[0].split()[:2])
+            raise self.error(
+                f"'#pragma {directive}' must be followed by a statement of a function",
+                (pragma.line, pragma.column),
+            )
         if self.pragma_targets:
             directive = min((d for ds in self.pragma_targets.values() for d in ds),
                             key=lambda d: d.pos)  # fmt: skip
@@ -283,6 +296,10 @@ class Sema(ExpressionTyping):
             )
 
     def statement(self, stmt: ast.Stmt) -> None:
+        if self.sync_targets and (pragma := self.sync_targets.pop(stmt.pos, None)):
+            with self.nested(stmt.pos, "statement"):
+                stmt.sync = synchronization(self, pragma, stmt)
+            return
         if isinstance(stmt, ast.Block):  # braces add no nesting of their own
             self._statement(stmt)
             return
@@ -398,6 +415,17 @@ class Sema(ExpressionTyping):
     # ---- loops --------------------------------------------------------------------------------
 
     def for_(self, loop: ast.For, parallel: ParallelInfo | None) -> None:
+        if parallel is not None:
+            self.parallel_scopes.append(len(self.scopes))
+            self.parallel_reduced += [var for _, var in parallel.reductions]
+        try:
+            self._for(loop, parallel)
+        finally:
+            if parallel is not None:
+                self.parallel_scopes.pop()
+                del self.parallel_reduced[len(self.parallel_reduced) - len(parallel.reductions):]
+
+    def _for(self, loop: ast.For, parallel: ParallelInfo | None) -> None:
         self.scopes.append({})
         if isinstance(loop.init, ast.Decl):
             self.local_decl(loop.init)
@@ -464,6 +492,45 @@ class Sema(ExpressionTyping):
                 "variable of the loop",
                 (pragma.line, pragma.column_of(pragma.text.find("reduction"))),
             )
+
+    # ---- synchronization (atomics.py) ---------------------------------------------------------
+
+    def in_parallel_loop(self) -> bool:
+        return bool(self.parallel_scopes)
+
+    def shared_across_iterations(self, x: ast.Expr) -> bool:
+        """Whether other iterations of the enclosing parallel loops can access `x`: an array
+        element, or a variable declared outside them (not one private to an iteration)."""
+        if not self.parallel_scopes:
+            return False
+        if not isinstance(x, ast.Name):
+            return True
+        if x.var in self.parallel_reduced:
+            return False  # each thread updates its private copy
+        depth = next(d for d, scope in enumerate(self.scopes) if scope.get(x.name) is x.var)
+        if depth < self.parallel_scopes[0]:
+            return True
+        if depth >= self.parallel_scopes[-1]:
+            return False
+        raise self.error(
+            f"atomic access to '{x.name}', declared between two nested parallel loops, is not "
+            "supported: declare it outside both",
+            x.pos,
+        )
+
+    @contextmanager
+    def critical_section(self, name: str, pragma: Pragma) -> Iterator[None]:
+        if name in self.critical_names:
+            raise self.error(
+                f"'#pragma omp critical{f' ({name})' if name else ''}' inside a critical "
+                "section of the same name would wait for itself forever",
+                (pragma.line, pragma.column),
+            )
+        self.critical_names.append(name)
+        try:
+            yield
+        finally:
+            self.critical_names.pop()
 
     def perfectly_nested(self, loop: ast.For, parallel: ParallelInfo) -> ast.For:
         body = loop.body

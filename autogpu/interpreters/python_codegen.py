@@ -33,6 +33,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.traits import IsTerminator
 
+from autogpu.target.cuda_atomics import ATOMIC_KINDS
 from autogpu.interpreters import c_semantics as cs
 from autogpu.interpreters.c_semantics import InterpreterError
 from autogpu.passes.analysis.integers import bit_width
@@ -511,6 +512,48 @@ class _FunctionWriter:
     def _no_op(self, op: Operation) -> None:
         pass
 
+    # --- atomics and critical sections (one thread: they are their plain C meaning) ---------
+
+    def _atomic_rmw(self, op: Operation) -> None:
+        value, memref_value, *indices = op.operands
+        type_ = self._memref_type(op, memref_value)
+        kind = ATOMIC_KINDS[op.properties["kind"].value.data]  # type: ignore[union-attr]
+        ref, index = self._atomic_location(op, memref_value, indices)
+        old = self.define(op.results[0])
+        self.emit(f"{old} = {self._load_expr(type_.element_type, ref, index)}")
+        v = self.use(value)
+        new = {"addf": f"{old} + {v}", "mulf": f"{old} * {v}", "assign": v,
+               "andi": f"{old} & {v}", "ori": f"{old} | {v}", "xori": f"{old} ^ {v}"}.get(kind)
+        if kind in ("addi", "muli"):
+            symbol = "+" if kind == "addi" else "*"
+            new = _wrap_expr(f"{old} {symbol} {v}", bit_width(type_.element_type))
+        if new is None:
+            raise self.unsupported(op, f"atomic kind {kind}")
+        self.emit(f"{ref}[{index}] = {new}")
+
+    def _atomic_update(self, op: Operation) -> None:
+        memref_value, *indices = op.operands
+        type_ = self._memref_type(op, memref_value)
+        ref, index = self._atomic_location(op, memref_value, indices)
+        old = self.define(op.results[0])
+        self.emit(f"{old} = {self._load_expr(type_.element_type, ref, index)}")
+        block = self._single_block(op.regions[0], op)
+        self.names[block.args[0]] = old
+
+        def store(terminator: Operation) -> None:
+            self.emit(f"{ref}[{index}] = {self.use(terminator.operands[0])}")
+
+        self._emit_block(block, store)
+
+    def _atomic_location(self, op: Operation, memref_value: SSAValue, indices) -> tuple[str, str]:
+        ref = self.use(memref_value)
+        index = self.define(op.results[0]) + "_index"
+        self.emit(f"{index} = {self._checked_index(op, ref, indices[0] if indices else None)}")
+        return ref, index
+
+    def _critical(self, op: Operation) -> None:
+        self._emit_block(self._single_block(op.regions[0], op), lambda terminator: None)
+
     # --- func ------------------------------------------------------------------------------
 
     def _call(self, op: Operation) -> None:
@@ -680,6 +723,9 @@ _HANDLERS: dict[str, Callable[[_FunctionWriter, Operation], None]] = {
     "memref.dealloc": W._no_op,
     "memref.load": W._load,
     "memref.store": W._store,
+    "memref.atomic_rmw": W._atomic_rmw,
+    "agpu.atomic_update": W._atomic_update,
+    "agpu.critical": W._critical,
     "func.call": W._call,
     "scf.for": W._for,
     "agpu.parallel_for": W._for,

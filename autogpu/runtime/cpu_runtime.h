@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <sched.h>
 #include <cstddef>
 #include <exception>
 #include <memory>
@@ -694,6 +695,10 @@ __attribute__((noinline)) inline void __syncthreads() {
 }
 inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+// A spinning thread (a critical section's lock, cuda_sync.py) lets the OS run another: a lock
+// holder of the same block finishes its section before this fiber runs again (no barrier can be
+// inside one), and one of another block runs on another OS thread.
+inline void __nanosleep(unsigned) { sched_yield(); }
 [[noreturn]] inline void __trap() { agpu::fail_thread("__trap() called"); }
 
 #undef assert

@@ -57,6 +57,18 @@ _BITS = {
 }
 
 
+_BITS["unsigned"] = ("unsigned", "({})", "{}")
+_BITS["unsigned long long"] = ("unsigned long long", "({})", "{}")
+
+
+def bit_view(element: str) -> tuple[str, str, str]:
+    """The unsigned word `atomicCAS` swaps for `element`, and the formats converting a value
+    to it and back."""
+    if element not in _BITS:
+        raise AtomicUnsupported(f"atomic update of a {element}")
+    return _BITS[element]
+
+
 def _cas_helper(kind: str, element: str) -> str:
     bits, to_bits, from_bits = _BITS[element]
     suffix = "f" if element == "float" else ""

@@ -30,6 +30,8 @@ from autogpu.target.c_types import (
 )
 from autogpu.target.cuda_atomics import ATOMIC_KINDS, AtomicUnsupported, atomic_call
 from autogpu.target.cuda_control import INDENT, ControlFlow
+from autogpu.target.cuda_sync import SYNC_WRITERS, Synchronization, writes_to
+from autogpu.dialects.agpu_sync import AtomicUpdateOp, CriticalOp
 from autogpu.target.cuda_exprs import (
     Unsupported,
     build_expression,
@@ -58,7 +60,7 @@ _UNSIGNED_FRIENDLY = frozenset(
 )
 
 
-class KernelEmitter(ControlFlow):
+class KernelEmitter(Synchronization, ControlFlow):
     """Prints one kernel: its signature, then its body block by block."""
 
     def __init__(
@@ -294,6 +296,10 @@ class KernelEmitter(ControlFlow):
             self.get_global(op)
         elif isinstance(op, memref.AtomicRMWOp):
             self.atomic(op)
+        elif isinstance(op, AtomicUpdateOp):
+            self.atomic_update(op)
+        elif isinstance(op, CriticalOp):
+            self.critical(op)
         elif isinstance(op, gpu.BarrierOp):
             self.line("__syncthreads();")
         elif isinstance(op, scf.ForOp):
@@ -408,13 +414,13 @@ class KernelEmitter(ControlFlow):
         return Index(memory.base, tuple(subscripts), memory.element)
 
 
-_WRITERS = (memref.StoreOp, memref.AtomicRMWOp, gpu.BarrierOp)
+_WRITERS = (memref.StoreOp, memref.AtomicRMWOp, gpu.BarrierOp, *SYNC_WRITERS)
 
 
 def _writes_to(user: Operation, ref: SSAValue) -> bool:
-    if isinstance(user, memref.StoreOp | memref.AtomicRMWOp):
+    if isinstance(user, memref.StoreOp):
         return user.memref is ref
-    return False
+    return writes_to(user, ref)
 
 
 def _reads(op: Operation) -> bool:

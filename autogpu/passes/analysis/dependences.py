@@ -35,6 +35,11 @@ range for all large enough sizes: a conflict whatever the sizes, once large enou
 written by iteration `i = 1` is read as `a[i - 1]` by iteration `i = 2`). Accesses under `if`
 (or in `while` loops) have no witness: they may not run.
 
+Atomic updates (`memref.atomic_rmw`, `agpu.atomic_update`: `#pragma omp atomic`) count as
+writes; two of them never conflict, nor do two accesses inside critical sections of one name
+(`agpu.critical`): they are the user's way to combine iterations. An atomic against a plain
+access, or an access in a critical section against one outside, is checked as usual.
+
 Not checked: accesses by one iteration (never a conflict), reads of arrays the loop does not
 write, scalars (races on them are `convert_agpu_to_gpu/function_plan.py`'s), reduction variables and
 arrays allocated inside the loop. Distinct arrays may overlap only as `aliasing.may_alias` says,
@@ -58,6 +63,7 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from autogpu.diagnostics import CompileError
 from autogpu.dialects.agpu import ParallelForOp
+from autogpu.dialects.agpu_sync import AtomicUpdateOp, critical_around, is_atomic
 from autogpu.passes.analysis.aliasing import c_name, may_alias
 from autogpu.passes.analysis.integers import constant_int, is_unsigned, to_signed
 from autogpu.passes.analysis.loops import bound_over_loops, enclosing_loops, is_invariant
@@ -71,7 +77,7 @@ from autogpu.passes.utils.c_text import c_expression
 from autogpu.passes.utils.errors import error_at, location_of
 
 Loop = scf.ForOp | ParallelForOp
-Access = memref.LoadOp | memref.StoreOp
+Access = memref.LoadOp | memref.StoreOp | memref.AtomicRMWOp | AtomicUpdateOp
 
 MAX_CANDIDATES = 2000
 """Candidate values of the variables of one access that the conflict search tries at most."""
@@ -138,7 +144,7 @@ def same_result_under_openmp(root: Operation) -> bool:
             continue
         for op in loop.body.walk():
             if (isinstance(op, memref.StoreOp) and not op.indices
-                    and op.memref not in _reduced(op)
+                    and op.memref not in _reduced(op) and critical_around(op) is None
                     and not _allocated_inside(op.memref, loop)):
                 return False
     return True
@@ -150,11 +156,13 @@ def _loop_findings(
     accesses = _checked_accesses(loop)
     forms: dict[Access, _Form | str] = {}
     for position, write in enumerate(accesses):
-        if not isinstance(write, memref.StoreOp):
+        if not _writes(write):
             continue
         for other_position, other in enumerate(accesses):
-            if isinstance(other, memref.StoreOp) and other_position < position:
+            if _writes(other) and other_position < position:
                 continue  # two stores make one pair
+            if _synchronized_pair(write, other):
+                continue
             if not may_alias(write.memref, other.memref, assume_no_alias):
                 continue
             for access in (write, other):
@@ -170,12 +178,28 @@ def _checked_accesses(loop: ParallelForOp) -> list[Access]:
     reduction variables of the parallel loops around them, not allocated inside the loop."""
     accesses: list[Access] = []
     for op in loop.body.walk():
-        if not isinstance(op, (memref.LoadOp, memref.StoreOp)) or len(op.indices) != 1:
+        if not isinstance(op, Access) or len(op.indices) != 1:
             continue
         if op.memref in _reduced(op) or _allocated_inside(op.memref, loop):
             continue
         accesses.append(op)
     return accesses
+
+
+def _writes(access: Access) -> bool:
+    """A store, or an atomic other than a read (`#pragma omp atomic read`)."""
+    if isinstance(access, AtomicUpdateOp):
+        return not access.is_read
+    return isinstance(access, memref.StoreOp) or is_atomic(access)
+
+
+def _synchronized_pair(x: Access, y: Access) -> bool:
+    """Two atomics, or two accesses in critical sections of one name: never a race."""
+    if is_atomic(x) and is_atomic(y):
+        return True
+    x_critical, y_critical = critical_around(x), critical_around(y)
+    return (x_critical is not None and y_critical is not None
+            and x_critical.lock == y_critical.lock)  # fmt: skip
 
 
 def _reduced(access: Access) -> set[SSAValue]:
@@ -303,7 +327,7 @@ def _unproven(
     if other is write:
         pair = f"{first} written here may be written by another iteration too"
     else:
-        verb = "written" if isinstance(other, memref.StoreOp) else "read"
+        verb = "written" if _writes(other) else "read"
         pair = (
             f"{first} written here and {_access_text(other)} {verb}"
             f"{_where(other)} may be the same element in two iterations"

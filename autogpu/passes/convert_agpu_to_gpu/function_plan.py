@@ -15,7 +15,10 @@ A variable assigned inside a parallel loop (other than a reduction) is private t
 which is only the C semantics when every iteration assigns it before reading it and no code
 after the loop reads the value the loop left in it; otherwise the lowering refuses (OpenMP calls
 this a data race on a shared variable). The store of a `lastprivate` copy-out (marked
-`agpu.last_iteration`) is no such assignment: one iteration writes the shared variable.
+`agpu.last_iteration`) is no such assignment: one iteration writes the shared variable. A
+variable that a parallel loop accesses only through atomics (`#pragma omp atomic`) or inside
+critical sections is shared by its threads instead: it lives in device memory; any other access
+to it in that loop is refused as a race.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerAttr, IntegerType,
 from xdsl.ir import Block, Operation, SSAValue
 
 from autogpu.dialects.agpu import LAST_ITERATION, ParallelForOp, ReductionKind
+from autogpu.dialects.agpu_sync import is_synchronized
 from autogpu.passes.analysis.nest_mapping import NestMapping, map_nest
 from autogpu.passes.utils.errors import PassError, describe_value, error_at
 from autogpu.passes.utils.slices import external_operands, is_pure, slice_leaves
@@ -141,7 +145,8 @@ def plan_function(fn: func.FuncOp, namer: SymbolNamer) -> FunctionPlan:
             slots[var].reduction_in.add(seg.index)
     for slot in slots.values():
         slot.users.sort()
-        if len(slot.users) > 1 or slot.reduction_in:
+        shared_by_threads = _synchronized_in(slot, segments)
+        if len(slot.users) > 1 or slot.reduction_in or shared_by_threads:
             slot.global_name = namer.fresh(_global_base(fn, slot.value))
         _plan_privatization(slot, segments)
     return FunctionPlan(fn, segments, slots, spills)
@@ -289,11 +294,37 @@ def _constant_int(value: SSAValue) -> int | None:
     return None
 
 
+def _synchronized_in(slot: Slot, segments: list[Segment]) -> bool:
+    """Whether a parallel loop shares `slot` between its threads through atomics or critical
+    sections; refuses one that also accesses it otherwise (a race)."""
+    shared = False
+    for index in slot.users:
+        seg = segments[index]
+        if not seg.is_parallel:
+            continue
+        accesses = _accesses(seg.ops, slot.value)
+        synchronized = [a for a in accesses if is_synchronized(a)]
+        if not synchronized:
+            continue
+        for access in accesses:
+            if not is_synchronized(access) and not isinstance(access, memref.AllocaOp):
+                raise error_at(
+                    access,
+                    f"{describe_value(slot.value)} is shared by the iterations of a parallel "
+                    "loop through '#pragma omp atomic' or '#pragma omp critical', and accessed "
+                    "here without: a race (make this access atomic too)",
+                )
+        shared = True
+    return shared
+
+
 def _plan_privatization(slot: Slot, segments: list[Segment]) -> None:
     for position, index in enumerate(slot.users):
         seg = segments[index]
         if not seg.is_parallel or index in slot.reduction_in:
             continue
+        if any(is_synchronized(a) for a in _accesses(seg.ops, slot.value)):
+            continue  # shared by the threads (_synchronized_in)
         if not _writes(seg.ops, slot.value):
             continue
         slot.private_in.add(index)
