@@ -33,6 +33,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+import numpy as np
+
 from autogpu.diagnostics import CompileError
 from autogpu.tuner import adapter
 from autogpu.tuner.kernel import KernelCompiler, compile_task
@@ -164,7 +166,8 @@ def _c_expr(expr: str, scalars: Mapping[str, str]) -> str:
     def widened(m: re.Match[str]) -> str:
         if m[0] not in scalars:
             return m[0]
-        wide = "unsigned long long" if scalars[m[0]] == "uint64" else "long long"
+        dtype = np.dtype(scalars[m[0]] or np.int64)
+        wide = "unsigned long long" if (dtype.kind, dtype.itemsize) == ("u", 8) else "long long"
         return f"({wide}){m[0]}"
 
     return re.sub(r"\b[A-Za-z_]\w*\b", widened, expr)
