@@ -455,11 +455,13 @@ wrapped below the bound (a guard `i < n` let them write a[15] or a[11..15])."""
 
 def test_long_loop_threads_beyond_the_trip_count_stay_idle():
     """The kernels count k from 0 to the trip count and test k, not i = lo + k * s: both
-    pipelines, dense and sparse indexing, leave what gcc leaves."""
+    pipelines, dense and sparse indexing, leave what gcc leaves (no case steps i past
+    LONG_MAX, which C leaves undefined). Bounds whose difference exceeds LONG_MAX are refused
+    at launch with a clear error, never launched with a wrong grid."""
     top = 2**63 - 1
     cases = [{"lo": lo, "n": n, "s": s, "a": 16}
-             for lo, n, s in ((0, 2**62 + 1, 2**62 - 1), (top - 10, top, 1), (top - 40, top, 7),
-                              (-(2**62) * 3, 2**62 * 3, 2**62), (5, 5, 1), (-3, 4, 2))]
+             for lo, n, s in ((0, 2**62 + 1, 2**62 - 1), (top - 10, top, 1), (top - 41, top - 6, 7),
+                              (-(2**61), 2**62, 2**61 + 1), (5, 5, 1), (-3, 4, 2))]
     runners: list[Any] = [Interpreted(parsed_c(LONG_STEP))]
     for pipeline in [*PIPELINES, "autogpu-optimize{dense_mode=sparse}"]:
         program = cuda_of(LONG_STEP, pipeline)
@@ -486,3 +488,7 @@ def test_launch_config_reads_sizes_in_their_c_types(tmp_path):
         kernel.launch_config(m=5)
     artifact = adapter.compile_variant(UL_FORMS, str(path), "up", "autogpu-vanilla")
     assert adapter.launch_config(artifact, sizes)[0]["grid"] == [1, 1, 1]
+    program = cuda_of(LONG_STEP, "autogpu-vanilla")
+    runner = CpuProgram(program.source, program.launch, threads=2)
+    with pytest.raises(KernelLaunchError, match="overflows 64-bit integers"):
+        runner.run("long_step", 7 - 2**63, 2**62, 2**62, np.zeros(16, np.float32))
