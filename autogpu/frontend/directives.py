@@ -268,6 +268,7 @@ class OpenMP:
             depth = self.declared_at(target.name)
             if depth is None or depth >= frame.scope_depth:
                 return
+            self.check_region_private(target, frame.directive, frame.region)
             what = f"variable '{target.name}', declared outside the region"
         else:
             what = "an array element"
@@ -327,11 +328,14 @@ class OpenMP:
             return
         info, target = self.clauses(directive)
         copied = [item for item in info.listed if item.clause in PRIVATE_CLAUSES]
-        if copied:
+        last = [item for item in copied if item.clause == "lastprivate"]
+        if last:  # OpenMP 5.2 allows it on loops, sections and distribute only
+            raise self.sema.error(f"'lastprivate' is not a clause of {directive.name}",
+                                  last[0].pos)  # fmt: skip
+        if copied and c.kind is Kind.ONCE:
             raise self.sema.error(
-                f"'{copied[0].clause}' on {directive.name} is not supported yet: declare "
-                f"'{copied[0].var.name}' inside the region, or list it in the clause of each "
-                "loop of the region",
+                f"'{copied[0].clause}' on {directive.name} is not supported: declare "
+                f"'{copied[0].var.name}' inside the block instead",
                 copied[0].pos,
             )
         if info.total != 1 or (c.kind is Kind.ONCE and info.reductions):
@@ -347,6 +351,7 @@ class OpenMP:
         finally:
             del self.frames[len(self.frames) - len(c.opens) :]
         self.check_region_reductions(stmt, directive, info)
+        self.check_region_privates(stmt, directive, info)
         self.check_maps(stmt, target)
 
     def loop(self, loop: ast.For, directive: Directive) -> None:
@@ -370,8 +375,26 @@ class OpenMP:
     def inherit(self, directive: Directive, info: ParallelInfo, region: Frame,
                 used: set[str]) -> None:  # fmt: skip
         """The region's clauses that apply to a work-sharing loop of it: its reductions of the
-        variables the loop mentions (each thread's private copy accumulates over the loops)."""
+        variables the loop mentions (each thread's private copy accumulates over the loops),
+        and its private and firstprivate variables the loop mentions, which become the loop's
+        own. A thread of an OpenMP team may run any set of iterations, one each if the team
+        is large enough: a copy per iteration is one of the executions OpenMP allows, and the
+        only one whose result does not depend on the schedule."""
         listed = {var: kind for kind, var in info.reductions}
+        own = {item.var for item in info.listed}
+        for item in region.region.listed:
+            if item.clause not in PRIVATE_CLAUSES or item.var.name not in used:
+                continue
+            if item.var in listed:
+                raise self.sema.error(
+                    f"'{item.var.name}' is {item.clause} in the {region.directive.name} region "
+                    f"at line {region.directive.pos[0]}: a reduction of this loop would combine "
+                    "into each thread's copy, which the region then discards; reduce it on the "
+                    "region instead",
+                    directive.pos,
+                )
+            if item.var not in own:
+                info.listed.append(item)
         for kind, var in region.region.reductions:
             if var.name not in used:
                 continue
@@ -522,6 +545,27 @@ class OpenMP:
                     "region",
                     name.pos,
                 )
+
+    def check_region_privates(self, stmt: ast.Stmt, directive: Directive,
+                              info: ParallelInfo) -> None:  # fmt: skip
+        """A region's private variable is each thread's own; autogpu makes it each
+        iteration's own in the work-sharing loops (`inherit`). Outside them, every thread of
+        the region would run the statement on its copy: refused, located."""
+        for name in _uses_outside_parallel_loops(stmt):
+            self.check_region_private(name, directive, info)
+
+    def check_region_private(self, name: ast.Name, directive: Directive,
+                             info: ParallelInfo | None) -> None:  # fmt: skip
+        var = name.var or self.sema.lookup(name.name)
+        clause = next((item.clause for item in info.listed if item.var == var and
+                       item.clause in PRIVATE_CLAUSES), None) if info else None  # fmt: skip
+        if clause is not None:
+            raise self.sema.error(
+                f"'{name.name}' is {clause} in {directive.name} at line {directive.pos[0]}: "
+                "autogpu supports such a variable only inside the region's work-sharing "
+                "loops; declare it inside the region instead",
+                name.pos,
+            )
 
     def check_maps(self, stmt: ast.Stmt, target: TargetInfo) -> None:
         """An array mapped `to` the device is not copied back: a write to it would be lost on

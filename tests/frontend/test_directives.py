@@ -70,6 +70,38 @@ def test_region_matches_serial_gcc(pipeline):
     check_against_gcc(REGION, "region", pipeline, region_cases())
 
 
+REGION_PRIVATE = """
+void mv(int n, int m, const float *A, const float *x, float *y, float *z, float c0) {
+  int i, j;
+  float t, c = c0 * 2.0f;
+#pragma omp parallel private(i, j, t) firstprivate(c) shared(A, x, y, z)
+  {
+#pragma omp for
+    for (i = 0; i < n; i++) {
+      t = 0.0f;
+      for (j = 0; j < m; j++) t += A[i * m + j] * x[j];
+      y[i] = t * c;
+    }
+#pragma omp for
+    for (j = 0; j < m; j++) {
+      t = c;
+      for (i = 0; i < n; i++) t += A[i * m + j] * y[i];
+      z[j] = t;
+    }
+  }
+}
+"""
+"""PolyBench's spelling: the loop variables and a temporary private to the region, declared
+before it; a firstprivate coefficient read by both loops."""
+
+
+@pytest.mark.parametrize("pipeline", PIPELINES)
+def test_region_private_variables_are_each_loops_own(pipeline):
+    cases = [{"n": n, "m": m, "A": n * m, "x": m, "y": n, "z": m, "c0": 0.75}
+             for n, m in ((0, 3), (1, 1), (45, 7), (33, 100))]  # fmt: skip
+    check_against_gcc(REGION_PRIVATE, "mv", pipeline, cases)
+
+
 def loop_spellings() -> list[str]:
     """Every spelling of the table that makes a loop parallel."""
     return [c.spelling for c in DIRECTIVES if c.kind is Kind.LOOP]
