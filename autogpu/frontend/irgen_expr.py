@@ -86,6 +86,7 @@ class Emitter:
         self.values: dict[Var, Val] = {}  # SSA variables (and loop variables in their loop)
         self.slots: dict[Var, SSAValue] = {}
         self.args: dict[str, Val] = {}  # parameters' entry values (array extents use them)
+        self.reading_entry = False  # names read `args` (`ExpressionGen.at_entry`)
         # Constants and index casts already emitted in a block, reused later in that same
         # block only, so that every region stays self-contained.
         self.reuse: dict[tuple[Block, object], Val | SSAValue] = {}
@@ -196,7 +197,7 @@ class ExpressionGen(Emitter):
         if isinstance(e, ast.FloatLit):
             return self.constant(e.value, e.type)
         if isinstance(e, ast.Name):
-            return self.read(e.var)
+            return self.args[e.name] if self.reading_entry else self.read(e.var)
         if isinstance(e, ast.Index):
             array, index = self.element(e)
             return self.value(memref.LoadOp.get(array, [index]), e.ctype)
@@ -224,14 +225,26 @@ class ExpressionGen(Emitter):
         flat = self.expr(indices[0])
         # In the subscripts' C type, with `nsw` when it is signed: C computes the address
         # without overflow, so the flat offset is assumed to fit that type (docs/ir.md).
-        for extent, index in zip(var.type.extents[1:], indices[1:]):
-            if isinstance(extent, str):
+        expressions = var.type.expressions or (None,) * var.type.dims
+        for extent, expression, index in zip(var.type.extents[1:], expressions[1:], indices[1:]):
+            if expression is not None:
+                size = self.at_entry(expression)
+            elif isinstance(extent, str):
                 size = self.args[extent]
             else:
                 size = self.constant(extent, INT if extent <= max_value(INT) else LONG)
             flat = self.arith("*", flat, size, None)
             flat = self.arith("+", flat, self.expr(index), None)
         return array, self.index_cast(self.as_number(flat))
+
+    def at_entry(self, e: ast.Expr) -> Val:
+        """`e`, an extent of parameters, with each parameter's value at function entry (C
+        evaluates array parameter extents there)."""
+        saved, self.reading_entry = self.reading_entry, True
+        try:
+            return self.expr(e)
+        finally:
+            self.reading_entry = saved
 
     def block_arg(self, var: Var) -> SSAValue:
         return self.entry_args[var.param_index]

@@ -20,6 +20,7 @@ from autogpu.frontend.data_sharing import check_default_none, loop_variable_name
 from autogpu.frontend.expressions import ExpressionTyping
 from autogpu.frontend.loops import Effects, canonical_form
 from autogpu.frontend.directives import Directive, OpenMP, unplaced
+from autogpu.frontend.extents import extent_text
 from autogpu.frontend.openmp import ParallelInfo
 from autogpu.frontend.reductions import check_reduction_uses
 from autogpu.frontend.symbols import Function, Var
@@ -203,7 +204,9 @@ class Sema(ExpressionTyping):
             array = ArrayType(t.base, (None,), t.const, pointer.restrict)
         else:
             extents = tuple(self.extent(e, d, i) for i, e in enumerate(d.arrays))
-            array = ArrayType(t.base, extents, t.const, d.array_quals[0].restrict)
+            expressions = tuple(e if isinstance(x, str) and not isinstance(e, ast.Name) else None
+                                for x, e in zip(extents, d.arrays))  # fmt: skip
+            array = ArrayType(t.base, extents, t.const, d.array_quals[0].restrict, expressions)
         return Var(d.name, array, d.pos, t.spelling, const=False, param_index=index)
 
     def extent(self, expr: ast.Expr | None, d: ast.Declarator, i: int) -> str | int | None:
@@ -231,11 +234,15 @@ class Sema(ExpressionTyping):
         self.rvalue(expr)
         value = const_int(expr)
         if value is None:
-            raise self.error(
-                f"the extent of array parameter '{d.name}' must be a parameter name or an "
-                "integer constant: pass the extent as its own parameter",
-                expr.pos,
-            )
+            text = extent_text(expr)
+            if text is None:
+                raise self.error(
+                    f"the extent of array parameter '{d.name}' must be an integer constant or "
+                    "an expression of earlier integer parameters with + - * / % and casts: "
+                    "pass the extent as its own parameter",
+                    expr.pos,
+                )
+            return text
         if value <= 0:
             raise self.error(f"array extent must be positive, got {value}", expr.pos)
         return value

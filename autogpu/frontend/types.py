@@ -56,14 +56,18 @@ DOUBLE = Scalar("double", True, 64, True)
 class ArrayType:
     """A pointer or C99 array parameter: flat `memref<?xT>` in the IR.
 
-    `extents` are the C extents as written (a parameter name, an integer, or None where the
-    array's first extent is left out); a plain pointer has the single extent None.
+    `extents` are the C extents as written (a parameter name, an integer, an expression of
+    earlier parameters as `frontend/extents.py` writes it, or None where the array's first
+    extent is left out); a plain pointer has the single extent None. `expressions` holds the
+    typed syntax of each extent that is an expression (None for the others), which irgen
+    computes.
     """
 
     element: Scalar
     extents: tuple[str | int | None, ...] = (None,)
     const: bool = False
     restrict: bool = False
+    expressions: tuple[object, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def dims(self) -> int:

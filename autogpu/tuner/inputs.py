@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from autogpu.diagnostics import CompileError
+from autogpu.target import launch
 from autogpu.tuner import expr
 from autogpu.tuner.adapter import Param
 
@@ -120,7 +121,8 @@ def array_lengths(params: Sequence[Param], sizes: Mapping[str, Any],
         if name in given:
             text = str(given[name])
         elif p.extents:
-            text = " * ".join(f"({e})" for e in p.extents)
+            lengths[name] = _extents_product(name, p.extents, sizes)
+            continue
         elif inferred is not None and inferred.get(name) is not None:
             lengths[name] = int(inferred[name])  # type: ignore[arg-type]
             continue
@@ -150,6 +152,21 @@ def array_lengths(params: Sequence[Param], sizes: Mapping[str, Any],
             f"(float {missing[0]}[n])"
         )
     return lengths
+
+
+def _extents_product(name: str, extents: Sequence[str], sizes: Mapping[str, Any]) -> int:
+    """The elements of a C99 array parameter: its extents are C expressions of the scalar
+    parameters (`n + 1`, `(unsigned)(n - 1)`), evaluated as the runtime evaluates them."""
+    total = 1
+    for extent in extents:
+        try:
+            value = launch.evaluate(str(extent), sizes)
+        except ValueError as e:
+            raise CompileError(f"length of array '{name}' (extent {extent}): {e}") from None
+        if value < 0:
+            raise CompileError(f"length of array '{name}': extent {extent} is negative: {value}")
+        total *= value
+    return total
 
 
 def make_arguments(params: Sequence[Param], sizes: Mapping[str, Any], lengths: Mapping[str, int],

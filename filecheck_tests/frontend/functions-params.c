@@ -67,3 +67,26 @@ void reassigned_param(int n, float *out) {
 // CHECK: %[[SLOT:.*]] = memref.alloca() : memref<i32>
 // CHECK-NEXT: memref.store %n, %[[SLOT]][] : memref<i32>
 // CHECK: memref.load %[[SLOT]][]
+
+// Extents that are expressions of earlier parameters (issue 18: `double A[n+1][m+1]`) are
+// recorded as the text the runtime evaluates, with casts where C's type is unsigned, and a
+// subscript's row stride is computed from the parameters' entry values, as C evaluates an
+// extent when the function is entered (here `m` changes afterwards).
+void extent_expressions(int n, int m, unsigned u, long l, double A[n + 1][m + 1],
+                        float B[u][u - 1], float C[2][l / 2], float D[n][(unsigned)m % 3]) {
+  m = 0;
+  A[1][2] = 0.0;
+}
+// CHECK-LABEL: func.func @extent_expressions(
+// CHECK-SAME: %[[M:[a-z0-9_]+]]: i32 {agpu.name = "m"
+// CHECK-SAME: agpu.extents = ["n + 1", "m + 1"]
+// CHECK-SAME: agpu.extents = ["u", "(unsigned)(u - (unsigned)(1))"]
+// CHECK-SAME: agpu.extents = ["2", "l / 2"]
+// CHECK-SAME: agpu.extents = ["n", "(unsigned)((unsigned)(m) % (unsigned)(3))"]
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK: %[[SLOT:.*]] = memref.alloca() : memref<i32>
+// CHECK: memref.store %{{.*}}, %[[SLOT]][] : memref<i32>
+// CHECK-NOT: memref.load %[[SLOT]]
+// CHECK: %[[STRIDE:.*]] = arith.addi %[[M]], %[[ONE]] overflow<nsw> : i32
+// CHECK-NEXT: %[[ROW:.*]] = arith.muli %{{.*}}, %[[STRIDE]] overflow<nsw> : i32
+// CHECK-NEXT: arith.addi %[[ROW]], %{{.*}} overflow<nsw> : i32
