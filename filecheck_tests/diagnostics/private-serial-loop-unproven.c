@@ -16,7 +16,7 @@ void f(int n, int m, double *a, double *b) {
 }
 
 // CHECK-NOT: Traceback
-// CHECK: {{^.*}}private-serial-loop-unproven.c:8:35: error: 't' is assigned by the iterations of a parallel loop and it may be read before the iteration assigns it; declare it inside the loop, list it private, or make it a reduction
-// CHECK-NEXT: {{^    for \(int j = 0; j < m; j\+\+\) t = a\[i\] \* j;$}}
-// CHECK-NEXT: {{^ {34}\^$}}
+// CHECK: {{^.*}}private-serial-loop-unproven.c:9:12: error: 't' is assigned by the iterations of a parallel loop and it may be read before the iteration assigns it; declare it inside the loop, list it private, or make it a reduction
+// CHECK-NEXT: {{^    a\[i\] = t;$}}
+// CHECK-NEXT: {{^ {11}\^$}}
 // CHECK-NOT: Traceback

@@ -118,6 +118,31 @@ void serial_first(int n, double *a, double *b) {
 """
 
 
+# Every read of t follows a store in the same trip of the inner loop (whose trip count is
+# unknown), and the next loop assigns t first; the triangular loop `j <= i` runs at least once,
+# so u is assigned before the iteration reads it. No private clause is needed for either.
+SERIAL_WRITTEN_FIRST = """
+void written_first(int n, int m, const double *x, double *y, double *z) {
+  double t, u;
+#pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < m; j++) {
+      t = x[j] * i;
+      y[i * m + j] = t + 1.0;
+    }
+    for (int j = 0; j <= i; j++)
+      u = x[j] - i;
+    z[i] = u;
+  }
+#pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+    t = z[i];
+    z[i] = t * 2.0;
+  }
+}
+"""
+
+
 def _one_d(n: int, **scalars) -> dict:
     return {"n": n, **scalars}
 
@@ -136,6 +161,9 @@ CASES = [
     ("if-false", IF_FALSE, "serial_if", [{"n": n, "a": max(n, 1)} for n in SIZES]),
     ("serial-first", SERIAL_FIRST, "serial_first",
      [{"n": n, "a": max(n, 1), "b": max(n, 1)} for n in SIZES]),
+    ("serial-written-first", SERIAL_WRITTEN_FIRST, "written_first",
+     [{"n": n, "m": m, "x": max(n, m, 1), "y": max(n * m, 1), "z": max(n, 1)}
+      for n, m in ((0, 2), (1, 0), (5, 1), (40, 0), (70, 9))]),
 ]  # fmt: skip
 
 

@@ -23,6 +23,7 @@ to it in that loop is refused as a race.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, func, memref, scf
@@ -262,29 +263,90 @@ def _writes(ops: list[Operation], slot: SSAValue) -> bool:
     )
 
 
-def _assigned_first(seg: Segment, slot: SSAValue) -> bool:
-    """Every run of the segment (every iteration, for a parallel one) assigns `slot` before
-    anything reads it: the first access is a store that runs unconditionally, at the top of the
-    segment (of the innermost parallel loop's body) or in serial loops there that provably run
-    at least once."""
-    accesses = _accesses(seg.ops, slot)
-    if not accesses or not isinstance(first := accesses[0], memref.StoreOp):
-        return False
-    if first.memref is not slot:
-        return False
-    top = seg.ops[0].parent_op() if seg.mapping is None else seg.mapping.innermost
-    parent = first.parent_op()
-    while parent is not top:  # only serial loops that run at least once lie in between
-        if not isinstance(parent, scf.ForOp) or not _runs_at_least_once(parent):
-            return False
+def _read_before_assigned(seg: Segment, slot: SSAValue) -> Operation | None:
+    """The first access of `slot` in a run of the segment (an iteration, for a parallel one)
+    that may see a value the run did not store; None when there is none: on every path
+    through the run, a store comes before each read. Stores count in the code of the run (the
+    innermost parallel loop's body), in both branches of an `if`, and in serial loops that
+    provably run at least once; a read inside a serial loop is preceded by a store earlier in
+    the same trip of it (`for (j...) { t = ...; ... = t; }`) or before the loop."""
+    if seg.mapping is None:
+        top, ops = seg.ops[0].parent_op(), seg.ops
+    else:
+        top = seg.mapping.innermost
+        ops = list(top.body.block.ops)
+    for access in _accesses(seg.ops, slot):
+        if _enclosing_run(access, top) is None:
+            return access  # between the mapped loops of a nest: before any iteration
+    return _stores_before_reads(ops, slot, assigned=False)[0]
+
+
+def _enclosing_run(op: Operation, top: Operation | None) -> Operation | None:
+    """`top` if `op` lies inside it, else None."""
+    parent = op.parent_op()
+    while parent is not None and parent is not top:
         parent = parent.parent_op()
-    return True
+    return parent
+
+
+def _stores_before_reads(ops: Iterable[Operation], slot: SSAValue,
+                         assigned: bool) -> tuple[Operation | None, bool]:  # fmt: skip
+    """(the first access in `ops` that may read a value of `slot` stored before them, unless
+    `assigned` already; whether `slot` is surely assigned after them)."""
+    for op in ops:
+        if isinstance(op, memref.StoreOp) and op.memref is slot:
+            assigned = True
+        elif isinstance(op, scf.ForOp):
+            culprit, after = _stores_before_reads(op.body.block.ops, slot, assigned)
+            if culprit is not None:
+                return culprit, assigned
+            assigned = after if _runs_at_least_once(op) else assigned
+        elif isinstance(op, scf.IfOp):
+            branches = [_stores_before_reads(r.block.ops if r.blocks else (), slot, assigned)
+                        for r in (op.true_region, op.false_region)]  # fmt: skip
+            for culprit, _ in branches:
+                if culprit is not None:
+                    return culprit, assigned
+            assigned = all(after for _, after in branches)
+        elif not assigned:
+            for inner in op.walk():  # a read, or an access this walk does not follow
+                if slot in inner.operands:
+                    return inner, assigned
+    return None, assigned
 
 
 def _runs_at_least_once(loop: scf.ForOp) -> bool:
-    """A serial loop with constant bounds `lb < ub` (`for (j = 0; j < 4; j++)`)."""
-    bounds = [_constant_int(loop.lb), _constant_int(loop.ub)]
-    return None not in bounds and bounds[0] < bounds[1]
+    """A serial loop whose upper bound provably exceeds its lower bound: constant bounds
+    `lb < ub` (`for (j = 0; j < 4; j++)`), or an upper bound at least one above an enclosing
+    loop's variable that never goes below `lb` (`for (j = 0; j <= i; j++)` inside `i` from 0).
+    With other bounds it may not run, and C then reads the value from before it."""
+    lb = _constant_int(loop.lb)
+    least = _least_value(loop.ub)
+    return lb is not None and least is not None and lb < least
+
+
+def _least_value(value: SSAValue) -> int | None:
+    """A lower bound of `value` (signed), where it is a constant, the variable of an enclosing
+    loop that counts up from a constant, or one of those plus a positive constant that cannot
+    wrap (marked `nsw`, or + 1 on a loop variable, which stays below its loop's bound)."""
+    constant = _constant_int(value)
+    if constant is not None:
+        return constant
+    owner = value.owner
+    if isinstance(owner, Block) and isinstance(loop := owner.parent_op(), scf.ForOp | ParallelForOp):
+        step = _constant_int(loop.step)
+        if value is owner.args[0] and step is not None and step > 0:
+            return _constant_int(loop.lb)
+        return None
+    if isinstance(owner, arith.AddiOp):
+        added = _constant_int(owner.rhs)
+        base = _least_value(owner.lhs)
+        if added is None or added < 1 or base is None:
+            return None
+        no_wrap = arith.IntegerOverflowFlag.NSW in owner.overflow_flags.data or (
+            added == 1 and isinstance(owner.lhs.owner, Block))  # the loop variable + 1
+        return base + added if no_wrap else None
+    return None
 
 
 def _constant_int(value: SSAValue) -> int | None:
@@ -328,14 +390,14 @@ def _plan_privatization(slot: Slot, segments: list[Segment]) -> None:
         if not _writes(seg.ops, slot.value):
             continue
         slot.private_in.add(index)
+        read = _read_before_assigned(seg, slot.value)
+        if read is not None:  # it may see another iteration's value
+            raise _shared_variable(read, slot, "it may be read before the iteration assigns it")
         if slot.global_name is None:
             continue  # used by this loop only: a private variable of each thread
-        if not _assigned_first(seg, slot.value):
-            first = _accesses(seg.ops, slot.value)[0]
-            raise _shared_variable(first, slot, "it may be read before the iteration assigns it")
         for later in slot.users[position + 1 :]:
             later_seg = segments[later]
-            if later in slot.reduction_in or not _assigned_first(later_seg, slot.value):
+            if later in slot.reduction_in or _read_before_assigned(later_seg, slot.value) is not None:
                 read = _accesses(later_seg.ops, slot.value)[0]
                 raise _shared_variable(
                     read, slot, "code after the loop reads the value the loop left in it"
