@@ -73,6 +73,14 @@ _WORD_CLAUSES = {
 _HINTS = frozenset({"device", "defaultmap", "depend", "nowait", "is_device_ptr",
                     "has_device_addr", "dist_schedule", "simdlen", "safelen", "aligned",
                     "nontemporal", "filter"})  # fmt: skip
+# Clauses that belong to some leaf constructs only (OpenMP 5.2): gcc refuses them elsewhere,
+# e.g. `shared` on `#pragma omp for`.
+_CLAUSE_LEAVES = {
+    "shared": frozenset({"parallel", "teams"}),
+    "default": frozenset({"parallel", "teams"}),
+    "num_threads": frozenset({"parallel"}),
+    "proc_bind": frozenset({"parallel"}),
+}
 _MAP_TYPES = ("to", "from", "tofrom", "alloc")
 _MAP_MODIFIERS = {"always", "close", "present"}
 
@@ -423,6 +431,14 @@ class OpenMP:
         handled = directive.construct.clauses
 
         def extra(clause: str, args: str, offset: int) -> bool:
+            leaves = _CLAUSE_LEAVES.get(clause)
+            if leaves is not None and not leaves & set(directive.construct.words):
+                raise self.sema.error(
+                    f"'{clause}' is not a clause of {directive.name}: OpenMP allows it on "
+                    f"{' and '.join(sorted(leaves))} constructs only",
+                    (directive.pragma.line,
+                     directive.pragma.column_of(directive.pragma.text.rfind(clause, 0, offset))),
+                )
             if clause not in handled:
                 return False
             self.clause(directive, clause, args, offset, target)
