@@ -84,7 +84,7 @@ RACE_AFTER = """void f(int n, float *x, float *out) {
   out[0] = t;
 }"""
 SERIAL_AROUND_PARALLEL = """void f(int n, float *x) {
-  for (int t = 0; t < 4; t++) {
+  while (x[0] < 4) {
 #pragma omp parallel for
     for (int i = 0; i < n; i++)
       x[i] += 1;
@@ -104,7 +104,7 @@ BOUND_FROM_MEMORY = """void f(const int *m, const float *x, float *out) {
     [
         (RACE_READ, "may be read before the iteration assigns it", (5, 9)),
         (RACE_AFTER, "code after the loop reads the value", (8, 12)),
-        (SERIAL_AROUND_PARALLEL, "a parallel loop inside serial control flow", (4, 5)),
+        (SERIAL_AROUND_PARALLEL, "a parallel loop inside a 'while'", (2, 3)),
         (BOUND_FROM_MEMORY, "which is computed from memory", (4, 3)),
     ],
     ids=["race-read", "race-after-loop", "serial-around-parallel", "bound-from-memory"],

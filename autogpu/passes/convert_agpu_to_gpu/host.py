@@ -28,12 +28,13 @@ from xdsl.dialects.gpu import DimensionEnum
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
+from autogpu.dialects.agpu import ParallelForOp
 from autogpu.passes.convert_agpu_to_gpu.coverage import MAX_GRID_YZ
 from autogpu.passes.convert_agpu_to_gpu.function_plan import HostFor, HostIf, HostStep, Segment
 from autogpu.passes.convert_agpu_to_gpu.kernel_builder import BlockShape, kernel_symbol
 from autogpu.passes.utils.errors import PassError, describe_value, error_at
 from autogpu.passes.utils.index_arith import IndexArith, constant_value
-from autogpu.passes.utils.slices import SliceCloner
+from autogpu.passes.utils.slices import SliceCloner, slice_leaves
 
 HOST_OPS: tuple[type[Operation], ...] = (
     arith.AddiOp,
@@ -93,24 +94,35 @@ class HostBuilder:
 
     def _leaf(self, value: SSAValue) -> SSAValue:
         what, where = self._context
+        depend = "depend" if what.startswith("the bounds") else "depends"
+        if isinstance(where, ParallelForOp):
+            why = "the host cannot compute the launch size"
+        else:
+            why = (
+                "the host, which runs it, knows only the scalar parameters and the counters of "
+                "the loops it runs (a condition on data that kernels compute is not supported yet)"
+            )
         raise error_at(
-            where,
-            f"{what} depend on {describe_value(value)}, which is computed from memory: the host "
-            "knows only the scalar parameters and the counters of the loops it runs (a "
-            "condition on data that kernels compute is not supported yet)",
+            where, f"{what} {depend} on {describe_value(value)}, which is computed from memory: "
+            f"{why}",
         )
 
     def _reject(self, op: Operation, value: SSAValue) -> PassError:
         what, where = self._context
+        are = "are" if what.startswith("the bounds") else "is"
+        allowed = "" if isinstance(where, ParallelForOp) else ", comparisons, && || !"
         return error_at(
             where,
-            f"{what} are computed with {op.name} ({describe_value(value)}), which the launch "
-            "description cannot express (only integer + - * / % min max, casts, comparisons, "
-            "&& || !)",
+            f"{what} {are} computed with {op.name} ({describe_value(value)}), which the launch "
+            f"description cannot express (only integer + - * / % min max and casts{allowed})",
         )
 
     def _host_value(self, value: SSAValue, what: str, where: Operation) -> SSAValue:
         self._context = (what, where)
+        _, leaves = slice_leaves([value], is_leaf=lambda v: v in self.value_map)
+        for leaf in leaves:  # data from memory first: it, not the op using it, is the reason
+            if leaf not in self.value_map:
+                self._leaf(leaf)
         return self.cloner.get(value)
 
     @contextmanager
