@@ -178,3 +178,37 @@ def test_a_loop_step_of_zero_is_refused_when_the_call_runs():
     runner = CpuProgram(program.source, launch, threads=1)
     with pytest.raises(KernelLaunchError, match="has step 0"):
         runner.run("jacobi_1d", 3, 10, np.zeros(10), np.zeros(10))
+
+
+def _gpu_unavailable() -> str | None:
+    from autogpu.runtime import cuda_exec
+
+    return cuda_exec.gpu_unavailable_reason()
+
+
+@pytest.mark.parametrize("pipeline", PIPELINES)
+def test_time_loops_on_the_gpu_match_gcc(pipeline):
+    """pycuda runs the same host program: jacobi-2d and the alternating update against gcc
+    (within rounding: nvcc contracts a * b + c into fused multiply-adds)."""
+    if (why := _gpu_unavailable()) is not None:
+        pytest.skip(f"needs a CUDA GPU: {why}")
+    from lowered_differential import agree_with_gcc
+
+    from autogpu.runtime.cuda_exec import CudaProgram
+
+    def close(actual, expected):
+        for a, e in zip(actual, expected):
+            if isinstance(e, np.ndarray):
+                np.testing.assert_allclose(a, e, rtol=1e-5, atol=1e-6)
+
+    for source, function, cases in (
+        (JACOBI_2D, "jacobi_2d", [{"tsteps": t, "n": n, "A": n * n, "B": n * n}
+                                  for t in STEPS for n in (19, 300)]),
+        (ALTERNATING, "alternating", [{"tsteps": t, "n": 1000, "x": 1000, "y": 1000}
+                                      for t in STEPS]),
+        (SERIAL_BETWEEN, "serial_between", [{"tsteps": 7, "n": 37, "A": 37, "B": 37,
+                                             "trace": 7, "count": 1}]),
+    ):
+        program = cuda_of(source, pipeline)
+        agree_with_gcc(CudaProgram(program.source, program.launch), source, function, cases,
+                       compare=close)
