@@ -78,7 +78,8 @@ class Segment:
 
 @dataclass
 class Slot:
-    """A function-level variable (a `memref.alloca` at the top of the function)."""
+    """A variable of the function: a `memref.alloca` at the top of its body or of the body of
+    a host loop or if (declared there, as C scopes it)."""
 
     alloca: memref.AllocaOp
     depth: int = 0  # host loops around its declaration

@@ -34,7 +34,7 @@ from autogpu.passes.convert_agpu_to_gpu.function_plan import HostFor, HostIf, Ho
 from autogpu.passes.convert_agpu_to_gpu.kernel_builder import BlockShape, kernel_symbol
 from autogpu.passes.utils.errors import PassError, describe_value, error_at
 from autogpu.passes.utils.index_arith import IndexArith, constant_value
-from autogpu.passes.utils.slices import SliceCloner, slice_leaves
+from autogpu.passes.utils.slices import SliceCloner, is_recomputable, slice_leaves
 
 HOST_OPS: tuple[type[Operation], ...] = (
     arith.AddiOp,
@@ -121,7 +121,10 @@ class HostBuilder:
         self._context = (what, where)
         _, leaves = slice_leaves([value], is_leaf=lambda v: v in self.value_map)
         for leaf in leaves:  # data from memory first: it, not the op using it, is the reason
-            if leaf not in self.value_map:
+            owner = leaf.owner
+            if leaf not in self.value_map and not (
+                isinstance(owner, Operation) and is_recomputable(owner)
+            ):
                 self._leaf(leaf)
         return self.cloner.get(value)
 
