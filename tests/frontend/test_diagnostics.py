@@ -150,10 +150,12 @@ def test_ir_verifier_errors_point_at_the_op(tmp_path: Path, capsys):
 def test_ir_pass_errors_point_at_the_op(tmp_path: Path, capsys):
     path = tmp_path / "serial.mlir"
     path.write_text(
-        "func.func @f(%n: i32) {\n"
+        "func.func @f(%n: i32, %m: memref<?xi32>) {\n"
         "  %c0 = arith.constant 0 : i32\n"
         "  %c1 = arith.constant 1 : i32\n"
-        "  scf.for %t = %c0 to %n step %c1 : i32 {\n"
+        "  %z = arith.constant 0 : index\n"
+        "  %ub = memref.load %m[%z] : memref<?xi32>\n"
+        "  scf.for %t = %c0 to %ub step %c1 : i32 {\n"
         "    agpu.parallel_for %i = %c0 to %n step %c1 : i32 {\n"
         "    }\n"
         "  }\n"
@@ -161,7 +163,8 @@ def test_ir_pass_errors_point_at_the_op(tmp_path: Path, capsys):
         "}\n"
     )
     assert autogpu_opt([str(path), "-p", "convert-agpu-to-gpu"]) == 1
-    assert capsys.readouterr().err.startswith(f"{path}:5:5: error: a parallel loop inside serial")
+    assert capsys.readouterr().err.startswith(
+        f"{path}:6:3: error: the bounds of this loop around kernels depend on 'ub'")
 
 
 def test_printed_ir_of_parsed_files_is_unchanged(tmp_path: Path, capsys):
