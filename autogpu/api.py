@@ -160,17 +160,20 @@ class Kernel:
         return self.launch["params"]
 
     def launch_config(self, **scalars: int) -> list[dict[str, Any]]:
-        """Grid, block and dynamic shared memory of each launch for the given scalar sizes,
+        """Grid, block and dynamic shared memory of each launch the function runs (its host
+        program: a time loop of T steps lists its launches T times) for the given scalar sizes,
         each read as its parameter's C type (an `unsigned long` of 5 is unsigned, not -5's
         neighbour)."""
         from autogpu.runtime.arguments import bind_scalars, find_function, parse_launch_description
         from autogpu.target.launch import launch_config
+        from autogpu.target.launch_steps import steps_of, trace
 
         function = find_function(parse_launch_description(self.launch_description), self.name)
         typed = bind_scalars(function, scalars)
         configs = []
-        for entry in self.launch["launches"]:
-            grid, block, shared = launch_config(entry, typed)
+        for index, env in trace(steps_of(self.launch), typed):
+            entry = self.launch["launches"][index]
+            grid, block, shared = launch_config(entry, env)
             configs.append({"kernel": entry["kernel"], "grid": grid, "block": block,
                             "shared": shared})
         return configs

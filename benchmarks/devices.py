@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from autogpu.target.cuda_limits import SHARED_BYTES_PER_BLOCK
+from autogpu.target.launch_steps import steps_of, trace
 from autogpu.diagnostics import CompileError
 from benchmarks.peers import Peer, cpu_peer, gpu_peer
 from benchmarks.roofline import Roofline, gpu_roofline
@@ -82,18 +83,22 @@ def bind_launches(
     name) for the scalar `sizes`, as the launch description says. `get_function(name)` returns
     a CuPy RawKernel-like callable `f(grid, block, args, shared_mem=...)`."""
     params = {p["name"]: p for p in kernel.params}
+    typed = {name: np.dtype(params[name]["dtype"]).type(v) for name, v in sizes.items()
+             if name in params and params[name]["kind"] == "scalar"}
+    runs = trace(steps_of(kernel.launch), typed)  # a time loop's launches, T times
     calls = []
-    for entry, config in zip(kernel.launch["launches"], kernel.launch_config(**sizes), strict=True):
+    for (index, env), config in zip(runs, kernel.launch_config(**sizes), strict=True):
+        entry = kernel.launch["launches"][index]
         grid, block, shared = tuple(config["grid"]), tuple(config["block"]), config["shared"]
         if 0 in grid or 0 in block:
             continue  # an empty launch: the C loop has no iterations
         args = []
         for name in entry["args"]:
-            param = params[name]
-            if param["kind"] == "array":
+            param = params.get(name)
+            if param is not None and param["kind"] == "array":
                 args.append(arrays[name])
-            else:
-                args.append(np.dtype(param["dtype"]).type(sizes[name]))
+            else:  # a scalar parameter, or a loop counter of the host program
+                args.append(env[name])
         function = get_function(entry["kernel"])
         if shared > DEFAULT_SHARED_LIMIT:
             function.max_dynamic_shared_size_bytes = shared

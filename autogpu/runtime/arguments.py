@@ -2,7 +2,8 @@
 
 Both executors (the CPU emulation in `cpu_exec` and pycuda in `cuda_exec`) bind the user's NumPy
 arrays and Python scalars through `bind_arguments`, so that they accept and reject exactly the same
-calls, and compute each launch's grid through `launch_configs`. Arrays are never converted: a
+calls, and compute the launches a call runs (the function's host program, with each launch's
+grid) through `launch_trace`. Arrays are never converted: a
 silent copy would receive the kernel's outputs and the caller's array would not, so a wrong dtype,
 a strided view or a read-only output is an error that names the parameter.
 """
@@ -15,8 +16,10 @@ from typing import Any
 
 import numpy as np
 
+from autogpu.dialects.signature import C_TYPES
 from autogpu.target.cuda_limits import MAX_BLOCK, MAX_GRID, MAX_THREADS_PER_BLOCK
 from autogpu.target.launch import evaluate, launch_config
+from autogpu.target.launch_steps import check_steps, counters, run_steps, steps_of
 from autogpu.target.requirements import violation
 
 
@@ -90,9 +93,12 @@ class Function:
     params: tuple[Param, ...]
     launches: tuple[LaunchEntry, ...]
     requires: tuple[tuple[str, int], ...] = ()  # scalar values the kernels were compiled for
+    steps: tuple[Any, ...] = ()  # the host program (launch_steps); () runs each launch once
+    counters: tuple[Param, ...] = ()  # the loop counters of the host program, as scalars
 
     def param(self, name: str) -> Param:
-        for p in self.params:
+        """A parameter, or a counter of the host program (what a launch may pass)."""
+        for p in (*self.params, *self.counters):
             if p.name == name:
                 return p
         raise LaunchDescriptionError(f"function '{self.name}' has no parameter '{name}'")
@@ -111,6 +117,19 @@ class LaunchConfig:
         """No block to run (a grid of `(n + 255) / 256` blocks for n <= 0): the loop the grid
         covers is empty, so the executors skip the launch (CUDA would reject it)."""
         return any(g <= 0 for g in self.grid)
+
+
+@dataclass(frozen=True)
+class Launch:
+    """One launch a call runs: its entry, its configuration, and the host program's loop
+    counters in scope (NumPy scalars of their C types) that its arguments may name."""
+
+    entry: LaunchEntry
+    config: LaunchConfig
+    counters: Mapping[str, np.generic]
+
+    def argument(self, name: str, call: BoundCall) -> Any:
+        return self.counters[name] if name in self.counters else call.values[name]
 
 
 @dataclass(frozen=True)
@@ -184,6 +203,16 @@ def parse_launch_description(launch: Mapping[str, Any]) -> dict[str, Function]:
             raise LaunchDescriptionError(
                 f"invalid launch description: '{name}' has duplicate parameter names"
             )
+        steps = steps_of(f)
+        try:
+            check_steps(steps, len(_field(f, "launches", name)), set(names))
+        except ValueError as e:
+            raise LaunchDescriptionError(f"invalid launch description: '{name}': {e}") from None
+        loop_counters = tuple(
+            Param(var, "scalar", np.dtype(C_TYPES[ctype].dtype), ctype)
+            for var, ctype in counters(steps).items()
+        )
+        names |= {p.name for p in loop_counters}
         launches = []
         for i, entry in enumerate(_field(f, "launches", name)):
             where = f"launch {i} of '{name}'"
@@ -192,7 +221,7 @@ def parse_launch_description(launch: Mapping[str, Any]) -> dict[str, Function]:
                 if a not in names:
                     raise LaunchDescriptionError(
                         f"invalid launch description: {where} passes '{a}', which is not a"
-                        f" parameter of '{name}'"
+                        f" parameter of '{name}' nor a loop counter of its steps"
                     )
             launches.append(
                 LaunchEntry(
@@ -203,7 +232,10 @@ def parse_launch_description(launch: Mapping[str, Any]) -> dict[str, Function]:
                     dynamic_shared_bytes=str(entry.get("dynamic_shared_bytes", "0")),
                 )
             )
-        functions[name] = Function(name, params, tuple(launches), _requires(f, name, params))
+        functions[name] = Function(
+            name, params, tuple(launches), _requires(f, name, params), tuple(steps),
+            loop_counters,
+        )
     return functions
 
 
@@ -245,17 +277,33 @@ def find_function(functions: Mapping[str, Function], name: str) -> Function:
 # --------------------------------------------------------------------------------------------
 # Launch configurations
 # --------------------------------------------------------------------------------------------
-def launch_configs(call: BoundCall) -> list[LaunchConfig]:
-    """The evaluated, checked configuration of each launch of the call's function, in order
-    (by `autogpu.target.launch`, the cuda target's own reading of the expressions)."""
+def launch_trace(call: BoundCall) -> list[Launch]:
+    """The launches the call runs, in order: the function's host program run on its scalar
+    arguments (loops and ifs need no device data), each launch's configuration evaluated and
+    checked (by `autogpu.target.launch`, the cuda target's own reading of the expressions)."""
     # NumPy scalars of the C types: a uint64 is `unsigned long long` to the evaluator
     scalars = {p.name: call.values[p.name] for p in call.function.params if not p.is_array}
-    configs = []
-    for entry in call.function.launches:
-        config = LaunchConfig(*_evaluate_launch(entry, scalars))
+    names = {p.name for p in call.function.params}
+    launches: list[Launch] = []
+
+    def launch(index: int, env: Mapping[str, Any]) -> None:
+        entry = call.function.launches[index]
+        config = LaunchConfig(*_evaluate_launch(entry, env))
         check_launch_config(entry.kernel, config)
-        configs.append(config)
-    return configs
+        counters = {k: v for k, v in env.items() if k not in names}
+        for arg in entry.args:
+            if arg not in names and arg not in counters:
+                raise KernelLaunchError(
+                    f"launch of '{entry.kernel}' passes '{arg}' outside the loop that defines it"
+                )
+        launches.append(Launch(entry, config, counters))
+
+    steps = call.function.steps or [{"launch": i} for i in range(len(call.function.launches))]
+    try:
+        run_steps(steps, scalars, launch)
+    except ValueError as e:  # a loop bound or condition that cannot be evaluated
+        raise KernelLaunchError(f"the host program of '{call.function.name}': {e}") from None
+    return launches
 
 
 def _evaluate_launch(entry: LaunchEntry, scalars: Mapping[str, Any]) -> tuple[Any, Any, int]:

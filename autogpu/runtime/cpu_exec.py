@@ -57,7 +57,8 @@ from autogpu.runtime.arguments import (
     call_arguments,
     find_function,
     kernel_names,
-    launch_configs,
+    Launch,
+    launch_trace,
     parse_launch_description,
 )
 from autogpu.dialects.signature import BY_DTYPE
@@ -353,22 +354,23 @@ class CpuProgram:
         self._release()
 
     def run(self, function_name: str, /, *args: Any, **named: Any) -> None:
-        """Runs the function's launches in order on the given arguments (outputs in place):
+        """Runs the function's launches (its host program) on the given arguments (outputs in place):
         `run(name, x, y, n=3)` or `run(name, (x, y), {"n": 3})`."""
         if not self._release.alive:
             raise KernelLaunchError("the CPU program was closed: its kernels are unloaded")
         args, named = call_arguments(args, named)
         call = bind_arguments(find_function(self.functions, function_name), args, named)
-        for entry, config in zip(call.function.launches, launch_configs(call)):
-            if not config.empty:
-                self._launch(entry, config, call)
+        for launch in launch_trace(call):
+            if not launch.config.empty:
+                self._launch(launch, call)
 
     __call__ = run
 
-    def _launch(self, entry: LaunchEntry, config: LaunchConfig, call: BoundCall) -> None:
+    def _launch(self, launch: Launch, call: BoundCall) -> None:
+        entry, config = launch.entry, launch.config
         holders = []
         for name in entry.args:
-            value = call.values[name]
+            value = launch.argument(name, call)
             if isinstance(value, np.ndarray):
                 holders.append(ctypes.c_void_p(value.ctypes.data))
             else:

@@ -37,7 +37,8 @@ from autogpu.runtime.arguments import (
     call_arguments,
     find_function,
     kernel_names,
-    launch_configs,
+    Launch,
+    launch_trace,
     parse_launch_description,
 )
 from autogpu.target.cuda_limits import SHARED_BYTES_PER_BLOCK
@@ -215,7 +216,7 @@ class CudaProgram:
         `run(name, x, y, n=3)` or `run(name, (x, y), {"n": 3})`."""
         args, named = call_arguments(args, named)
         call = bind_arguments(find_function(self.functions, function_name), args, named)
-        configs = launch_configs(call)
+        configs = launch_trace(call)
         with _on_device(self.device) as driver:
             self._ready(driver, call, configs)
             device = _DeviceArrays(driver, call)
@@ -244,7 +245,7 @@ class CudaProgram:
         if repetitions < 1 or warmup < 0:
             raise ValueError("time() needs repetitions >= 1 and warmup >= 0")
         call = bind_arguments(find_function(self.functions, function_name), args, named or {})
-        configs = launch_configs(call)
+        configs = launch_trace(call)
         with _on_device(self.device) as driver:
             self._ready(driver, call, configs)
             device = _DeviceArrays(driver, call)
@@ -289,12 +290,15 @@ class CudaProgram:
         )
 
     # -- launching ----------------------------------------------------------------------------
-    def _ready(self, driver: Any, call: BoundCall, configs: Sequence[LaunchConfig]) -> None:
+    def _ready(self, driver: Any, call: BoundCall, configs: Sequence[Launch]) -> None:
         """Checks the resources of every launch and prepares its kernel, once before launching
         (so that timed launches follow each other without host work in between)."""
-        for entry, config in zip(call.function.launches, configs):
-            if config.empty:
+        checked: set[tuple[str, LaunchConfig]] = set()  # a time loop repeats its launches
+        for launch in configs:
+            entry, config = launch.entry, launch.config
+            if config.empty or (entry.kernel, config) in checked:
                 continue
+            checked.add((entry.kernel, config))
             kernel = self._kernels[entry.kernel]
             _check_resources(driver, kernel, entry.kernel, config)
             fmt = self._formats[(call.function.name, entry.kernel)]
@@ -306,14 +310,15 @@ class CudaProgram:
         self,
         driver: Any,
         call: BoundCall,
-        configs: Sequence[LaunchConfig],
+        configs: Sequence[Launch],
         device: _DeviceArrays,
     ) -> None:
-        for entry, config in zip(call.function.launches, configs):
+        for launch in configs:
+            entry, config = launch.entry, launch.config
             if config.empty:
                 continue
             values = [
-                device.pointer(name) if name in device.arrays else call.values[name]
+                device.pointer(name) if name in device.arrays else launch.argument(name, call)
                 for name in entry.args
             ]
             try:

@@ -1,8 +1,10 @@
 """Host functions → the launch description (docs/ir.md, "The launch description").
 
 A host `func.func` may only compute launch sizes from its scalar parameters with integer arith
-and issue `gpu.launch_func`s; each grid/block/shared-memory operand is printed as a C integer
-expression over the parameter names by walking its SSA chain back to constants and arguments.
+and issue `gpu.launch_func`s, inside `scf.for` and `scf.if` (the host program, printed as
+`steps` where there is one); each grid/block/shared-memory operand, loop bound and condition is
+printed as a C integer expression over the parameter names and loop counters by walking its SSA
+chain back to constants and arguments.
 The expressions use only literals, names, `+ - * / %`, unary minus, parentheses, `min`, `max`
 and the casts `(int)`, `(unsigned)`, `(unsigned long long)`, as `autogpu.target.launch.evaluate`
 reads them; `autogpu.target.launch_sizes` prints the IR's wrapping `iN` arithmetic exactly.
@@ -12,20 +14,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from xdsl.dialects import func, gpu
+from xdsl.dialects import func, gpu, scf
 from xdsl.dialects.builtin import (
     IntegerAttr,
     ModuleOp,
     SymbolRefAttr,
 )
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from autogpu.target import launch_sizes
 from autogpu.target.c_types import UnsupportedType, ir_width
 from autogpu.target.cuda_memory import static_shared_bytes
 from autogpu.target.launch_sizes import Size
 from autogpu.target.requirements import requirements_of
-from autogpu.dialects.signature import CSignature
+from autogpu.dialects.signature import CSignature, of_ir
 from autogpu.diagnostics import CompileError, location_of
 
 
@@ -42,8 +44,15 @@ def describe_host_function(
             f"cuda target: cannot print '{op.name}'{detail} in func.func @{name}", location_of(op)
         )
 
+    counters: dict[SSAValue, str] = {}  # the counters of host loops, by their names
+    taken = set(names)
+
     def expression(value: SSAValue, user: Operation) -> Size:
         if isinstance(value, BlockArgument):
+            if value in counters:
+                return launch_sizes.parameter(counters[value], _width(value), False)
+            if value.owner is not function.body.block:
+                raise fail(user, "a block argument that is no parameter or loop counter")
             index = value.index
             if params[index]["kind"] != "scalar":
                 raise fail(user, f"array parameter {names[index]} used as a size")
@@ -56,32 +65,76 @@ def describe_host_function(
             if not isinstance(attr, IntegerAttr):
                 raise fail(op, "non-integer constant in a launch size")
             return launch_sizes.constant(attr.value.data, _width(value))
+        args = [expression(o, op) for o in op.operands]
+        if op.name == "arith.cmpi":
+            return launch_sizes.compare(op.properties["predicate"].value.data, args)
+        if op.name in ("arith.andi", "arith.ori", "arith.xori") and _width(value) == 1:
+            return launch_sizes.logical(op.name, args)
         if op.name not in launch_sizes.OPS:
             raise fail(op, "not expressible in a launch size")
-        args = [expression(o, op) for o in op.operands]
         try:
             return launch_sizes.build(op.name, args, _width(value))
         except launch_sizes.Inexpressible as e:
             raise fail(op, f"{e} in a launch size") from None
 
+    def signed(value: SSAValue, user: Operation) -> str:
+        return launch_sizes.as_signed(expression(value, user)).render()
+
     launches: list[dict[str, Any]] = []
-    for op in function.body.walk():
-        if op is function:
-            continue
-        if isinstance(op, gpu.LaunchFuncOp):
-            launches.append(_launch(op, kernels, names, expression, fail))
-        elif isinstance(op, func.ReturnOp):
-            if op.operands:
-                raise fail(op, "a host function must return nothing")
-        elif not (op.name.startswith("arith.") and not op.regions):
-            raise fail(op, "host code may only compute launch sizes and launch kernels")
+    control = False
+
+    def steps_of(block: Block) -> list[dict[str, Any]]:
+        nonlocal control
+        steps: list[dict[str, Any]] = []
+        for op in block.ops:
+            if isinstance(op, gpu.LaunchFuncOp):
+                steps.append({"launch": len(launches)})
+                launches.append(_launch(op, kernels, names, counters, expression, fail))
+            elif isinstance(op, scf.ForOp):
+                control = True
+                if op.iter_args:
+                    raise fail(op, "a host loop cannot carry values")
+                iv = op.body.block.args[0]
+                var, k = iv.name_hint or "iv", 0
+                while var in taken:
+                    k += 1
+                    var = f"{iv.name_hint or 'iv'}_{k}"
+                taken.add(var)
+                counters[iv] = var
+                steps.append({"for": {
+                    "var": var, "ctype": of_ir(iv.type).name,
+                    "lb": signed(op.lb, op), "ub": signed(op.ub, op), "step": signed(op.step, op),
+                    "body": steps_of(op.body.block)}})  # fmt: skip
+            elif isinstance(op, scf.IfOp):
+                control = True
+                if op.results:
+                    raise fail(op, "a host 'if' cannot yield values")
+                cond = expression(op.cond, op).expr.render()
+                orelse = steps_of(op.false_region.block) if op.false_region.blocks else []
+                steps.append({"if": {"cond": cond, "then": steps_of(op.true_region.block),
+                                     "else": orelse}})
+            elif isinstance(op, func.ReturnOp):
+                if op.operands:
+                    raise fail(op, "a host function must return nothing")
+            elif not (op.name.startswith("arith.") and not op.regions) and op.name != "scf.yield":
+                raise fail(
+                    op, "host code may only compute launch sizes, run loops and ifs, and "
+                    "launch kernels"
+                )
+        return steps
+
+    steps = steps_of(function.body.block)
     entry: dict[str, Any] = {"name": name, "params": params, "launches": launches}
+    if control:  # without host control flow, the launches run once each, in order
+        entry["steps"] = steps
     if required := requirements_of(function):  # agpu-specialize: the sizes compiled in
         entry["requires"] = required
     return entry
 
 
-def _launch(op: gpu.LaunchFuncOp, kernels, names, expression, fail) -> dict[str, Any]:
+def _launch(
+    op: gpu.LaunchFuncOp, kernels, names, counters, expression, fail
+) -> dict[str, Any]:
     kernel_ref: SymbolRefAttr = op.kernel
     kernel_name = (
         kernel_ref.nested_references.data[-1].data
@@ -96,9 +149,18 @@ def _launch(op: gpu.LaunchFuncOp, kernels, names, expression, fail) -> dict[str,
     if op.clusterSizeX is not None:
         raise fail(op, "thread block clusters")
     args: list[str] = []
+    function_block = op.parent_op()
+    while not isinstance(function_block, func.FuncOp):
+        function_block = function_block.parent_op()  # pyright: ignore[reportOptionalMemberAccess]
     for operand in op.kernelOperands:
-        if not isinstance(operand, BlockArgument) or operand.owner is not op.parent_block():
-            raise fail(op, "a kernel argument that is not a parameter of the host function")
+        if operand in counters:
+            args.append(counters[operand])
+            continue
+        if not isinstance(operand, BlockArgument) or operand.owner is not function_block.body.block:
+            raise fail(
+                op, "a kernel argument that is not a parameter of the host function or the "
+                "counter of a host loop"
+            )
         args.append(names[operand.index])
     expected = kernel.function_type.inputs.data
     if tuple(o.type for o in op.kernelOperands) != tuple(expected):

@@ -8,13 +8,20 @@ convert as C does, and parameters of signed or 32-bit types): division truncates
 wrapped silently (C leaves signed overflow undefined). `unsigned long long` (the result of
 `(unsigned long long)` and a parameter passed as a NumPy `uint64`, or as an int beyond 2^63 - 1):
 as in C, an operator with such an operand converts the other one to it (C's usual arithmetic
-conversions) and computes modulo 2^64, dividing and comparing (`min`, `max`) unsigned, so
-`n - lo` on `unsigned long` parameters is their distance even beyond 2^63:
+conversions) and computes modulo 2^64, dividing and comparing (`min`, `max`, `<`, ...)
+unsigned, so `n - lo` on `unsigned long` parameters is their distance even beyond 2^63.
+Comparisons, `!`, `&&` and `||` give 0 or 1 (a `long long`, C's `int`); `&&` and `||`
+short-circuit as in C (the operand they skip may not even be computable, e.g. `n != 0 && m / n`).
+They are what the conditions of a function's host program (its `if` steps) need:
 
+    cond    := and ('||' and)*
+    and     := eq ('&&' eq)*
+    eq      := rel (('==' | '!=') rel)*
+    rel     := expr (('<' | '<=' | '>' | '>=') expr)*
     expr    := term (('+' | '-') term)*
     term    := unary (('*' | '/' | '%') unary)*
-    unary   := ('-' | '+') unary | '(' TYPE ')' unary | primary
-    primary := INTEGER | NAME | '(' expr ')' | ('min' | 'max') '(' expr ',' expr ')'
+    unary   := ('-' | '+' | '!') unary | '(' TYPE ')' unary | primary
+    primary := INTEGER | NAME | '(' cond ')' | ('min' | 'max') '(' cond ',' cond ')'
     TYPE    := 'int' | 'unsigned' | 'long long' | 'unsigned long long'
 
 Anything else is rejected with a ValueError; strings are never handed to Python's `eval`.
@@ -27,7 +34,7 @@ from collections.abc import Mapping
 from numbers import Integral
 from typing import Any
 
-_TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z_][A-Za-z0-9_]*)|(\S))")
+_TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z_][A-Za-z0-9_]*)|(<=|>=|==|!=|&&|\|\||\S))")
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 _CASTS = {"int": (32, True), "unsigned": (32, False), "long long": (64, True),
           "unsigned long long": (64, False)}  # fmt: skip
@@ -43,13 +50,17 @@ def _tokenize(expr: str) -> list[tuple[str, str]]:
         elif name is not None:
             tokens.append(("name", name))
         elif other is not None:
-            if other not in "+-*/%(),":
+            if other not in _OPERATORS:
                 raise ValueError(f"launch expression {expr!r}: unexpected character {other!r}")
             tokens.append(("op", other))
     return tokens
 
 
 _U64 = 1 << 64
+_OPERATORS = {*"+-*/%(),<>!", "<=", ">=", "==", "!=", "&&", "||"}
+_COMPARISONS = {"<": lambda x, y: x < y, "<=": lambda x, y: x <= y, ">": lambda x, y: x > y,
+                ">=": lambda x, y: x >= y, "==": lambda x, y: x == y,
+                "!=": lambda x, y: x != y}  # fmt: skip
 
 
 class _Value:
@@ -87,6 +98,10 @@ def c_convert(value: int, bits: int, signed: bool) -> int:
 
 def _binary(op: str, a: _Value, b: _Value, expr: str) -> _Value:
     """`a op b` after C's usual arithmetic conversions (unsigned if either operand is)."""
+    if op in _COMPARISONS:
+        unsigned = a.unsigned or b.unsigned
+        x, y = (a.value % _U64, b.value % _U64) if unsigned else (a.value, b.value)
+        return _Value(int(_COMPARISONS[op](x, y)), False)
     if not (a.unsigned or b.unsigned):
         x, y = a.value, b.value
         if op == "/":
@@ -128,6 +143,17 @@ class _Parser:
         self.scalars = scalars
         self.tokens = _tokenize(expr)
         self.pos = 0
+        self.skipping = 0  # inside an operand `&&`/`||` does not evaluate
+
+    def combine(self, op: str, a: _Value, b: _Value) -> _Value:
+        """`a op b`; in an unevaluated operand its arithmetic errors are none (its value is
+        never used)."""
+        try:
+            return _binary(op, a, b, self.expr)
+        except ValueError:
+            if self.skipping:
+                return _Value(0, False)
+            raise
 
     def error(self, what: str) -> ValueError:
         return ValueError(f"launch expression {self.expr!r}: {what}")
@@ -150,27 +176,68 @@ class _Parser:
         self.pos += 1
 
     def parse(self) -> int:
-        value = self.additive()
+        value = self.logical_or()
         if self.peek() is not None:
             raise self.error(f"unexpected {self.peek()[1]!r}")  # type: ignore[index]
         return value.value
+
+    def logical_or(self) -> _Value:
+        value = self.logical_and()
+        while self.peek() == ("op", "||"):
+            self.pos += 1
+            value = self.short_circuit(value, self.logical_and, stop_at=True)
+        return value
+
+    def logical_and(self) -> _Value:
+        value = self.binaries(("==", "!="), self.relational)
+        while self.peek() == ("op", "&&"):
+            self.pos += 1
+            value = self.short_circuit(
+                value, lambda: self.binaries(("==", "!="), self.relational), stop_at=False
+            )
+        return value
+
+    def short_circuit(self, left: _Value, right, stop_at: bool) -> _Value:
+        """`left || right` (`stop_at` true) or `left && right`: the right operand is parsed
+        but, when the left one decides, it is not computed (its arithmetic cannot fail)."""
+        if bool(left.value) == stop_at:
+            self.skipping += 1
+            try:
+                right()
+            finally:
+                self.skipping -= 1
+            return _Value(int(stop_at), False)
+        return _Value(int(bool(right().value)), False)
+
+    def relational(self) -> _Value:
+        return self.binaries(("<", "<=", ">", ">="), self.additive)
+
+    def binaries(self, ops: tuple[str, ...], operand) -> _Value:
+        value = operand()
+        while (token := self.peek()) is not None and token[0] == "op" and token[1] in ops:
+            self.pos += 1
+            value = self.combine(token[1], value, operand())
+        return value
 
     def additive(self) -> _Value:
         value = self.term()
         while (token := self.peek()) in (("op", "+"), ("op", "-")):
             self.pos += 1
-            value = _binary(token[1], value, self.term(), self.expr)  # type: ignore[index]
+            value = self.combine(token[1], value, self.term())  # type: ignore[index]
         return value
 
     def term(self) -> _Value:
         value = self.unary()
         while (token := self.peek()) in (("op", "*"), ("op", "/"), ("op", "%")):
             self.pos += 1
-            value = _binary(token[1], value, self.unary(), self.expr)  # type: ignore[index]
+            value = self.combine(token[1], value, self.unary())  # type: ignore[index]
         return value
 
     def unary(self) -> _Value:
         token = self.peek()
+        if token == ("op", "!"):
+            self.pos += 1
+            return _Value(int(not self.unary().value), False)
         if token in (("op", "-"), ("op", "+")):
             self.pos += 1
             operand = self.unary()
@@ -178,7 +245,7 @@ class _Parser:
                 return operand
             if operand.unsigned:
                 return _Value(-operand.value % _U64, True)
-            return _Value(_check(-operand.value, self.expr), False)
+            return self.combine("-", _Value(0, False), operand)
         cast = self.cast_type()
         if cast is not None:
             bits, signed = _CASTS[cast]
@@ -208,11 +275,11 @@ class _Parser:
         if kind == "name":
             if text in ("min", "max") and self.peek() == ("op", "("):
                 self.pos += 1
-                a = self.additive()
+                a = self.logical_or()
                 self.expect(",")
-                b = self.additive()
+                b = self.logical_or()
                 self.expect(")")
-                return _binary(text, a, b, self.expr)
+                return self.combine(text, a, b)
             if text not in self.scalars:
                 raise self.error(f"unknown name {text!r}")
             value = _name_value(self.scalars[text])
@@ -223,7 +290,7 @@ class _Parser:
                 raise self.error(f"{text} = {given!r} is not an integer")
             return value
         if (kind, text) == ("op", "("):
-            value = self.additive()
+            value = self.logical_or()
             self.expect(")")
             return value
         raise self.error(f"unexpected {text!r}")

@@ -123,6 +123,33 @@ def build(name: str, operands: list[Size], width: int) -> Size:
     return Size(as_signed(x), width, signed=True, unsigned=x.unsigned and x.signed)
 
 
+_PREDICATES = ["==", "!=", "<", "<=", ">", ">=", "<", "<=", ">", ">="]
+"""`arith.cmpi` predicates by number (eq ne slt sle sgt sge ult ule ugt uge)."""
+
+
+def compare(predicate: int, operands: list[Size]) -> Size:
+    """`arith.cmpi`: a comparison of the signed readings (slt...), the unsigned ones (ult...),
+    or (eq, ne) of whichever reading both operands have; its value is 0 or 1."""
+    a, b = operands
+    if predicate >= 6 or (predicate < 2 and not (a.signed and b.signed)):
+        x, y = as_unsigned(a), as_unsigned(b)
+    else:
+        x, y = as_signed(a), as_signed(b)
+    return Size(Binary(_PREDICATES[predicate], x, y), 1, signed=False, unsigned=True)
+
+
+def logical(name: str, operands: list[Size]) -> Size:
+    """`arith.andi`/`ori`/`xori` on `i1` values (0 or 1): `&&`, `||`, and `!=` (`xori` with
+    true is `!`)."""
+    a, b = operands
+    if name == "arith.xori" and b.constant is not None:
+        expr = Unary("!", a.expr) if b.constant % 2 else a.expr
+    else:
+        expr = Binary({"arith.andi": "&&", "arith.ori": "||", "arith.xori": "!="}[name],
+                      a.expr, b.expr)
+    return Size(expr, 1, signed=False, unsigned=True)
+
+
 def _ring(name: str, operands: list[Size], width: int) -> Size:
     a, b = operands
     if name == "arith.shli":

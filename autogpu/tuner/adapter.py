@@ -293,17 +293,20 @@ def compile_kernel(source: str, filename: str, function: str, pipeline: str) -> 
 
 
 def launch_config(artifact: Artifact, scalars: Mapping[str, SizeValue]) -> list[LaunchConfig]:
-    """Grid, block and dynamic shared bytes of each launch, evaluated for `scalars`, and the
+    """Grid, block and dynamic shared bytes of each launch the function's host program runs,
+    evaluated for `scalars`, and the
     static shared bytes its kernel declares (the cuda target counts them)."""
     from autogpu.runtime.arguments import bind_scalars, parse_launch_description
     from autogpu.target.launch import launch_config as evaluate
+    from autogpu.target.launch_steps import steps_of, trace
 
     (function,) = parse_launch_description({"functions": [artifact.entry]}).values()
     names = {p.name for p in function.params if not p.is_array}
     typed = bind_scalars(function, {k: v for k, v in scalars.items() if k in names})
     configs: list[LaunchConfig] = []
-    for entry in artifact.entry["launches"]:
-        grid, block, shared = evaluate(entry, typed)
+    for index, env in trace(steps_of(artifact.entry), typed):
+        entry = artifact.entry["launches"][index]
+        grid, block, shared = evaluate(entry, env)
         configs.append({"kernel": entry["kernel"], "grid": list(grid), "block": list(block),
                         "shared": int(shared),
                         "static_shared": int(entry.get("static_shared_bytes", 0))})

@@ -3,7 +3,8 @@
 For each variant the tuner writes a directory with
 - `kernel.cu`: the variant's kernels, `#define AUTOGPU_<PARAM> value` for each tuned parameter,
   and a host launcher `autogpu_launch_<function>(...)` taking the C function's parameters
-  (device pointers for arrays) that launches the kernels with the variant's configuration;
+  (device pointers for arrays) that launches the kernels with the variant's configuration,
+  inside the loops and ifs of the function's host program (a time loop stays a loop);
 - `launch.json`: the launch description;
 - `{host}`: an instrumented copy of `--host-source` (if given), in which the statement after each
   `// autogpu: time` line is wrapped in timing and error-check code: CUDA events and
@@ -36,6 +37,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from autogpu.diagnostics import CompileError
+from autogpu.dialects.signature import C_TYPES
+from autogpu.target.launch_steps import counters, steps_of, to_cxx
 from autogpu.tuner import adapter
 from autogpu.tuner.kernel import KernelCompiler, compile_task
 from autogpu.tuner.measure import Measurer, Outcome
@@ -134,14 +137,20 @@ def launcher(artifact: adapter.Artifact, config: Mapping[str, Any]) -> str:
         params.append(f"{const}{p['ctype']} *{p['name']}" if p["kind"] == "array"
                       else f"{p['ctype']} {p['name']}")
     scalars = {p["name"]: p.get("dtype", "") for p in entry["params"] if p["kind"] == "scalar"}
+    scalars.update({var: C_TYPES[ctype].dtype for var, ctype in counters(steps_of(entry)).items()})
     lines.append(f"static inline void autogpu_launch_{entry['name']}({', '.join(params)}) {{")
-    for launch in entry["launches"]:
+
+    def one_launch(index: int) -> list[str]:
+        launch = entry["launches"][index]
         g = ", ".join(f"(unsigned)({_c_expr(e, scalars)})" for e in launch["grid"])
         b = ", ".join(f"(unsigned)({_c_expr(e, scalars)})" for e in launch["block"])
         shared = _c_expr(launch.get("dynamic_shared_bytes", "0"), scalars)
-        lines.append(f"  {{ dim3 agpu_grid({g}), agpu_block({b});")
-        lines.append(f"    if (agpu_grid.x && agpu_grid.y && agpu_grid.z) {launch['kernel']}"
-                     f"<<<agpu_grid, agpu_block, (size_t)({shared})>>>({', '.join(launch['args'])}); }}")
+        return [f"{{ dim3 agpu_grid({g}), agpu_block({b});",
+                f"  if (agpu_grid.x && agpu_grid.y && agpu_grid.z) {launch['kernel']}"
+                f"<<<agpu_grid, agpu_block, (size_t)({shared})>>>({', '.join(launch['args'])}); }}"]
+
+    # the host program: loops and ifs around the launches (launch_steps)
+    lines += to_cxx(steps_of(entry), lambda e: _c_expr(e, scalars), one_launch)
     lines += ["}", "#endif", ""]
     return "\n".join(lines)
 

@@ -1,5 +1,5 @@
-/* One time step of jacobi-2d (PolyBench/OpenMP style): B from A, then A from B. (A time loop
-   around parallel loops is not lowered: the host would have to run it.) */
+/* One time step of jacobi-2d (PolyBench/OpenMP style): B from A, then A from B. (jacobi_2d.c
+   has the time loop around them, which the host runs.) */
 void jacobi2d(int n, double A[n][n], double B[n][n]) {
   int i, j;
 #pragma omp parallel for private(j)

@@ -84,7 +84,7 @@ RACE_AFTER = """void f(int n, float *x, float *out) {
   out[0] = t;
 }"""
 SERIAL_AROUND_PARALLEL = """void f(int n, float *x) {
-  for (int t = 0; t < 4; t++) {
+  while (x[0] < 4) {
 #pragma omp parallel for
     for (int i = 0; i < n; i++)
       x[i] += 1;
@@ -104,7 +104,7 @@ BOUND_FROM_MEMORY = """void f(const int *m, const float *x, float *out) {
     [
         (RACE_READ, "may be read before the iteration assigns it", (5, 9)),
         (RACE_AFTER, "code after the loop reads the value", (8, 12)),
-        (SERIAL_AROUND_PARALLEL, "a parallel loop inside serial control flow", (4, 5)),
+        (SERIAL_AROUND_PARALLEL, "a parallel loop inside a 'while'", (2, 3)),
         (BOUND_FROM_MEMORY, "which is computed from memory", (4, 3)),
     ],
     ids=["race-read", "race-after-loop", "serial-around-parallel", "bound-from-memory"],
@@ -150,10 +150,12 @@ def test_ir_verifier_errors_point_at_the_op(tmp_path: Path, capsys):
 def test_ir_pass_errors_point_at_the_op(tmp_path: Path, capsys):
     path = tmp_path / "serial.mlir"
     path.write_text(
-        "func.func @f(%n: i32) {\n"
+        "func.func @f(%n: i32, %m: memref<?xi32>) {\n"
         "  %c0 = arith.constant 0 : i32\n"
         "  %c1 = arith.constant 1 : i32\n"
-        "  scf.for %t = %c0 to %n step %c1 : i32 {\n"
+        "  %z = arith.constant 0 : index\n"
+        "  %ub = memref.load %m[%z] : memref<?xi32>\n"
+        "  scf.for %t = %c0 to %ub step %c1 : i32 {\n"
         "    agpu.parallel_for %i = %c0 to %n step %c1 : i32 {\n"
         "    }\n"
         "  }\n"
@@ -161,7 +163,8 @@ def test_ir_pass_errors_point_at_the_op(tmp_path: Path, capsys):
         "}\n"
     )
     assert autogpu_opt([str(path), "-p", "convert-agpu-to-gpu"]) == 1
-    assert capsys.readouterr().err.startswith(f"{path}:5:5: error: a parallel loop inside serial")
+    assert capsys.readouterr().err.startswith(
+        f"{path}:6:3: error: the bounds of this loop around kernels depend on 'ub'")
 
 
 def test_printed_ir_of_parsed_files_is_unchanged(tmp_path: Path, capsys):

@@ -244,6 +244,7 @@ EXAMPLE_SCALARS = {
             for a, b, c, d in ((0, 1, 1, 1), (1, 1, 1, 1), (5, 7, 3, 9), (3, 260, 2, 4))],
     "jacobi2d": [dict(n=n) for n in (0, 1, 3, 20, 259)],
     "blur_padded": [dict(n=n, m=m) for n, m in ((0, 3), (1, 1), (5, 33), (130, 7))],
+    "jacobi_2d": [dict(tsteps=t, n=n) for t, n in ((0, 5), (1, 1), (1, 37), (7, 19), (7, 3))],
     "gemver": [dict(n=n, alpha=1.5, beta=1.25) for n in (0, 1, 9, 257)],
     "covariance": [dict(m=m, n=n, float_n=float(n) + 0.5) for m, n in ((0, 2), (1, 1), (6, 9),
                                                                          (259, 3))],

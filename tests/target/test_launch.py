@@ -149,11 +149,44 @@ def test_evaluate_rejects_other_casts(expr: str, message: str):
 
 
 @pytest.mark.parametrize(
+    "expr, scalars, value",
+    [
+        ("t % 2 != 0", {"t": 3}, 1),
+        ("t % 2 != 0", {"t": -4}, 0),
+        ("!(t % 2)", {"t": 4}, 1),
+        ("!t + 1", {"t": 7}, 1),  # ! binds tighter than +
+        ("t < n && n <= 10", {"t": 3, "n": 10}, 1),
+        ("t > n || t >= 3", {"t": 3, "n": 10}, 1),
+        ("1 + 2 == 3", {}, 1),  # == binds looser than +
+        ("1 < 2 == 1", {}, 1),  # (1 < 2) == 1, as C groups it
+        ("1 || 0 && 0", {}, 1),  # && binds tighter than ||
+        ("(1 || 0) && 0", {}, 0),
+        ("max(t < 2, 0)", {"t": 1}, 1),
+        # C's usual arithmetic conversions: -1 becomes 2^64 - 1 against an unsigned value
+        ("-1 < (unsigned long long)0", {}, 0),
+        ("-1 < 0", {}, 1),
+        ("n > 0", {"n": np.uint64(2**63 + 1)}, 1),
+        # && and || short-circuit: the unevaluated operand may not be computable
+        ("n != 0 && m / n > 1", {"n": 0, "m": 1}, 0),
+        ("n == 0 || m % n", {"n": 0, "m": 1}, 1),
+        ("n == 0 || 9223372036854775807 + n", {"n": 0}, 1),
+        ("n != 0 && m / n > 1", {"n": 1, "m": 5}, 1),
+    ],
+)
+def test_evaluate_conditions(expr: str, scalars: dict, value: int):
+    """Comparisons and logical operators with C semantics (the conditions of host `if`s)."""
+    assert evaluate(expr, scalars) == value
+
+
+@pytest.mark.parametrize(
     "expr, message",
     [
         ("x + 1", "unknown name 'x'"),
         ("n ? 1 : 2", "unexpected character '?'"),
-        ("n < 2", "unexpected character '<'"),
+        ("n & 1", "unexpected character '&'"),
+        ("n < < 2", "unexpected '<'"),
+        ("n = 2", "unexpected character '='"),
+        ("n != 0 && 1 / 0", "divides by zero"),  # && evaluates what its left side lets through
         ("__import__('os')", "unexpected character"),
         ("n.real", "unexpected character '.'"),
         ("n[0]", "unexpected character '['"),

@@ -123,6 +123,7 @@ def _lower_function(
         kernels.add_op(_device_global(spill.global_name, MemRefType(spill.value.type, []), None))
     host = HostBuilder(plan.func)
     single = len(plan.segments) == 1
+    launched: dict[int, tuple[str, BlockShape]] = {}
     for seg in plan.segments:
         name = namer.fresh(f"{fn_name}_kernel" if single else f"{fn_name}_kernel{seg.index}")
         shape = BlockShape(1, 1, 1) if seg.mapping is None else _shape_of(seg.mapping, block)
@@ -130,7 +131,8 @@ def _lower_function(
         kernel = builder.build_parallel() if seg.is_parallel else builder.build_serial()
         region_dce(kernel.body)
         kernels.add_op(kernel)
-        host.launch(seg, name, shape)
+        launched[seg.index] = (name, shape)
+    host.build(plan.steps, launched)
     host.finish()
     region_dce(plan.func.body)
 

@@ -6,6 +6,14 @@ between nests that touches memory is a serial segment (one single-thread kernel,
 Pure scalar code is no segment: it is recomputed wherever it is used (in kernels, and on the host
 for launch sizes).
 
+Serial control flow around parallel loops (a time loop `for (t = 0; t < T; t++)`, an `if`) stays
+on the host: the function is a tree of *host steps* (`HostFor`, `HostIf`, segments), each body
+read into segments the same way. The counter of a host loop is a *host value*: a kernel that
+uses it (directly, or through pure code it recomputes) takes it as an extra argument after the
+C parameters. The host computes loop bounds and conditions from the scalar parameters and host
+values only; one that depends on memory (a convergence test reading an array, a `while` loop)
+is refused with its location.
+
 Variables (function-level `memref.alloca` slots) used by one segment only become locals of its
 kernel. Those shared by several launches, and reduction variables, live in module-level device
 memory (`memref.global` in the `gpu.module`, `__device__ T name;` in CUDA). Values computed by a
@@ -28,10 +36,11 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerAttr, IntegerType, MemRefType
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 
 from autogpu.dialects.agpu import LAST_ITERATION, ParallelForOp, ReductionKind
 from autogpu.dialects.agpu_sync import is_synchronized
+from autogpu.dialects.signature import CType, of_ir
 from autogpu.passes.analysis.nest_mapping import NestMapping, map_nest
 from autogpu.passes.utils.errors import PassError, describe_value, error_at
 from autogpu.passes.utils.slices import external_operands, is_pure, slice_leaves
@@ -43,6 +52,8 @@ class Segment:
     ops: list[Operation]
     mapping: NestMapping | None = None  # parallel segments only
     externals: list[SSAValue] = field(default_factory=list[SSAValue])
+    depth: int = 0  # host loops around it
+    host_args: list[SSAValue] = field(default_factory=list[SSAValue])  # host values it takes
 
     @property
     def is_parallel(self) -> bool:
@@ -68,9 +79,11 @@ class Segment:
 
 @dataclass
 class Slot:
-    """A function-level variable (a `memref.alloca` at the top of the function)."""
+    """A variable of the function: a `memref.alloca` at the top of its body or of the body of
+    a host loop or if (declared there, as C scopes it)."""
 
     alloca: memref.AllocaOp
+    depth: int = 0  # host loops around its declaration
     users: list[int] = field(default_factory=list[int])  # segment indices, in order
     reduction_in: set[int] = field(default_factory=set[int])
     private_in: set[int] = field(default_factory=set[int])
@@ -90,12 +103,43 @@ class Spill:
     global_name: str
 
 
+@dataclass(frozen=True)
+class HostValue:
+    """A value the host computes and passes to kernels: the counter of a host loop."""
+
+    name: str  # unique among the parameters and other host values
+    ctype: CType
+
+
+@dataclass
+class HostFor:
+    """A serial `scf.for` around kernels, run by the host; its counter is a host value."""
+
+    op: scf.ForOp
+    var: HostValue  # its counter
+    body: list[HostStep]
+
+
+@dataclass
+class HostIf:
+    """A serial `scf.if` around kernels, its condition computed by the host."""
+
+    op: scf.IfOp
+    then: list[HostStep]
+    orelse: list[HostStep]
+
+
+HostStep = Segment | HostFor | HostIf
+
+
 @dataclass
 class FunctionPlan:
     func: func.FuncOp
     segments: list[Segment]
     slots: dict[SSAValue, Slot]
     spills: dict[SSAValue, Spill]
+    steps: list[HostStep] = field(default_factory=list[HostStep])
+    host_values: dict[SSAValue, HostValue] = field(default_factory=dict[SSAValue, HostValue])
 
 
 class SymbolNamer:
@@ -116,9 +160,9 @@ class SymbolNamer:
 def plan_function(fn: func.FuncOp, namer: SymbolNamer) -> FunctionPlan:
     body = _single_block(fn)
     _remove_dead_slots(body)
-    top = list(body.ops)[:-1]
-    slots = {op.memref: Slot(op) for op in top if isinstance(op, memref.AllocaOp)}
-    segments = _segments(fn, [op for op in top if not isinstance(op, memref.AllocaOp)])
+    reader = _StepReader(fn)
+    steps = reader.read(list(body.ops)[:-1], depth=0)
+    slots, segments, host_values = reader.slots, reader.segments, reader.host_values
     owner_segment = {op: seg.index for seg in segments for op in seg.ops}
 
     spills: dict[SSAValue, Spill] = {}
@@ -129,6 +173,9 @@ def plan_function(fn: func.FuncOp, namer: SymbolNamer) -> FunctionPlan:
             if leaf in slots:
                 if seg.index not in slots[leaf].users:
                     slots[leaf].users.append(seg.index)
+                continue
+            if leaf in host_values:
+                seg.host_args.append(leaf)
                 continue
             owner = leaf.owner
             if not isinstance(owner, Operation):
@@ -147,10 +194,25 @@ def plan_function(fn: func.FuncOp, namer: SymbolNamer) -> FunctionPlan:
     for slot in slots.values():
         slot.users.sort()
         shared_by_threads = _synchronized_in(slot, segments)
-        if len(slot.users) > 1 or slot.reduction_in or shared_by_threads:
+        if (
+            len(slot.users) > 1
+            or slot.reduction_in
+            or shared_by_threads
+            or _outlives_launches(slot, segments)
+        ):
             slot.global_name = namer.fresh(_global_base(fn, slot.value))
         _plan_privatization(slot, segments)
-    return FunctionPlan(fn, segments, slots, spills)
+    return FunctionPlan(fn, segments, slots, spills, steps, host_values)
+
+
+def _outlives_launches(slot: Slot, segments: list[Segment]) -> bool:
+    """A variable used by one kernel that a host loop launches again and again, declared
+    outside that loop: the value one launch leaves must reach the next (`count++` in a time
+    loop), unless every launch assigns it first."""
+    if len(slot.users) != 1:
+        return False
+    seg = segments[slot.users[0]]
+    return seg.depth > slot.depth and not _assigned_first(seg, slot.value)
 
 
 def _single_block(fn: func.FuncOp) -> Block:
@@ -172,9 +234,14 @@ def _single_block(fn: func.FuncOp) -> Block:
 
 
 def _remove_dead_slots(body: Block) -> None:
-    """Drops function-level variables that are only ever assigned (e.g. the exit value of a
-    loop counter declared outside its loop), so they cost no single-thread launch."""
+    """Drops function-level variables (and those of host loop bodies) that are only ever
+    assigned (e.g. the exit value of a loop counter declared outside its loop), so they cost
+    no single-thread launch."""
     for op in list(body.ops):
+        if isinstance(op, scf.ForOp | scf.IfOp) and _contains_parallel(op):
+            for region in op.regions:
+                for block in region.blocks:
+                    _remove_dead_slots(block)
         if not isinstance(op, memref.AllocaOp):
             continue
         users = [use.operation for use in op.memref.uses]
@@ -186,31 +253,91 @@ def _remove_dead_slots(body: Block) -> None:
             op.erase()
 
 
-def _segments(fn: func.FuncOp, ops: list[Operation]) -> list[Segment]:
-    segments: list[Segment] = []
-    pending: list[Operation] = []
+class _StepReader:
+    """Reads a function body (and the bodies of its host control flow) into host steps."""
 
-    def flush() -> None:
-        if any(not is_pure(op) for op in pending):
-            segments.append(Segment(len(segments), list(pending)))
-        pending.clear()
+    def __init__(self, fn: func.FuncOp):
+        self.fn = fn
+        self.segments: list[Segment] = []
+        self.slots: dict[SSAValue, Slot] = {}
+        self.host_values: dict[SSAValue, HostValue] = {}
+        self.taken = {arg.name_hint for arg in fn.body.block.args if arg.name_hint}
 
-    for op in ops:
-        if isinstance(op, ParallelForOp):
-            flush()
-            segments.append(Segment(len(segments), [op], map_nest(op)))
-            continue
-        for inner in op.walk():
-            if isinstance(inner, ParallelForOp):
-                raise error_at(
-                    inner,
-                    f"a parallel loop inside serial control flow ({op.name}) cannot be "
-                    "launched from the host: only parallel loops at the top level of "
-                    f"function '{fn.sym_name.data}' become kernels",
-                )
-        pending.append(op)
-    flush()
-    return segments
+    def read(self, ops: list[Operation], depth: int) -> list[HostStep]:
+        steps: list[HostStep] = []
+        pending: list[Operation] = []
+
+        def flush() -> None:
+            if any(not is_pure(op) for op in pending):
+                seg = Segment(len(self.segments), list(pending), depth=depth)
+                self.segments.append(seg)
+                steps.append(seg)
+            pending.clear()
+
+        for op in ops:
+            if isinstance(op, memref.AllocaOp):
+                self.slots[op.memref] = Slot(op, depth)  # a variable of this (host) scope
+            elif isinstance(op, ParallelForOp):
+                flush()
+                seg = Segment(len(self.segments), [op], map_nest(op), depth=depth)
+                self.segments.append(seg)
+                steps.append(seg)
+            elif _contains_parallel(op):
+                flush()
+                steps.append(self._host_control(op, depth))
+            else:
+                pending.append(op)
+        flush()
+        return steps
+
+    def _host_control(self, op: Operation, depth: int) -> HostStep:
+        if isinstance(op, scf.ForOp):
+            if op.iter_args or op.results:
+                raise error_at(op, "a loop around parallel loops cannot carry values (iter_args)")
+            iv = op.body.block.args[0]
+            var = HostValue(self._fresh(iv.name_hint or "iv"), of_ir(iv.type))
+            self.host_values[iv] = var
+            return HostFor(op, var, self.read(_region_ops(op.body), depth + 1))
+        if isinstance(op, scf.IfOp):
+            if op.results:
+                raise error_at(op, "an 'if' around parallel loops cannot yield values")
+            return HostIf(
+                op, self.read(_region_ops(op.true_region), depth),
+                self.read(_region_ops(op.false_region), depth),
+            )
+        if isinstance(op, scf.WhileOp):
+            raise error_at(
+                op,
+                "a parallel loop inside a 'while' (or non-canonical 'for') loop: the host runs "
+                "loops around kernels, and it can only run counted 'for' loops whose bounds "
+                "it computes from scalar parameters (a condition on data the kernels compute, "
+                "such as a convergence test, is not supported yet)",
+            )
+        inner = next(i for i in op.walk() if isinstance(i, ParallelForOp))
+        raise error_at(
+            inner,
+            f"a parallel loop inside {op.name} cannot be launched from the host: only serial "
+            "'for' loops and 'if's around parallel loops run on the host",
+        )
+
+    def _fresh(self, base: str) -> str:
+        name, k = base, 0
+        while name in self.taken:
+            k += 1
+            name = f"{base}_{k}"
+        self.taken.add(name)
+        return name
+
+
+def _contains_parallel(op: Operation) -> bool:
+    return any(isinstance(inner, ParallelForOp) for inner in op.walk())
+
+
+def _region_ops(region: Region) -> list[Operation]:
+    """The ops of a single-block `scf` region, without its `scf.yield`."""
+    if not region.blocks:
+        return []
+    return [op for op in region.block.ops if not isinstance(op, scf.YieldOp)]
 
 
 def _check_spillable(value: SSAValue, owner: Operation) -> None:

@@ -1,5 +1,9 @@
 """The host side: the C function rewritten in place (same name, signature and argument
-attributes) into the launches of its kernels, in program order.
+attributes) into the launches of its kernels, in program order, inside the serial `scf.for` and
+`scf.if` around them (the plan's host steps), which the host runs: a time loop of T sweeps of two
+nests launches 2T kernels. Loop bounds, conditions and launch sizes are computed on the host from
+the scalar parameters and the counters of host loops, which the kernels that use them receive
+after the C parameters.
 
 Launch sizes are computed from the scalar parameters with `index` arithmetic restricted to what
 the `cuda` target prints as C integer expressions in the launch description (docs/ir.md):
@@ -14,19 +18,23 @@ iterations; its threads then all fail their guards.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+
 from xdsl.builder import Builder
-from xdsl.dialects import arith, func, gpu
-from xdsl.dialects.builtin import IntegerAttr
+from xdsl.dialects import arith, func, gpu, scf
+from xdsl.dialects.builtin import IntegerAttr, IntegerType
 from xdsl.dialects.gpu import DimensionEnum
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
+from autogpu.dialects.agpu import ParallelForOp
 from autogpu.passes.convert_agpu_to_gpu.coverage import MAX_GRID_YZ
-from autogpu.passes.convert_agpu_to_gpu.function_plan import Segment
+from autogpu.passes.convert_agpu_to_gpu.function_plan import HostFor, HostIf, HostStep, Segment
 from autogpu.passes.convert_agpu_to_gpu.kernel_builder import BlockShape, kernel_symbol
 from autogpu.passes.utils.errors import PassError, describe_value, error_at
 from autogpu.passes.utils.index_arith import IndexArith, constant_value
-from autogpu.passes.utils.slices import SliceCloner
+from autogpu.passes.utils.slices import SliceCloner, is_recomputable, slice_leaves
 
 HOST_OPS: tuple[type[Operation], ...] = (
     arith.AddiOp,
@@ -46,18 +54,23 @@ HOST_OPS: tuple[type[Operation], ...] = (
     arith.ExtSIOp,
     arith.ExtUIOp,
     arith.TruncIOp,
+    arith.CmpiOp,
 )
 """Pure integer ops the launch description can express (with integer `arith.constant`)."""
+LOGICAL_OPS = (arith.AndIOp, arith.OrIOp, arith.XOrIOp)
+"""On `i1` only: `&&`, `||` and `!` (`xori` with true) of host conditions."""
 
 
 def _host_computable(op: Operation) -> bool:
     if isinstance(op, arith.ConstantOp):
         return isinstance(op.value, IntegerAttr)
+    if isinstance(op, LOGICAL_OPS):
+        return op.results[0].type == IntegerType(1)
     return isinstance(op, HOST_OPS)
 
 
 class HostBuilder:
-    """Collects the launches of one function, then replaces its body with them."""
+    """Builds the host function from the plan's host steps, then replaces its body."""
 
     def __init__(self, fn: func.FuncOp):
         self.fn = fn
@@ -69,7 +82,8 @@ class HostBuilder:
             self.value_map[old_arg] = new_arg
         self.builder = Builder(InsertPoint.at_end(self.block))
         self.ix = IndexArith(self.builder, share_constants=True)
-        self._segment: Segment | None = None
+        # what the host is computing, for errors: ("the bounds of this parallel loop", nest)
+        self._context: tuple[str, Operation | None] = ("", None)
         self.cloner = SliceCloner(
             self.builder,
             self.value_map,
@@ -78,27 +92,100 @@ class HostBuilder:
             on_reject=self._reject,
         )
 
-    def _where(self) -> Operation | None:
-        seg = self._segment
-        return seg.mapping.nest if seg is not None and seg.mapping is not None else None
-
     def _leaf(self, value: SSAValue) -> SSAValue:
+        what, where = self._context
+        depend = "depend" if what.startswith("the bounds") else "depends"
+        if isinstance(where, ParallelForOp):
+            why = "the host cannot compute the launch size"
+        else:
+            why = (
+                "the host, which runs it, knows only the scalar parameters and the counters of "
+                "the loops it runs (a condition on data that kernels compute is not supported yet)"
+            )
         raise error_at(
-            self._where(),
-            f"the bounds of this parallel loop depend on {describe_value(value)}, which is "
-            "computed from memory: the host cannot compute the launch size",
+            where, f"{what} {depend} on {describe_value(value)}, which is computed from memory: "
+            f"{why}",
         )
 
     def _reject(self, op: Operation, value: SSAValue) -> PassError:
+        what, where = self._context
+        are = "are" if what.startswith("the bounds") else "is"
+        allowed = "" if isinstance(where, ParallelForOp) else ", comparisons, && || !"
         return error_at(
-            self._where(),
-            f"the bounds of this parallel loop are computed with {op.name} "
-            f"({describe_value(value)}), which the launch description cannot express (only "
-            "integer + - * / % min max and casts)",
+            where,
+            f"{what} {are} computed with {op.name} ({describe_value(value)}), which the launch "
+            f"description cannot express (only integer + - * / % min max and casts{allowed})",
         )
 
+    def _host_value(self, value: SSAValue, what: str, where: Operation) -> SSAValue:
+        self._context = (what, where)
+        _, leaves = slice_leaves([value], is_leaf=lambda v: v in self.value_map)
+        for leaf in leaves:  # data from memory first: it, not the op using it, is the reason
+            owner = leaf.owner
+            if leaf not in self.value_map and not (
+                isinstance(owner, Operation) and is_recomputable(owner)
+            ):
+                self._leaf(leaf)
+        return self.cloner.get(value)
+
+    @contextmanager
+    def _scope(self, block: Block) -> Iterator[None]:
+        """Builds into a nested block: values computed there are not reused after it."""
+        saved_map = dict(self.value_map)
+        saved_constants = self.ix.save_constants()
+        saved_point = self.builder.insertion_point
+        self.builder.insertion_point = InsertPoint.at_end(block)
+        try:
+            yield
+        finally:
+            self.builder.insertion_point = saved_point
+            self.value_map.clear()
+            self.value_map.update(saved_map)
+            self.ix.restore_constants(saved_constants)
+
+    def build(
+        self, steps: Sequence[HostStep], kernels: Mapping[int, tuple[str, BlockShape]]
+    ) -> None:
+        """The launches of `steps` (kernel name and block by segment index), in order, inside
+        the host control flow."""
+        for step in steps:
+            if isinstance(step, Segment):
+                self.launch(step, *kernels[step.index])
+            elif isinstance(step, HostFor):
+                self._for(step, kernels)
+            else:
+                self._if(step, kernels)
+
+    def _for(self, step: HostFor, kernels: Mapping[int, tuple[str, BlockShape]]) -> None:
+        op = step.op
+        lb, ub, stride = (
+            self._host_value(v, "the bounds of this loop around kernels", op)
+            for v in (op.lb, op.ub, op.step)
+        )
+        iv = op.body.block.args[0]
+        body = Block(arg_types=[iv.type])
+        body.args[0].name_hint = step.var.name
+        loop = self.builder.insert(scf.ForOp(lb, ub, stride, [], Region(body)))
+        loop.location = op.location
+        with self._scope(body):
+            self.value_map[iv] = body.args[0]
+            self.build(step.body, kernels)
+            self.builder.insert(scf.YieldOp())
+
+    def _if(self, step: HostIf, kernels: Mapping[int, tuple[str, BlockShape]]) -> None:
+        op = step.op
+        cond = self._host_value(op.cond, "the condition of this 'if' around kernels", op)
+        then, orelse = Block(), Block()
+        branches = [(then, step.then)] + ([(orelse, step.orelse)] if step.orelse else [])
+        new = scf.IfOp(cond, [], Region(then), Region(orelse) if step.orelse else None)
+        new.location = op.location
+        self.builder.insert(new)
+        for block, steps in branches:
+            with self._scope(block):
+                self.build(steps, kernels)
+                self.builder.insert(scf.YieldOp())
+
     def launch(self, seg: Segment, kernel_name: str, block: BlockShape) -> None:
-        self._segment = seg
         one = self.ix.const(1)
         grid = [one, one, one]
         if seg.mapping is not None:
@@ -107,7 +194,10 @@ class HostBuilder:
                 if level is None:
                     continue
                 lb, ub, step = (
-                    self.ix.cast(self.cloner.get(v)) for v in level.loop.operands[:3]
+                    self.ix.cast(
+                        self._host_value(v, "the bounds of this parallel loop", seg.mapping.nest)
+                    )
+                    for v in level.loop.operands[:3]
                 )
                 count = self.ix.sub(ub, lb)
                 if not level.sparse:
@@ -120,12 +210,13 @@ class HostBuilder:
                     size.name_hint = f"grid_{dim.value}"
                 grid[dim_index] = size
         sizes = [self.ix.const(n) for n in block.as_list()]
+        host_args = [self.value_map[v] for v in seg.host_args]
         self.builder.insert(
             gpu.LaunchFuncOp(
-                kernel_symbol(kernel_name), grid, sizes, kernelOperands=list(self.block.args)
+                kernel_symbol(kernel_name), grid, sizes,
+                kernelOperands=[*self.block.args, *host_args],
             )
         )
-        self._segment = None
 
     def finish(self) -> None:
         """Replaces the function's body with the launches."""

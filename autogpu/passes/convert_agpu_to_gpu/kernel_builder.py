@@ -66,6 +66,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from autogpu.dialects.agpu import ParallelForOp, YieldOp
+from autogpu.dialects.signature import CParameter
 from autogpu.passes.convert_agpu_to_gpu.coverage import Coverage, known_int
 from autogpu.passes.convert_agpu_to_gpu.function_plan import FunctionPlan, Segment
 from autogpu.passes.convert_agpu_to_gpu.jam import Env, Jammer
@@ -157,17 +158,31 @@ class KernelBuilder:
         self.jam = jam
         fn = plan.func
         inputs = list(fn.function_type.inputs.data)
-        self.kernel = gpu.FuncOp(name, (inputs, []), kernel=True, known_block_size=block.as_list())
+        host_values = [plan.host_values[v] for v in seg.host_args]
+        self.kernel = gpu.FuncOp(
+            name, ([*inputs, *(v.type for v in seg.host_args)], []), kernel=True,
+            known_block_size=block.as_list(),
+        )
         self.kernel.attributes["gpu.kernel"] = UnitAttr()
-        if fn.arg_attrs is not None:
-            self.kernel.attributes["arg_attrs"] = fn.arg_attrs
-        else:
-            self.kernel.attributes["arg_attrs"] = ArrayAttr([DictionaryAttr({})] * len(inputs))
+        attrs = (
+            list(fn.arg_attrs.data) if fn.arg_attrs is not None
+            else [DictionaryAttr({})] * len(inputs)
+        )
+        if host_values:  # the counters of host loops, after the C parameters
+            attrs += [
+                DictionaryAttr(CParameter(h.name, h.ctype.name, v.type, False).attributes())
+                for h, v in zip(host_values, seg.host_args)
+            ]
+        self.kernel.attributes["arg_attrs"] = (
+            fn.arg_attrs if fn.arg_attrs is not None and not host_values else ArrayAttr(attrs)
+        )
         entry = self.kernel.body.block
         self.value_map: dict[SSAValue, SSAValue] = {}
-        for old, new in zip(fn.body.block.args, entry.args, strict=True):
+        for old, new in zip([*fn.body.block.args, *seg.host_args], entry.args, strict=True):
             new.name_hint = old.name_hint
             self.value_map[old] = new
+        for h, new in zip(host_values, entry.args[len(inputs):]):
+            new.name_hint = h.name
         self.builder = Builder(InsertPoint.at_end(entry))
         self.cloner = SliceCloner(self.builder, self.value_map, self._leaf)
         self._ids: dict[tuple[type[Operation], DimensionEnum], SSAValue] = {}

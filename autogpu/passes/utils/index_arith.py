@@ -51,6 +51,15 @@ class IndexArith:
         self._constants: dict[int, SSAValue] | None = {} if share_constants else None
         self._overflow = _NSW if nsw else _WRAPS
 
+    def save_constants(self) -> dict[int, SSAValue] | None:
+        """The shared constants so far, for `restore_constants` after building a nested block
+        (whose constants are not visible after it)."""
+        return None if self._constants is None else dict(self._constants)
+
+    def restore_constants(self, saved: dict[int, SSAValue] | None) -> None:
+        if saved is not None:
+            self._constants = dict(saved)
+
     def _insert(self, op: Operation, name: str | None) -> SSAValue:
         self.builder.insert(op)
         result = op.results[0]

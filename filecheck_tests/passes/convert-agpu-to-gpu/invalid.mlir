@@ -9,16 +9,51 @@ func.func @returns_value(%n: i32) -> i32 {
 
 // -----
 
-func.func @parallel_in_serial_loop(%A: memref<?xf32>, %n: i32) {
+func.func @parallel_in_serial_loop_bound_from_memory(%A: memref<?xi32>, %n: i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
-  scf.for %t = %c0 to %n step %c1 : i32 {
+  %z = arith.constant 0 : index
+  %steps = memref.load %A[%z] : memref<?xi32>
+  scf.for %t = %c0 to %steps step %c1 : i32 {
     agpu.parallel_for %i = %c0 to %n step %c1 : i32 {
     }
   }
   func.return
 }
-// CHECK: a parallel loop inside serial control flow (scf.for) cannot be launched from the host
+// CHECK: the bounds of this loop around kernels depend on 'steps', which is computed from memory
+
+// -----
+
+func.func @parallel_in_while(%A: memref<?xi32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %z = arith.constant 0 : index
+  scf.while () : () -> () {
+    %v = memref.load %A[%z] : memref<?xi32>
+    %go = arith.cmpi slt, %v, %n : i32
+    scf.condition(%go)
+  } do {
+    agpu.parallel_for %i = %c0 to %n step %c1 : i32 {
+    }
+    scf.yield
+  }
+  func.return
+}
+// CHECK: a parallel loop inside a 'while' (or non-canonical 'for') loop: the host runs loops around kernels
+
+// -----
+
+func.func @parallel_in_carried_loop(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = scf.for %t = %c0 to %n step %c1 iter_args(%acc = %c0) -> (i32) : i32 {
+    agpu.parallel_for %i = %c0 to %n step %c1 : i32 {
+    }
+    scf.yield %acc : i32
+  }
+  func.return
+}
+// CHECK: a loop around parallel loops cannot carry values (iter_args)
 
 // -----
 
@@ -163,4 +198,4 @@ func.func @loop_carried(%a: memref<?xf32>, %n: i32) {
   }
   func.return
 }
-// CHECK: iterations of the parallel loop over 'i' conflict: 'a[i]' written here by the iteration with i = 1 is read as 'a[im1]' (line 160:5) by the iteration with i = 2; the loop is not parallel
+// CHECK: iterations of the parallel loop over 'i' conflict: 'a[i]' written here by the iteration with i = 1 is read as 'a[im1]' (line 195:5) by the iteration with i = 2; the loop is not parallel

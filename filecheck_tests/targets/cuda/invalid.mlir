@@ -25,13 +25,13 @@
 // DEVICEFN: error: cuda target: cannot print gpu.func @helper: only kernels (gpu.kernel) are supported
 
 // RUN: not autogpu-opt %S/inputs/host_load.mlir -t cuda 2>&1 | filecheck %s --check-prefix=HOSTLOAD
-// HOSTLOAD: error: cuda target: cannot print 'memref.load' (host code may only compute launch sizes and launch kernels) in func.func @f
+// HOSTLOAD: error: cuda target: cannot print 'memref.load' (host code may only compute launch sizes, run loops and ifs, and launch kernels) in func.func @f
 
 // RUN: not autogpu-opt %S/inputs/host_select.mlir -t cuda 2>&1 | filecheck %s --check-prefix=HOSTSELECT
 // HOSTSELECT: error: cuda target: cannot print 'arith.select' (not expressible in a launch size) in func.func @f
 
 // RUN: not autogpu-opt %S/inputs/host_computed_arg.mlir -t cuda 2>&1 | filecheck %s --check-prefix=HOSTARG
-// HOSTARG: error: cuda target: cannot print 'gpu.launch_func' (a kernel argument that is not a parameter of the host function) in func.func @f
+// HOSTARG: error: cuda target: cannot print 'gpu.launch_func' (a kernel argument that is not a parameter of the host function or the counter of a host loop) in func.func @f
 
 // RUN: not autogpu-opt %S/inputs/host_missing_kernel.mlir -t cuda 2>&1 | filecheck %s --check-prefix=MISSING
 // MISSING: error: cuda target: cannot print 'gpu.launch_func' (no kernel @missing in a gpu.module) in func.func @f

@@ -1,0 +1,70 @@
+"""The host program of a launch description (`autogpu.target.launch_steps`): which launches
+run, in which order, with which loop counters; malformed programs are refused when read."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from autogpu.runtime.arguments import LaunchDescriptionError, parse_launch_description
+from autogpu.target.launch_steps import check_steps, steps_of, trace
+
+
+def _loop(var, lb, ub, step, body, ctype="int"):
+    return {"for": {"var": var, "ctype": ctype, "lb": lb, "ub": ub, "step": step, "body": body}}
+
+
+def test_without_steps_each_launch_runs_once_in_order():
+    assert steps_of({"launches": [{}, {}, {}]}) == [{"launch": 0}, {"launch": 1}, {"launch": 2}]
+    assert [i for i, _ in trace(steps_of({"launches": [{}, {}]}), {})] == [0, 1]
+
+
+def test_nested_loops_and_ifs_run_as_c_would():
+    steps = [{"launch": 0},
+             _loop("t", "n - 1", "-1 + 2 * n", "2", [
+                 _loop("s", "0", "t", "1", [{"launch": 1}], ctype="long long"),
+                 {"if": {"cond": "t % 3 == 0 || n < 0", "then": [{"launch": 2}],
+                         "else": [{"launch": 3}]}}]),
+             {"launch": 4}]  # fmt: skip
+    runs = [(i, {k: int(v) for k, v in env.items() if k != "n"})
+            for i, env in trace(steps, {"n": np.int32(4)})]
+    expected = [(0, {})]
+    for t in range(3, 7, 2):  # t = 3, 5
+        expected += [(1, {"t": t, "s": s}) for s in range(t)]
+        expected.append((2 if t % 3 == 0 else 3, {"t": t}))
+    expected.append((4, {}))  # the counters are out of scope after their loop
+    assert runs == expected
+    (_, env), *_ = [r for r in trace(steps, {"n": np.int32(4)}) if r[0] == 1]
+    assert env["t"].dtype == np.int32 and env["s"].dtype == np.int64  # their C types
+
+
+def test_an_empty_loop_runs_nothing():
+    assert list(trace([_loop("t", "0", "n", "1", [{"launch": 0}])], {"n": 0})) == []
+
+
+@pytest.mark.parametrize("steps, message", [
+    ({"launch": 0}, "must be a list"),
+    ([{"launch": 2}], "names no launch"),
+    ([{"launch": 0, "if": {}}], "one of launch, for, if"),
+    ([{"while": {}}], "one of launch, for, if"),
+    ([_loop("n", "0", "1", "1", [])], "'n' is already a name"),
+    ([_loop("t", "0", "1", "1", [_loop("t", "0", "1", "1", [])])], "'t' is already a name"),
+    ([_loop("t", "0", "1", "1", [], ctype="double")], "not an integer type"),
+    ([{"for": {"var": "t", "ctype": "int", "lb": "0", "body": []}}], "has no step, ub"),
+    ([{"if": {"then": []}}], "needs 'cond' and 'then'"),
+])  # fmt: skip
+def test_malformed_programs_are_refused(steps, message):
+    with pytest.raises(ValueError, match=message):
+        check_steps(steps, 1, {"n"})
+
+
+def test_a_launch_may_pass_a_counter_but_no_unknown_name():
+    params = [{"name": "n", "kind": "scalar", "dtype": "int32"}]
+    launch = {"kernel": "k", "grid": ["1"], "block": ["1"], "args": ["n", "t"]}
+    function = {"name": "f", "params": params, "launches": [launch],
+                "steps": [_loop("t", "0", "n", "1", [{"launch": 0}])]}
+    (parsed,) = parse_launch_description({"functions": [function]}).values()
+    assert parsed.param("t").dtype == np.int32 and not parsed.param("t").is_array
+    del function["steps"]
+    with pytest.raises(LaunchDescriptionError, match="passes 't', which is not a parameter"):
+        parse_launch_description({"functions": [function]})
