@@ -93,6 +93,7 @@ from autogpu.passes.gpu_cache_shared.footprint import (
     excluded_path,
     reads_and_elements,
     unbounded_vars,
+    window_along,
 )
 from autogpu.passes.gpu_cache_shared.materialize import NotAvailable
 from autogpu.passes.gpu_cache_shared.tiling import (
@@ -359,9 +360,10 @@ class _KernelCaching:
                     raise Refused("no place for barriers around the loop", STRUCTURE)
                 analysis = AccessAnalysis(self.facts, loop, 0, tiles={loop: tile})
                 group = analysis.group(load, self._loads_below(loop, load.memref))
-                if group.halo:
+                if window_along(group, loop):
                     raise Refused(
-                        "strip-mining only serves reads that are not halo windows", STRUCTURE
+                        "strip-mining only serves reads that are not windows along the loop",
+                        STRUCTURE,
                     )
                 self._check(group)
             except Refused as refused:
