@@ -153,3 +153,32 @@ def test_nvcc_compiles():
         text = re.sub(r"\b(\w+_kernel\d*)\(", rf"\1_case{k}(", text)
         units.append(f"namespace case{k} {{\n{text}\n}}")
     assert_compiles_with_nvcc("\n".join(units))
+
+
+CONV1D = """
+void conv1d(const float *in, const float *w, float *out, int n, int t) {
+#pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+    float s = 0.0f;
+    for (int k = 0; k < t; k++)
+      s += in[i + k] * w[k];
+    out[i] = s;
+  }
+}
+"""
+
+
+def test_a_window_along_the_loop_is_not_strip_mined(capfd):
+    """`in[i + k]`: the threads' windows overlap along k, so a k-tile of it would cut the
+    window (and t is unknown): autogpu-tiled leaves it in global memory and says why; the
+    template `w` still gets its k-tiles. The kernel stays right."""
+    spec = "autogpu-tiled{cache_remarks=true block_size=64 block_y=1}"
+    module = transformed(CONV1D, spec)
+    err = capfd.readouterr().err
+    assert "'in' not cached: the trip count of the loop over 'k' is not a compile-time" in err
+    assert shared_arrays(module) == {"w_sh": (8,)}
+    program = emit_cuda(module)
+    cpu = CpuProgram(program.source, program.launch, threads=1, thread_order="random")
+    agree_with_gcc(cpu, CONV1D, "conv1d", [
+        {"n": n, "t": t, "in": n + t, "w": max(t, 1), "out": max(n, 1)}
+        for n, t in ((130, 17), (1, 1), (65, 0), (3, 9))])
