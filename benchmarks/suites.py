@@ -166,4 +166,41 @@ def tuning(quick: bool = False) -> list[Case]:
                                          conv_tuned_specialised)]
 
 
-SUITES: dict[str, Callable[[bool], list[Case]]] = {"paper": paper, "tuning": tuning}
+def tiled(**options: object) -> str:
+    return pipeline_spec("autogpu-tiled", options)
+
+
+#: autogpu-tiled configurations (block_size x block_y threads, tm x tn per thread, bk deep):
+#: name, options, description.
+MM_TILED = (
+    ("mm_tiled_128x128x8", dict(), "block tile 128x128x8: 16x16 threads of 8x8"),
+    ("mm_tiled_128x128x16", dict(bk=16), "block tile 128x128x16: 16x16 threads of 8x8"),
+    ("mm_tiled_128x128x8_u8", dict(unroll_serial=8, unroll_loops="k"),
+     "128x128x8, the loop over a tile unrolled"),
+    ("mm_tiled_128x64x8", dict(block_size=32, block_y=8, tm=4, tn=8),
+     "block tile 128x64x8: 32x8 threads of 4x8"),
+    ("mm_tiled_64x64x16", dict(block_size=16, block_y=8, tm=4, tn=8, bk=16),
+     "block tile 64x64x16: 16x8 threads of 4x8"),
+)
+
+
+def tiles(quick: bool = False) -> list[Case]:
+    """Block tiles of both operands and thread register tiles (autogpu-tiled, issue #14) at
+    2048³ and 4096³, with the paper-structure kernel and cuBLAS in the same run; the sizes
+    compiled in, and the first configuration also for general sizes."""
+    cases = []
+    for n in ((512,) if quick else (2048, 4096)):
+        mm = matmul_variants(n, n + 1)
+        sizes = sizes_of(MATMUL, n, n, n)
+        cases.append(Case(mm["mm_autogpu"], sizes))
+        for name, options, description in MM_TILED:
+            variant = Variant(name, MATMUL, tiled(sizes=sized(m=n, n=n, p=n), **options),
+                              description + ", sizes compiled in")
+            cases.append(Case(variant, sizes))
+        general = Variant("mm_tiled_general", MATMUL, tiled(), "128x128x8, general sizes")
+        cases.append(Case(general, sizes))
+    return cases
+
+
+SUITES: dict[str, Callable[[bool], list[Case]]] = {"paper": paper, "tuning": tuning,
+                                                   "tiles": tiles}

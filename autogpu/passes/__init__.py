@@ -54,6 +54,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return AutogpuOptimizePipeline
 
+    def get_autogpu_tiled():
+        from autogpu.passes.pipelines import AutogpuTiledPipeline
+
+        return AutogpuTiledPipeline
+
     def get_gpu_infer_nsw():
         from autogpu.passes.gpu_infer_nsw import GpuInferNswPass
 
@@ -82,4 +87,5 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "gpu-cache-shared": get_gpu_cache_shared,
         "gpu-infer-nsw": get_gpu_infer_nsw,
         "autogpu-optimize": get_autogpu_optimize,
+        "autogpu-tiled": get_autogpu_tiled,
     }

@@ -264,3 +264,44 @@ AutogpuOptimizePipeline = pipeline_class(
     # user widens the unroll factors; serial unrolling only lengthens the code.
     restrictions=("unroll_x * unroll_y <= 32",),
 )
+
+TILED_STAGES = tuple(
+    Stage(stage.pass_class, stage.prefix, {**stage.names, "x": "tm", "y": "tn"}, stage.switch,
+          stage.runs_if) if stage.pass_class is AgpuUnrollParallelPass
+    else Stage(stage.pass_class, stage.prefix, {**stage.names, "tile": "bk"}, stage.switch,
+               stage.runs_if) if stage.pass_class is GpuCacheSharedPass
+    else stage
+    for stage in OPTIMIZE_STAGES
+)
+"""autogpu-optimize's stages, with the tile knobs named as GEMM kernels name them."""
+
+TILED_DIFFERS = {
+    **OPTIMIZE_DIFFERS,
+    **{name: Differs(
+        f"a {what} of the block tile: 2D blocks of threads whose replicas (tm x tn, "
+        "unroll-and-jammed) form each thread's register tile", default=default, tuning=values)
+       for name, what, default, values in (
+           ("block_size", "row of threads", 16, "[8, 16, 32]"),
+           ("block_y", "column of threads", 16, "[8, 16]"),
+           ("tm", "thread's rows (x)", 8, "[4, 8]"),
+           ("tn", "thread's columns (y)", 8, "[4, 8]"))},
+    "bk": Differs("the depth of both block tiles (iterations of the serial loop per tile)",
+                  default=8, tuning="[8, 16, 32]"),
+}
+del TILED_DIFFERS["unroll_x"], TILED_DIFFERS["unroll_y"]
+
+AutogpuTiledPipeline = pipeline_class(
+    "AutogpuTiledPipeline", "autogpu-tiled",
+    """autogpu-optimize's passes set for block and register tiles (issue #14): a 2D block of
+    block_size x block_y threads, each computing tm x tn outputs (the parallel loops on x and y
+    unroll-and-jammed: the replicas' accumulators stay in registers, and their reads of the
+    operands are loaded once per step of the serial loop and reused tm * tn times), and every
+    operand the block shares cached in `__shared__` in tiles of bk steps of the serial loop
+    (gpu-cache-shared). For a matrix product this is a BM x BN block tile with BM = block_size
+    * tm, BN = block_y * tn, and BM x bk, bk x BN tiles of the two operands. Nests that do not
+    qualify keep what gpu-cache-shared cannot cache uncached (cache_remarks=true says why).""",
+    TILED_STAGES,
+    TILED_DIFFERS,
+    # registers: tm * tn accumulators and tm + tn fragment values per thread
+    restrictions=("tm * tn <= 64", "block_size * block_y >= 64"),
+)

@@ -63,7 +63,7 @@ def test_specialised_variants_are_compiled_for_their_cases_sizes(quick):
 
     for case in [c for suite in SUITES.values() for c in suite(quick)]:
         (spec,) = parse_pipeline(case.variant.pipeline)
-        if spec.name == "autogpu-optimize" and "sizes" in spec.parameters:
+        if spec.name in ("autogpu-optimize", "autogpu-tiled") and "sizes" in spec.parameters:
             (sizes,) = spec.parameters["sizes"]
             compiled = dict(item.split("=") for item in sizes.split(","))
             assert {k: int(v) for k, v in compiled.items()} == case.size_dict, case

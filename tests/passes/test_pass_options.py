@@ -33,14 +33,18 @@ from autogpu.passes.options import (
     option,
     option_fields,
 )
-from autogpu.passes.pipelines import AutogpuOptimizePipeline, AutogpuVanillaPipeline
+from autogpu.passes.pipelines import (
+    AutogpuOptimizePipeline,
+    AutogpuTiledPipeline,
+    AutogpuVanillaPipeline,
+)
 from autogpu.tools import autogpu_opt, autogpu_tune
 from autogpu.tuner import adapter
 from autogpu.tuner.space import build_space
 from paths import ROOT
 
 SAXPY = str(ROOT / "examples" / "saxpy.c")
-PIPELINES = (AutogpuVanillaPipeline, AutogpuOptimizePipeline)
+PIPELINES = (AutogpuVanillaPipeline, AutogpuOptimizePipeline, AutogpuTiledPipeline)
 
 # The public pipeline options before the options were declared once, with their defaults: users,
 # scripts and the tuner's cache know these names.
@@ -203,6 +207,27 @@ def test_the_pipelines_default_spaces_are_the_paper_s(pipeline, dims, expected, 
     assert {p.name: list(p.values) for p in space.parameters} == expected
     assert list(expected) == space.names
     assert len(space.enumerate()) == valid
+
+
+def test_the_tiled_pipeline_tunes_the_block_and_register_tiles():
+    """autogpu-tiled: the tile knobs under GEMM names (tm, tn, bk) and the 2D block, with the
+    register restriction (tm * tn <= 64) and at least 64 threads a block; 2 x 2 x 3 x 2 x 2 x 3
+    x 3 = 432 configurations, all within the restrictions."""
+    name = "autogpu-tiled"
+    space = build_space(adapter.parse_pipeline_spec(name), {name: adapter.pass_options(name)}, {},
+                        pass_restrictions={name: adapter.pass_restrictions(name)},
+                        parallel_dims=2)
+    assert {p.name: list(p.values) for p in space.parameters} == {
+        "tm": [4, 8], "tn": [4, 8], "block_size": [8, 16, 32], "block_y": [8, 16],
+        "cache": [False, True], "bk": [8, 16, 32], "unroll_serial": [1, 4, 16]}
+    assert AutogpuTiledPipeline.TUNING_RESTRICTIONS == ("tm * tn <= 64",
+                                                        "block_size * block_y >= 64")
+    assert len(space.enumerate()) == 432
+    built = {p.name: p for p in AutogpuTiledPipeline(tm=2, tn=4, bk=16).passes()}
+    assert (built["agpu-unroll-parallel"].x, built["agpu-unroll-parallel"].y) == (2, 4)
+    assert built["gpu-cache-shared"].tile == 16
+    assert (built["convert-agpu-to-gpu"].block_size, built["convert-agpu-to-gpu"].block_y) == (
+        16, 16)
 
 
 # --- the proof: one declaration, a knob everywhere ------------------------------------------

@@ -35,6 +35,24 @@ range, killed by the guards of the vanilla kernel) still take part in the loads 
 the guards are split around the barriers (`gpu_cache_shared/uniform_control.py`), and every element
 loaded is one the original kernel reads, so nothing is read out of bounds.
 
+- *block tiles of both operands* (issue #14): with 2D blocks and register tiles (the parallel
+  loops unroll-and-jammed by `agpu-unroll-parallel`, each thread owning tm x tn outputs), a
+  matrix product's `B[i + k*m]` (i on x) and `C[k + j*p]` (j on y) are each shared by a
+  row or column of threads and walk k: the k loop is strip-mined by `tile` (bk) once, and each
+  operand gets a BM x bk or bk x BN tile loaded cooperatively per k-tile between the same
+  barriers, for any layout the index polynomials prove (`A[i*p + k]`, `A[k*m + i]`, transposed
+  operands). Strip-mining is refused only for a *window along the loop* (a thread index and
+  the loop's variable moving one dimension of the tile, a convolution's `in[i + k]`), where a
+  tile would cut the window. The tile is loaded with the array's stride-1 dimension fastest
+  (coalesced), and stored transposed when threadIdx.x reads it along another dimension
+  (`B[j*p + k]` with j on x), so that a warp's reads fall into neighbouring banks.
+  The register tile itself needs no pass of its own: the jammed replicas read each operand
+  element of a k step once (cse merges their loads), so a thread's tm + tn fragment values
+  feed its tm x tn products from registers. This is an extension of the footprint model
+  rather than a separate GEMM pass because the same analysis (index polynomials, exact
+  footprints, guard splitting around barriers) already decides every tile; only the rule
+  that forbade strip-mining shifted replicas, and the fixed shared layout, stood in the way.
+
 Loads whose offsets differ by constants or whole rows join one tile: the taps of a stencil, the
 replicas of a parallel loop unrolled and jammed by the lowering (the tile covers the block's
 U*B elements), the copies of an unrolled serial loop. The partial-tile path of an unrolled
@@ -93,6 +111,7 @@ from autogpu.passes.gpu_cache_shared.footprint import (
     excluded_path,
     reads_and_elements,
     unbounded_vars,
+    window_along,
 )
 from autogpu.passes.gpu_cache_shared.materialize import NotAvailable
 from autogpu.passes.gpu_cache_shared.tiling import (
@@ -359,9 +378,10 @@ class _KernelCaching:
                     raise Refused("no place for barriers around the loop", STRUCTURE)
                 analysis = AccessAnalysis(self.facts, loop, 0, tiles={loop: tile})
                 group = analysis.group(load, self._loads_below(loop, load.memref))
-                if group.halo:
+                if window_along(group, loop):
                     raise Refused(
-                        "strip-mining only serves reads that are not halo windows", STRUCTURE
+                        "strip-mining only serves reads that are not windows along the loop",
+                        STRUCTURE,
                     )
                 self._check(group)
             except Refused as refused:

@@ -141,7 +141,8 @@ class Dim:
     stride: Polynomial
     min_delta: int = 0
     extent: int = 1
-    layout_stride: int = 1  # of the shared array (dimension with stride 1 fastest)
+    layout_stride: int = 1  # of the shared array (the dimension threadIdx.x reads along fastest)
+    load_stride: int = 1  # in the order of the cooperative load (stride 1 in the array fastest)
 
 
 @dataclass
@@ -178,6 +179,13 @@ class Group:
             if shifted or any(v.thread_dim is None for v in movers):
                 return True
         return False
+
+    def movers(self, d: int) -> list[Var]:
+        """The variables that move the element read along dimension `d`."""
+        return [
+            access.vars[p] for access, mine in zip(self.accesses, self.members)
+            for p in mine.get(d, [])
+        ]  # fmt: skip
 
     @property
     def checked_vars(self) -> list[tuple[Access, Var]]:
@@ -589,18 +597,47 @@ def extents(group: Group, unknown: int | None = None) -> list[tuple[int, int]] |
 
 
 def _shape(group: Group) -> None:
-    """Fixes the tile's extents (when static) and the layout of the shared array: the
-    dimension of stride 1 in the array fastest, so that neighbouring threads touch
-    neighbouring elements."""
+    """Fixes the tile's extents (when static), the order of the cooperative load and the
+    layout of the shared array. The load walks the dimension of stride 1 in the array
+    fastest, so that neighbouring threads read neighbouring elements (coalesced). The shared
+    array keeps that order, unless threadIdx.x moves the reads of the tile along another
+    dimension only (a transposed operand: `B[j*p + k]` with j on x): then that dimension is
+    fastest in the tile, stored transposed, so that the threads of a warp read neighbouring
+    banks of it instead of one bank every p elements."""
     shape = extents(group) or [(0, 0)] * len(group.dims)
     for dim, (min_delta, extent) in zip(group.dims, shape):
         dim.min_delta, dim.extent = min_delta, extent
     unit = ((), 1)
-    order = sorted(range(len(group.dims)), key=lambda d: (group.dims[d].stride.key != (unit,), d))
-    stride = 1
-    for d in order:
-        group.dims[d].layout_stride = stride
-        stride *= max(group.dims[d].extent, 1)
+
+    def strided(d: int) -> bool:
+        return group.dims[d].stride.key != (unit,)
+
+    def along_x(d: int) -> bool:
+        return any(v.thread_dim == DimensionEnum.X for v in group.movers(d))
+
+    load_order = sorted(range(len(group.dims)), key=lambda d: (strided(d), d))
+    layout_order = load_order
+    if not any(along_x(d) and not strided(d) for d in load_order):
+        layout_order = sorted(load_order, key=lambda d: not along_x(d))
+    for order, attribute in ((load_order, "load_stride"), (layout_order, "layout_stride")):
+        stride = 1
+        for d in order:
+            setattr(group.dims[d], attribute, stride)
+            stride *= max(group.dims[d].extent, 1)
+
+
+def window_along(group: Group, loop: scf.ForOp) -> bool:
+    """Whether neighbouring threads read overlapping windows along `loop` (a thread index
+    moves along one dimension of the tile with the loop's variable, as in a convolution's
+    `in[i + u]`): strip-mining the loop would cut the window, and each tile would reload
+    its halo. Reads whose thread indices move along other dimensions than the loop's (both
+    operands of a matrix product with 2D blocks: `B[i + k*m]`, `C[k + j*p]`) strip-mine into
+    a block tile per step of the loop."""
+    for d in range(len(group.dims)):
+        movers = group.movers(d)
+        if any(v.loop is loop for v in movers) and any(v.thread_dim is not None for v in movers):
+            return True
+    return False
 
 
 def unbounded_vars(group: Group) -> list[Var]:

@@ -258,8 +258,8 @@ def _cooperative_load(
     inside = Emitter(end)
     offsets: list[SSAValue] = []
     for d, dim in enumerate(group.dims):
-        offset = inside.div(element, dim.layout_stride)
-        if dim.layout_stride * dim.extent < elements:
+        offset = inside.div(element, dim.load_stride)
+        if dim.load_stride * dim.extent < elements:
             offset = inside.rem(offset, dim.extent)
         offsets.append(offset)
     wanted: SSAValue | None = None
@@ -284,7 +284,12 @@ def _cooperative_load(
     load = memref.LoadOp.get(group.array, [address])
     load.attributes[SKIP] = UnitAttr()
     value = guarded.insert(load)
-    Rewriter.insert_op(memref.StoreOp.get(value, shared, [element]), InsertPoint.before(then_end))
+    slot = element
+    if any(dim.layout_stride != dim.load_stride for dim in group.dims):  # stored transposed
+        slot = guarded.const(0)
+        for d, dim in enumerate(group.dims):
+            slot = guarded.add(slot, guarded.mul(offsets[d], guarded.const(dim.layout_stride)))
+    Rewriter.insert_op(memref.StoreOp.get(value, shared, [slot]), InsertPoint.before(then_end))
     if constant_int(wanted) in (1, -1):
         for op in list(then.ops)[:-1]:
             op.detach()
