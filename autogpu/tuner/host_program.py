@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from autogpu.diagnostics import CompileError
+from autogpu.dialects.signature import BY_DTYPE
 from autogpu.tuner import adapter
 from autogpu.tuner.kernel import KernelCompiler, compile_task
 from autogpu.tuner.measure import Measurer, Outcome
@@ -130,9 +131,12 @@ def launcher(artifact: adapter.Artifact, config: Mapping[str, Any]) -> str:
              artifact.cuda_source, "", "#ifdef __CUDACC__", LAUNCH_SIZE_HELPERS]
     params = []
     for p in entry["params"]:
+        # The kernel's own (canonical) C name: the user's spelling may be C only (`_Bool`),
+        # need a header (`uint8_t`) or be another C++ pointer type (`char *`, `long *`).
+        ctype = BY_DTYPE[p["dtype"]].name if p.get("dtype") in BY_DTYPE else p["ctype"]
         const = "const " if p.get("const") else ""
-        params.append(f"{const}{p['ctype']} *{p['name']}" if p["kind"] == "array"
-                      else f"{p['ctype']} {p['name']}")
+        params.append(f"{const}{ctype} *{p['name']}" if p["kind"] == "array"
+                      else f"{ctype} {p['name']}")
     scalars = {p["name"]: p.get("dtype", "") for p in entry["params"] if p["kind"] == "scalar"}
     lines.append(f"static inline void autogpu_launch_{entry['name']}({', '.join(params)}) {{")
     for launch in entry["launches"]:
