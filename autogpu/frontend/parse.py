@@ -301,7 +301,9 @@ class _ToAst(Transformer_NonRecursive):
             raise bad(f"invalid type '{' '.join(names)}'")
         unsigned = "unsigned" in counts
         if "char" in counts:  # plain char is signed char, as on x86-64 gcc
-            spelling = "unsigned char" if unsigned else "signed char" if "signed" in counts else "char"
+            spelling = "char"
+            if unsigned or "signed" in counts:
+                spelling = "unsigned char" if unsigned else "signed char"
             return _scalar(spelling), spelling
         if "short" in counts:
             spelling = "unsigned short" if unsigned else "short"

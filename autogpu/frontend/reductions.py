@@ -72,10 +72,12 @@ def check_reduction_uses(body: ast.Stmt, reductions: list[tuple[ReductionKind, V
 
 # On a `_Bool`, whose private copies and partial results are 0 or 1, OpenMP's combiners are
 # bitwise: `(a + b) != 0` is `a | b`, `(a * b) != 0`, `min` and `&&` are `a & b`.
-_BOOL_KINDS = {ReductionKind.ADD: ReductionKind.OR, ReductionKind.MUL: ReductionKind.AND,
-               ReductionKind.MIN: ReductionKind.AND, ReductionKind.UMIN: ReductionKind.AND,
-               ReductionKind.MAX: ReductionKind.OR, ReductionKind.UMAX: ReductionKind.OR,
-               ReductionKind.LAND: ReductionKind.AND, ReductionKind.LOR: ReductionKind.OR}  # fmt: skip
+_BOOL_KINDS = {
+    ReductionKind.ADD: ReductionKind.OR, ReductionKind.MUL: ReductionKind.AND,
+    ReductionKind.MIN: ReductionKind.AND, ReductionKind.UMIN: ReductionKind.AND,
+    ReductionKind.MAX: ReductionKind.OR, ReductionKind.UMAX: ReductionKind.OR,
+    ReductionKind.LAND: ReductionKind.AND, ReductionKind.LOR: ReductionKind.OR,
+}  # fmt: skip
 
 
 def _bool_kind(kind: ReductionKind, var: Var) -> ReductionKind:
