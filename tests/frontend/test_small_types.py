@@ -85,6 +85,19 @@ void casts(int n, const float *f, const double *d, signed char *c, unsigned char
   }
 }
 
+void scalars(int n, _Bool b, unsigned char u, signed char c, unsigned short w, bool *o,
+             int *r) {
+  _Bool any = 0;
+#pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+    o[i] = b + i - 1;
+    r[i] = u + c * b - w + (unsigned char)(u * 2) + (signed char)(c - 1) + -c;
+  }
+  for (int i = 0; i < n; i++)
+    any += o[i];
+  r[0] += any;
+}
+
 void counts(int n, const unsigned char *x, int *out) {
   int total = 0;
   for (char k = -5; k < 5; k++)
@@ -103,7 +116,7 @@ void counts(int n, const unsigned char *x, int *out) {
 }
 """
 
-FUNCTIONS = ("threshold", "conv", "mask", "wrap", "bytes", "casts", "counts")
+FUNCTIONS = ("threshold", "conv", "mask", "wrap", "bytes", "casts", "scalars", "counts")
 PIPELINES = ("autogpu-vanilla{block_size=64}", "autogpu-optimize{block_size=32 unroll_x=2}")
 
 
@@ -146,6 +159,11 @@ def arguments(function: str, n: int, seed: int) -> list:
         d[::5] = 0.0
         return [n, f, d, np.zeros(n, np.int8), np.zeros(n, np.uint8), np.zeros(n, np.int16),
                 np.zeros(n, np.uint16), np.zeros(n, bool)]
+    if function == "scalars":
+        limits = [(True, 255, -128, 65535), (False, 0, 127, 0), (True, 7, -1, 300)][seed % 3]
+        b, u, c, w = limits
+        return [n, np.bool_(b), np.uint8(u), np.int8(c), np.uint16(w), np.zeros(n, bool),
+                np.zeros(n, np.int32)]
     assert function == "counts"
     return [n, full_range(np.uint8, n, rng), np.zeros(n + 1, np.int32)]
 
