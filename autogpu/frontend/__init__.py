@@ -4,8 +4,9 @@ C-level IR of docs/ir.md.
     parse_c(source, filename) -> ModuleOp   (one verified func.func per C function)
     parse_c_file(path) -> ModuleOp
 
-The subset: `void` functions whose parameters are scalars or pointers of int, unsigned, long,
-unsigned long, size_t, float and double (const, restrict), or C99 array parameters
+The subset: `void` functions whose parameters are scalars or pointers of _Bool, char, short,
+int, long (signed or unsigned), float and double or the <stdbool.h>/<stddef.h>/<stdint.h>
+names of these types (const, restrict), or C99 array parameters
 `float A[m][n]` (flattened row-major); local scalar variables; blocks, if/else, while,
 do/while and for; every assignment operator and ++/-- as statements; all C arithmetic,
 comparison, logical, bitwise, shift and ?: operators with C's type rules (LP64, as gcc);

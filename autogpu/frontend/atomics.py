@@ -260,9 +260,10 @@ def _check_location(sema: Sema, info: AtomicInfo) -> None:
     if not _is_lvalue(x):
         raise sema.error("an atomic location must be a variable or an array element", x.pos)
     t = x.ctype
-    if not isinstance(t, Scalar) or t.bits == 1:
+    if not isinstance(t, Scalar) or t.bits < 32:
         raise sema.error(f"atomic operations on '{describe(x)}' of type '{t}' are not "
-                         "supported: it needs an arithmetic type", x.pos)  # fmt: skip
+                         "supported: CUDA has atomics on 32- and 64-bit words only (declare "
+                         "it int, unsigned, long or a floating-point type)", x.pos)  # fmt: skip
 
 
 def _reads(sub: ast.Expr, x: ast.Expr) -> bool:

@@ -127,6 +127,8 @@ class Emitter:
             self.block = saved
 
     def constant(self, value: int | float, ctype: Scalar) -> Val:
+        if ctype.is_int and ctype.is_bool:
+            return Val(self.bool_constant(value != 0), ctype, int(value != 0))
         if ctype.is_float:
             value = float(value)
             attr = FloatAttr(value, ctype.ir)
@@ -377,6 +379,12 @@ class ExpressionGen(Emitter):
 
     def convert(self, v: Val, to: Scalar) -> Val:
         """C's conversion of a value to type `to` (assignment, casts, usual conversions)."""
+        if to.is_int and to.is_bool:  # (_Bool)x is x != 0, also for floats (NaN gives 1)
+            if v.ctype == to:
+                return v
+            if v.const is not None:
+                return self.constant(v.const != 0, to)
+            return Val(self.truth(v), to)
         v = self.as_number(v)
         source = v.ctype
         if source == to:

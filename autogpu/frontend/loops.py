@@ -87,6 +87,11 @@ def canonical_form(loop: ast.For, body: Effects) -> tuple[CanonicalLoop | None, 
         return None, f"its condition does not test the loop variable '{var.name}'"
     if var.is_array or not var.type.is_int:
         return None, f"its variable '{var.name}' is not an integer"
+    if var.type.bits < 32:
+        return None, (
+            f"its variable '{var.name}' is a {var.type}, which C promotes to int in its "
+            f"condition and converts back (wrapping) at each step: declare '{var.name}' int"
+        )
     if cond.operand_type != var.type:
         return None, (
             f"its condition compares '{var.name}' ({var.type}) with a bound of type "

@@ -16,16 +16,15 @@ from lark.visitors import Transformer_NonRecursive
 from autogpu.diagnostics import CompileError, located
 from autogpu.frontend import ast
 from autogpu.frontend.preprocess import Preprocessed
+from autogpu.dialects.signature import c_type
 from autogpu.frontend.types import (
-    DOUBLE,
-    FLOAT,
     INT,
     LONG,
-    UINT,
     ULONG,
     LiteralError,
     float_literal,
     int_literal,
+    scalar_of,
 )
 
 GRAMMAR = Path(__file__).with_name("c.lark")
@@ -49,7 +48,6 @@ UNSUPPORTED_KEYWORDS = {
     "inline": "'inline' is not supported: kernels are plain void functions",
     "register": "'register' is not supported: drop it",
     "auto": "'auto' is not supported: write the type out",
-    "bool": "'bool' is not supported: use int",
     "asm": "inline assembly is not supported",
     "__asm__": "inline assembly is not supported",
     "__attribute__": "attributes are not supported: drop them",
@@ -146,8 +144,10 @@ def _syntax_error(e: UnexpectedInput, pre: Preprocessed, error) -> CompileError:
         unknown_type = token
     if unknown_type is not None:
         return error(
-            f"unknown type name '{unknown_type.value}': the supported types are void, int, "
-            "unsigned, long, unsigned long, size_t, float and double",
+            f"unknown type name '{unknown_type.value}': the supported types are void, _Bool, "
+            "char, short, int, long (signed or unsigned), float, double and the names of "
+            "<stdbool.h>, <stddef.h> and <stdint.h> (bool, size_t, ptrdiff_t, int8_t ... "
+            "uint64_t, intptr_t, uintptr_t)",
             unknown_type.line,
             unknown_type.column,
         )
@@ -202,10 +202,23 @@ def _previous_token(text: str, token: Token) -> Token | None:
     return previous
 
 
+def _scalar(spelling: str):
+    """The frontend's arithmetic type of a C spelling (the signature table says what it is)."""
+    t = c_type(spelling)
+    assert t is not None, spelling
+    return scalar_of(t.is_float, t.bits, t.signed)
+
+
 # ---- lark tree -> AST -------------------------------------------------------------------------
 
+# Type names that are one word (typedefs of the C library headers included): each stands alone.
+_TYPEDEF_WORDS = {"_Bool", "bool", "size_t", "ptrdiff_t", "int8_t", "int16_t", "int32_t",
+                  "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "intptr_t",
+                  "uintptr_t"}  # fmt: skip
 _SPEC_WORDS = {"void", "char", "short", "int", "long", "float", "double", "signed", "unsigned",
-               "size_t", "_Bool"}  # fmt: skip
+               *_TYPEDEF_WORDS}  # fmt: skip
+# `true` and `false` of <stdbool.h>: the int constants 1 and 0 (C23 keywords).
+_BOOL_CONSTANTS = {"true": 1, "false": 0}
 
 
 @v_args(meta=True)
@@ -261,13 +274,6 @@ class _ToAst(Transformer_NonRecursive):
 
     def base_type(self, words: list[Token], pos: ast.Pos):
         names = [w.value for w in words]
-        for w in words:
-            if w.value in ("char", "short", "_Bool"):
-                raise self.error(
-                    f"type '{w.value}' is not supported: use int (or unsigned) instead",
-                    w.line,
-                    w.column,
-                )
         if not words:
             raise self.error("missing type specifier (implicit int is not supported)", *pos)
         counts = {n: names.count(n) for n in set(names)}
@@ -280,18 +286,31 @@ class _ToAst(Transformer_NonRecursive):
             raise bad(f"invalid type '{' '.join(names)}'")
         if "long" in counts and "double" in counts:
             raise bad("'long double' is not supported: use double")
-        for solo in ("void", "float", "double", "size_t"):
+        for solo in ("void", "float", "double", *_TYPEDEF_WORDS):
             if solo in counts:
                 if len(names) > 1:
                     raise bad(f"invalid type '{' '.join(names)}'")
-                return {"void": None, "float": FLOAT, "double": DOUBLE,
-                        "size_t": ULONG}[solo], solo  # fmt: skip
+                if solo == "void":
+                    return None, solo
+                return _scalar(solo), "_Bool" if solo == "bool" else solo
         if "signed" in counts and "unsigned" in counts:
             raise bad("a type cannot be both signed and unsigned")
+        if "char" in counts and ("int" in counts or "long" in counts or "short" in counts):
+            raise bad(f"invalid type '{' '.join(names)}'")
+        if "short" in counts and "long" in counts:
+            raise bad(f"invalid type '{' '.join(names)}'")
         unsigned = "unsigned" in counts
+        if "char" in counts:  # plain char is signed char, as on x86-64 gcc
+            spelling = "char"
+            if unsigned or "signed" in counts:
+                spelling = "unsigned char" if unsigned else "signed char"
+            return _scalar(spelling), spelling
+        if "short" in counts:
+            spelling = "unsigned short" if unsigned else "short"
+            return _scalar(spelling), spelling
         if "long" in counts:
             return (ULONG, "unsigned long") if unsigned else (LONG, "long")
-        return (UINT, "unsigned") if unsigned else (INT, "int")
+        return (_scalar("unsigned"), "unsigned") if unsigned else (INT, "int")
 
     def pointer(self, meta, children):
         return self._qualifiers(meta, children[1:])
@@ -446,6 +465,9 @@ class _ToAst(Transformer_NonRecursive):
 
     def name(self, meta, children):
         (token,) = children
+        if token.value in _BOOL_CONSTANTS:
+            value = _BOOL_CONSTANTS[token.value]
+            return ast.IntLit(self.pos(token), value, INT, str(value))
         return ast.Name(self.pos(token), token.value)
 
     def int_lit(self, meta, children):

@@ -161,7 +161,7 @@ class Preprocessor:
         if name == "" and not rest.strip():
             return  # the null directive
         if name == "include":
-            return  # kernels use only what the frontend knows (math functions, size_t)
+            return  # kernels use only what the frontend knows (math.h, the stdint.h names, ...)
         if name == "define":
             self.define(rest, line, rest_start + 1)
         elif name == "undef":

@@ -31,7 +31,7 @@ from autogpu.diagnostics import CompileError
 from autogpu.dialects.agpu import ReductionKind
 from autogpu.frontend import ast
 from autogpu.frontend.symbols import Var, children, walk_expr
-from autogpu.frontend.types import Scalar
+from autogpu.frontend.types import Scalar, promote
 
 Error = Callable[[str, ast.Pos], CompileError]
 
@@ -66,8 +66,25 @@ def check_reduction_uses(body: ast.Stmt, reductions: list[tuple[ReductionKind, V
         for expr in _expressions(stmt):
             _check_expression(expr, kinds, comparisons, error)
         stack += _substatements(stmt)
-    return [(_signed_kind(kind, var, comparisons.get(var, []), error), var)
+    return [(_bool_kind(_signed_kind(kind, var, comparisons.get(var, []), error), var), var)
             for kind, var in reductions]  # fmt: skip
+
+
+# On a `_Bool`, whose private copies and partial results are 0 or 1, OpenMP's combiners are
+# bitwise: `(a + b) != 0` is `a | b`, `(a * b) != 0`, `min` and `&&` are `a & b`.
+_BOOL_KINDS = {
+    ReductionKind.ADD: ReductionKind.OR, ReductionKind.MUL: ReductionKind.AND,
+    ReductionKind.MIN: ReductionKind.AND, ReductionKind.UMIN: ReductionKind.AND,
+    ReductionKind.MAX: ReductionKind.OR, ReductionKind.UMAX: ReductionKind.OR,
+    ReductionKind.LAND: ReductionKind.AND, ReductionKind.LOR: ReductionKind.OR,
+}  # fmt: skip
+
+
+def _bool_kind(kind: ReductionKind, var: Var) -> ReductionKind:
+    """The kind that combines `_Bool` partial results as `kind` does (docs/ir.md)."""
+    if isinstance(var.type, Scalar) and var.type.is_int and var.type.is_bool:
+        return _BOOL_KINDS.get(kind, kind)
+    return kind
 
 
 def _signed_kind(kind: ReductionKind, var: Var, compared: list[tuple[Scalar, ast.Pos]],
@@ -116,19 +133,38 @@ def _check_expression(expr: ast.Expr, kinds: dict[Var, ReductionKind],
         operands = _update_operands(expr, var, kind)
         if operands is None:
             raise error(_mismatch(var, kind), expr.pos)
+        if kind == ReductionKind.SUB and isinstance(var.type, Scalar) and var.type.is_bool:
+            raise error(
+                f"'reduction(-: {var.name})' on a _Bool is not supported: OpenMP combines the "
+                f"threads' results with '+' ((a + b) != 0), which is not the serial "
+                f"'{var.name} = {var.name} - e' (use 'reduction(^: {var.name})' and "
+                f"'{var.name} ^= e')",
+                expr.pos,
+            )
         if kind in (ReductionKind.MIN, ReductionKind.MAX):
-            comparisons.setdefault(var, []).append((_compared_in(expr.value), expr.pos))
+            comparisons.setdefault(var, []).append((_compared_in(expr.value, var), expr.pos))
         for operand in operands:
             _refuse_reads(operand, kinds, error)
         return
     _refuse_reads(expr, kinds, error)
 
 
-def _compared_in(update: ast.Expr) -> Scalar:
+def _compared_in(update: ast.Expr, var: Var) -> Scalar:
     """The type in which a min/max update (`min(s, e)` or `c ? x : y`) compares."""
     compared = update.cond if isinstance(update, ast.Conditional) else update
     ctype = compared.operand_type if isinstance(compared, ast.Binary) else compared.ctype
     assert isinstance(ctype, Scalar)
+    operands = [compared.lhs, compared.rhs] if isinstance(compared, ast.Binary) else (
+        compared.args if isinstance(compared, ast.Call) else [])
+    return _narrow_comparison(ctype, operands, var)
+
+
+def _narrow_comparison(ctype: Scalar, operands: list[ast.Expr], var: Var) -> Scalar:
+    """The type of `var` where C compares two values of it (a `char`, `short` or `_Bool`) in
+    `int`: promotion keeps every value, so that comparison orders `var`'s own values."""
+    if (isinstance(var.type, Scalar) and ctype == promote(var.type) != var.type and operands
+            and all(o.ctype == var.type for o in operands)):
+        return var.type
     return ctype
 
 
@@ -214,7 +250,8 @@ def _min_max_if(stmt: ast.If, kinds: dict[Var, ReductionKind],
     if operand is None:
         raise error(_mismatch(s, kind), e.pos)
     assert isinstance(stmt.cond, ast.Binary) and isinstance(stmt.cond.operand_type, Scalar)
-    comparisons.setdefault(s, []).append((stmt.cond.operand_type, e.pos))
+    compared = _narrow_comparison(stmt.cond.operand_type, [stmt.cond.lhs, stmt.cond.rhs], s)
+    comparisons.setdefault(s, []).append((compared, e.pos))
     _refuse_reads(operand, kinds, error)
     return True
 

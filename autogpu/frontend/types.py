@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from xdsl.dialects.builtin import f32, f64, i32, i64
+from xdsl.dialects.builtin import IntegerType, f32, f64
 from xdsl.ir import Attribute
 
 
@@ -33,17 +33,26 @@ class Scalar:
     def ir(self) -> Attribute:
         if self.is_float:
             return f32 if self.bits == 32 else f64
-        return i32 if self.bits == 32 else i64
+        return IntegerType(self.bits)  # _Bool is i1, char i8, short i16
 
     @property
     def rank(self) -> int:
-        """Integer conversion rank (int < long) or float rank (float < double)."""
+        """Integer conversion rank (_Bool < char < short < int < long) or float rank."""
         return self.bits
+
+    @property
+    def is_bool(self) -> bool:
+        return self.bits == 1
 
     def __str__(self) -> str:
         return self.name
 
 
+BOOL = Scalar("_Bool", False, 1, False)
+SCHAR = Scalar("signed char", False, 8, True)  # also plain `char`: signed on x86-64 gcc
+UCHAR = Scalar("unsigned char", False, 8, False)
+SHORT = Scalar("short", False, 16, True)
+USHORT = Scalar("unsigned short", False, 16, False)
 INT = Scalar("int", False, 32, True)
 UINT = Scalar("unsigned", False, 32, False)
 LONG = Scalar("long", False, 64, True)
@@ -86,8 +95,9 @@ CType = Scalar | ArrayType | RowType
 
 
 def promote(t: Scalar) -> Scalar:
-    """Integer promotions: every integer type of the subset already has rank >= int."""
-    return t
+    """Integer promotions (C11 6.3.1.1): `_Bool`, `char` and `short`, signed or not, become
+    `int`, which holds all their values."""
+    return INT if t.is_int and t.bits < INT.bits else t
 
 
 def usual_arithmetic(a: Scalar, b: Scalar) -> Scalar:
@@ -195,7 +205,10 @@ def max_value(t: Scalar) -> int:
 
 
 def wrap(value: int, t: Scalar) -> int:
-    """`value` reduced modulo 2^bits into the range of integer type `t`."""
+    """`value` reduced modulo 2^bits into the range of integer type `t` (for `_Bool`: C's
+    conversion, `value != 0`)."""
+    if t.is_bool:
+        return int(value != 0)
     value &= (1 << t.bits) - 1
     if t.signed and value >= 1 << (t.bits - 1):
         value -= 1 << t.bits
@@ -205,6 +218,8 @@ def wrap(value: int, t: Scalar) -> int:
 def fold_convert(value: int | float, source: Scalar, target: Scalar) -> int | float | None:
     """The C conversion of a constant, or None where C leaves it undefined (out-of-range
     float -> integer) so that it is not folded."""
+    if target.is_int and target.is_bool:
+        return int(value != 0)  # (_Bool)x is x != 0 (NaN included: NaN != 0)
     if target.is_int:
         if source.is_int:
             return wrap(int(value), target)
@@ -225,3 +240,15 @@ def fold_convert(value: int | float, source: Scalar, target: Scalar) -> int | fl
 def ir_int_value(value: int, t: Scalar) -> int:
     """The signless attribute value of an integer constant (two's complement, signed view)."""
     return wrap(value, Scalar("", False, t.bits, True))
+
+
+SCALARS = (BOOL, SCHAR, UCHAR, SHORT, USHORT, INT, UINT, LONG, ULONG, FLOAT, DOUBLE)
+"""Every arithmetic type, one per (kind, width, signedness): `long long` is `long` on LP64."""
+
+
+def scalar_of(is_float: bool, bits: int, signed: bool) -> Scalar:
+    """The arithmetic type of this kind, width and signedness (a C type table entry's)."""
+    for t in SCALARS:
+        if t.is_float == is_float and t.bits == bits and (is_float or t.signed == signed):
+            return t
+    raise KeyError((is_float, bits, signed))

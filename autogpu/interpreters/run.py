@@ -80,6 +80,8 @@ def _scalar_argument(value: Any, type_: Attribute, where: str) -> Any:
     width = bit_width(type_)
     if width is None:
         raise InterpreterError(f"{where}: unsupported argument type {type_}")
+    if width == 1 and isinstance(value, np.bool_):  # a _Bool from NumPy
+        value = int(value)
     if not isinstance(value, (int, np.integer)):
         raise InterpreterError(f"{where}: expected an integer for {type_}, got {value!r}")
     value = int(value)

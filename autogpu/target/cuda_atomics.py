@@ -90,10 +90,65 @@ class AtomicUnsupported(Exception):
     pass
 
 
+# Elements narrower than a word: CUDA has no atomics on them (but 16-bit atomicCAS on recent
+# GPUs), so a CAS loop swaps the aligned 32-bit word that contains the element, changing only
+# its bytes (their unsigned view `U`, signed view `S`). The neighbouring bytes may belong to
+# other data updated concurrently: the CAS then fails and retries, so no update is lost.
+_SUBWORD = {  # element → (bits, unsigned view, signed view)
+    "bool": (8, "unsigned char", "signed char"),
+    "signed char": (8, "unsigned char", "signed char"),
+    "unsigned char": (8, "unsigned char", "signed char"),
+    "short": (16, "unsigned short", "short"),
+    "unsigned short": (16, "unsigned short", "short"),
+}
+# On the zero-extended bits `a` (current) and `b` (value), as `unsigned`: the low bits of the
+# result are the element's (C's conversion back to a narrow type keeps them).
+_SUBWORD_COMBINE = {
+    "addi": "a + b", "muli": "a * b", "andi": "a & b", "ori": "a | b", "xori": "a ^ b",
+    "assign": "b", "maxu": "a > b ? a : b", "minu": "a < b ? a : b",
+    "maxs": "({S})a > ({S})b ? a : b", "mins": "({S})a < ({S})b ? a : b",
+}  # fmt: skip
+
+
+def _subword_helper(kind: str, element: str) -> tuple[str, str]:
+    bits, unsigned, signed = _SUBWORD[element]
+    name = f"agpu_atomic_{kind}_u{bits}"
+    low = "0xFFu" if bits == 8 else "0xFFFFu"
+    combine = _SUBWORD_COMBINE[kind].format(S=signed)
+    return name, f"""\
+// {kind} on the {bits}-bit element at `address`: a CAS on its aligned 32-bit word
+static __device__ inline unsigned {name}(void *address, unsigned value) {{
+  unsigned *word = (unsigned *)((unsigned long long)address & ~3ull);
+  const unsigned shift = 8u * (unsigned)((unsigned long long)address & 3ull);
+  const unsigned mask = {low} << shift;
+  const unsigned b = value & {low};
+  unsigned old = *word, assumed;
+  do {{
+    assumed = old;
+    const unsigned a = (assumed & mask) >> shift;
+    old = atomicCAS(word, assumed, (assumed & ~mask) | (((unsigned)({combine}) << shift) & mask));
+  }} while (assumed != old);
+  return (old & mask) >> shift;
+}}"""
+
+
+def _subword_call(kind: str, element: str, target: Expr, value: Expr,
+                  helpers: dict[str, str]) -> Expr:
+    if kind not in _SUBWORD_COMBINE or (element == "bool" and kind not in (
+            "andi", "ori", "xori", "assign")):
+        raise AtomicUnsupported(f"atomic {kind} on {element}")
+    name, text = _subword_helper(kind, element)
+    helpers[name] = text
+    old = call(name, [Unary("&", target), convert(value, "unsigned", Mode.EXACT)], "unsigned")
+    return Cast(element, old)
+
+
 def atomic_call(
     kind: str, element: str, target: Expr, value: Expr, helpers: dict[str, str]
 ) -> Expr:
     """The call performing `target op= value` atomically; its value is the old one."""
+    if element in _SUBWORD:
+        return _subword_call(kind, element, target, value, helpers)
     if element not in _BITS:
         raise AtomicUnsupported(f"atomic {kind} on {element}")
     native = _NATIVE.get(kind)

@@ -158,6 +158,8 @@ class CReference:
             if not isinstance(value, (int, float, np.integer, np.floating)):
                 raise TypeError(f"{self.signature.name}: parameter {param.name} needs a number")
             return float(value)
+        if dtype.kind == "b" and isinstance(value, (bool, np.bool_)):
+            return bool(value)
         if not isinstance(value, (int, np.integer)):
             raise TypeError(f"{self.signature.name}: parameter {param.name} needs an integer")
         bits = dtype.itemsize * 8

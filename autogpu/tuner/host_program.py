@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from autogpu.diagnostics import CompileError
-from autogpu.dialects.signature import C_TYPES
+from autogpu.dialects.signature import BY_DTYPE, C_TYPES
 from autogpu.target.launch_steps import counters, steps_of, to_cxx
 from autogpu.tuner import adapter
 from autogpu.tuner.kernel import KernelCompiler, compile_task
@@ -133,9 +133,12 @@ def launcher(artifact: adapter.Artifact, config: Mapping[str, Any]) -> str:
              artifact.cuda_source, "", "#ifdef __CUDACC__", LAUNCH_SIZE_HELPERS]
     params = []
     for p in entry["params"]:
+        # The kernel's own (canonical) C name: the user's spelling may be C only (`_Bool`),
+        # need a header (`uint8_t`) or be another C++ pointer type (`char *`, `long *`).
+        ctype = BY_DTYPE[p["dtype"]].name if p.get("dtype") in BY_DTYPE else p["ctype"]
         const = "const " if p.get("const") else ""
-        params.append(f"{const}{p['ctype']} *{p['name']}" if p["kind"] == "array"
-                      else f"{p['ctype']} {p['name']}")
+        params.append(f"{const}{ctype} *{p['name']}" if p["kind"] == "array"
+                      else f"{ctype} {p['name']}")
     scalars = {p["name"]: p.get("dtype", "") for p in entry["params"] if p["kind"] == "scalar"}
     scalars.update({var: C_TYPES[ctype].dtype for var, ctype in counters(steps_of(entry)).items()})
     lines.append(f"static inline void autogpu_launch_{entry['name']}({', '.join(params)}) {{")

@@ -82,9 +82,9 @@ def test_every_c_type_agrees_with_itself(t):
 
 
 def test_the_frontends_types_are_the_tables():
-    from autogpu.frontend.types import DOUBLE, FLOAT, INT, LONG, UINT, ULONG
+    from autogpu.frontend.types import SCALARS
 
-    for scalar in (INT, UINT, LONG, ULONG, FLOAT, DOUBLE):
+    for scalar in SCALARS:
         t = c_type(scalar.name)
         assert (t.ir, t.is_float, t.bits, t.signed) == (
             scalar.ir, scalar.is_float, scalar.bits, scalar.signed)

@@ -22,7 +22,22 @@ import numpy as np
 import pytest
 
 from autogpu.frontend import parse_c
-from autogpu.frontend.types import DOUBLE, FLOAT, INT, LONG, UINT, ULONG, Scalar, usual_arithmetic
+from autogpu.frontend.types import (
+    BOOL,
+    DOUBLE,
+    FLOAT,
+    INT,
+    LONG,
+    SCHAR,
+    SHORT,
+    UCHAR,
+    UINT,
+    ULONG,
+    USHORT,
+    Scalar,
+    promote,
+    usual_arithmetic,
+)
 from autogpu.interpreters import run_function
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
@@ -44,11 +59,17 @@ DEF(int, i) DEF(unsigned, u) DEF(long, l) DEF(unsigned long, ul)
 """
 
 CTYPES = {INT: ctypes.c_int32, UINT: ctypes.c_uint32, LONG: ctypes.c_int64,
-          ULONG: ctypes.c_uint64, FLOAT: ctypes.c_float, DOUBLE: ctypes.c_double}  # fmt: skip
+          ULONG: ctypes.c_uint64, FLOAT: ctypes.c_float, DOUBLE: ctypes.c_double,
+          SCHAR: ctypes.c_int8, UCHAR: ctypes.c_uint8, SHORT: ctypes.c_int16,
+          USHORT: ctypes.c_uint16, BOOL: ctypes.c_bool}  # fmt: skip
 DTYPES = {INT: np.int32, UINT: np.uint32, LONG: np.int64, ULONG: np.uint64,
-          FLOAT: np.float32, DOUBLE: np.float64}  # fmt: skip
-SCALARS = [("a", INT), ("b", UINT), ("c", LONG), ("d", ULONG), ("e", FLOAT), ("f", DOUBLE)]
-OUTPUTS = [("oi", INT), ("ou", UINT), ("ol", LONG), ("oul", ULONG), ("of", FLOAT), ("od", DOUBLE)]
+          FLOAT: np.float32, DOUBLE: np.float64, SCHAR: np.int8, UCHAR: np.uint8,
+          SHORT: np.int16, USHORT: np.uint16, BOOL: np.bool_}  # fmt: skip
+SCALARS = [("a", INT), ("b", UINT), ("c", LONG), ("d", ULONG), ("e", FLOAT), ("f", DOUBLE),
+           ("g", SCHAR), ("h", UCHAR), ("k", SHORT), ("m", USHORT), ("p", BOOL)]
+OUTPUTS = [("oi", INT), ("ou", UINT), ("ol", LONG), ("oul", ULONG), ("of", FLOAT), ("od", DOUBLE),
+           ("oc", SCHAR), ("ouc", UCHAR), ("os", SHORT), ("ous", USHORT), ("ob", BOOL)]
+CASTS = [INT, UINT, LONG, ULONG, FLOAT, DOUBLE, SCHAR, UCHAR, SHORT, USHORT, BOOL]
 OUTPUT_SLOTS = 12
 
 
@@ -123,8 +144,13 @@ class ExprGen:
         return text, t
 
     def float_to_int(self, text: str, target: Scalar) -> str:
-        low = "0.0" if not target.signed else "-1e6"
-        return f"({target.name})fmax(fmin({text}, 1e6), {low})"
+        """`text` converted to an integer type within its range (C leaves the rest undefined;
+        `_Bool` takes any value)."""
+        if target == BOOL:
+            return f"(_Bool)({text})"
+        high = min(1e6, 2.0 ** (target.bits - 1 if target.signed else target.bits) - 1)
+        low = "0.0" if not target.signed else f"{-high}"
+        return f"({target.name})fmax(fmin({text}, {high}), {low})"
 
     def expr(self, depth: int) -> tuple[str, Scalar]:
         if depth <= 0 or self.rng.random() < 0.2:
@@ -137,14 +163,14 @@ class ExprGen:
             op = self.rng.choice(["-", "+", "!", "~"])
             if op == "~":
                 text, t = self.integer(depth - 1)
-                return f"(~{text})", t
-            return (f"({op} {text})", INT if op == "!" else t)
+                return f"(~{text})", promote(t)
+            return (f"({op} {text})", INT if op == "!" else promote(t))
         if kind < 0.65:
             cond, _ = self.expr(depth - 1)
             (a, ta), (b, tb) = self.expr(depth - 1), self.expr(depth - 1)
             return f"({cond} ? {a} : {b})", usual_arithmetic(ta, tb)
         if kind < 0.75:
-            target = self.rng.choice([INT, UINT, LONG, ULONG, FLOAT, DOUBLE])
+            target = self.rng.choice(CASTS)
             text, t = self.expr(depth - 1)
             if t.is_float and not target.is_float:
                 return self.float_to_int(text, target), target
@@ -159,7 +185,7 @@ class ExprGen:
         else:
             (a, ta), (b, tb) = self.expr(depth - 1), self.expr(depth - 1)
         if op in ("<<", ">>"):
-            return f"({a} {op} ({b} & 15))", ta
+            return f"({a} {op} ({b} & 15))", promote(ta)
         if op in ("/", "%") and not usual_arithmetic(ta, tb).is_float:
             if not tb.is_int:  # pragma: no cover - integer() above
                 b, tb = self.float_to_int(b, INT), INT
@@ -199,7 +225,9 @@ def expression_kernel(rng: random.Random, name: str) -> Kernel:
 
 
 def scalar_values(rng: random.Random) -> list:
-    edge = {INT: [0, 1, -1, 2**31 - 1, -(2**31), 7, -123456],
+    edge = {SCHAR: [0, -1, 127, -128], UCHAR: [0, 255, 128], SHORT: [-32768, 32767, -1],
+            USHORT: [0, 65535, 32768], BOOL: [0, 1],
+            INT: [0, 1, -1, 2**31 - 1, -(2**31), 7, -123456],
             UINT: [0, 1, 2**32 - 1, 2**31, 99],
             LONG: [0, -1, 2**63 - 1, -(2**63), 10**12],
             ULONG: [0, 1, 2**64 - 1, 2**63, 12345],

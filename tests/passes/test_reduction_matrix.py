@@ -27,8 +27,11 @@ from autogpu.testing.nvcc import assert_compiles_with_nvcc
 TYPES = {
     "int": np.int32, "unsigned": np.uint32, "long": np.int64, "unsigned long": np.uint64,
     "long long": np.int64, "unsigned long long": np.uint64, "float": np.float32,
-    "double": np.float64,
+    "double": np.float64, "char": np.int8, "signed char": np.int8, "unsigned char": np.uint8,
+    "short": np.int16, "unsigned short": np.uint16, "_Bool": np.bool_, "uint8_t": np.uint8,
 }  # fmt: skip
+"""`char` is signed (x86-64 gcc); the narrow types compute in `int` and wrap back on each
+update, and their partial results fold into the variable by a CAS on its 32-bit word."""
 FLOATS = ("float", "double")
 
 # operator -> spelling -> update of `s` by `x[i]` ({call}: the C min/max function of the type)
@@ -52,12 +55,15 @@ PIPELINES = ["autogpu-vanilla{block_size=64}", "autogpu-optimize{block_size=32 u
 
 
 def applies(op: str, ctype: str) -> bool:
-    """Bitwise operators on floating point are refused (tests/frontend/test_diagnostics.py)."""
+    """Bitwise operators on floating point are refused (tests/frontend/test_diagnostics.py),
+    and so is `-` on a _Bool (OpenMP's `+` combiner is not the serial `s = s - e` there)."""
+    if ctype == "_Bool":
+        return op != "-"
     return ctype not in FLOATS or op not in ("&", "|", "^")
 
 
 def function_name(op: str, ctype: str, spelling: str) -> str:
-    return f"r_{OPERATOR_NAMES[op]}_{ctype.replace(' ', '_')}_{spelling}"
+    return f"r_{OPERATOR_NAMES[op]}_{ctype.replace(' ', '_').strip('_')}_{spelling}"
 
 
 def min_max_call(op: str, ctype: str) -> str:
@@ -91,6 +97,13 @@ def inputs(op: str, ctype: str) -> list[tuple[np.ndarray, Any]]:
     dtype = np.dtype(TYPES[ctype])
     rng = np.random.default_rng(len(op) * 31 + len(ctype))
     cases: list[tuple[np.ndarray, Any]] = []
+    if dtype.kind == "b":
+        for n in (1000, 257, 65, 1, 0):
+            for start in (False, True):
+                for p in (0.02, 0.5, 0.98):
+                    cases.append((rng.random(n) < p, np.bool_(start)))
+        cases += [(np.ones(300, bool), np.bool_(True)), (np.zeros(300, bool), np.bool_(False))]
+        return cases
 
     def add(values, start) -> None:
         if dtype.kind == "f":

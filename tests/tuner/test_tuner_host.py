@@ -98,6 +98,20 @@ def test_launcher_and_placeholders():
         substitute("{nope}", {"dir": "/t"})
 
 
+def test_the_launcher_declares_the_kernels_c_types():
+    """`_Bool` is no C++ type, `uint8_t` needs a header, and `char *` or `long *` is another
+    C++ pointer type than the kernel's `signed char *` or `long long *`."""
+    params = [{"name": f"p{i}", "kind": kind, "dtype": dtype, "ctype": ctype}
+              for i, (kind, dtype, ctype) in enumerate([
+                  ("array", "bool", "_Bool"), ("scalar", "uint8", "uint8_t"),
+                  ("array", "int8", "char"), ("array", "int64", "long"),
+                  ("scalar", "uint16", "unsigned short")])]
+    launch = {"functions": [{"name": "f", "params": params, "launches": []}]}
+    text = launcher(Artifact("", launch, "f"), {})
+    assert ("autogpu_launch_f(bool *p0, unsigned char p1, signed char *p2, long long *p3, "
+            "unsigned short p4)") in text
+
+
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
 def test_tuning_inside_a_host_program(tmp_path, capsys):
     out = tmp_path / "out"

@@ -370,9 +370,11 @@ def _check_reduction(
             "function",
         )
     element = var.type.element_type
-    if isinstance(element, IntegerType) and element.width.data == 1:
+    if isinstance(element, IntegerType) and element.width.data == 1 and not kind.is_bitwise:
         raise error_at(
-            loop, f"reductions over a _Bool ({describe_value(var)}) are not lowered yet"
+            loop,
+            f"a '{kind.value}' reduction over a _Bool ({describe_value(var)}) is not lowered: "
+            "the frontend writes a _Bool's reductions as 'and', 'or' or 'xor'",
         )
 
 

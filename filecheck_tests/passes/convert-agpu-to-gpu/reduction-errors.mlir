@@ -23,4 +23,4 @@ func.func @bool_reduction(%n: i32) {
   }
   func.return
 }
-// BOOL: stdin:{{[0-9]+}}:3: error: reductions over a _Bool ('ok') are not lowered yet
+// BOOL: stdin:{{[0-9]+}}:3: error: a 'land' reduction over a _Bool ('ok') is not lowered: the frontend writes a _Bool's reductions as 'and', 'or' or 'xor'
