@@ -212,7 +212,7 @@ def _outlives_launches(slot: Slot, segments: list[Segment]) -> bool:
     if len(slot.users) != 1:
         return False
     seg = segments[slot.users[0]]
-    return seg.depth > slot.depth and not _assigned_first(seg, slot.value)
+    return seg.depth > slot.depth and _read_before_assigned(seg, slot.value) is not None
 
 
 def _single_block(fn: func.FuncOp) -> Block:
