@@ -69,8 +69,8 @@ class ReductionGen:
         location = self.location_of(update.x)
         value = self.expr(update.value)
         if update.op in ("&&", "||"):
-            self.atomic_op(location, t, lambda current: self.logical(update.op, current, value),
-                           True)  # fmt: skip
+            self.atomic_op(location, t,
+                           lambda current: self.logical_update(update.op, current, value), True)
             return
         compared = update.operand_type
         key = (update.op, "float" if compared.is_float else compared.signed)
@@ -85,7 +85,7 @@ class ReductionGen:
 
         self.atomic_op(location, t, chosen, True)
 
-    def logical(self, op: str, current: Val, value: Val) -> Val:
+    def logical_update(self, op: str, current: Val, value: Val) -> Val:
         """C's `current && value` (`||`) as 0 or 1 of `current`'s type."""
         both = (self.truth(current), self.truth(value))
         flag = self.emit(arith.AndIOp(*both) if op == "&&" else arith.OrIOp(*both)).results[0]

@@ -67,7 +67,6 @@ class ParallelInfo:
 
     pragma: Pragma
     reductions: list[tuple[ReductionKind, Var]] = field(default_factory=list)
-    sections: dict[Var, Section] = field(default_factory=dict)
     collapse: int = 1
     total: int = 1
     inner: bool = False
@@ -76,6 +75,7 @@ class ParallelInfo:
     serial: bool = False
     copies: list[PrivateCopy] = field(default_factory=list)  # made by data_sharing.py
     visible: set[Var] = field(default_factory=set)  # the variables in scope at the pragma
+    sections: dict[Var, Section] = field(default_factory=dict)
 
     def nested(self) -> ParallelInfo:
         inner = ParallelInfo(self.pragma, self.reductions, self.collapse - 1, self.total, True)

@@ -37,7 +37,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, Operation, SSAValue
 
 from autogpu.dialects.agpu import LAST_ITERATION, ParallelForOp, ReductionKind
-from autogpu.dialects.agpu_sync import is_synchronized
+from autogpu.dialects.agpu_sync import AtomicUpdateOp, is_synchronized
 from autogpu.passes.analysis.nest_mapping import NestMapping, map_nest
 from autogpu.passes.utils.errors import PassError, describe_value, error_at
 from autogpu.passes.utils.slices import external_operands, is_pure, slice_leaves
@@ -262,6 +262,14 @@ def _check_reduction(
             loop, f"the reduced array {describe_value(var)} must be an array parameter of the "
             "function"
         )
+    if _is_array(var):
+        for user in _accesses(seg.ops, var):
+            if not isinstance(user, memref.AtomicRMWOp | AtomicUpdateOp | ParallelForOp):
+                raise error_at(
+                    user, f"the reduced array {describe_value(var)} is accessed here other "
+                    "than by an atomic update of one of its elements (the frontend makes each "
+                    "reduction update one)"
+                )
     if not _is_array(var) and var not in slots:
         raise error_at(
             loop,

@@ -50,8 +50,9 @@ func.func @independent(%A: memref<?xf32>, %x: memref<?xf32>, %h: memref<?xi32>, 
   %c1 = arith.constant 1 : i32
   %c2 = arith.constant 2 : i32
   %z = arith.constant 0 : index
+  %len = arith.constant 4 : index
   agpu.parallel_for %j = %c0 to %n step %c1 : i32 {
-    agpu.parallel_for %i = %c0 to %m step %c1 : i32 reduction(add %h : memref<?xi32>) {
+    agpu.parallel_for %i = %c0 to %m step %c1 : i32 reduction(add %h[%z : %len] : memref<?xi32>) {
       %jm = arith.muli %j, %m : i32
       %c = arith.addi %jm, %i : i32
       %ci = arith.index_cast %c : i32 to index

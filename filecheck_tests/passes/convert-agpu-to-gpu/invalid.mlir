@@ -62,14 +62,15 @@ func.func @bool_reduction(%n: i32) {
 
 // -----
 
-func.func @array_reduction(%h: memref<?xi32>, %n: i32) {
+func.func @array_reduction(%n: i32, %lo: index, %len: index) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
-  agpu.parallel_for %i = %c0 to %n step %c1 : i32 reduction(add %h : memref<?xi32>) {
+  %h = memref.alloca() : memref<16xi32>
+  agpu.parallel_for %i = %c0 to %n step %c1 : i32 reduction(add %h[%lo : %len] : memref<16xi32>) {
   }
   func.return
 }
-// CHECK: array reductions ('h') are not lowered to the GPU yet
+// CHECK: the reduced array 'h' must be an array parameter of the function
 
 // -----
 
@@ -163,4 +164,4 @@ func.func @loop_carried(%a: memref<?xf32>, %n: i32) {
   }
   func.return
 }
-// CHECK: iterations of the parallel loop over 'i' conflict: 'a[i]' written here by the iteration with i = 1 is read as 'a[im1]' (line 160:5) by the iteration with i = 2; the loop is not parallel
+// CHECK: iterations of the parallel loop over 'i' conflict: 'a[i]' written here by the iteration with i = 1 is read as 'a[im1]' (line 161:5) by the iteration with i = 2; the loop is not parallel
