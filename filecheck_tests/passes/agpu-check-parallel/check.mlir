@@ -115,5 +115,5 @@ func.func @pointers(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32> {agp
 }
 // CHECK-LABEL: func.func @pointers
 // ALIAS-NOT: 'c[i]'
-// ALIAS: warning: cannot prove that the iterations of the parallel loop over 'i' access different elements: 'a[i]' written here and 'b[i]' read (line 109:5) may be the same element in two iterations ('a' and 'b' are pointers that may overlap (neither is restrict))
+// ALIAS: warning: cannot prove that the iterations of the parallel loop over 'i' access different elements: 'a[i]' written here and 'b[i]' read (line 110:5) may be the same element in two iterations ('a' and 'b' are pointers that may overlap (neither is restrict))
 // ALIAS-NOT: 'c[i]'
