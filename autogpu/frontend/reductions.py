@@ -304,6 +304,8 @@ def _min_max_if(stmt: ast.If, kinds: dict[Var, ReductionKind],
         return False
     # `if (c) s = e;` is `s = c ? e : s`.
     kind = kinds[s]
+    if kind not in (ReductionKind.MIN, ReductionKind.MAX):
+        return False  # a conditional update of another operator: checked as a statement
     operand = _min_max_choice(stmt.cond, e.value, e.target, e.target, kind)
     if operand is None:
         raise error(_mismatch(s, kind, element=array is not None), e.pos)

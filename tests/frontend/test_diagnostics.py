@@ -302,7 +302,8 @@ def reduction(op: str, update: str, init: str = "0") -> str:
      ("min", "s = fminf(s, x[i]);"), ("min", "s = x[i] < s ? x[i] : s;"),
      ("min", "s = s > x[i] ? x[i] : s;"), ("min", "if (x[i] < s) s = x[i];"),
      ("max", "if (s < x[i]) { s = x[i]; }"), ("max", "s = fmaxf(x[i], s);"),
-     ("+", "if (x[i] > 0) s += x[i];"), ("+", "for (int k = 0; k < 3; k++) s += x[k];")],
+     ("+", "if (x[i] > 0) s += x[i];"), ("+", "for (int k = 0; k < 3; k++) s += x[k];"),
+     ("+", "if (x[i] > 0) s = s + x[i];")],
 )  # fmt: skip
 def test_reduction_updates_that_match_their_operator(op, update):
     parse_c(reduction(op, update))
@@ -446,10 +447,12 @@ def array_reduction(clause: str, body: str = "h[x[i] & 7] += 1;", ctype: str = "
       (2, 39)),
      (array_reduction("+: h[0:k+1]"), "the bounds of an array section must be integer "
       "constants or integer variables, got 'k+1'", (2, 43)),
-     (array_reduction("+: h[3]"), "'h[3]' is an array element, not a section", (2, 41))],
+     (array_reduction("+: h[3]"), "'h[3]' is an array element, not a section", (2, 41)),
+     (array_reduction("+: h", "if (x[i] > 0) h[x[i] & 7] = h[1] + 1;"), "does not match its "
+      "clause 'reduction(+: h)'", (4, 31))],
     ids=["beyond-extent", "scalar", "strided", "not-contiguous", "xor-on-float",
          "written-elsewhere", "read-in-update", "read-in-subscript", "no-extent",
-         "bound-expression", "element"],
+         "bound-expression", "element", "conditional-mismatch"],
 )  # fmt: skip
 def test_bad_array_reduction_clauses_are_located(source, message, position):
     with pytest.raises(CompileError, match=re.escape(message)) as info:
