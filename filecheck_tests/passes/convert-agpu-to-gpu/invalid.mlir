@@ -165,3 +165,18 @@ func.func @loop_carried(%a: memref<?xf32>, %n: i32) {
   func.return
 }
 // CHECK: iterations of the parallel loop over 'i' conflict: 'a[i]' written here by the iteration with i = 1 is read as 'a[im1]' (line 161:5) by the iteration with i = 2; the loop is not parallel
+
+// -----
+
+// A plain store to a reduced array would race: the frontend makes each update one atomic.
+func.func @plain_store_to_reduced_array(%h: memref<?xi32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %lo = arith.constant 0 : index
+  %len = arith.constant 4 : index
+  agpu.parallel_for %i = %c0 to %n step %c1 : i32 reduction(add %h[%lo : %len] : memref<?xi32>) {
+    memref.store %c1, %h[%lo] : memref<?xi32>
+  }
+  func.return
+}
+// CHECK: the reduced array 'h' is accessed here other than by an atomic update of one of its elements
