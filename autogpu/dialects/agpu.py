@@ -37,6 +37,7 @@ from xdsl.ir import (
     SSAValue,
 )
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     IRDLOperation,
     VarConstraint,
     base,
@@ -171,7 +172,9 @@ class ParallelForOp(IRDLOperation):
 
     Iterates `%i = lb, lb + step, ... < ub` (step > 0). Reductions name the scalar (rank-0) or
     array (rank-1) memory that the iterations combine into with the given operator; each is
-    private to an iteration and combined at the end, as OpenMP specifies.
+    private to an iteration and combined at the end, as OpenMP specifies. An array reduction
+    reduces the section `[lo : len]` of its array (OpenMP's `h[lo:len]`, `index` values): the
+    `section_bounds` hold `lo, len` for each rank-1 reduction variable, in order.
     """
 
     name = "agpu.parallel_for"
@@ -182,6 +185,7 @@ class ParallelForOp(IRDLOperation):
     ub = operand_def(T)
     step = operand_def(T)
     reduction_vars = var_operand_def(MemRefType)
+    section_bounds = var_operand_def(IndexType)
 
     reductions = prop_def(ArrayAttr[ReductionKindAttr], default_value=ArrayAttr(()))
     indexing = prop_def(IndexingAttr, default_value=IndexingAttr(Indexing.SPARSE))
@@ -191,6 +195,7 @@ class ParallelForOp(IRDLOperation):
     body = region_def("single_block")
 
     traits = traits_def(SingleBlockImplicitTerminator(YieldOp), RecursiveMemoryEffect())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(
         self,
@@ -199,6 +204,7 @@ class ParallelForOp(IRDLOperation):
         step: SSAValue | Operation,
         body: Region | Block | Sequence[Operation],
         reductions: Sequence[tuple[ReductionKind, SSAValue | Operation]] = (),
+        sections: Sequence[tuple[SSAValue, SSAValue]] = (),
         *,
         indexing: Indexing = Indexing.SPARSE,
         unroll: int = 1,
@@ -209,7 +215,8 @@ class ParallelForOp(IRDLOperation):
         elif not isinstance(body, Region):
             body = Region(Block(body))
         super().__init__(
-            operands=[lb, ub, step, [var for _, var in reductions]],
+            operands=[lb, ub, step, [var for _, var in reductions],
+                      [bound for section in sections for bound in section]],
             regions=[body],
             properties={
                 "reductions": ArrayAttr(ReductionKindAttr(kind) for kind, _ in reductions),
@@ -226,6 +233,16 @@ class ParallelForOp(IRDLOperation):
     @property
     def reduction_list(self) -> list[tuple[ReductionKind, SSAValue]]:
         return [(k.data, v) for k, v in zip(self.reductions.data, self.reduction_vars)]
+
+    def section_of(self, var: SSAValue) -> tuple[SSAValue, SSAValue] | None:
+        """`(lo, len)` of an array reduction variable (None for a scalar one)."""
+        bounds = iter(self.section_bounds)
+        for candidate in self.reduction_vars:
+            assert isinstance(candidate.type, MemRefType)
+            section = (next(bounds), next(bounds)) if candidate.type.get_shape() else None
+            if candidate is var:
+                return section
+        raise ValueError(f"{var} is no reduction variable of this loop")
 
     def verify_(self) -> None:
         block = self.body.block
@@ -254,6 +271,12 @@ class ParallelForOp(IRDLOperation):
             )
         for kind, var in self.reduction_list:
             _verify_reduction(kind, var)
+        arrays = sum(1 for _, var in self.reduction_list if var.type.get_shape())  # pyright: ignore
+        if len(self.section_bounds) != 2 * arrays:
+            raise VerifyException(
+                f"agpu.parallel_for has {arrays} array reductions but {len(self.section_bounds)} "
+                "section bounds (each array reduction has a section [lo : len])"
+            )
 
     def print(self, printer: Printer) -> None:
         _print_parallel_for(self, printer)
@@ -317,6 +340,12 @@ def _print_parallel_for(op: ParallelForOp, printer: Printer) -> None:
         def print_one(pair: tuple[ReductionKind, SSAValue]) -> None:
             printer.print_string(f"{pair[0].value} ")
             printer.print_ssa_value(pair[1])
+            if (section := op.section_of(pair[1])) is not None:
+                printer.print_string("[")
+                printer.print_ssa_value(section[0])
+                printer.print_string(" : ")
+                printer.print_ssa_value(section[1])
+                printer.print_string("]")
             printer.print_string(" : ")
             printer.print_attribute(pair[1].type)
 
@@ -344,6 +373,7 @@ def _parse_parallel_for(parser: Parser) -> ParallelForOp:
     unroll = 1
     mapping: DimensionEnum | None = None
     reductions: list[tuple[ReductionKind, SSAValue]] = []
+    sections: list[tuple[SSAValue, SSAValue]] = []
     while True:
         if parser.parse_optional_keyword("indexing"):
             indexing = parser.parse_str_enum(Indexing)
@@ -356,6 +386,12 @@ def _parse_parallel_for(parser: Parser) -> ParallelForOp:
             def parse_one() -> tuple[ReductionKind, SSAValue]:
                 kind = parser.parse_str_enum(ReductionKind)
                 operand = parser.parse_unresolved_operand()
+                if parser.parse_optional_punctuation("["):
+                    lo = parser.resolve_operand(parser.parse_unresolved_operand(), IndexType())
+                    parser.parse_punctuation(":")
+                    length = parser.resolve_operand(parser.parse_unresolved_operand(), IndexType())
+                    parser.parse_punctuation("]")
+                    sections.append((lo, length))
                 parser.parse_punctuation(":")
                 return kind, parser.resolve_operand(operand, parser.parse_type())
 
@@ -365,7 +401,8 @@ def _parse_parallel_for(parser: Parser) -> ParallelForOp:
 
     body = parser.parse_region((indvar.resolve(bound_type),))
     op = ParallelForOp(
-        lb, ub, step, body, reductions, indexing=indexing, unroll=unroll, mapping=mapping
+        lb, ub, step, body, reductions, sections, indexing=indexing, unroll=unroll,
+        mapping=mapping,
     )
     op.attributes |= parser.parse_optional_attr_dict()
     for trait in op.get_traits_of_type(SingleBlockImplicitTerminator):

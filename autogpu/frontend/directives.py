@@ -408,6 +408,8 @@ class OpenMP:
                 continue
             if var not in listed:
                 info.reductions.append((kind, var))
+                if var in region.region.sections:
+                    info.sections[var] = region.region.sections[var]
             elif listed[var] != kind:
                 raise self.sema.error(
                     f"'{var.name}' is reduced with '{_c_operator(listed[var])}' here but with "

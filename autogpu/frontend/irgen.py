@@ -24,6 +24,7 @@ from autogpu.dialects.agpu import LAST_ITERATION, ParallelForOp, YieldOp
 from autogpu.frontend import ast
 from autogpu.frontend.irgen_atomics import SynchronizationGen
 from autogpu.frontend.irgen_expr import ExpressionGen, Val
+from autogpu.frontend.irgen_reductions import ReductionGen
 from autogpu.frontend.loops import CanonicalLoop
 from autogpu.frontend.openmp import ParallelInfo
 from autogpu.frontend.signatures import parameter
@@ -41,7 +42,7 @@ def memref_type(t: ArrayType) -> MemRefType:
     return MemRefType(t.element.ir, [DYNAMIC_INDEX])
 
 
-class FunctionGen(SynchronizationGen, ExpressionGen):
+class FunctionGen(ReductionGen, SynchronizationGen, ExpressionGen):
     def __init__(self, function: Function, filename: str = "<input>"):
         super().__init__(filename)
         self.function = function
@@ -315,9 +316,9 @@ class FunctionGen(SynchronizationGen, ExpressionGen):
         if lt.bits != t.bits and not counted:
             name = f"{var.name}_wide"
         if parallel is not None and not parallel.serial:
-            reductions = [(kind, self.slots[v]) for kind, v in loop.parallel.reductions]
+            reductions, sections = self.reduction_operands(loop.parallel)
             region = self.region_of(body, YieldOp, [lt.ir], [name])
-            op = ParallelForOp(lb.ssa, ub.ssa, loop_step.ssa, region, reductions)
+            op = ParallelForOp(lb.ssa, ub.ssa, loop_step.ssa, region, reductions, sections)
             for name, value in loop.launch_bounds.items():  # docs/ir.md
                 op.attributes[f"agpu.{name}"] = IntegerAttr(value, i64)
             self.emit(op)

@@ -20,6 +20,7 @@ from autogpu.dialects.agpu_sync import AtomicUpdateOp, AtomicYieldOp, CriticalEn
 from autogpu.frontend import ast
 from autogpu.frontend.atomics import AtomicInfo, CriticalInfo
 from autogpu.frontend.irgen_expr import Val
+from autogpu.frontend.reductions import ArrayUpdate
 from autogpu.frontend.types import Scalar
 from autogpu.target.cuda_atomics import ATOMIC_KINDS
 
@@ -34,6 +35,9 @@ class SynchronizationGen:
     def synchronized(self, stmt: ast.Stmt, plain) -> None:
         """`plain(stmt)` translates the statement as if it had no pragma."""
         info = stmt.sync
+        if isinstance(info, ArrayUpdate):
+            self.array_update(info)  # irgen_reductions.py
+            return
         if isinstance(info, CriticalInfo):
             if not info.shared:
                 plain(stmt)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from autogpu.dialects.agpu import REDUCTION_OF_C_OPERATOR, ReductionKind
 from autogpu.frontend.preprocess import Pragma
+from autogpu.frontend.sections import Section, reduction_item, section_of, split_items
 from autogpu.frontend.symbols import Var
 
 if TYPE_CHECKING:
@@ -61,7 +62,8 @@ class ParallelInfo:
     """`#pragma omp parallel for` on a loop. With `collapse(n)`, each of the n loops gets one:
     `collapse` counts the loops from this one inward, `total` is n, `inner` marks all but the
     outermost; every level lists the same reductions and private copies. `serial`: an
-    `if(0)` clause, the loop runs in order on one thread."""
+    `if(0)` clause, the loop runs in order on one thread. `sections`: the elements each
+    reduced array reduces (sections.py)."""
 
     pragma: Pragma
     reductions: list[tuple[ReductionKind, Var]] = field(default_factory=list)
@@ -73,10 +75,12 @@ class ParallelInfo:
     serial: bool = False
     copies: list[PrivateCopy] = field(default_factory=list)  # made by data_sharing.py
     visible: set[Var] = field(default_factory=set)  # the variables in scope at the pragma
+    sections: dict[Var, Section] = field(default_factory=dict)
 
     def nested(self) -> ParallelInfo:
         inner = ParallelInfo(self.pragma, self.reductions, self.collapse - 1, self.total, True)
         inner.listed, inner.serial, inner.copies = self.listed, self.serial, self.copies
+        inner.sections = self.sections
         return inner
 
     @property
@@ -158,9 +162,11 @@ class ClauseParser:
         if clause == "collapse":
             info.collapse = info.total = self.collapse_depth(args, pragma, offset)
         elif clause == "reduction":
-            for kind, var, pos in self.reduction(args, pragma, offset):
+            for kind, var, pos, section in self.reduction(args, pragma, offset):
                 self.list_var(info, Listed("reduction", var, pos))
                 info.reductions.append((kind, var))
+                if section is not None:
+                    info.sections[var] = section
         elif clause in DATA_SHARING:
             for name, pos in self.names(clause, args, pragma, offset):
                 self.list_var(info, Listed(clause, self.variable(clause, name, pos), pos))
@@ -277,6 +283,8 @@ class ClauseParser:
         return value
 
     def reduction(self, text: str, pragma: Pragma, offset: int):
+        """The items of `reduction(op: list)`: (kind, variable, position, section), the
+        section for an array (sections.py), None for a scalar."""
         op, colon, names = text.partition(":")
         if not colon or op.strip() not in REDUCTION_OF_C_OPERATOR:
             raise self.sema.error(
@@ -286,37 +294,31 @@ class ClauseParser:
             )
         kind = REDUCTION_OF_C_OPERATOR[op.strip()]
         result = []
-        position = offset + len(op) + 1
-        for item in names.split(","):
-            name = item.strip()
-            column = pragma.column_of(position + item.find(name) if name else position)
-            where = (pragma.line, column)
-            position += len(item) + 1
-            if not re.fullmatch(r"[A-Za-z_]\w*", name):
-                raise self.sema.error(
-                    f"reduction variable must be a scalar variable name, got '{name}' (array "
-                    "sections are not supported)",
-                    where,
-                )
+        for item, start in split_items(names):
+            base = offset + len(op) + 1 + start
+
+            def column(k: int, base: int = base) -> tuple[int, int]:
+                return (pragma.line, pragma.column_of(base + k))
+
+            name, brackets, where = reduction_item(self.sema, item, column)
             var = self.sema.lookup(name)
             if var is None:
                 raise self.sema.error(f"reduction variable '{name}' is not declared", where)
-            if var.is_array:
-                raise self.sema.error(
-                    f"reduction variable '{name}' is an array: only scalar variables can be "
-                    "reduced (accumulate into a scalar and store it after the loop)",
-                    where,
-                )
-            if var.const:
+            section = None
+            if var.is_array or brackets:
+                section = section_of(self.sema, var, brackets, column, where)
+            if var.const or var.is_array and var.type.const:
                 raise self.sema.error(f"reduction variable '{name}' is const", where)
-            if kind.is_bitwise and var.type.is_float:
+            element = var.type.element if var.is_array else var.type
+            if kind.is_bitwise and element.is_float:
                 raise self.sema.error(
                     f"reduction '{op.strip()}' needs an integer variable, '{name}' is "
-                    f"{var.type}",
+                    f"{element}{' (its elements)' if var.is_array else ''}",
                     where,
                 )
-            var.needs_slot = True
-            result.append((kind, var, where))
+            if not var.is_array:
+                var.needs_slot = True
+            result.append((kind, var, where, section))
         return result
 
 

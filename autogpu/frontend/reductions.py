@@ -21,19 +21,41 @@ update takes the variable's own signedness. An integer comparison in a type wide
 variable is refused: the value it keeps is converted back to the narrower type, which is no
 minimum or maximum of the variable's values. A floating-point comparison of an integer variable
 follows the variable's signedness (the conversions are monotone).
+
+Arrays (`reduction(op: h[lo:len])`, sections.py): each update of an element `h[k]` in one of
+the forms above (with `h[k]` for `s`, `k` and `e` not reading `h`) is a statement of its own,
+marked with an `ArrayUpdate` that irgen lowers as one atomic update of the element
+(`irgen_atomics.py`): correct as it stands (the iterations' atomics combine into `h`), and the
+op that `convert-agpu-to-gpu` redirects to the private copy its strategy chooses. Any other
+access to `h` in the loop is refused.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 from autogpu.diagnostics import CompileError
 from autogpu.dialects.agpu import ReductionKind
 from autogpu.frontend import ast
+from autogpu.frontend.atomics import same_lvalue
 from autogpu.frontend.symbols import Var, children, walk_expr
-from autogpu.frontend.types import Scalar, promote
+from autogpu.frontend.types import INT, ArrayType, Scalar, promote
 
 Error = Callable[[str, ast.Pos], CompileError]
+
+
+@dataclass(eq=False)
+class ArrayUpdate:
+    """An update of an element of a reduced array: `x = x op value` (`value op x` when
+    `reversed`) computed in `operand_type`; `op` is a C operator (`+ - * & | ^ && ||`) or
+    `min`/`max` (comparing in `operand_type`)."""
+
+    x: ast.Index
+    op: str
+    value: ast.Expr
+    operand_type: Scalar
+    reversed: bool = False
 
 _OPERATOR = {ReductionKind.ADD: "+", ReductionKind.SUB: "-", ReductionKind.MUL: "*",
              ReductionKind.AND: "&", ReductionKind.OR: "|", ReductionKind.XOR: "^",
@@ -63,6 +85,11 @@ def check_reduction_uses(body: ast.Stmt, reductions: list[tuple[ReductionKind, V
         stmt = stack.pop()
         if isinstance(stmt, ast.If) and _min_max_if(stmt, kinds, comparisons, error):
             continue
+        if isinstance(stmt, ast.ExprStmt) and stmt.expr is not None:
+            update = _array_update(stmt.expr, kinds, comparisons, error)
+            if update is not None:
+                stmt.sync = update
+                continue
         for expr in _expressions(stmt):
             _check_expression(expr, kinds, comparisons, error)
         stack += _substatements(stmt)
@@ -90,20 +117,19 @@ def _bool_kind(kind: ReductionKind, var: Var) -> ReductionKind:
 def _signed_kind(kind: ReductionKind, var: Var, compared: list[tuple[Scalar, ast.Pos]],
                  error: Error) -> ReductionKind:  # fmt: skip
     """`kind`, unsigned where the integer variable's min/max updates compare unsigned."""
-    if kind not in (ReductionKind.MIN, ReductionKind.MAX) or not isinstance(var.type, Scalar):
-        return kind
-    if var.type.is_float:
+    element = var.type if isinstance(var.type, Scalar) else var.type.element
+    if kind not in (ReductionKind.MIN, ReductionKind.MAX) or element.is_float:
         return kind
     signedness: tuple[bool, ast.Pos] | None = None
     for ctype, pos in compared:
         if ctype.is_float:
             continue
-        if ctype.bits != var.type.bits:
+        if ctype.bits != element.bits:
             raise error(
                 f"this update of '{var.name}' compares in '{ctype}', not in the type of "
-                f"'{var.name}' ('{var.type}'): the value it keeps is converted to "
-                f"'{var.type}', which is no {kind.value}imum of '{var.name}''s values (cast "
-                f"the other operand to '{var.type}')",
+                f"'{var.name}' ('{element}'): the value it keeps is converted to "
+                f"'{element}', which is no {kind.value}imum of '{var.name}''s values (cast "
+                f"the other operand to '{element}')",
                 pos,
             )
         if signedness is not None and signedness[0] != ctype.signed:
@@ -116,7 +142,7 @@ def _signed_kind(kind: ReductionKind, var: Var, compared: list[tuple[Scalar, ast
                 pos,
             )
         signedness = (ctype.signed, pos)
-    signed = var.type.signed if signedness is None else signedness[0]
+    signed = element.signed if signedness is None else signedness[0]
     return kind if signed else kind.unsigned
 
 
@@ -128,9 +154,9 @@ def _check_expression(expr: ast.Expr, kinds: dict[Var, ReductionKind],
                       comparisons: dict[Var, list[tuple[Scalar, ast.Pos]]],
                       error: Error) -> None:  # fmt: skip
     target = expr.target if isinstance(expr, ast.Assign | ast.IncDec) else None
-    if isinstance(target, ast.Name) and target.var in kinds:
+    if isinstance(target, ast.Name) and target.var in kinds and not target.var.is_array:
         var, kind = target.var, kinds[target.var]
-        operands = _update_operands(expr, var, kind)
+        operands = _update_operands(expr, target, kind)
         if operands is None:
             raise error(_mismatch(var, kind), expr.pos)
         if kind == ReductionKind.SUB and isinstance(var.type, Scalar) and var.type.is_bool:
@@ -162,14 +188,78 @@ def _compared_in(update: ast.Expr, var: Var) -> Scalar:
 def _narrow_comparison(ctype: Scalar, operands: list[ast.Expr], var: Var) -> Scalar:
     """The type of `var` where C compares two values of it (a `char`, `short` or `_Bool`) in
     `int`: promotion keeps every value, so that comparison orders `var`'s own values."""
-    if (isinstance(var.type, Scalar) and ctype == promote(var.type) != var.type and operands
-            and all(o.ctype == var.type for o in operands)):
-        return var.type
+    own = var.type.element if isinstance(var.type, ArrayType) else var.type
+    if ctype == promote(own) != own and operands and all(o.ctype == own for o in operands):
+        return own
     return ctype
+
+
+def _array_update(expr: ast.Expr, kinds: dict[Var, ReductionKind],
+                  comparisons: dict[Var, list[tuple[Scalar, ast.Pos]]],
+                  error: Error) -> ArrayUpdate | None:  # fmt: skip
+    """The update an expression statement makes to an element of a reduced array (None when
+    it updates none); refuses an update that does not match the clause."""
+    target = expr.target if isinstance(expr, ast.Assign | ast.IncDec) else None
+    var = reduced_array(target, kinds)
+    if var is None:
+        return None
+    assert isinstance(target, ast.Index)
+    kind = kinds[var]
+    operands = _update_operands(expr, target, kind)
+    if operands is None:
+        raise error(_mismatch(var, kind, element=True), expr.pos)
+    _refuse_reads(_subscripts(target), kinds, error)
+    for operand in operands:
+        _refuse_reads(operand, kinds, error)
+    if isinstance(expr, ast.IncDec):
+        one = ast.IntLit(expr.pos, 1, INT, "1")
+        one.ctype = INT
+        assert expr.operand_type is not None
+        return ArrayUpdate(target, "+" if expr.op == "++" else "-", one, expr.operand_type)
+    assert isinstance(expr, ast.Assign)
+    (value,) = operands
+    if kind in (ReductionKind.MIN, ReductionKind.MAX):
+        compared = _compared_in(expr.value, var)
+        comparisons.setdefault(var, []).append((compared, expr.pos))
+        return ArrayUpdate(target, kind.value, value, compared)
+    if expr.op != "=":
+        assert expr.operand_type is not None
+        return ArrayUpdate(target, expr.op[:-1], value, expr.operand_type)
+    binary = expr.value
+    assert isinstance(binary, ast.Binary)
+    computed = binary.operand_type if isinstance(binary.operand_type, Scalar) else target.ctype
+    return ArrayUpdate(target, binary.op, value, computed, binary.lhs is value)
+
+
+def reduced_array(target: ast.Expr | None, kinds: dict[Var, ReductionKind]) -> Var | None:
+    """The reduced array whose element `target` is (`h[k]`, `A[i][j]`), if any."""
+    base = target
+    while isinstance(base, ast.Index):
+        base = base.base
+    if target is base or not isinstance(base, ast.Name):
+        return None
+    return base.var if base.var in kinds and base.var.is_array else None
+
+
+def _subscripts(target: ast.Index) -> ast.Expr:
+    """An expression whose walk visits the subscripts of `target` (not the array itself)."""
+    indices = []
+    while isinstance(target, ast.Index):
+        indices.append(target.index)
+        target = target.base
+    return indices[0] if len(indices) == 1 else ast.Comma(indices[0].pos, indices)
 
 
 def _refuse_reads(expr: ast.Expr, kinds: dict[Var, ReductionKind], error: Error) -> None:
     for node in walk_expr(expr):
+        if isinstance(node, ast.Name) and node.var in kinds and node.var.is_array:
+            raise error(
+                f"the reduced array '{node.name}' is accessed here other than by an update "
+                f"of one of its elements in the form its clause needs, as a statement of its "
+                f"own: each thread only holds partial results (access '{node.name}' after "
+                "the loop)",
+                node.pos,
+            )
         if isinstance(node, ast.Name) and node.var in kinds:
             raise error(
                 f"the reduction variable '{node.name}' is read in its loop other than by its "
@@ -179,10 +269,10 @@ def _refuse_reads(expr: ast.Expr, kinds: dict[Var, ReductionKind], error: Error)
             )
 
 
-def _update_operands(e: ast.Assign | ast.IncDec, s: Var,
+def _update_operands(e: ast.Assign | ast.IncDec, s: ast.Expr,
                      kind: ReductionKind) -> list[ast.Expr] | None:  # fmt: skip
-    """The `e` of an update of `s` that matches `kind` (none for `s++`), or None when the
-    update does not match."""
+    """The `e` of an update of the location `s` (a variable or an array element) that matches
+    `kind` (none for `s++`), or None when the update does not match."""
     additive = kind in (ReductionKind.ADD, ReductionKind.SUB)
     if isinstance(e, ast.IncDec):
         return [] if additive else None
@@ -209,7 +299,7 @@ def _update_operands(e: ast.Assign | ast.IncDec, s: Var,
     return None
 
 
-def _min_max_choice(cond: ast.Expr, chosen: ast.Expr, otherwise: ast.Expr, s: Var,
+def _min_max_choice(cond: ast.Expr, chosen: ast.Expr, otherwise: ast.Expr, s: ast.Expr,
                     kind: ReductionKind) -> ast.Expr | None:  # fmt: skip
     """The `e` of `cond ? chosen : otherwise` when it is min(s, e) or max(s, e) as `kind`
     says, else None."""
@@ -239,40 +329,54 @@ def _min_max_if(stmt: ast.If, kinds: dict[Var, ReductionKind],
     if stmt.otherwise is not None or not isinstance(assign, ast.ExprStmt):
         return False
     e = assign.expr
-    if not (isinstance(e, ast.Assign) and e.op == "=" and isinstance(e.target, ast.Name)):
+    if not (isinstance(e, ast.Assign) and e.op == "="):
         return False
-    s = e.target.var
-    if s not in kinds:
+    array = reduced_array(e.target, kinds)
+    if array is not None:
+        s = array
+    elif isinstance(e.target, ast.Name) and e.target.var in kinds:
+        s = e.target.var
+    else:
         return False
     # `if (c) s = e;` is `s = c ? e : s`.
     kind = kinds[s]
-    operand = _min_max_choice(stmt.cond, e.value, e.target, s, kind)
+    if kind not in (ReductionKind.MIN, ReductionKind.MAX):
+        return False  # a conditional update of another operator: checked as a statement
+    operand = _min_max_choice(stmt.cond, e.value, e.target, e.target, kind)
     if operand is None:
-        raise error(_mismatch(s, kind), e.pos)
+        raise error(_mismatch(s, kind, element=array is not None), e.pos)
     assert isinstance(stmt.cond, ast.Binary) and isinstance(stmt.cond.operand_type, Scalar)
     compared = _narrow_comparison(stmt.cond.operand_type, [stmt.cond.lhs, stmt.cond.rhs], s)
     comparisons.setdefault(s, []).append((compared, e.pos))
     _refuse_reads(operand, kinds, error)
+    if isinstance(e.target, ast.Index):
+        _refuse_reads(_subscripts(e.target), kinds, error)
+        stmt.sync = ArrayUpdate(e.target, kind.value, operand, stmt.cond.operand_type)
     return True
 
 
-def _mismatch(var: Var, kind: ReductionKind) -> str:
+def _mismatch(var: Var, kind: ReductionKind, element: bool = False) -> str:
     op = {ReductionKind.MIN: "min", ReductionKind.MAX: "max"}.get(kind) or _OPERATOR[kind]
     forms = _FORMS.get(ReductionKind.ADD if kind == ReductionKind.SUB else kind)
     if forms is None:
         forms = "{s} = {s} " + op + " {e}"
         if len(op) == 1:
             forms = "{s} " + op + "= {e} or " + forms
+    s = f"{var.name}[K]" if element else var.name
+    what = f"an element of '{var.name}'" if element else f"'{var.name}'"
     return (
-        f"this update of '{var.name}' does not match its clause 'reduction({op}: {var.name})', "
+        f"this update of {what} does not match its clause 'reduction({op}: {var.name})', "
         "so the threads' partial results would be combined wrongly: update it as "
-        + forms.format(s=var.name, e="EXPR")
-        + f" (EXPR not reading '{var.name}')"
+        + forms.format(s=s, e="EXPR")
+        + f" (EXPR{' and K' if element else ''} not reading '{var.name}')"
     )
 
 
-def _is(e: ast.Expr, var: Var) -> bool:
-    return isinstance(e, ast.Name) and e.var is var
+def _is(e: ast.Expr, location: ast.Expr) -> bool:
+    """Whether `e` names the location (a variable, or an array element by equal subscripts)."""
+    if isinstance(location, ast.Name):
+        return isinstance(e, ast.Name) and e.var is location.var
+    return same_lvalue(e, location)
 
 
 def same_expr(a: ast.Expr, b: ast.Expr) -> bool:

@@ -28,6 +28,7 @@ from xdsl.dialects import func
 from autogpu.api import Kernel
 from autogpu.api import compile as compile_c
 from autogpu.diagnostics import CompileError
+from autogpu.dialects.agpu import ParallelForOp
 from autogpu.passes.analysis import iterations
 from autogpu.passes.analysis.extents import touched_extents
 from autogpu.passes.analysis.subscript_arrays import SubscriptValues, subscript_arrays
@@ -205,6 +206,13 @@ def _integer_sizes(sizes: Mapping[str, object]) -> dict[str, int]:
 
     return {k: int(v) for k, v in sizes.items()
             if isinstance(v, (int, np.integer))}
+
+
+def array_reductions(function: func.FuncOp) -> int:
+    """How many array reductions the parallel loops of a frontend function have (their
+    strategy is tuned: convert-agpu-to-gpu's `array_reduction`)."""
+    return sum(1 for op in function.walk() if isinstance(op, ParallelForOp)
+               for _, var in op.reduction_list if var.type.get_shape())  # pyright: ignore
 
 
 def parallel_depth(function: func.FuncOp) -> int:

@@ -386,6 +386,7 @@ def build_space(
     env.setdefault("max_threads", DEFAULT_MAX_THREADS)
     env.setdefault("max_shared", DEFAULT_MAX_SHARED)
     env.setdefault("parallel_dims", parallel_dims)
+    env.setdefault("array_reductions", 0)  # the kernel's array reductions (prepared.py)
     counts: dict[str, int] = {}
     for p in base_pipeline:
         for o in options.get(p.name, []):
@@ -442,6 +443,10 @@ def build_space(
                 env.setdefault(short, o.default)
                 continue
             values = resolve_values(spec, env, short)
+            if spec is o.tuning_values and values == (o.default,):
+                fixed[qualified] = o.default  # declared values that leave nothing to choose
+                env.setdefault(short, o.default)
+                continue
             params.append(Parameter(short, p.name, o.name, values, None, o.default, role))
 
     unknown = set(overrides) - used

@@ -6,7 +6,7 @@ void f(int n, float *a, float *sum) {
 }
 
 // CHECK-NOT: Traceback
-// CHECK: {{^.*}}reduction-array.c:3:39: error: reduction variable 'sum' is an array: only scalar variables can be reduced (accumulate into a scalar and store it after the loop)
+// CHECK: {{^.*}}reduction-array.c:3:39: error: the extent of 'sum' is not declared: name the elements to reduce with a section, 'reduction(op: sum[0:n])'
 // CHECK-NEXT: {{^\#pragma omp parallel for reduction\(\+: sum\)$}}
 // CHECK-NEXT: {{^ {38}\^$}}
 // CHECK-NOT: Traceback

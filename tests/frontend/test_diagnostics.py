@@ -305,7 +305,8 @@ def reduction(op: str, update: str, init: str = "0") -> str:
      ("min", "s = fminf(s, x[i]);"), ("min", "s = x[i] < s ? x[i] : s;"),
      ("min", "s = s > x[i] ? x[i] : s;"), ("min", "if (x[i] < s) s = x[i];"),
      ("max", "if (s < x[i]) { s = x[i]; }"), ("max", "s = fmaxf(x[i], s);"),
-     ("+", "if (x[i] > 0) s += x[i];"), ("+", "for (int k = 0; k < 3; k++) s += x[k];")],
+     ("+", "if (x[i] > 0) s += x[i];"), ("+", "for (int k = 0; k < 3; k++) s += x[k];"),
+     ("+", "if (x[i] > 0) s = s + x[i];")],
 )  # fmt: skip
 def test_reduction_updates_that_match_their_operator(op, update):
     parse_c(reduction(op, update))
@@ -418,3 +419,66 @@ def test_undefined_behaviour_is_a_located_warning(statement, message, column):
 )  # fmt: skip
 def test_defined_behaviour_does_not_warn(statement):
     assert warnings_of(f"void f(int n, int *a) {{\n  {statement}\n}}\n") == []
+
+
+def array_reduction(clause: str, body: str = "h[x[i] & 7] += 1;", ctype: str = "int",
+                    h: str = "h[8]") -> str:  # fmt: skip
+    return (
+        f"void f(int n, int k, const int *x, {ctype} {h}, {ctype} s) {{\n"
+        f"#pragma omp parallel for reduction({clause})\n"
+        f"  for (int i = 0; i < n; i++) {{\n    {body}\n  }}\n}}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "source, message, position",
+    [(array_reduction("+: h[4:8]"), "the section [4:8] of 'h' ends at element 12, beyond its "
+      "declared extent 8", (2, 41)),
+     (array_reduction("+: s[0:4]"), "'s' is a scalar: an array section needs an array", (2, 39)),
+     (array_reduction("+: h[0:8:2]"), "the section of 'h' has stride '2': only contiguous "
+      "sections", (2, 45)),
+     (array_reduction("+: A[0:2][1:3]", "A[0][x[i] & 1] += 1;", h="A[2][4]"),
+      "the section of 'A' is not contiguous", (2, 46)),
+     (array_reduction("^: h", "h[x[i] & 7] ^= 1.0f;", ctype="float"),
+      "reduction '^' needs an integer variable, 'h' is float (its elements)", (2, 39)),
+     (array_reduction("+: h", "h[x[i] & 7] += 1;\n    h[0] = 2;"),
+      "this update of an element of 'h' does not match its clause 'reduction(+: h)'", (5, 10)),
+     (array_reduction("+: h", "h[x[i] & 7] += h[1];"), "the reduced array 'h' is accessed "
+      "here other than by an update", (4, 20)),
+     (array_reduction("+: h", "h[h[0] & 7] += 1;"), "the reduced array 'h' is accessed", (4, 7)),
+     (array_reduction("+: h", "h[x[i] & 7] += 1;", h="*h"), "the extent of 'h' is not declared",
+      (2, 39)),
+     (array_reduction("+: h[0:k+1]"), "the bounds of an array section must be integer "
+      "constants or integer variables, got 'k+1'", (2, 43)),
+     (array_reduction("+: h[3]"), "'h[3]' is an array element, not a section", (2, 41)),
+     (array_reduction("+: h", "if (x[i] > 0) h[x[i] & 7] = h[1] + 1;"), "does not match its "
+      "clause 'reduction(+: h)'", (4, 31))],
+    ids=["beyond-extent", "scalar", "strided", "not-contiguous", "xor-on-float",
+         "written-elsewhere", "read-in-update", "read-in-subscript", "no-extent",
+         "bound-expression", "element", "conditional-mismatch"],
+)  # fmt: skip
+def test_bad_array_reduction_clauses_are_located(source, message, position):
+    with pytest.raises(CompileError, match=re.escape(message)) as info:
+        parse_c(source)
+    assert where(info.value) == position
+
+
+@pytest.mark.parametrize(
+    "clause, h, section",
+    [("+: h", "h[8]", (0, 8)), ("+: h[2:4]", "h[8]", (2, 4)), ("+: h[:k]", "h[8]", (0, None)),
+     ("+: h[1:]", "h[8]", None), ("+: A", "A[2][4]", (0, 8)), ("+: A[1:1][:]", "A[2][4]", (4, 4)),
+     ("+: A[0:1][0:4]", "A[2][4]", (0, 4))],
+)  # fmt: skip
+def test_array_sections_are_flat_element_ranges(clause, h, section):
+    name = h.split("[")[0]
+    body = f"{name}[x[i] & 1]{'[0]' if name == 'A' else ''} += 1;"
+    if section is None:
+        with pytest.raises(CompileError, match=re.escape("'[lo:]' is only supported from 0")):
+            parse_c(array_reduction(clause, body, h=h))
+        return
+    (loop,) = [op for op in parse_c(array_reduction(clause, body, h=h)).walk()
+               if isinstance(op, ParallelForOp)]  # fmt: skip
+    ((_, var),) = loop.reduction_list
+    lo, length = loop.section_of(var)
+    from autogpu.passes.convert_agpu_to_gpu.coverage import known_int
+    assert (known_int(lo), known_int(length)) == section

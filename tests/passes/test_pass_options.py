@@ -21,7 +21,7 @@ from autogpu.passes.agpu_specialize import AgpuSpecializePass
 from autogpu.passes.agpu_stage_accumulations import AgpuStageAccumulationsPass
 from autogpu.passes.agpu_unroll_parallel import AgpuUnrollParallelPass
 from autogpu.passes.agpu_unroll_serial import AgpuUnrollSerialPass
-from autogpu.passes.convert_agpu_to_gpu import ConvertAgpuToGpuPass
+from autogpu.passes.convert_agpu_to_gpu import ARRAY_REDUCTION_TUNING, ConvertAgpuToGpuPass
 from autogpu.passes.gpu_cache_shared import GpuCacheSharedPass
 from autogpu.passes.gpu_optimize_guards import GpuOptimizeGuardsPass
 from autogpu.passes.options import (
@@ -104,7 +104,8 @@ def test_declared_checks_refuse_values_in_the_pass_s_words():
 
 def test_a_pass_s_tuning_space_is_read_off_its_declarations():
     assert AgpuUnrollParallelPass.TUNING_SPACE == {"x": "[1, 2, 4]", "y": "[1, 2, 4, 8]"}
-    assert ConvertAgpuToGpuPass.TUNING_SPACE == {"block_size": "pow2(64, 512)"}
+    assert ConvertAgpuToGpuPass.TUNING_SPACE == {"block_size": "pow2(64, 512)",
+                                                 "array_reduction": ARRAY_REDUCTION_TUNING}
     assert AgpuUnrollSerialPass.TUNING_SPACE == {"factor": "[1, 4, 16]"}
     assert GpuCacheSharedPass.TUNING_SPACE == {}
 
@@ -117,7 +118,8 @@ def test_pipelines_keep_the_public_names_and_defaults_users_know():
     assert {k: defaults(AutogpuOptimizePipeline)[k] for k in OPTIMIZE_BEFORE} == OPTIMIZE_BEFORE
     assert AutogpuOptimizePipeline.TUNING_SPACE == {
         "unroll_x": "[1, 2, 4]", "unroll_y": "[1, 2, 4, 8]", "block_size": "pow2(64, 512)",
-        "cache": "[false, true]", "unroll_serial": "[1, 4, 16]"}
+        "cache": "[false, true]", "unroll_serial": "[1, 4, 16]",
+        "array_reduction": ARRAY_REDUCTION_TUNING}
     assert AutogpuOptimizePipeline.TUNING_RESTRICTIONS == ("unroll_x * unroll_y <= 32",)
 
 

@@ -299,3 +299,154 @@ def agree(runner: CpuProgram, name: str, args: list[Any]) -> None:
     for a, e in zip(actual, expected):
         if isinstance(e, np.ndarray):
             np.testing.assert_array_equal(a, e, err_msg=f"{name}{tuple(args[:2])}")
+
+
+# ---- array reductions -------------------------------------------------------------------------
+# `reduction(op: h[1:7])` on `h[9]`: every operator x type x spelling (`s` spelled `h[b[i]]`),
+# each strategy of convert-agpu-to-gpu's `array_reduction` under a pipeline, incoming values
+# that are not the identity in every element, and `h[0]`, `h[8]` (outside the section) kept.
+
+SECTION_LO, SECTION_LEN, ARRAY_LEN = 1, 7, 9
+STRATEGY_PIPELINES = {
+    "registers": "autogpu-vanilla{block_size=64 array_reduction=registers}",
+    "shared": "autogpu-optimize{block_size=32 unroll_x=2 array_reduction=shared}",
+    "global": "autogpu-vanilla{block_size=64 array_reduction=global}",
+}
+
+
+def array_function(op: str, ctype: str, spelling: str) -> str:
+    update = UPDATES[op][spelling].format(call=min_max_call(op, ctype)).replace("s", "h[b[i]]")
+    return (
+        f"void a{function_name(op, ctype, spelling)}(int n, const {ctype} *x, const int *b, "
+        f"{ctype} h[{ARRAY_LEN}]) {{\n"
+        f"#pragma omp parallel for reduction({op}: h[{SECTION_LO}:{SECTION_LEN}])\n"
+        f"  for (int i = 0; i < n; i++) {{\n    {update}\n  }}\n}}\n"
+    )
+
+
+@functools.cache
+def array_source(op: str) -> str:
+    return "\n".join(array_function(op, ctype, spelling) for ctype in TYPES
+                     if applies(op, ctype) for spelling in UPDATES[op])  # fmt: skip
+
+
+@functools.cache
+def array_program(op: str, strategy: str) -> CpuProgram:
+    cuda = cuda_of(array_source(op), STRATEGY_PIPELINES[strategy])
+    return CpuProgram(cuda.source, cuda.launch, threads=1, thread_order="random", seed=11)
+
+
+def same_arrays(actual: np.ndarray, expected: np.ndarray, op: str) -> bool:
+    return all(same(a, e, op) for a, e in zip(actual, expected))
+
+
+@pytest.mark.parametrize("strategy", list(STRATEGY_PIPELINES))
+@pytest.mark.parametrize(
+    "op, ctype", [(op, ctype) for op in UPDATES for ctype in TYPES if applies(op, ctype)]
+)
+def test_array_section_reduction_matches_gcc(op, ctype, strategy):
+    """`&&`/`||` against gcc -fopenmp: OpenMP's result is 0 or 1 in every element of the
+    section, also one no iteration updates (the serial loop keeps its value)."""
+    runner = array_program(op, strategy)
+    rng = np.random.default_rng(5)
+    failures = []
+    for spelling in UPDATES[op]:
+        name = "a" + function_name(op, ctype, spelling)
+        reference = (openmp_reference if op in ("&&", "||") else gcc_reference)(
+            array_source(op), name)  # fmt: skip
+        for x, start in inputs(op, ctype):
+            bins = rng.integers(SECTION_LO, SECTION_LO + SECTION_LEN, len(x)).astype(np.int32)
+            h = np.full(ARRAY_LEN, start, x.dtype)
+            h[0], h[-1] = x.dtype.type(42), x.dtype.type(43)  # outside the section
+            expected, actual = h.copy(), h.copy()
+            reference(len(x), x.copy(), bins, expected)
+            runner.run(name, len(x), x.copy(), bins, actual)
+            if not same_arrays(actual, expected, op):
+                failures.append(f"{name} n={len(x)} start={start!r}: {actual} instead of "
+                                f"{expected}")  # fmt: skip
+    assert not failures, "\n".join(failures[:10])
+
+
+HISTOGRAM_TYPES = ("int", "unsigned", "long", "float", "double")
+HISTOGRAM_BINS = (1, 7, 256, 5000)
+HISTOGRAMS = "\n".join(
+    f"void hist_{t.replace(' ', '_')}_{k}(int n, const int *x, const {t} *w, {t} h[{k}]) {{\n"
+    f"#pragma omp parallel for reduction(+: h)\n"
+    f"  for (int i = 0; i < n; i++)\n    h[(unsigned)x[i] % {k}u] += w[i];\n}}\n"
+    for t in HISTOGRAM_TYPES for k in HISTOGRAM_BINS
+)  # fmt: skip
+"""Histograms of K bins over the whole array (`reduction(+: h)` on `T h[K]`): `auto` keeps 1
+and 7 bins in registers, 256 in shared memory, 5000 in shared memory or (double) global."""
+
+
+@pytest.mark.parametrize("strategy", ["auto", "registers", "shared", "global"])
+@pytest.mark.parametrize("pipeline", PIPELINES, ids=["vanilla", "optimize"])
+def test_histograms_match_gcc(pipeline, strategy):
+    cuda = cuda_of(HISTOGRAMS, pipeline.replace("}", f" array_reduction={strategy}}}"))
+    runner = CpuProgram(cuda.source, cuda.launch, threads=1, thread_order="random", seed=3)
+    rng = np.random.default_rng(1)
+    for t in HISTOGRAM_TYPES:
+        dtype = TYPES[t]
+        for k in HISTOGRAM_BINS:
+            name = f"hist_{t}_{k}"
+            for n in (0, 1, 300, 3000):
+                x = rng.integers(-(2**31), 2**31, n, dtype=np.int64).astype(np.int32)
+                w = rng.integers(0, 5, n).astype(dtype)  # exact sums in every order
+                h = rng.integers(0, 9, k).astype(dtype)  # incoming counts
+                expected, actual = h.copy(), h.copy()
+                gcc_reference(HISTOGRAMS, name)(n, x, w, expected)
+                runner.run(name, n, x, w, actual)
+                np.testing.assert_array_equal(actual, expected, err_msg=f"{name} n={n}")
+
+
+COLUMN_SUMS = """
+void column_sums(int m, int n, const double A[m][n], double *cs) {
+#pragma omp parallel for reduction(+: cs[0:n])
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++)
+      cs[j] += A[i][j];
+}
+void column_sums_24(int m, const float A[m][24], float cs[24]) {
+#pragma omp parallel for reduction(+: cs)
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < 24; j++)
+      cs[j] += A[i][j];
+}
+void column_products(int m, int n, const long *A, long *cs) {
+#pragma omp parallel for reduction(*: cs[:n])
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++)
+      cs[j] *= A[i * n + j];
+}
+"""
+"""Column sums of non-square matrices: a parameter-length section (global atomics), a
+fixed-size one (every strategy) and a product."""
+
+
+@pytest.mark.parametrize("strategy", ["auto", "registers", "shared", "global"])
+@pytest.mark.parametrize("pipeline", PIPELINES, ids=["vanilla", "optimize"])
+def test_column_sums_match_gcc(pipeline, strategy):
+    cuda = cuda_of(COLUMN_SUMS, pipeline.replace("}", f" array_reduction={strategy}}}"))
+    runner = CpuProgram(cuda.source, cuda.launch, threads=1, thread_order="random", seed=5)
+    rng = np.random.default_rng(2)
+    for m, n in ((0, 5), (1, 65), (65, 1), (1000, 65), (3, 1000), (65, 0)):
+        cases = (("column_sums", np.float64, (m, n), n, range(-8, 9)),
+                 ("column_sums_24", np.float32, (m,), 24, range(-8, 9)),
+                 ("column_products", np.int64, (m, n), n, (1, -1)))  # no overflow in C
+        for name, dtype, scalars, cols, pool in cases:
+            a = rng.choice(list(pool), m * cols).astype(dtype)
+            cs = rng.integers(-3, 4, cols).astype(dtype)
+            expected, actual = cs.copy(), cs.copy()
+            gcc_reference(COLUMN_SUMS, name)(*scalars, a, expected)
+            runner.run(name, *scalars, a, actual)
+            np.testing.assert_array_equal(actual, expected, err_msg=f"{name} m={m} n={n}")
+
+
+@pytest.mark.parametrize("op", list(UPDATES))
+def test_array_reductions_compile_with_nvcc(op):
+    """Every strategy's CUDA of one operator's sections, and the histograms, in one nvcc run."""
+    sources = [cuda_of(array_source(op), p) for p in STRATEGY_PIPELINES.values()]
+    if op == "+":
+        sources += [cuda_of(HISTOGRAMS + COLUMN_SUMS, f"autogpu-vanilla{{array_reduction={s}}}")
+                    for s in ("registers", "shared", "global")]  # fmt: skip
+    assert_compiles_with_nvcc(one_translation_unit(sources))

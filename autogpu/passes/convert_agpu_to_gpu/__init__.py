@@ -24,16 +24,20 @@ from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.utils.exceptions import DiagnosticException
 
 from autogpu.target.cuda_limits import MAX_BLOCK, MAX_THREADS_PER_BLOCK
+from autogpu.passes.convert_agpu_to_gpu.array_reductions import STRATEGIES
 from autogpu.passes.convert_agpu_to_gpu.reductions import normalise_logical_starts
 from autogpu.passes.convert_agpu_to_gpu.function_plan import FunctionPlan, SymbolNamer, plan_function
 from autogpu.passes.convert_agpu_to_gpu.host import HostBuilder
 from autogpu.passes.convert_agpu_to_gpu.kernel_builder import BlockShape, KernelBuilder
 from autogpu.passes.analysis.nest_mapping import NestMapping
 from autogpu.passes.analysis.dependences import check_parallel_loops
-from autogpu.passes.options import DeclaredOptionsPass, option, threads
+from autogpu.passes.options import DeclaredOptionsPass, one_of, option, threads
 from autogpu.passes.utils.errors import PassError, error_at
 
 MAX_BLOCK_Z = MAX_BLOCK[2]
+ARRAY_REDUCTION_TUNING = "['auto', 'registers', 'shared', 'global'] if array_reductions else 'auto'"
+"""The tuner tries every strategy for a kernel with an array reduction, none for the others
+(`array_reductions` is in its environment: tuner/prepared.py)."""
 KERNEL_MODULE = "kernels"
 
 
@@ -69,6 +73,13 @@ class ConvertAgpuToGpuPass(DeclaredOptionsPass):
         True, doc="Unroll-and-jam the replicas of a thread (`unroll` > 1): full tiles run one "
         "jammed copy of the body without guards, the rest guarded replica by replica. false: "
         "every replica is a guarded copy of the whole body (no reuse between replicas).")
+    array_reduction: str = option(
+        "auto", doc="Where the partial results of an array reduction (`reduction(+: h[0:K])`) "
+        "live: `registers` (a private array per thread, for a few elements), `shared` (a "
+        "`__shared__` copy per block, merged with one atomic per element and block), `global` "
+        "(atomics on the array itself); `auto` picks by the section's size. A strategy that "
+        "cannot hold the section falls back to the next (array_reductions.py).",
+        check=one_of(*STRATEGIES), tuning=ARRAY_REDUCTION_TUNING)
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -88,13 +99,13 @@ class ConvertAgpuToGpuPass(DeclaredOptionsPass):
         check_parallel_loops(op)  # never lower a loop whose iterations provably conflict
         # Lower a copy, so that a refused construct leaves the input untouched.
         work = op.clone()
-        _lower_module(work, block, self.jam)
+        _lower_module(work, block, self.jam, self.array_reduction)
         op.body.detach_block(op.body.block).erase(safe_erase=False)
         op.body.add_block(work.body.detach_block(work.body.block))
         op.attributes["gpu.container_module"] = UnitAttr()
 
 
-def _lower_module(op: builtin.ModuleOp, block: BlockShape, jam: bool) -> None:
+def _lower_module(op: builtin.ModuleOp, block: BlockShape, jam: bool, array_reduction: str) -> None:
     functions = [f for f in op.ops if isinstance(f, func.FuncOp) and f.body.blocks]
     kernels = gpu.ModuleOp(
         StringAttr(KERNEL_MODULE),  # pyright: ignore[reportArgumentType]
@@ -104,7 +115,8 @@ def _lower_module(op: builtin.ModuleOp, block: BlockShape, jam: bool) -> None:
     namer = SymbolNamer(set())
     for fn in functions:
         normalise_logical_starts(fn)
-        _lower_function(plan_function(fn, namer), kernels.body.block, namer, block, jam)
+        _lower_function(plan_function(fn, namer), kernels.body.block, namer, block, jam,
+                        array_reduction)
     try:
         op.verify()
     except DiagnosticException as e:  # a bug of this pass, reported as such
@@ -112,7 +124,8 @@ def _lower_module(op: builtin.ModuleOp, block: BlockShape, jam: bool) -> None:
 
 
 def _lower_function(
-    plan: FunctionPlan, kernels: Block, namer: SymbolNamer, block: BlockShape, jam: bool
+    plan: FunctionPlan, kernels: Block, namer: SymbolNamer, block: BlockShape, jam: bool,
+    array_reduction: str,
 ) -> None:
     fn_name = plan.func.sym_name.data
     for slot in plan.slots.values():
@@ -127,7 +140,7 @@ def _lower_function(
     for seg in plan.segments:
         name = namer.fresh(f"{fn_name}_kernel" if single else f"{fn_name}_kernel{seg.index}")
         shape = BlockShape(1, 1, 1) if seg.mapping is None else _shape_of(seg.mapping, block)
-        builder = KernelBuilder(plan, seg, name, shape, jam)
+        builder = KernelBuilder(plan, seg, name, shape, jam, array_reduction)
         kernel = builder.build_parallel() if seg.is_parallel else builder.build_serial()
         region_dce(kernel.body)
         kernels.add_op(kernel)

@@ -35,11 +35,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, func, memref, scf
-from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerAttr, IntegerType, MemRefType
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AnyFloat,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+)
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 from autogpu.dialects.agpu import LAST_ITERATION, ParallelForOp, ReductionKind
-from autogpu.dialects.agpu_sync import is_synchronized
+from autogpu.dialects.agpu_sync import AtomicUpdateOp, is_synchronized
 from autogpu.dialects.signature import CType, of_ir
 from autogpu.passes.analysis.nest_mapping import NestMapping, map_nest
 from autogpu.passes.utils.errors import PassError, describe_value, error_at
@@ -75,6 +82,23 @@ class Segment:
                         f"'{kind.value}' in one loop nest",
                     )
         return [(kind, var) for var, kind in seen.items()]
+
+    def scalar_reductions(self) -> list[tuple[ReductionKind, SSAValue]]:
+        return [(kind, var) for kind, var in self.reductions() if not _is_array(var)]
+
+    def array_reductions(self) -> list[tuple[ReductionKind, SSAValue, SSAValue, SSAValue]]:
+        """`(kind, array, lo, len)` of each reduced section (from the outermost loop naming
+        the array)."""
+        result = []
+        for kind, var in self.reductions():
+            if _is_array(var):
+                assert self.mapping is not None
+                loop = next(level.loop for level in self.mapping.levels
+                            if var in level.loop.reduction_vars)  # fmt: skip
+                section = loop.section_of(var)
+                assert section is not None
+                result.append((kind, var, *section))
+        return result
 
 
 @dataclass
@@ -190,7 +214,8 @@ def plan_function(fn: func.FuncOp, namer: SymbolNamer) -> FunctionPlan:
     for seg in segments:
         for kind, var in seg.reductions():
             _check_reduction(seg, kind, var, slots)
-            slots[var].reduction_in.add(seg.index)
+            if not _is_array(var):
+                slots[var].reduction_in.add(seg.index)
     for slot in slots.values():
         slot.users.sort()
         shared_by_threads = _synchronized_in(slot, segments)
@@ -359,11 +384,21 @@ def _check_reduction(
     assert seg.mapping is not None
     loop = seg.mapping.nest
     assert isinstance(var.type, MemRefType)
-    if var.type.get_shape():
+    if _is_array(var) and (var.owner is not seg.mapping.nest.parent_block()
+                           or var.type.get_shape() != (DYNAMIC_INDEX,)):  # fmt: skip
         raise error_at(
-            loop, f"array reductions ({describe_value(var)}) are not lowered to the GPU yet"
+            loop, f"the reduced array {describe_value(var)} must be an array parameter of the "
+            "function"
         )
-    if var not in slots:
+    if _is_array(var):
+        for user in _accesses(seg.ops, var):
+            if not isinstance(user, memref.AtomicRMWOp | AtomicUpdateOp | ParallelForOp):
+                raise error_at(
+                    user, f"the reduced array {describe_value(var)} is accessed here other "
+                    "than by an atomic update of one of its elements (the frontend makes each "
+                    "reduction update one)"
+                )
+    if not _is_array(var) and var not in slots:
         raise error_at(
             loop,
             f"the reduction variable {describe_value(var)} must be a local variable of the "
@@ -376,6 +411,11 @@ def _check_reduction(
             f"a '{kind.value}' reduction over a _Bool ({describe_value(var)}) is not lowered: "
             "the frontend writes a _Bool's reductions as 'and', 'or' or 'xor'",
         )
+
+
+def _is_array(var: SSAValue) -> bool:
+    assert isinstance(var.type, MemRefType)
+    return bool(var.type.get_shape())
 
 
 def _accesses(ops: list[Operation], slot: SSAValue) -> list[Operation]:

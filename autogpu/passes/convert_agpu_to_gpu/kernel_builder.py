@@ -71,6 +71,11 @@ from autogpu.passes.convert_agpu_to_gpu.coverage import Coverage, known_int
 from autogpu.passes.convert_agpu_to_gpu.function_plan import FunctionPlan, Segment
 from autogpu.passes.convert_agpu_to_gpu.jam import Env, Jammer
 from autogpu.passes.analysis.nest_mapping import DIMS, Level
+from autogpu.passes.convert_agpu_to_gpu.array_reductions import (
+    finish_array_reductions,
+    redirect_updates,
+    start_array_reductions,
+)
 from autogpu.passes.convert_agpu_to_gpu.reductions import (
     Reduction,
     combine_replica,
@@ -150,12 +155,14 @@ class KernelBuilder:
     """Builds one kernel of `plan` for segment `seg` into the `gpu.module` block."""
 
     def __init__(
-        self, plan: FunctionPlan, seg: Segment, name: str, block: BlockShape, jam: bool = True
+        self, plan: FunctionPlan, seg: Segment, name: str, block: BlockShape, jam: bool = True,
+        array_reduction: str = "auto",
     ):
         self.plan = plan
         self.seg = seg
         self.block = block
         self.jam = jam
+        self.array_reduction = array_reduction  # a strategy of `array_reductions`
         fn = plan.func
         inputs = list(fn.function_type.inputs.data)
         host_values = [plan.host_values[v] for v in seg.host_args]
@@ -244,6 +251,12 @@ class KernelBuilder:
         reductions = self._start_reductions()
         for value in self.seg.externals:
             self.cloner.get(value)
+        arrays = start_array_reductions(
+            self.builder,
+            [(kind, self.value_map[var], self.cloner.get(lo), self.cloner.get(length))
+             for kind, var, lo, length in self.seg.array_reductions()],
+            self.array_reduction, self._linear_thread, self.block.threads,
+        )  # fmt: skip
         dims = {
             level.dim: self._dim_index(level)
             for level in sorted(
@@ -258,18 +271,20 @@ class KernelBuilder:
         if self.jam and replicas > 1:
             privates = self._replica_memrefs(reductions, replicas)
             self._emit_tiles(order, privates)
-            for var, red in zip((var for _, var in self.seg.reductions()), reductions):
+            for var, red in zip((var for _, var in self.seg.scalar_reductions()), reductions):
                 for private in privates[1:]:
                     combine_replica(self.builder, red, private[var])
         else:
             self._emit_dims(order, dict(self.value_map))
+        redirect_updates(self.kernel, arrays)
+        finish_array_reductions(self.builder, arrays, self._linear_thread, self.block.threads)
         if reductions:
             finish_reductions(self.builder, reductions, self._linear_thread(), self.block.threads)
         return self._finish()
 
     def _start_reductions(self) -> list[Reduction]:
         reductions: list[Reduction] = []
-        for kind, var in self.seg.reductions():
+        for kind, var in self.seg.scalar_reductions():
             slot = self.plan.slots[var]
             assert slot.global_name is not None and isinstance(var.type, MemRefType)
             cell = self._get_global(slot.global_name, var.type)
@@ -431,7 +446,7 @@ class KernelBuilder:
             for value in per_thread:
                 alloca = self.builder.insert(self.plan.slots[value].alloca.clone())
                 copy[value] = alloca.memref
-            for (_, var), red in zip(self.seg.reductions(), reductions):
+            for (_, var), red in zip(self.seg.scalar_reductions(), reductions):
                 copy[var] = replica_private(self.builder, red, f"{var.name_hint or 'red'}_{r}")
             copies.append(copy)
         return copies

@@ -38,6 +38,7 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     FloatAttr,
     IntegerAttr,
+    IndexType,
     IntegerType,
     MemRefType,
     i32,
@@ -48,6 +49,7 @@ from xdsl.rewriter import InsertPoint
 
 from autogpu.target.cuda_atomics import ATOMIC_KINDS
 from autogpu.dialects.agpu import ParallelForOp, ReductionKind
+from autogpu.passes.utils.errors import describe_value, error_at
 from autogpu.passes.utils.index_arith import IndexArith
 
 ATOMIC_RMW_KIND: dict[str, int] = {kind: i for i, kind in enumerate(ATOMIC_KINDS)}
@@ -131,7 +133,8 @@ def from_truth(builder: Builder, flag: SSAValue, element: Attribute) -> SSAValue
 
 def normalise_logical_starts(fn: func.FuncOp) -> None:
     """Sets each `&&`/`||` reduction variable to `(s != 0)` right before its nest (OpenMP's
-    result is `s && ...` even when no iteration runs), so that blocks combine 0/1 values."""
+    result is `s && ...` even when no iteration runs), so that blocks combine 0/1 values; the
+    elements of a reduced section by a parallel loop over it."""
     for nest in [op for op in fn.walk() if isinstance(op, ParallelForOp)]:
         if any(isinstance(p, ParallelForOp) for p in _ancestors(nest)):
             continue
@@ -141,10 +144,37 @@ def normalise_logical_starts(fn: func.FuncOp) -> None:
         for var in logical:
             assert isinstance(var.type, MemRefType)
             if var.type.get_shape():
-                continue  # array reductions are refused by the plan
+                _normalise_section(builder, nest, var)
+                continue
             start = builder.insert(memref.LoadOp.get(var, [])).res
             normal = from_truth(builder, truth(builder, start), var.type.element_type)
             builder.insert(memref.StoreOp.get(normal, var, []))
+
+
+def _normalise_section(builder: Builder, nest: ParallelForOp, array: SSAValue) -> None:
+    """`h[lo + j] = (h[lo + j] != 0)` for the section of `array`, a parallel loop before the
+    nest (its own kernel)."""
+    loop = next(op for op in nest.walk()
+                if isinstance(op, ParallelForOp) and array in op.reduction_vars)  # fmt: skip
+    section = loop.section_of(array)
+    assert section is not None
+    lo, length = section
+    for bound in section:
+        if isinstance(bound.owner, Operation) and nest.is_ancestor(bound.owner):
+            raise error_at(
+                loop, f"the section of the '&&'/'||' reduction of {describe_value(array)} must "
+                "be computed before the outermost parallel loop"
+            )
+    body = Block(arg_types=[IndexType()])
+    inner = Builder(InsertPoint.at_end(body))
+    element = IndexArith(inner).add(lo, body.args[0])
+    value = inner.insert(memref.LoadOp.get(array, [element])).res
+    assert isinstance(array.type, MemRefType)
+    normal = from_truth(inner, truth(inner, value), array.type.element_type)
+    inner.insert(memref.StoreOp.get(normal, array, [element]))
+    zero, one = (builder.insert(arith.ConstantOp(IntegerAttr(v, IndexType()))).result
+                 for v in (0, 1))  # fmt: skip
+    builder.insert(ParallelForOp(zero, length, one, body))
 
 
 def _ancestors(op: Operation):
@@ -156,10 +186,23 @@ def _ancestors(op: Operation):
 
 @dataclass
 class Reduction:
+    """One reduced value: a scalar variable, or one element of an array reduction's private
+    copy in registers (`array_reductions.py`), which `index` and `global_index` locate."""
+
     kind: ReductionKind
     global_memref: SSAValue  # the variable, in device memory
     private: SSAValue  # this thread's copy
     shared: SSAValue  # one element per thread of the block
+    index: SSAValue | None = None  # the element of `private` (an array's copy)
+    global_index: SSAValue | None = None  # the element of `global_memref`
+
+    @property
+    def private_indices(self) -> list[SSAValue]:
+        return [] if self.index is None else [self.index]
+
+    @property
+    def global_indices(self) -> list[SSAValue]:
+        return [] if self.global_index is None else [self.global_index]
 
     @property
     def element(self) -> Attribute:
@@ -191,11 +234,21 @@ def start_reduction(
     private.name_hint = f"{name}_private"
     init = builder.insert(arith.ConstantOp(identity(kind, element))).result
     builder.insert(memref.StoreOp.get(init, private, []))
+    return Reduction(kind, global_memref, private, tree_array(builder, element, threads, name))
+
+
+def tree_array(builder: Builder, element: Attribute, threads: int, name: str) -> SSAValue:
+    """The block's shared array of one value per thread, which the tree combines."""
     shared = builder.insert(
         memref.AllocaOp.get(element, shape=[threads], memory_space=SHARED_MEMORY_SPACE)
     ).memref
     shared.name_hint = f"{name}_shared"
-    return Reduction(kind, global_memref, private, shared)
+    return shared
+
+
+def rmw_kind(kind: ReductionKind, element: Attribute) -> str:
+    """The `memref.atomic_rmw` kind that folds partial results of `kind` (0/1 for `&&`/`||`)."""
+    return _ops_for(kind, element)[1]
 
 
 def replica_private(builder: Builder, red: Reduction, name: str) -> SSAValue:
@@ -225,7 +278,7 @@ def finish_reductions(
         return
     ix = IndexArith(builder)
     for red in reductions:
-        value = builder.insert(memref.LoadOp.get(red.private, [])).res
+        value = builder.insert(memref.LoadOp.get(red.private, red.private_indices)).res
         builder.insert(memref.StoreOp.get(value, red.shared, [thread]))
     builder.insert(gpu.BarrierOp())
     stride = 1 << max(threads - 1, 0).bit_length() >> 1  # largest power of two < threads
@@ -252,7 +305,7 @@ def finish_reductions(
         _, kind_name = _ops_for(red.kind, red.element)
         body.insert(
             memref.AtomicRMWOp.create(
-                operands=[total, red.global_memref],
+                operands=[total, red.global_memref, *red.global_indices],
                 result_types=[red.element],
                 properties={"kind": IntegerAttr(ATOMIC_RMW_KIND[kind_name], i64)},
             )

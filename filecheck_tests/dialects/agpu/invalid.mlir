@@ -72,7 +72,7 @@ func.func @mismatched_counts(%n: i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %s = memref.alloca() : memref<f32>
-  "agpu.parallel_for"(%c0, %n, %c1, %s) <{reductions = [], indexing = #agpu<indexing sparse>, unroll = 1 : i64}> ({
+  "agpu.parallel_for"(%c0, %n, %c1, %s) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>, reductions = [], indexing = #agpu<indexing sparse>, unroll = 1 : i64}> ({
   ^bb0(%i: i32):
     "agpu.yield"() : () -> ()
   }) : (i32, i32, i32, memref<f32>) -> ()
@@ -85,7 +85,7 @@ func.func @mismatched_counts(%n: i32) {
 func.func @indvar_type(%n: i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
-  "agpu.parallel_for"(%c0, %n, %c1) <{reductions = [], indexing = #agpu<indexing sparse>, unroll = 1 : i64}> ({
+  "agpu.parallel_for"(%c0, %n, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, reductions = [], indexing = #agpu<indexing sparse>, unroll = 1 : i64}> ({
   ^bb0(%i: i64):
     "agpu.yield"() : () -> ()
   }) : (i32, i32, i32) -> ()
@@ -98,7 +98,7 @@ func.func @indvar_type(%n: i32) {
 func.func @no_indvar(%n: i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
-  "agpu.parallel_for"(%c0, %n, %c1) <{reductions = [], indexing = #agpu<indexing sparse>, unroll = 1 : i64}> ({
+  "agpu.parallel_for"(%c0, %n, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, reductions = [], indexing = #agpu<indexing sparse>, unroll = 1 : i64}> ({
     "agpu.yield"() : () -> ()
   }) : (i32, i32, i32) -> ()
   func.return
@@ -120,10 +120,21 @@ func.func @yield_outside() {
 func.func @mixed_bound_types(%n: i64) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
-  "agpu.parallel_for"(%c0, %n, %c1) <{reductions = [], indexing = #agpu<indexing sparse>, unroll = 1 : i64}> ({
+  "agpu.parallel_for"(%c0, %n, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, reductions = [], indexing = #agpu<indexing sparse>, unroll = 1 : i64}> ({
   ^bb0(%i: i32):
     "agpu.yield"() : () -> ()
   }) : (i32, i64, i32) -> ()
   func.return
 }
 // CHECK: attribute i32 expected from variable 'T', but got i64
+
+// -----
+
+func.func @array_reduction_without_section(%h: memref<?xi32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  agpu.parallel_for %i = %c0 to %n step %c1 : i32 reduction(add %h : memref<?xi32>) {
+  }
+  func.return
+}
+// CHECK: agpu.parallel_for has 1 array reductions but 0 section bounds (each array reduction has a section [lo : len])

@@ -16,7 +16,7 @@ func.func @plain(%A: memref<?xf32>, %n: i32) {
 }
 
 // CHECK-GENERIC-LABEL: "func.func"() <{sym_name = "plain"
-// CHECK-GENERIC: "agpu.parallel_for"(%{{.*}}, %{{.*}}, %{{.*}}) <{reductions = [], indexing = #agpu<indexing sparse>, unroll = 1 : i64}> ({
+// CHECK-GENERIC: "agpu.parallel_for"(%{{.*}}, %{{.*}}, %{{.*}}) <{reductions = [], indexing = #agpu<indexing sparse>, unroll = 1 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}> ({
 // CHECK-GENERIC-NEXT: ^{{.*}}(%{{.*}}: i32):
 // CHECK-GENERIC: "agpu.yield"() : () -> ()
 // CHECK-GENERIC: }) : (i32, i32, i32) -> ()
@@ -60,14 +60,19 @@ func.func @reductions(%x: memref<?xf32>, %n: i32) {
   %s = memref.alloca() : memref<f32>
   %b = memref.alloca() : memref<i32>
   %h = memref.alloca() : memref<16xi64>
-  // CHECK: agpu.parallel_for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} : i32 reduction(add %[[S]] : memref<f32>, xor %[[B]] : memref<i32>, max %[[H]] : memref<16xi64>) {
-  agpu.parallel_for %i = %c0 to %n step %c1 : i32 reduction(add %s : memref<f32>, xor %b : memref<i32>, max %h : memref<16xi64>) {
+  // An array reduction reduces a section [lo : len] of its array (index values).
+  // CHECK: %[[LO:.*]] = arith.constant 2 : index
+  // CHECK: %[[LEN:.*]] = arith.constant 8 : index
+  %lo = arith.constant 2 : index
+  %len = arith.constant 8 : index
+  // CHECK: agpu.parallel_for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} : i32 reduction(add %[[S]] : memref<f32>, xor %[[B]] : memref<i32>, max %[[H]][%[[LO]] : %[[LEN]]] : memref<16xi64>) {
+  agpu.parallel_for %i = %c0 to %n step %c1 : i32 reduction(add %s : memref<f32>, xor %b : memref<i32>, max %h[%lo : %len] : memref<16xi64>) {
   }
   func.return
 }
 
 // CHECK-GENERIC-LABEL: "func.func"() <{sym_name = "reductions"
-// CHECK-GENERIC: reductions = [#agpu<reduction add>, #agpu<reduction xor>, #agpu<reduction max>]
+// CHECK-GENERIC: "agpu.parallel_for"({{.*}}) <{reductions = [#agpu<reduction add>, #agpu<reduction xor>, #agpu<reduction max>], {{.*}}operandSegmentSizes = array<i32: 1, 1, 1, 3, 2>}>
 
 // -----
 

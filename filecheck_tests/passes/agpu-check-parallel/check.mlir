@@ -50,8 +50,9 @@ func.func @independent(%A: memref<?xf32>, %x: memref<?xf32>, %h: memref<?xi32>, 
   %c1 = arith.constant 1 : i32
   %c2 = arith.constant 2 : i32
   %z = arith.constant 0 : index
+  %len = arith.constant 4 : index
   agpu.parallel_for %j = %c0 to %n step %c1 : i32 {
-    agpu.parallel_for %i = %c0 to %m step %c1 : i32 reduction(add %h : memref<?xi32>) {
+    agpu.parallel_for %i = %c0 to %m step %c1 : i32 reduction(add %h[%z : %len] : memref<?xi32>) {
       %jm = arith.muli %j, %m : i32
       %c = arith.addi %jm, %i : i32
       %ci = arith.index_cast %c : i32 to index
@@ -114,5 +115,5 @@ func.func @pointers(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32> {agp
 }
 // CHECK-LABEL: func.func @pointers
 // ALIAS-NOT: 'c[i]'
-// ALIAS: warning: cannot prove that the iterations of the parallel loop over 'i' access different elements: 'a[i]' written here and 'b[i]' read (line 109:5) may be the same element in two iterations ('a' and 'b' are pointers that may overlap (neither is restrict))
+// ALIAS: warning: cannot prove that the iterations of the parallel loop over 'i' access different elements: 'a[i]' written here and 'b[i]' read (line 110:5) may be the same element in two iterations ('a' and 'b' are pointers that may overlap (neither is restrict))
 // ALIAS-NOT: 'c[i]'

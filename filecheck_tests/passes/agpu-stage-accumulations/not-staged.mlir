@@ -229,7 +229,8 @@ func.func @reduction_array(%A: memref<?xf32> {agpu.restrict}, %x: memref<?xf32> 
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %i0 = arith.constant 0 : index
-  agpu.parallel_for %i = %c0 to %n step %c1 : i32 reduction(add %A : memref<?xf32>) {
+  %len = arith.constant 1 : index
+  agpu.parallel_for %i = %c0 to %n step %c1 : i32 reduction(add %A[%i0 : %len] : memref<?xf32>) {
     scf.for %k = %c0 to %n step %c1 : i32 {
       %0 = arith.index_cast %k : i32 to index
       %b = memref.load %x[%0] : memref<?xf32>

@@ -97,14 +97,15 @@ func.func @bool_reduction(%n: i32) {
 
 // -----
 
-func.func @array_reduction(%h: memref<?xi32>, %n: i32) {
+func.func @array_reduction(%n: i32, %lo: index, %len: index) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
-  agpu.parallel_for %i = %c0 to %n step %c1 : i32 reduction(add %h : memref<?xi32>) {
+  %h = memref.alloca() : memref<16xi32>
+  agpu.parallel_for %i = %c0 to %n step %c1 : i32 reduction(add %h[%lo : %len] : memref<16xi32>) {
   }
   func.return
 }
-// CHECK: array reductions ('h') are not lowered to the GPU yet
+// CHECK: the reduced array 'h' must be an array parameter of the function
 
 // -----
 
@@ -198,4 +199,19 @@ func.func @loop_carried(%a: memref<?xf32>, %n: i32) {
   }
   func.return
 }
-// CHECK: iterations of the parallel loop over 'i' conflict: 'a[i]' written here by the iteration with i = 1 is read as 'a[im1]' (line 195:5) by the iteration with i = 2; the loop is not parallel
+// CHECK: iterations of the parallel loop over 'i' conflict: 'a[i]' written here by the iteration with i = 1 is read as 'a[im1]' (line 196:5) by the iteration with i = 2; the loop is not parallel
+
+// -----
+
+// A plain store to a reduced array would race: the frontend makes each update one atomic.
+func.func @plain_store_to_reduced_array(%h: memref<?xi32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %lo = arith.constant 0 : index
+  %len = arith.constant 4 : index
+  agpu.parallel_for %i = %c0 to %n step %c1 : i32 reduction(add %h[%lo : %len] : memref<?xi32>) {
+    memref.store %c1, %h[%lo] : memref<?xi32>
+  }
+  func.return
+}
+// CHECK: the reduced array 'h' is accessed here other than by an atomic update of one of its elements

@@ -5,15 +5,16 @@
 // second RUN line drops the first function).
 
 // ARRAY-SECTION-BEGIN
-func.func @array_reduction(%h: memref<?xi32>, %n: i32) {
+func.func @array_reduction(%n: i32, %lo: index, %len: index) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
-  agpu.parallel_for %i = %c0 to %n step %c1 : i32 reduction(add %h : memref<?xi32>) {
+  %h = memref.alloca() : memref<16xi32>
+  agpu.parallel_for %i = %c0 to %n step %c1 : i32 reduction(add %h[%lo : %len] : memref<16xi32>) {
   }
   func.return
 }
 // ARRAY-SECTION-END
-// ARRAY: reduction-errors.mlir:11:3: error: array reductions ('h') are not lowered to the GPU yet
+// ARRAY: reduction-errors.mlir:12:3: error: the reduced array 'h' must be an array parameter of the function
 
 func.func @bool_reduction(%n: i32) {
   %c0 = arith.constant 0 : i32

@@ -1,0 +1,285 @@
+"""Array reductions (`reduction(op: h[lo:len])`) in a kernel: where a thread's partial results
+live, chosen by the section's size (as the OMPi thesis and later work do).
+
+The frontend makes every update of a reduced element one atomic update of `h[k]`
+(`memref.atomic_rmw`, or `agpu.atomic_update` where MLIR has no kind for C's update), which is a
+correct parallel loop as it stands. A strategy moves those updates to a copy:
+- `registers` (a constant section of at most `REGISTER_ELEMENTS`, or `MAX_REGISTER_ELEMENTS`
+  when asked for): each thread's private array `T h_private[len]`, set to the operator's
+  identity; an update is a plain read-modify-write of `h_private[k - lo]` (the atomic expanded
+  in place, so the jammed replicas of a thread update it in turn); after the loop each thread
+  folds its copy into the block's shared copy, which is merged as below;
+- `shared` (a constant section whose copy fits `SHARED_BUDGET` bytes): the block's
+  `__shared__ T h_shared[len]`, set to the identity by the block's threads (a barrier), updated
+  with shared-memory atomics (CAS loops where CUDA has no atomic); after the loop (a barrier),
+  the threads fold each element into `h[lo + j]` with one global atomic per element and block
+  (integer elements still at the identity are skipped);
+- `global`: the atomics on `h` stay as they are.
+`auto` takes the first that fits in that order; an asked-for strategy that cannot hold the
+section falls back to the next one (a parameter-length section is always `global`).
+
+An update outside the section (`k - lo` not below `len`, compared unsigned) is applied to `h[k]`
+with its atomic, as the `global` strategy and the serial loop apply it: OpenMP leaves it
+undefined, and a copy is never written out of its bounds. `&&`/`||`: the elements are set to
+`h[j] != 0` by a parallel loop before the nest (`normalise_logical_starts`), so that copies and
+elements combine 0/1 values with `and`/`or` (`fmin`/`fmax` for floating point). Every block
+folds its copy, so each element of the section is combined once with every iteration's update.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, gpu, memref, scf
+from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerAttr, MemRefType, i64
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from autogpu.dialects.agpu import ReductionKind
+from autogpu.dialects.agpu_sync import AtomicUpdateOp, AtomicYieldOp
+from autogpu.passes.convert_agpu_to_gpu.coverage import known_int
+from autogpu.passes.convert_agpu_to_gpu.reductions import (
+    ATOMIC_RMW_KIND,
+    SHARED_MEMORY_SPACE,
+    identity,
+    rmw_kind,
+)
+from autogpu.passes.utils.index_arith import IndexArith
+from autogpu.target.cuda_atomics import ATOMIC_KINDS
+
+STRATEGIES = ("auto", "registers", "shared", "global")
+REGISTER_ELEMENTS = 8
+"""`auto` keeps sections of at most this many elements in registers."""
+MAX_REGISTER_ELEMENTS = 64
+"""The most elements `registers` keeps per thread when asked for."""
+SHARED_BUDGET = 32 * 1024
+"""Bytes of `__shared__` copies per block (CUDA's static limit is 48 KiB; tiles of
+gpu-cache-shared need the rest)."""
+
+_COMBINE: dict[str, Callable[[SSAValue, SSAValue], Operation]] = {
+    "addf": arith.AddfOp, "addi": arith.AddiOp, "mulf": arith.MulfOp, "muli": arith.MuliOp,
+    "andi": arith.AndIOp, "ori": arith.OrIOp, "xori": arith.XOrIOp,
+    "mins": arith.MinSIOp, "maxs": arith.MaxSIOp, "minu": arith.MinUIOp, "maxu": arith.MaxUIOp,
+    "minnumf": arith.MinnumfOp, "maxnumf": arith.MaxnumfOp,
+}  # fmt: skip
+"""The arith op of each `memref.atomic_rmw` kind the frontend emits for a reduction update."""
+
+
+@dataclass
+class ArrayReduction:
+    """One reduced section in a kernel: `array[lo : lo + length]` and where its copies live."""
+
+    kind: ReductionKind
+    array: SSAValue  # the kernel's argument
+    lo: SSAValue  # index
+    length: SSAValue  # index
+    strategy: str  # "registers", "shared" or "global"
+    shared: SSAValue | None = None  # the block's copy
+    private: SSAValue | None = None  # the thread's copy (registers)
+
+    @property
+    def element(self) -> Attribute:
+        assert isinstance(self.array.type, MemRefType)
+        return self.array.type.element_type
+
+
+def choose_strategy(asked: str, length: int | None, element_bytes: int, used_bytes: int) -> str:
+    """The strategy for a section of `length` elements (None: not a constant), `used_bytes` of
+    the shared budget being taken by the kernel's other copies."""
+    if length is None:
+        return "global"
+    limit = REGISTER_ELEMENTS if asked == "auto" else MAX_REGISTER_ELEMENTS
+    fits_shared = used_bytes + length * element_bytes <= SHARED_BUDGET
+    if asked in ("auto", "registers") and length <= limit and fits_shared:
+        return "registers"
+    if asked in ("auto", "registers", "shared") and fits_shared:
+        return "shared"
+    return "global"
+
+
+def start_array_reductions(builder: Builder, sections: list[tuple[ReductionKind, SSAValue,
+                           SSAValue, SSAValue]], asked: str, thread: Callable[[], SSAValue],
+                           threads: int) -> list[ArrayReduction]:  # fmt: skip
+    """Allocates each section's copies, set to the identity (`thread()` is the linear thread
+    index, made on demand); a barrier ends the shared copies' initialisation."""
+    reductions: list[ArrayReduction] = []
+    used = 0
+    for kind, array, lo, length in sections:
+        red = ArrayReduction(kind, array, lo, length, "global")
+        count = known_int(length)
+        size = _bytes(red.element)
+        red.strategy = choose_strategy(asked, count, size, used)
+        reductions.append(red)
+        if red.strategy == "global":
+            continue
+        assert count is not None
+        used += count * size
+        name = array.name_hint or "array"
+        red.shared = builder.insert(memref.AllocaOp.get(
+            red.element, shape=[count], memory_space=SHARED_MEMORY_SPACE)).memref  # fmt: skip
+        red.shared.name_hint = f"{name}_shared"
+        _block_loop(builder, thread(), count, threads,
+                    lambda body, j, red=red: _store_identity(body, red, red.shared, j))  # fmt: skip
+        if red.strategy == "registers":
+            red.private = builder.insert(memref.AllocaOp.get(red.element, shape=[count])).memref
+            red.private.name_hint = f"{name}_private"
+            _counted_loop(builder, count,
+                          lambda body, j, red=red: _store_identity(body, red, red.private, j))  # fmt: skip
+    if any(red.shared is not None for red in reductions):
+        builder.insert(gpu.BarrierOp())
+    return reductions
+
+
+def redirect_updates(kernel: Operation, reductions: list[ArrayReduction]) -> None:
+    """Moves every atomic update of a reduced array in `kernel` to its copy (kept on the
+    array for `global`), guarded by the section's bounds."""
+    copied = {red.array: red for red in reductions if red.strategy != "global"}
+    updates = [op for op in kernel.walk()
+               if isinstance(op, memref.AtomicRMWOp | AtomicUpdateOp) and op.memref in copied]  # fmt: skip
+    for op in updates:
+        _redirect(op, copied[op.memref])
+
+
+def finish_array_reductions(builder: Builder, reductions: list[ArrayReduction],
+                            thread: Callable[[], SSAValue], threads: int) -> None:  # fmt: skip
+    """Folds each thread's private copy into the block's, then (after a barrier) the block's
+    into the array: one atomic per element and block. Every thread of the block runs this."""
+    copied = [red for red in reductions if red.shared is not None]
+    if not copied:
+        return
+    for red in copied:
+        if red.private is not None:
+            count = known_int(red.length)
+            assert count is not None
+            _counted_loop(builder, count, lambda body, j, red=red: _fold(
+                body, red, body.insert(memref.LoadOp.get(red.private, [j])).res, red.shared, j))
+    builder.insert(gpu.BarrierOp())
+    for red in copied:
+        count = known_int(red.length)
+        assert count is not None
+
+        def merge(body: Builder, j: SSAValue, red: ArrayReduction = red) -> None:
+            assert red.shared is not None
+            value = body.insert(memref.LoadOp.get(red.shared, [j])).res
+            element = IndexArith(body).add(red.lo, j)
+            _fold(body, red, value, red.array, element, skip_identity=True)
+
+        _block_loop(builder, thread(), count, threads, merge)
+
+
+# ---- pieces -----------------------------------------------------------------------------------
+
+
+def _bytes(element: Attribute) -> int:
+    width = element.bitwidth if isinstance(element, AnyFloat) else element.width.data  # pyright: ignore
+    return max(width // 8, 1)
+
+
+def _store_identity(body: Builder, red: ArrayReduction, copy: SSAValue | None,
+                    j: SSAValue) -> None:  # fmt: skip
+    assert copy is not None
+    value = body.insert(arith.ConstantOp(identity(red.kind, red.element))).result
+    body.insert(memref.StoreOp.get(value, copy, [j]))
+
+
+def _fold(body: Builder, red: ArrayReduction, value: SSAValue, target: SSAValue | None,
+          index: SSAValue, skip_identity: bool = False) -> None:  # fmt: skip
+    """`target[index] op= value` with one atomic (integers at the identity skipped if asked)."""
+    assert target is not None
+    kind = rmw_kind(red.kind, red.element)
+    atomic = memref.AtomicRMWOp.create(
+        operands=[value, target, index], result_types=[red.element],
+        properties={"kind": IntegerAttr(ATOMIC_RMW_KIND[kind], i64)},
+    )  # fmt: skip
+    if not skip_identity or isinstance(red.element, AnyFloat):
+        body.insert(atomic)
+        return
+    start = body.insert(arith.ConstantOp(identity(red.kind, red.element))).result
+    changed = body.insert(arith.CmpiOp(value, start, "ne")).result
+    then = Builder(InsertPoint.at_end(Block()))
+    then.insert(atomic)
+    then.insert(scf.YieldOp())
+    assert isinstance(then.insertion_point.block, Block)
+    body.insert(scf.IfOp(changed, [], [then.insertion_point.block]))
+
+
+def _block_loop(builder: Builder, thread: SSAValue, count: int, threads: int,
+                body: Callable[[Builder, SSAValue], None]) -> None:  # fmt: skip
+    """`for (j = thread; j < count; j += threads) body(j)`: the block's threads share it."""
+    ix = IndexArith(builder)
+    _loop(builder, thread, ix.const(count), ix.const(threads), body)
+
+
+def _counted_loop(builder: Builder, count: int, body: Callable[[Builder, SSAValue], None]) -> None:
+    ix = IndexArith(builder)
+    _loop(builder, ix.const(0), ix.const(count), ix.const(1), body)
+
+
+def _loop(builder: Builder, lb: SSAValue, ub: SSAValue, step: SSAValue,
+          body: Callable[[Builder, SSAValue], None]) -> None:  # fmt: skip
+    block = Block(arg_types=[IndexType()])
+    block.args[0].name_hint = "j"
+    inner = Builder(InsertPoint.at_end(block))
+    body(inner, block.args[0])
+    inner.insert(scf.YieldOp())
+    builder.insert(scf.ForOp(lb, ub, step, [], block))
+
+
+def _redirect(op: memref.AtomicRMWOp | AtomicUpdateOp, red: ArrayReduction) -> None:
+    """`if ((unsigned)(k - lo) < len) <update of the copy at k - lo> else <op as it is>`."""
+    assert not op.results[0].uses, "a reduction update's old value is never used"
+    (index,) = op.indices
+    before = Builder(InsertPoint.before(op))
+    ix = IndexArith(before)
+    offset = ix.sub(index, red.lo, "offset")
+    known, length = known_int(offset), known_int(red.length)
+    inside = Builder(InsertPoint.at_end(Block()))
+    _update_copy(inside, op, red, offset)
+    if known is not None and length is not None and 0 <= known < length:
+        for moved in list(inside.insertion_point.block.ops):  # pyright: ignore
+            moved.detach()
+            before.insert(moved)
+        Rewriter.erase_op(op)
+        return
+    in_section = before.insert(arith.CmpiOp(offset, red.length, "ult")).result
+    in_section.name_hint = "in_section"
+    inside.insert(scf.YieldOp())
+    outside = Block()
+    assert isinstance(inside.insertion_point.block, Block)
+    before.insert(scf.IfOp(in_section, [], [inside.insertion_point.block], [outside]))
+    op.detach()
+    outside.add_op(op)
+    outside.add_op(scf.YieldOp())
+
+
+def _update_copy(builder: Builder, op: memref.AtomicRMWOp | AtomicUpdateOp, red: ArrayReduction,
+                 offset: SSAValue) -> None:  # fmt: skip
+    """The update `op` makes, applied to the copy at `offset`: an atomic on the block's shared
+    copy, a plain read-modify-write of the thread's private one."""
+    if red.private is None:
+        assert red.shared is not None
+        if isinstance(op, memref.AtomicRMWOp):
+            builder.insert(memref.AtomicRMWOp.create(
+                operands=[op.value, red.shared, offset], result_types=[red.element],
+                properties={"kind": op.kind}))  # fmt: skip
+        else:
+            builder.insert(AtomicUpdateOp(red.shared, [offset], op.body.clone()))
+        return
+    current = builder.insert(memref.LoadOp.get(red.private, [offset])).res
+    if isinstance(op, memref.AtomicRMWOp):
+        kind = ATOMIC_KINDS[op.kind.value.data]
+        new = builder.insert(_COMBINE[kind](current, op.value)).results[0]  # pyright: ignore
+    else:
+        block = op.body.block
+        mapping = {block.args[0]: current}
+        new = current
+        for inner in block.ops:
+            if isinstance(inner, AtomicYieldOp):
+                new = mapping.get(inner.operands[0], inner.operands[0])
+                continue
+            clone = builder.insert(inner.clone(value_mapper=mapping))
+            for old, fresh in zip(inner.results, clone.results):
+                mapping[old] = fresh
+    builder.insert(memref.StoreOp.get(new, red.private, [offset]))
