@@ -90,6 +90,12 @@ def section_of(sema: Sema, var: Var, brackets: list[tuple[str, int]],
             f"with 'reduction(op: {var.name})')",
             where,
         )
+    if array.element.bits < 32:
+        raise sema.error(
+            f"a reduction over an array of '{array.element}' is not supported: CUDA has no "
+            "atomics on 8- or 16-bit elements, which its copies merge with; use an 'int' array",
+            where,
+        )
     extents = array.extents
     if len(brackets) > len(extents):
         raise sema.error(
@@ -133,6 +139,13 @@ def _factor_of(sema: Sema, var: Var, extent: str | int | None, where: tuple[int,
         )
     if isinstance(extent, int):
         return extent
+    if not extent.isidentifier():
+        raise sema.error(
+            f"the extent '{extent}' of '{var.name}' is an expression: name the elements to "
+            f"reduce with a section whose bounds are constants or variables, "
+            f"'reduction(op: {var.name}[lo:len])'",
+            where,
+        )
     found = sema.lookup(extent)
     assert found is not None  # a parameter the signature already resolved
     return found
