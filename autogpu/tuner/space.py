@@ -435,13 +435,16 @@ def build_space(
                                             resolve_values(spec, env, name), i, default_i, role))
                 continue
             spec = _lookup(overrides, used, short, qualified)
-            if spec is None and use_defaults:
+            declared = spec is None and use_defaults
+            if declared:
                 spec = o.tuning_values
-            if spec is None:
+            values = None if spec is None else resolve_values(spec, env, short)
+            if values is None or declared and values == (o.default,):
+                # untuned, or declared values that leave only the default for this kernel
+                # (`[false, true] if parallel_dims >= 4 else [false]`)
                 fixed[qualified] = list(o.default) if isinstance(o.default, tuple) else o.default
                 env.setdefault(short, o.default)
                 continue
-            values = resolve_values(spec, env, short)
             params.append(Parameter(short, p.name, o.name, values, None, o.default, role))
 
     unknown = set(overrides) - used
