@@ -164,6 +164,8 @@ class TypedArith:
 
     def to_f64(self, value: SSAValue, name: str | None = None) -> SSAValue:
         """A non-negative value as `f64` (rounded to nearest)."""
+        if (known := self.known(value)) is not None:
+            return f64_const(self.builder, float(_unsigned(known, self.width)))
         if isinstance(value.type, IndexType):
             value = self.convert(value)
         return self._insert(arith.UIToFPOp(value, f64), name)
