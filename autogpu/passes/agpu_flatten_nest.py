@@ -248,7 +248,8 @@ class _Flattener:
         known_lb = constant_int(lb)
         fits = known_lb is not None and known_lb >= 0  # lb + index * step < ub then fits
         value = t.add(lb, t.mul(t.convert(index, signed=False), step, nsw=fits), nsw=fits)
-        if isinstance(value.owner, Operation) and value.owner.parent_block() is inside_block(inside):
+        owner = value.owner
+        if isinstance(owner, Operation) and owner.parent_block() is inside.insertion_point.block:
             value.name_hint = iv.name_hint  # a value of its own, not a shared one
         mapping[iv] = value
         inner = next((lv.loop for lv in self.levels if lv.loop.parent_op() is loop), None)
@@ -256,11 +257,6 @@ class _Flattener:
             if op is inner or isinstance(op, YieldOp):
                 continue
             inside.insert(op.clone(value_mapper=mapping))
-
-
-def inside_block(builder: Builder) -> Block:
-    point = builder.insertion_point
-    return point.block
 
 
 def _decompose(w: TypedArith, flat: SSAValue, counts: list[SSAValue]) -> list[SSAValue]:

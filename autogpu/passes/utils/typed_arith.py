@@ -156,8 +156,8 @@ class TypedArith:
                 return self.convert(value, name, signed=signed)
             return self._insert(arith.IndexCastOp(value, self.type), name)
         if source < self.width:
-            op = arith.ExtSIOp(value, self.type) if signed else arith.ExtUIOp(value, self.type)  # pyright: ignore
-            return self._insert(op, name)
+            extend = arith.ExtSIOp if signed else arith.ExtUIOp
+            return self._insert(extend(value, self.type), name)  # pyright: ignore
         return self._insert(arith.TruncIOp(value, self.type), name)  # pyright: ignore
 
     # -- floating point (the triangle's estimate) ---------------------------------------------
