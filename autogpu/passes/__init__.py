@@ -34,6 +34,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return AgpuSpecializePass
 
+    def get_agpu_flatten_nest():
+        from autogpu.passes.agpu_flatten_nest import AgpuFlattenNestPass
+
+        return AgpuFlattenNestPass
+
     def get_agpu_unroll_parallel():
         from autogpu.passes.agpu_unroll_parallel import AgpuUnrollParallelPass
 
@@ -80,6 +85,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "agpu-stage-accumulations": get_agpu_stage_accumulations,
         "agpu-unroll-serial": get_agpu_unroll_serial,
         "agpu-specialize": get_agpu_specialize,
+        "agpu-flatten-nest": get_agpu_flatten_nest,
         "agpu-unroll-parallel": get_agpu_unroll_parallel,
         "gpu-optimize-guards": get_gpu_optimize_guards,
         "convert-agpu-to-gpu": get_convert_agpu_to_gpu,

@@ -26,6 +26,7 @@ from xdsl.passes import ModulePass, PassPipeline
 from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 
 from autogpu.passes.agpu_dense_indexing import AgpuDenseIndexingPass
+from autogpu.passes.agpu_flatten_nest import AgpuFlattenNestPass
 from autogpu.passes.agpu_specialize import AgpuSpecializePass
 from autogpu.passes.agpu_stage_accumulations import AgpuStageAccumulationsPass
 from autogpu.passes.agpu_unroll_parallel import AgpuUnrollParallelPass
@@ -213,6 +214,11 @@ AutogpuVanillaPipeline = pipeline_class(
 
 OPTIMIZE_STAGES = (
     Stage(AgpuSpecializePass, "specialize_", names={"sizes": "sizes"}, runs_if="sizes"),
+    Stage(AgpuFlattenNestPass, "flatten_",
+          switch=switch("flatten", False, doc="Remap parallel nests of at least flatten_min_depth "
+                        "levels to one flat index (agpu-flatten-nest) instead of the 3D mapping.",
+                        # tuned where a nest is as deep as the pass's default min_depth
+                        tuning="[false, true] if parallel_dims >= 4 else [false]")),
     Stage(AgpuDenseIndexingPass, "dense_"),
     Stage(AgpuStageAccumulationsPass, "stage_", names={"assume_no_alias": "assume_no_alias"},
           switch=switch("stage", True, doc="Keep array elements accumulated in serial loops in "
@@ -262,7 +268,9 @@ AutogpuOptimizePipeline = pipeline_class(
     OPTIMIZE_DIFFERS,
     # Bounds the replicas of a thread (each holds its own accumulators in registers) where a
     # user widens the unroll factors; serial unrolling only lengthens the code.
-    restrictions=("unroll_x * unroll_y <= 32",),
+    restrictions=("unroll_x * unroll_y <= 32",
+                  # Flattening is a choice only for kernels with a nest that deep.
+                  "not flatten or parallel_dims >= flatten_min_depth"),
 )
 
 TILED_STAGES = tuple(

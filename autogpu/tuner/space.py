@@ -436,15 +436,14 @@ def build_space(
                                             resolve_values(spec, env, name), i, default_i, role))
                 continue
             spec = _lookup(overrides, used, short, qualified)
-            if spec is None and use_defaults:
+            declared = spec is None and use_defaults
+            if declared:
                 spec = o.tuning_values
-            if spec is None:
+            values = None if spec is None else resolve_values(spec, env, short)
+            if values is None or declared and values == (o.default,):
+                # untuned, or declared values that leave only the default for this kernel
+                # (`[false, true] if parallel_dims >= 4 else [false]`)
                 fixed[qualified] = list(o.default) if isinstance(o.default, tuple) else o.default
-                env.setdefault(short, o.default)
-                continue
-            values = resolve_values(spec, env, short)
-            if spec is o.tuning_values and values == (o.default,):
-                fixed[qualified] = o.default  # declared values that leave nothing to choose
                 env.setdefault(short, o.default)
                 continue
             params.append(Parameter(short, p.name, o.name, values, None, o.default, role))

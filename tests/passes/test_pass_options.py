@@ -119,8 +119,10 @@ def test_pipelines_keep_the_public_names_and_defaults_users_know():
     assert AutogpuOptimizePipeline.TUNING_SPACE == {
         "unroll_x": "[1, 2, 4]", "unroll_y": "[1, 2, 4, 8]", "block_size": "pow2(64, 512)",
         "cache": "[false, true]", "unroll_serial": "[1, 4, 16]",
-        "array_reduction": ARRAY_REDUCTION_TUNING}
-    assert AutogpuOptimizePipeline.TUNING_RESTRICTIONS == ("unroll_x * unroll_y <= 32",)
+        "array_reduction": ARRAY_REDUCTION_TUNING,
+        "flatten": "[false, true] if parallel_dims >= 4 else [false]"}
+    assert AutogpuOptimizePipeline.TUNING_RESTRICTIONS == (
+        "unroll_x * unroll_y <= 32", "not flatten or parallel_dims >= flatten_min_depth")
 
 
 @pytest.mark.parametrize("pipeline", PIPELINES, ids=lambda c: c.name)
@@ -197,6 +199,10 @@ def test_help_lists_each_option_with_its_facts(capsys):
     ("autogpu-optimize", 3, {"unroll_x": [1, 2, 4], "unroll_y": [1, 2, 4, 8],
                              "block_size": [64, 128, 256, 512], "cache": [False, True],
                              "unroll_serial": [1, 4, 16]}, 288),
+    # A nest of flatten_min_depth levels or more: flat remapping against the 3D mapping.
+    ("autogpu-optimize", 4, {"flatten": [False, True], "unroll_x": [1, 2, 4],
+                             "unroll_y": [1, 2, 4, 8], "block_size": [64, 128, 256, 512],
+                             "cache": [False, True], "unroll_serial": [1, 4, 16]}, 576),
     ("autogpu-vanilla", 3, {"block_size": [32, 64, 128, 256, 512, 1024],
                             "block_y": [1, 2, 4, 8, 16], "block_z": [1, 2, 4]}, 45),
 ])
