@@ -1,4 +1,5 @@
-"""`agpu-unroll-serial`: unroll serial `scf.for` loops inside kernels (AutoGPU 2.3.4).
+"""`agpu-unroll-serial`: unroll serial `scf.for` loops inside kernels (AutoGPU 2.3.4); a loop
+around parallel loops (or their launches) stays on the host and is never unrolled.
 
 Partial unrolling by `factor` turns `for (i = lb; i < ub; i += s) body(i)` into
 
@@ -27,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, scf
+from xdsl.dialects import arith, gpu, scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import (
@@ -38,6 +39,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
+from autogpu.dialects.agpu import ParallelForOp
 from autogpu.passes.analysis.integers import bit_width, constant_int, to_signed
 from autogpu.passes.analysis.loops import check_unrolled_size, constant_trip_count, contains_loop
 from autogpu.passes.options import DeclaredOptionsPass, at_least, option
@@ -231,7 +233,11 @@ class UnrollSerialLoop(RewritePattern):
 
 
 def _selected_loops(module: ModuleOp, names: Sequence[str]) -> set[scf.ForOp]:
-    loops = [op for op in module.walk() if isinstance(op, scf.ForOp)]
+    """The loops to unroll, among those inside kernels: a serial loop around parallel loops
+    stays on the host, launching its kernels (docs/ir.md, "Host control around kernels")."""
+    loops = [op for op in module.walk() if isinstance(op, scf.ForOp)
+             and not any(isinstance(inner, ParallelForOp | gpu.LaunchFuncOp)
+                         for inner in op.walk())]  # fmt: skip
     if not names:
         return {l for l in loops if not contains_loop(l)}
     present = [l.body.block.args[0].name_hint for l in loops]
