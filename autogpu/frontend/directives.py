@@ -523,6 +523,11 @@ class OpenMP:
             if c.kind is Kind.LOOP:
                 spelling = combined + c.spelling[len(c.words[0]) :]
                 hint = f": write '#pragma omp {spelling}' for a loop of its own"
+                if innermost is not None and innermost.context == ONCE:
+                    hint = (": OpenMP does not allow a work-sharing loop there (one thread "
+                            f"reaches it, and would run only its share of the iterations); "
+                            f"write '#pragma omp {spelling}' for a loop of its own, outside the "
+                            "region")  # fmt: skip
             raise self.sema.error(
                 f"{directive.name} must be directly inside {region} region{where}{hint}",
                 directive.pos,
