@@ -286,7 +286,9 @@ class _StepReader:
         self.segments: list[Segment] = []
         self.slots: dict[SSAValue, Slot] = {}
         self.host_values: dict[SSAValue, HostValue] = {}
-        self.taken = {arg.name_hint for arg in fn.body.block.args if arg.name_hint}
+        # host loop counters are named apart from the parameters
+        self.counter_names = SymbolNamer({arg.name_hint for arg in fn.body.block.args
+                                          if arg.name_hint})  # fmt: skip
 
     def read(self, ops: list[Operation], depth: int) -> list[HostStep]:
         steps: list[HostStep] = []
@@ -320,7 +322,7 @@ class _StepReader:
             if op.iter_args or op.results:
                 raise error_at(op, "a loop around parallel loops cannot carry values (iter_args)")
             iv = op.body.block.args[0]
-            var = HostValue(self._fresh(iv.name_hint or "iv"), of_ir(iv.type))
+            var = HostValue(self.counter_names.fresh(iv.name_hint or "iv"), of_ir(iv.type))
             self.host_values[iv] = var
             return HostFor(op, var, self.read(_region_ops(op.body), depth + 1))
         if isinstance(op, scf.IfOp):
@@ -344,14 +346,6 @@ class _StepReader:
             f"a parallel loop inside {op.name} cannot be launched from the host: only serial "
             "'for' loops and 'if's around parallel loops run on the host",
         )
-
-    def _fresh(self, base: str) -> str:
-        name, k = base, 0
-        while name in self.taken:
-            k += 1
-            name = f"{base}_{k}"
-        self.taken.add(name)
-        return name
 
 
 def _contains_parallel(op: Operation) -> bool:
