@@ -46,6 +46,7 @@ from autogpu.diagnostics import CompileError, location_of
 from autogpu.dialects.agpu import ParallelForOp, ReductionKind, YieldOp
 from autogpu.passes.analysis.flat_nests import Bound, Chain, FlatLevel, flat_chain
 from autogpu.passes.analysis.integers import constant_int
+from autogpu.passes.analysis.loops import inside_parallel_loop
 from autogpu.passes.analysis.value_ranges import ValueRanges
 from autogpu.passes.options import DeclaredOptionsPass, at_least, one_of, option
 from autogpu.passes.utils.slices import is_inside
@@ -315,17 +316,8 @@ def _outermost_parallel_loops(module: ModuleOp) -> list[ParallelForOp]:
     for fn in module.ops:
         if isinstance(fn, func.FuncOp):
             loops += [op for op in fn.walk() if isinstance(op, ParallelForOp)
-                      and not _inside_parallel(op)]
+                      and not inside_parallel_loop(op)]
     return loops
-
-
-def _inside_parallel(op: Operation) -> bool:
-    parent = op.parent_op()
-    while parent is not None:
-        if isinstance(parent, ParallelForOp):
-            return True
-        parent = parent.parent_op()
-    return False
 
 
 @dataclass(frozen=True)

@@ -90,6 +90,16 @@ def contains_loop(op: Operation) -> bool:
     return any(isinstance(nested, LOOP_OPS) for nested in op.walk() if nested is not op)
 
 
+def inside_parallel_loop(op: Operation) -> bool:
+    """Whether an `agpu.parallel_for` encloses `op`."""
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, ParallelForOp):
+            return True
+        parent = parent.parent_op()
+    return False
+
+
 def enclosing_loops(op: Operation, outermost: Operation) -> list[scf.ForOp | ParallelForOp]:
     """The `scf.for` and `agpu.parallel_for` loops around `op`, innermost first, up to and
     including `outermost` (or up to the function, if `outermost` does not enclose `op`)."""

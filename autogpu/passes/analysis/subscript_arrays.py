@@ -26,6 +26,7 @@ from autogpu.dialects.agpu import ParallelForOp
 from autogpu.passes.analysis.aliasing import c_name
 from autogpu.passes.analysis.extents import ValueIntervals, parameter_names
 from autogpu.passes.analysis.integers import ceil_div
+from autogpu.passes.analysis.loops import inside_parallel_loop
 from autogpu.passes.analysis.polynomial import PolynomialAnalysis, through_sign_extensions
 
 
@@ -86,7 +87,7 @@ def _values_of(
                 return bounds
             lo = bounds[0] if lo is None else max(lo, bounds[0])
             hi = bounds[1] if hi is None else min(hi, bounds[1])
-            distinct |= isinstance(sink, memref.StoreOp) and _in_parallel_loop(sink)
+            distinct |= isinstance(sink, memref.StoreOp) and inside_parallel_loop(sink)
             if target not in subscripted:
                 subscripted.append(target)
     if lo is None or hi is None:
@@ -157,15 +158,6 @@ def _sinks(value: SSAValue) -> Iterator[Operation]:
                     yield parent
             elif not isinstance(op, scf.IfOp):  # the condition of an if only guards
                 work.extend(op.results)
-
-
-def _in_parallel_loop(op: Operation) -> bool:
-    parent = op.parent_op()
-    while parent is not None:
-        if isinstance(parent, ParallelForOp):
-            return True
-        parent = parent.parent_op()
-    return False
 
 
 def _where(op: Operation) -> str:
