@@ -693,6 +693,31 @@ __attribute__((noinline)) inline void __syncthreads() {
   w.state[t] = agpu::WAITING;
   agpu::switch_context(&w.contexts[t], &w.scheduler);
 }
+// __shfl_down_sync: the value of the thread `delta` lanes further in the warp (linear thread
+// index / 32), or the caller's own past the warp's end (or the block's). Every thread of the block
+// must call it together (the warp-shuffle block combine of reductions does): each publishes its
+// value in a slot of its OS thread, then a barrier, the read, and a barrier before any slot is
+// reused. The mask is not checked. Values up to 8 bytes (CUDA's shuffles take no wider ones).
+namespace agpu {
+namespace {
+static thread_local uint64_t shuffle_slots[1024];
+}  // namespace
+}  // namespace agpu
+template <class T>
+inline T __shfl_down_sync(unsigned, T value, unsigned delta, int width = warpSize) {
+  static_assert(sizeof(T) <= sizeof(uint64_t), "__shfl_down_sync: at most 8 bytes");
+  const unsigned t = static_cast<unsigned>(agpu::tls_worker->current);
+  const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+  memcpy(&agpu::shuffle_slots[t], &value, sizeof(T));
+  __syncthreads();
+  const unsigned lane = t % static_cast<unsigned>(width);
+  const unsigned source =
+      lane + delta < static_cast<unsigned>(width) && t + delta < threads ? t + delta : t;
+  T result;
+  memcpy(&result, &agpu::shuffle_slots[source], sizeof(T));
+  __syncthreads();
+  return result;
+}
 inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 // A spinning thread (a critical section's lock, cuda_sync.py) lets the OS run another: a lock

@@ -17,7 +17,7 @@ from xdsl.dialects.arith import CMPI_COMPARISON_OPERATIONS
 from xdsl.dialects.builtin import IntegerAttr, MemRefType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
-from autogpu.target.c_expr import Binary, Expr, Index, IntLiteral, Name
+from autogpu.target.c_expr import Binary, Call, Expr, Index, IntLiteral, Name
 from autogpu.target.c_names import RESERVED, Scopes
 from autogpu.target.c_types import (
     Mode,
@@ -32,6 +32,7 @@ from autogpu.target.cuda_atomics import ATOMIC_KINDS, AtomicUnsupported, atomic_
 from autogpu.target.cuda_control import INDENT, ControlFlow
 from autogpu.target.cuda_sync import SYNC_WRITERS, Synchronization, writes_to
 from autogpu.dialects.agpu_sync import AtomicUpdateOp, CriticalOp
+from autogpu.dialects.agpu_combine import ShuffleDownOp, ThreadFenceOp
 from autogpu.target.cuda_exprs import (
     Unsupported,
     build_expression,
@@ -302,6 +303,10 @@ class KernelEmitter(Synchronization, ControlFlow):
             self.critical(op)
         elif isinstance(op, gpu.BarrierOp):
             self.line("__syncthreads();")
+        elif isinstance(op, ShuffleDownOp):
+            self.shuffle_down(op)
+        elif isinstance(op, ThreadFenceOp):
+            self.line("__threadfence();")
         elif isinstance(op, scf.ForOp):
             self.for_loop(op)
         elif isinstance(op, scf.IfOp):
@@ -379,6 +384,20 @@ class KernelEmitter(Synchronization, ControlFlow):
         else:
             self.line(f"{expr};")
 
+    def shuffle_down(self, op: ShuffleDownOp) -> None:
+        """`const T name = __shfl_down_sync(0xffffffffu, v, offset);`: a statement where the
+        op is, never an inlined expression, since the whole warp must execute it together."""
+        try:
+            ctype = ctype_of(op.result.type)
+        except UnsupportedType:
+            raise self.fail(op, f"type {op.result.type}") from None
+        value = convert(self.value(op.value, op), ctype, Mode.ASSIGN)
+        mask = Name("0xffffffffu", "unsigned int", is_variable=False)
+        call = Call("__shfl_down_sync", (mask, value, IntLiteral(op.lanes, "int")), ctype)
+        name = self.scopes.declare(op.result.name_hint or "down")
+        self.line(f"const {ctype} {name} = {call.render()};")
+        self.exprs[op.result] = Name(name, ctype)
+
     def local_array(
         self, value: SSAValue, type: MemRefType, op: Operation | None, *, shared: bool
     ) -> str:
@@ -414,7 +433,8 @@ class KernelEmitter(Synchronization, ControlFlow):
         return Index(memory.base, tuple(subscripts), memory.element)
 
 
-_WRITERS = (memref.StoreOp, memref.AtomicRMWOp, gpu.BarrierOp, *SYNC_WRITERS)
+_WRITERS = (memref.StoreOp, memref.AtomicRMWOp, gpu.BarrierOp, ShuffleDownOp, ThreadFenceOp,
+            *SYNC_WRITERS)
 
 
 def _writes_to(user: Operation, ref: SSAValue) -> bool:

@@ -215,6 +215,13 @@ def array_reductions(function: func.FuncOp) -> int:
                for _, var in op.reduction_list if var.type.get_shape())  # pyright: ignore
 
 
+def scalar_reductions(function: func.FuncOp) -> int:
+    """How many scalar reductions the parallel loops of a frontend function have (their grid
+    limit is tuned: convert-agpu-to-gpu's `reduce_blocks`)."""
+    return sum(1 for op in function.walk() if isinstance(op, ParallelForOp)
+               for _, var in op.reduction_list if not var.type.get_shape())  # pyright: ignore
+
+
 def parallel_depth(function: func.FuncOp) -> int:
     """How many `agpu.parallel_for` are nested in a frontend function (its parallel
     dimensions)."""

@@ -387,6 +387,7 @@ def build_space(
     env.setdefault("max_shared", DEFAULT_MAX_SHARED)
     env.setdefault("parallel_dims", parallel_dims)
     env.setdefault("array_reductions", 0)  # the kernel's array reductions (prepared.py)
+    env.setdefault("scalar_reductions", 0)  # the kernel's scalar reductions (prepared.py)
     counts: dict[str, int] = {}
     for p in base_pipeline:
         for o in options.get(p.name, []):

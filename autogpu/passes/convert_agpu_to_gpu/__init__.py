@@ -27,17 +27,21 @@ from autogpu.target.cuda_limits import MAX_BLOCK, MAX_THREADS_PER_BLOCK
 from autogpu.passes.convert_agpu_to_gpu.array_reductions import STRATEGIES
 from autogpu.passes.convert_agpu_to_gpu.reductions import normalise_logical_starts
 from autogpu.passes.convert_agpu_to_gpu.function_plan import FunctionPlan, SymbolNamer, plan_function
+from autogpu.passes.convert_agpu_to_gpu.coverage import ReductionGrid
 from autogpu.passes.convert_agpu_to_gpu.host import HostBuilder
 from autogpu.passes.convert_agpu_to_gpu.kernel_builder import BlockShape, KernelBuilder
 from autogpu.passes.analysis.nest_mapping import NestMapping
 from autogpu.passes.analysis.dependences import check_parallel_loops
-from autogpu.passes.options import DeclaredOptionsPass, one_of, option, threads
+from autogpu.passes.options import DeclaredOptionsPass, at_least, one_of, option, threads
 from autogpu.passes.utils.errors import PassError, error_at
 
 MAX_BLOCK_Z = MAX_BLOCK[2]
 ARRAY_REDUCTION_TUNING = "['auto', 'registers', 'shared', 'global'] if array_reductions else 'auto'"
 """The tuner tries every strategy for a kernel with an array reduction, none for the others
 (`array_reductions` is in its environment: tuner/prepared.py)."""
+REDUCE_BLOCKS_TUNING = "[0, 264, 528, 1056, 2112] if scalar_reductions else 0"
+"""The tuner tries a few grids of whole waves on 132 SMs for a kernel with a scalar reduction
+(`scalar_reductions` is in its environment: tuner/prepared.py), none for the others."""
 KERNEL_MODULE = "kernels"
 
 
@@ -80,6 +84,18 @@ class ConvertAgpuToGpuPass(DeclaredOptionsPass):
         "(atomics on the array itself); `auto` picks by the section's size. A strategy that "
         "cannot hold the section falls back to the next (array_reductions.py).",
         check=one_of(*STRATEGIES), tuning=ARRAY_REDUCTION_TUNING)
+    reduce_blocks: int = option(
+        0, doc="The most blocks along x of a kernel with a scalar reduction: each thread then "
+        "accumulates the tiles of a grid-stride loop in registers before its block combines "
+        "once (CUB's even share; one atomic per block and variable). 0: no limit, a block per "
+        "tile of block_size x unroll_x iterations.", check=at_least(0),
+        tuning=REDUCE_BLOCKS_TUNING)
+    deterministic: bool = option(
+        False, doc="Scalar reductions combine their blocks' partial results in a fixed order "
+        "(the last block to finish combines them; reductions.py) instead of one atomic per "
+        "block in the order blocks finish: a floating-point result is the same bit for bit "
+        "run after run. Bounds the grid (coverage.py, ReductionGrid). A kernel option: the "
+        "tuner keeps what the user asks for.")
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -99,13 +115,17 @@ class ConvertAgpuToGpuPass(DeclaredOptionsPass):
         check_parallel_loops(op)  # never lower a loop whose iterations provably conflict
         # Lower a copy, so that a refused construct leaves the input untouched.
         work = op.clone()
-        _lower_module(work, block, self.jam, self.array_reduction)
+        _lower_module(work, block, self.jam, self.array_reduction,
+                      ReductionGrid(self.reduce_blocks, self.deterministic))
         op.body.detach_block(op.body.block).erase(safe_erase=False)
         op.body.add_block(work.body.detach_block(work.body.block))
         op.attributes["gpu.container_module"] = UnitAttr()
 
 
-def _lower_module(op: builtin.ModuleOp, block: BlockShape, jam: bool, array_reduction: str) -> None:
+def _lower_module(
+    op: builtin.ModuleOp, block: BlockShape, jam: bool, array_reduction: str,
+    grid: ReductionGrid = ReductionGrid(),
+) -> None:
     functions = [f for f in op.ops if isinstance(f, func.FuncOp) and f.body.blocks]
     kernels = gpu.ModuleOp(
         StringAttr(KERNEL_MODULE),  # pyright: ignore[reportArgumentType]
@@ -116,7 +136,7 @@ def _lower_module(op: builtin.ModuleOp, block: BlockShape, jam: bool, array_redu
     for fn in functions:
         normalise_logical_starts(fn)
         _lower_function(plan_function(fn, namer), kernels.body.block, namer, block, jam,
-                        array_reduction)
+                        array_reduction, grid)
     try:
         op.verify()
     except DiagnosticException as e:  # a bug of this pass, reported as such
@@ -125,7 +145,7 @@ def _lower_module(op: builtin.ModuleOp, block: BlockShape, jam: bool, array_redu
 
 def _lower_function(
     plan: FunctionPlan, kernels: Block, namer: SymbolNamer, block: BlockShape, jam: bool,
-    array_reduction: str,
+    array_reduction: str, grid: ReductionGrid = ReductionGrid(),
 ) -> None:
     fn_name = plan.func.sym_name.data
     for slot in plan.slots.values():
@@ -134,15 +154,16 @@ def _lower_function(
             kernels.add_op(_device_global(slot.global_name, slot.value.type, slot.alloca))
     for spill in plan.spills.values():
         kernels.add_op(_device_global(spill.global_name, MemRefType(spill.value.type, []), None))
-    host = HostBuilder(plan.func)
+    host = HostBuilder(plan.func, grid)
     single = len(plan.segments) == 1
     launched: dict[int, tuple[str, BlockShape]] = {}
     for seg in plan.segments:
         name = namer.fresh(f"{fn_name}_kernel" if single else f"{fn_name}_kernel{seg.index}")
         shape = BlockShape(1, 1, 1) if seg.mapping is None else _shape_of(seg.mapping, block)
-        builder = KernelBuilder(plan, seg, name, shape, jam, array_reduction)
+        builder = KernelBuilder(plan, seg, name, shape, jam, array_reduction, grid, namer.fresh)
         kernel = builder.build_parallel() if seg.is_parallel else builder.build_serial()
         region_dce(kernel.body)
+        kernels.add_ops(builder.globals)
         kernels.add_op(kernel)
         launched[seg.index] = (name, shape)
     host.build(plan.steps, launched)

@@ -11,7 +11,10 @@ and in particular the whole tile of every thread is in range iff `C % (b*U) == 0
 then the kernel needs no guard on that dimension. On y and z the grid is clamped to 65535 and the
 kernel loops over the rest (grid-stride); when `ceildiv(C, b*U)` fits, the loop runs exactly once
 per thread and is replaced by the single pass, otherwise only the divisibility argument holds
-(every tile a thread visits is full or starts past the end).
+(every tile a thread visits is full or starts past the end). The x grid of a kernel with a
+scalar reduction is clamped the same way to `reduce_blocks` when that option is set, and every
+dimension's when it is `deterministic` (`ReductionGrid`): each thread then accumulates many
+tiles before its block combines once.
 
 These facts hold for the launch the host computes (the launch description); a kernel with
 constant sizes relies on being launched with that grid.
@@ -22,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
+from xdsl.dialects.gpu import DimensionEnum
 from xdsl.ir import SSAValue
 
 from autogpu.target.cuda_limits import MAX_GRID
@@ -41,8 +45,8 @@ class Coverage:
     block: int
     """Threads per block along the dimension."""
     unroll: int
-    clamped: bool
-    """The grid along this dimension is clamped to 65535 (y and z)."""
+    limit: int | None
+    """The most blocks the host launches along this dimension (65535 on y and z), if any."""
 
     @property
     def tile(self) -> int:
@@ -54,14 +58,14 @@ class Coverage:
         if self.count is None:
             return None
         blocks = max(ceil_div(self.count, self.tile), 1)
-        return min(blocks, MAX_GRID_YZ) if self.clamped else blocks
+        return blocks if self.limit is None else min(blocks, self.limit)
 
     @property
     def single_pass(self) -> bool:
-        """The grid covers every tile at once: no grid-stride loop is needed (always on x)."""
-        if not self.clamped:
+        """The grid covers every tile at once: no grid-stride loop is needed."""
+        if self.limit is None:
             return True
-        return self.count is not None and ceil_div(self.count, self.tile) <= MAX_GRID_YZ
+        return self.count is not None and ceil_div(self.count, self.tile) <= self.limit
 
     @property
     def exact(self) -> bool:
@@ -79,6 +83,36 @@ class Coverage:
         assert blocks is not None
         last = (blocks - 1) * self.tile + (self.block - 1) + u * self.block
         return last < self.count
+
+
+@dataclass(frozen=True)
+class ReductionGrid:
+    """The options that bound the grid of a kernel with a scalar reduction (`grid_limit`)."""
+
+    reduce_blocks: int = 0
+    """The most blocks along x (0: no limit)."""
+    deterministic: bool = False
+    """Blocks leave partial results for a combine in a fixed order (`reductions.py`): the grid
+    needs a bound on every dimension, the size of their buffer."""
+
+    def grid_limit(self, dim: DimensionEnum, scalar_reductions: bool) -> int | None:
+        """The most blocks along `dim` of a kernel's grid: 65535 on y and z (CUDA's limit), on
+        x none; for a kernel with a scalar reduction, `reduce_blocks` on x when set, and when
+        deterministic `DETERMINISTIC_BLOCKS` on x (unless set) and `DETERMINISTIC_BLOCKS_YZ` on
+        y and z."""
+        deterministic = self.deterministic and scalar_reductions
+        if dim != DimensionEnum.X:
+            return DETERMINISTIC_BLOCKS_YZ if deterministic else MAX_GRID_YZ
+        if self.reduce_blocks > 0 and scalar_reductions:
+            return self.reduce_blocks
+        return DETERMINISTIC_BLOCKS if deterministic else None
+
+
+DETERMINISTIC_BLOCKS = 1056
+"""The x grid of a deterministic reduction when `reduce_blocks` is not set: 8 blocks on each of
+an H100's 132 SMs (one wave of 256-thread blocks), so that the partials stay few."""
+DETERMINISTIC_BLOCKS_YZ = 16
+"""The y and z grids of a deterministic reduction (their grid-stride loops do the rest)."""
 
 
 def known_int(value: SSAValue) -> int | None:

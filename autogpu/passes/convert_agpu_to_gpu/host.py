@@ -10,6 +10,7 @@ the `cuda` target prints as C integer expressions in the launch description (doc
 
     x:    grid = max(ceildiv(count, block_x * unroll), 1)
     y, z: grid = min(max(ceildiv(count, block * unroll), 1), 65535)   // grid-stride loops
+    x of a scalar reduction with reduce_blocks = R > 0: min(max(...), R)  // grid-stride
     count = ub - lb (sparse) or ceildiv(ub - lb, step) (dense)
 
 The `max(., 1)` keeps the launch valid (CUDA rejects an empty grid) when a loop has no
@@ -29,7 +30,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from autogpu.dialects.agpu import ParallelForOp
-from autogpu.passes.convert_agpu_to_gpu.coverage import MAX_GRID_YZ
+from autogpu.passes.convert_agpu_to_gpu.coverage import ReductionGrid
 from autogpu.passes.convert_agpu_to_gpu.function_plan import HostFor, HostIf, HostStep, Segment
 from autogpu.passes.convert_agpu_to_gpu.kernel_builder import BlockShape, kernel_symbol
 from autogpu.passes.utils.errors import PassError, describe_value, error_at
@@ -72,8 +73,9 @@ def _host_computable(op: Operation) -> bool:
 class HostBuilder:
     """Builds the host function from the plan's host steps, then replaces its body."""
 
-    def __init__(self, fn: func.FuncOp):
+    def __init__(self, fn: func.FuncOp, grid: ReductionGrid = ReductionGrid()):
         self.fn = fn
+        self.grid = grid  # the grid limits of scalar reductions
         old = fn.body.block
         self.block = Block(arg_types=old.arg_types)
         self.value_map: dict[SSAValue, SSAValue] = {}
@@ -204,8 +206,9 @@ class HostBuilder:
                     count = self.ix.ceildiv(count, step)
                 per_block = self.ix.const(block.on(dim) * level.unroll)
                 size = self.ix.max(self.ix.ceildiv(count, per_block), one)
-                if dim != DimensionEnum.X:
-                    size = self.ix.min(size, self.ix.const(MAX_GRID_YZ))
+                limit = self.grid.grid_limit(dim, bool(seg.scalar_reductions()))
+                if limit is not None:
+                    size = self.ix.min(size, self.ix.const(limit))
                 if constant_value(size) is None and size.name_hint is None:
                     size.name_hint = f"grid_{dim.value}"
                 grid[dim_index] = size

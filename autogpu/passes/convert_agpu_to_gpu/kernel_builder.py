@@ -58,6 +58,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerType,
     MemRefType,
+    StringAttr,
     SymbolRefAttr,
     UnitAttr,
 )
@@ -67,7 +68,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from autogpu.dialects.agpu import ParallelForOp, YieldOp
 from autogpu.dialects.signature import CParameter
-from autogpu.passes.convert_agpu_to_gpu.coverage import Coverage, known_int
+from autogpu.passes.convert_agpu_to_gpu.coverage import Coverage, ReductionGrid, known_int
 from autogpu.passes.convert_agpu_to_gpu.function_plan import FunctionPlan, Segment
 from autogpu.passes.convert_agpu_to_gpu.jam import Env, Jammer
 from autogpu.passes.analysis.nest_mapping import DIMS, Level
@@ -77,6 +78,8 @@ from autogpu.passes.convert_agpu_to_gpu.array_reductions import (
     start_array_reductions,
 )
 from autogpu.passes.convert_agpu_to_gpu.reductions import (
+    SHARED_MEMORY_SPACE,
+    DeterministicCombine,
     Reduction,
     combine_replica,
     finish_reductions,
@@ -156,13 +159,17 @@ class KernelBuilder:
 
     def __init__(
         self, plan: FunctionPlan, seg: Segment, name: str, block: BlockShape, jam: bool = True,
-        array_reduction: str = "auto",
+        array_reduction: str = "auto", grid: ReductionGrid = ReductionGrid(),
+        fresh: Callable[[str], str] | None = None,
     ):
         self.plan = plan
         self.seg = seg
         self.block = block
         self.jam = jam
         self.array_reduction = array_reduction  # a strategy of `array_reductions`
+        self.grid = grid  # the grid limits of scalar reductions
+        self.fresh = fresh or (lambda base: base)  # unique symbol names (the module's namer)
+        self.globals: list[memref.GlobalOp] = []  # device memory this kernel adds to the module
         fn = plan.func
         inputs = list(fn.function_type.inputs.data)
         host_values = [plan.host_values[v] for v in seg.host_args]
@@ -279,8 +286,47 @@ class KernelBuilder:
         redirect_updates(self.kernel, arrays)
         finish_array_reductions(self.builder, arrays, self._linear_thread, self.block.threads)
         if reductions:
-            finish_reductions(self.builder, reductions, self._linear_thread(), self.block.threads)
+            deterministic = (self._deterministic_combine(reductions, list(dims.values()))
+                             if self.grid.deterministic else None)  # fmt: skip
+            finish_reductions(self.builder, reductions, self._linear_thread(), self.block.threads,
+                              deterministic)
         return self._finish()
+
+    def _deterministic_combine(
+        self, reductions: list[Reduction], dims: list[_DimIndex]
+    ) -> DeterministicCombine:
+        """The device buffers of the deterministic combine (one partial result per block the
+        grid may have: the product of each dimension's bounded block count), the shared flag,
+        and this block's linear index `bx + gx * (by + gy * bz)` among the grid's blocks."""
+        capacity = 1
+        for dim in dims:
+            blocks = dim.coverage.blocks or dim.coverage.limit
+            assert blocks is not None, "a deterministic reduction's grid is bounded"
+            capacity *= blocks
+        name = self.kernel.sym_name.data
+        partials: list[SSAValue] = []
+        for red in reductions:
+            partials.append(self._add_global(f"{name}_{red.global_memref.name_hint or 'red'}_partials",
+                                             MemRefType(red.element, [capacity])))
+        done = self._add_global(f"{name}_finished", MemRefType(IntegerType(32), []))
+        flag = self.builder.insert(memref.AllocaOp.get(
+            IntegerType(32), shape=[1], memory_space=SHARED_MEMORY_SPACE)).memref
+        flag.name_hint = "last_block"
+        ix = IndexArith(self.builder, nsw=True)  # at most 2^31 * 65535^2 blocks: fits
+        block = ix.const(0)
+        blocks = ix.const(1)
+        for dim in (DimensionEnum.Z, DimensionEnum.Y, DimensionEnum.X):
+            grid = self._id(gpu.GridDimOp, dim, "gd")
+            block = ix.add(ix.mul(block, grid), self._id(gpu.BlockIdOp, dim, "b"))
+            blocks = ix.mul(blocks, grid)
+        block.name_hint, blocks.name_hint = "block", "blocks"
+        return DeterministicCombine(partials, done, flag, block, blocks)
+
+    def _add_global(self, base: str, memref_type: MemRefType) -> SSAValue:
+        """A new `__device__` variable of this kernel, zero-initialised as CUDA's are."""
+        name = self.fresh(base)
+        self.globals.append(memref.GlobalOp.get(StringAttr(name), memref_type, UnitAttr()))
+        return self._get_global(name, memref_type)
 
     def _start_reductions(self) -> list[Reduction]:
         reductions: list[Reduction] = []
@@ -340,7 +386,7 @@ class KernelBuilder:
             _count(lb, ub, None if level.sparse else step),
             self.block.on(dim),
             level.unroll,
-            clamped=dim != DimensionEnum.X,
+            self.grid.grid_limit(dim, bool(self.seg.scalar_reductions())),
         )
         loop_step = None
         if not coverage.single_pass:
@@ -456,6 +502,8 @@ class KernelBuilder:
         with its bound test, since x does not change inside the y/z loops), then the y and z
         loops (or their single pass), then the split between the full tile and the rest."""
         x = next((d for d in order if d.level.dim == DimensionEnum.X), None)
+        if x is not None and x.grid_stride:  # a limited x grid: x loops innermost, as y and z
+            x = None
         x_replicas = self._replicas(x, x.first) if x is not None else None
         others = [d for d in order if d is not x]
         self._tile_loops(others, [], x_replicas, privates)

@@ -48,6 +48,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from autogpu.target.cuda_atomics import ATOMIC_KINDS
+from autogpu.dialects.agpu_combine import WARP_SIZE, ShuffleDownOp, ThreadFenceOp
 from autogpu.dialects.agpu import ParallelForOp, ReductionKind
 from autogpu.passes.utils.errors import describe_value, error_at
 from autogpu.passes.utils.index_arith import IndexArith
@@ -238,9 +239,11 @@ def start_reduction(
 
 
 def tree_array(builder: Builder, element: Attribute, threads: int, name: str) -> SSAValue:
-    """The block's shared array of one value per thread, which the tree combines."""
+    """The block's shared array that combines the threads' values: one per warp for a block of
+    whole warps, else one per thread (a tree)."""
+    size = threads // WARP_SIZE if threads % WARP_SIZE == 0 else threads
     shared = builder.insert(
-        memref.AllocaOp.get(element, shape=[threads], memory_space=SHARED_MEMORY_SPACE)
+        memref.AllocaOp.get(element, shape=[size], memory_space=SHARED_MEMORY_SPACE)
     ).memref
     shared.name_hint = f"{name}_shared"
     return shared
@@ -268,17 +271,196 @@ def combine_replica(builder: Builder, red: Reduction, replica: SSAValue) -> None
     builder.insert(memref.StoreOp.get(red.combine(builder, mine, theirs), red.private, []))
 
 
+@dataclass
+class DeterministicCombine:
+    """Where a kernel's blocks leave their partial results for the deterministic combine:
+    `partials[r][block]` per reduction r (device memory, one element per block the grid may
+    have), the count of finished blocks (a device `i32`, 0 between launches), the block's flag
+    in shared memory, this block's linear index and the grid's number of blocks."""
+
+    partials: list[SSAValue]
+    done: SSAValue
+    flag: SSAValue
+    block: SSAValue
+    blocks: SSAValue
+
+
 def finish_reductions(
-    builder: Builder, reductions: list[Reduction], thread: SSAValue, threads: int
+    builder: Builder, reductions: list[Reduction], thread: SSAValue, threads: int,
+    deterministic: DeterministicCombine | None = None,
 ) -> None:
-    """Tree-combines the private copies of the block and atomically folds the block's result
-    into each variable. `thread` is the linear thread index in the block, `threads` the block
-    size. Every thread of the block must execute this code."""
+    """Combines the private copies of the block and folds the block's result into each
+    variable: with one atomic per block, or (`deterministic`) in a fixed order by the last
+    block to finish. `thread` is the linear thread index in the block, `threads` the block
+    size. Every thread of the block must execute this code.
+
+    A block of whole warps combines as CUB's `BlockReduce` (warp reductions): shuffles within
+    each warp, one value per warp in shared memory, shuffles over those; any other block by a
+    tree in shared memory."""
     if not reductions:
         return
+    totals = block_combine(builder, reductions, thread, threads)
+    if deterministic is not None:
+        _combine_in_last_block(builder, reductions, thread, threads, totals, deterministic)
+        return
+    body = Builder(InsertPoint.at_end(Block()))
+    for red, total in zip(reductions, totals):
+        _, kind_name = _ops_for(red.kind, red.element)
+        body.insert(
+            memref.AtomicRMWOp.create(
+                operands=[red.block_result(body, total), red.global_memref, *red.global_indices],
+                result_types=[red.element],
+                properties={"kind": IntegerAttr(ATOMIC_RMW_KIND[kind_name], i64)},
+            )
+        )
+    _if_first_thread(builder, thread, body)
+
+
+def _if_first_thread(builder: Builder, thread: SSAValue, body: Builder) -> None:
+    """`if (thread == 0) { <body> }`."""
     ix = IndexArith(builder)
+    body.insert(scf.YieldOp())
+    assert isinstance(body.insertion_point.block, Block)
+    builder.insert(scf.IfOp(ix.eq(thread, ix.const(0)), [], [body.insertion_point.block]))
+
+
+def block_combine(
+    builder: Builder, reductions: list[Reduction], thread: SSAValue, threads: int
+) -> list[SSAValue]:
+    """The block's combination of each reduction's private copies, valid in thread 0."""
+    if threads % WARP_SIZE == 0:
+        return block_combine_by_warps(builder, reductions, thread, threads)
+    return _block_combine_by_tree(builder, reductions, thread, threads)
+
+
+def _combine_in_last_block(
+    builder: Builder, reductions: list[Reduction], thread: SSAValue, threads: int,
+    totals: list[SSAValue], det: DeterministicCombine,
+) -> None:
+    """CUB's single-pass deterministic reduction (CUDA's `threadFenceReduction` sample): thread
+    0 writes the block's totals to `partials[block]`, fences, and counts the block finished; the
+    block that counts last combines `partials[0 .. blocks)` (thread t the elements t, t + threads,
+    ..., then the block combine), folds that into each variable with plain loads and stores
+    (no other block touches it) and sets the count back to 0 for the next launch. The order of
+    every combination is fixed by the grid and block sizes alone, so a floating-point result is
+    the same bit for bit whatever order the blocks run in."""
+    i32_type = IntegerType(32)
+    body = Builder(InsertPoint.at_end(Block()))
+    for red, total, partials in zip(reductions, totals, det.partials):
+        body.insert(memref.StoreOp.get(total, partials, [det.block]))
+    body.insert(ThreadFenceOp())
+    one = body.insert(arith.ConstantOp(IntegerAttr(1, i32_type))).result
+    before = body.insert(
+        memref.AtomicRMWOp.create(
+            operands=[one, det.done], result_types=[i32_type],
+            properties={"kind": IntegerAttr(ATOMIC_RMW_KIND["addi"], i64)},
+        )
+    ).results[0]
+    before.name_hint = "finished_before"
+    ib = IndexArith(body)
+    last = ib.eq(ib.cast(before), ib.sub(det.blocks, ib.const(1)), "last_block")
+    flag = body.insert(arith.ExtUIOp(last, i32_type)).result
+    body.insert(memref.StoreOp.get(flag, det.flag, [ib.const(0)]))
+    _if_first_thread(builder, thread, body)
+    builder.insert(gpu.BarrierOp())
+    ix = IndexArith(builder)
+    is_last = ix.cast(builder.insert(memref.LoadOp.get(det.flag, [ix.const(0)])).res)
+    last_block = Builder(InsertPoint.at_end(Block()))
+    _combine_partials(last_block, reductions, thread, threads, det)
+    last_block.insert(scf.YieldOp())
+    assert isinstance(last_block.insertion_point.block, Block)
+    builder.insert(scf.IfOp(ix.eq(is_last, ix.const(1)), [], [last_block.insertion_point.block]))
+
+
+def _combine_partials(
+    builder: Builder, reductions: list[Reduction], thread: SSAValue, threads: int,
+    det: DeterministicCombine,
+) -> None:
+    """The last block's work: every thread folds its share of the partials into its private
+    copy (reset to the identity), the block combines them, and thread 0 folds the result into
+    each variable and resets the count."""
     for red in reductions:
-        value = builder.insert(memref.LoadOp.get(red.private, red.private_indices)).res
+        init = builder.insert(arith.ConstantOp(identity(red.kind, red.element))).result
+        builder.insert(memref.StoreOp.get(init, red.private, red.private_indices))
+    ix = IndexArith(builder)
+    loop = Block(arg_types=[IndexType()])
+    loop.args[0].name_hint = "partial"
+    inner = Builder(InsertPoint.at_end(loop))
+    for red, partials in zip(reductions, det.partials):
+        mine = inner.insert(memref.LoadOp.get(red.private, red.private_indices)).res
+        theirs = inner.insert(memref.LoadOp.get(partials, [loop.args[0]])).res
+        inner.insert(memref.StoreOp.get(red.combine(inner, mine, theirs), red.private,
+                                        red.private_indices))
+    inner.insert(scf.YieldOp())
+    builder.insert(scf.ForOp(thread, det.blocks, ix.const(threads), [], loop))
+    totals = block_combine(builder, reductions, thread, threads)
+    body = Builder(InsertPoint.at_end(Block()))
+    for red, total in zip(reductions, totals):
+        old = body.insert(memref.LoadOp.get(red.global_memref, red.global_indices)).res
+        new = red.combine(body, old, red.block_result(body, total))
+        body.insert(memref.StoreOp.get(new, red.global_memref, red.global_indices))
+    zero = body.insert(arith.ConstantOp(IntegerAttr(0, IntegerType(32)))).result
+    body.insert(memref.StoreOp.get(zero, det.done, []))
+    _if_first_thread(builder, thread, body)
+
+
+def _private_values(builder: Builder, reductions: list[Reduction]) -> list[SSAValue]:
+    return [builder.insert(memref.LoadOp.get(red.private, red.private_indices)).res
+            for red in reductions]  # fmt: skip
+
+
+def warp_combine(
+    builder: Builder, reductions: list[Reduction], values: list[SSAValue], lanes: int
+) -> list[SSAValue]:
+    """Shuffle-down steps over the first `lanes` lanes of each warp (offsets lanes/2 ... 1,
+    lanes a power of two): lane 0 ends with the combination of those lanes' values, in a fixed
+    order. Every thread of the warp must execute it."""
+    offset = lanes >> 1
+    while offset >= 1:
+        values = [red.combine(builder, value, builder.insert(ShuffleDownOp(value, offset)).result)
+                  for red, value in zip(reductions, values)]  # fmt: skip
+        offset >>= 1
+    return values
+
+
+def block_combine_by_warps(
+    builder: Builder, reductions: list[Reduction], thread: SSAValue, threads: int
+) -> list[SSAValue]:
+    """The block's total of each reduction, valid in thread 0 (`threads` a multiple of 32):
+    each warp combines its lanes by shuffles, lane 0 stores the warp's value in the reduction's
+    `shared` array (one element per warp), and after a barrier every warp combines those values
+    (lanes past the number of warps holding the identity) by shuffles again."""
+    values = warp_combine(builder, reductions, _private_values(builder, reductions), WARP_SIZE)
+    warps = threads // WARP_SIZE
+    if warps == 1:
+        return values
+    ix = IndexArith(builder)
+    lane = ix.rem(thread, ix.const(WARP_SIZE), "lane")
+    body = Builder(InsertPoint.at_end(Block()))
+    warp = IndexArith(body).div(thread, IndexArith(body).const(WARP_SIZE), "warp")
+    for red, value in zip(reductions, values):
+        body.insert(memref.StoreOp.get(value, red.shared, [warp]))
+    body.insert(scf.YieldOp())
+    assert isinstance(body.insertion_point.block, Block)
+    builder.insert(scf.IfOp(ix.eq(lane, ix.const(0)), [], [body.insertion_point.block]))
+    builder.insert(gpu.BarrierOp())
+    has_warp = ix.lt(lane, ix.const(warps))
+    slot = ix.rem(lane, ix.const(warps))  # in bounds for every lane; used where has_warp
+    partials: list[SSAValue] = []
+    for red in reductions:
+        stored = builder.insert(memref.LoadOp.get(red.shared, [slot])).res
+        none = builder.insert(arith.ConstantOp(identity(red.kind, red.element))).result
+        partials.append(builder.insert(arith.SelectOp(has_warp, stored, none)).result)
+    return warp_combine(builder, reductions, partials, 1 << (warps - 1).bit_length())
+
+
+def _block_combine_by_tree(
+    builder: Builder, reductions: list[Reduction], thread: SSAValue, threads: int
+) -> list[SSAValue]:
+    """The block's total of each reduction, valid in thread 0: a tree over the `shared` array
+    of one element per thread, a barrier after each step."""
+    ix = IndexArith(builder)
+    for red, value in zip(reductions, _private_values(builder, reductions)):
         builder.insert(memref.StoreOp.get(value, red.shared, [thread]))
     builder.insert(gpu.BarrierOp())
     stride = 1 << max(threads - 1, 0).bit_length() >> 1  # largest power of two < threads
@@ -297,20 +479,5 @@ def finish_reductions(
         builder.insert(scf.IfOp(active, [], [body.insertion_point.block]))
         builder.insert(gpu.BarrierOp())
         stride >>= 1
-    first = ix.eq(thread, ix.const(0))
-    body = Builder(InsertPoint.at_end(Block()))
-    zero = IndexArith(body).const(0)
-    for red in reductions:
-        total = red.block_result(body, body.insert(memref.LoadOp.get(red.shared, [zero])).res)
-        _, kind_name = _ops_for(red.kind, red.element)
-        body.insert(
-            memref.AtomicRMWOp.create(
-                operands=[total, red.global_memref, *red.global_indices],
-                result_types=[red.element],
-                properties={"kind": IntegerAttr(ATOMIC_RMW_KIND[kind_name], i64)},
-            )
-        )
-    body.insert(scf.YieldOp())
-    assert isinstance(body.insertion_point.block, Block)
-    builder.insert(scf.IfOp(first, [], [body.insertion_point.block]))
-
+    zero = ix.const(0)
+    return [builder.insert(memref.LoadOp.get(red.shared, [zero])).res for red in reductions]

@@ -26,6 +26,12 @@ def constant_value(value: SSAValue) -> int | None:
     return None
 
 
+def _c_div(a: int, b: int) -> int:
+    """C's `/`: the quotient truncated toward zero."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
 def _c_rem(a: int, b: int) -> int:
     """C's `%`: the remainder has the sign of the dividend."""
     r = abs(a) % abs(b)
@@ -137,6 +143,12 @@ class IndexArith:
         if constant_value(rhs) == 1:
             return self.const(0, name)
         return self._binary(arith.RemSIOp, _c_rem, lhs, rhs, name)
+
+    def div(self, lhs: SSAValue, rhs: SSAValue, name: str | None = None) -> SSAValue:
+        """C's `/` (`arith.divsi`, truncating); `rhs` must not be 0."""
+        if constant_value(rhs) == 1:
+            return lhs
+        return self._binary(arith.DivSIOp, _c_div, lhs, rhs, name)
 
     def max(self, lhs: SSAValue, rhs: SSAValue, name: str | None = None) -> SSAValue:
         return self._binary(arith.MaxSIOp, max, lhs, rhs, name)
