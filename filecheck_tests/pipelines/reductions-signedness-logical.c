@@ -30,7 +30,9 @@ void umax_unsigned(int n, const unsigned *x, unsigned *out) {
 // CUDA-LABEL: void __launch_bounds__(256) umax_unsigned_kernel1(
 // (the IR is signless: the target prints i32 values as int, and the unsigned view in the atomic)
 // CUDA: int s_private = 0;
-// CUDA: atomicMax((unsigned *)&umax_unsigned_s, (unsigned)s_shared[0]);
+// CUDA: const int [[DOWN:.*]] = __shfl_down_sync(0xffffffffu, s_private, 16);
+// CUDA-NEXT: const int [[V:.*]] = max((unsigned)s_private, (unsigned)[[DOWN]]);
+// CUDA: atomicMax((unsigned *)&umax_unsigned_s, (unsigned)[[LAST:.*]]);
 
 void umin_unsigned_long(long n, const unsigned long *x, unsigned long *out) {
   unsigned long s = 5000000000ul;
@@ -50,7 +52,7 @@ void umin_unsigned_long(long n, const unsigned long *x, unsigned long *out) {
 
 // CUDA-LABEL: umin_unsigned_long_kernel1(
 // CUDA: long long s_private = -1;
-// CUDA: atomicMin((unsigned long long *)&umin_unsigned_long_s, (unsigned long long)s_shared[0]);
+// CUDA: atomicMin((unsigned long long *)&umin_unsigned_long_s, (unsigned long long)[[LAST:.*]]);
 
 // An int compared with an unsigned value compares unsigned, as C converts it.
 void umax_int_compared_unsigned(int n, const unsigned *x, int *out) {
@@ -63,7 +65,7 @@ void umax_int_compared_unsigned(int n, const unsigned *x, int *out) {
 // IR-LABEL: func.func @umax_int_compared_unsigned(
 // IR: reduction(umax %{{.*}} : memref<i32>)
 // CUDA-LABEL: umax_int_compared_unsigned_kernel1(
-// CUDA: atomicMax((unsigned *)&umax_int_compared_unsigned_s, (unsigned)s_shared[0]);
+// CUDA: atomicMax((unsigned *)&umax_int_compared_unsigned_s, (unsigned)[[LAST:.*]]);
 
 void all_positive(int n, const float *x, int *out) {
   int all = 1;
@@ -85,8 +87,8 @@ void all_positive(int n, const float *x, int *out) {
 // GPU-NEXT: %[[N:.*]] = arith.select %[[T]], %[[ONE]], %[[ZERO]] : i32
 // GPU-NEXT: memref.store %[[N]], %[[G]][] : memref<i32>
 // GPU: sym_name = "all_positive_kernel0"
-// GPU: %[[MINE:.*]] = memref.load %[[SHARED:.*]][%[[TX:.*]]] : memref<256xi32, 3 : i32>
-// GPU-NEXT: %[[THEIRS:.*]] = memref.load %[[SHARED]][%{{.*}}] : memref<256xi32, 3 : i32>
+// The warps combine by shuffles, each step by the truth values of both lanes' partial results.
+// GPU: %[[THEIRS:.*]] = "agpu.shuffle_down"(%[[MINE:.*]]) <{offset = 16 : i32}> : (i32) -> i32
 // GPU-NEXT: %[[Z0:.*]] = arith.constant 0 : i32
 // GPU-NEXT: %[[M:.*]] = arith.cmpi ne, %[[MINE]], %[[Z0]] : i32
 // GPU-NEXT: %[[Z1:.*]] = arith.constant 0 : i32
@@ -100,8 +102,12 @@ void all_positive(int n, const float *x, int *out) {
 // CUDA: all_positive_all = all_positive_all != 0 ? 1 : 0;
 // CUDA-LABEL: all_positive_kernel1(
 // CUDA: int all_private = 1;
-// CUDA: all_shared[tx] = all_shared[tx] != 0 && all_shared[tx + 128] != 0 ? 1 : 0;
-// CUDA: atomicAnd(&all_positive_all, all_shared[0] != 0 ? 1 : 0);
+// CUDA: const int [[DOWN:.*]] = __shfl_down_sync(0xffffffffu, all_private, 16);
+// CUDA-NEXT: const int [[V:.*]] = all_private != 0 && [[DOWN]] != 0 ? 1 : 0;
+// CUDA: const int [[W:.*]] = lane < 8 ? all_shared[lane % 8] : 1;
+// CUDA: const int [[LAST:.*]] = {{.*}} != 0 && {{.*}} != 0 ? 1 : 0;
+// CUDA-NEXT: if (tx == 0) {
+// CUDA-NEXT: atomicAnd(&all_positive_all, [[LAST]] != 0 ? 1 : 0);
 
 void any_nonzero(int n, const double *x, double *out) {
   double any = 0.0;
@@ -114,5 +120,9 @@ void any_nonzero(int n, const double *x, double *out) {
 // IR: reduction(lor %{{.*}} : memref<f64>)
 // CUDA-LABEL: any_nonzero_kernel1(
 // CUDA: double any_private = 0.0;
-// CUDA: any_shared[tx] = any_shared[tx] != 0.0 || any_shared[tx + 128] != 0.0 ? 1.0 : 0.0;
-// CUDA: agpu_atomic_maxnumf(&any_nonzero_any, any_shared[0] != 0.0 ? 1.0 : 0.0);
+// CUDA: const double [[DOWN:.*]] = __shfl_down_sync(0xffffffffu, any_private, 16);
+// CUDA-NEXT: const double [[V:.*]] = any_private != 0.0 || [[DOWN]] != 0.0 ? 1.0 : 0.0;
+// CUDA: const double [[W:.*]] = lane < 8 ? any_shared[lane % 8] : 0.0;
+// CUDA: const double [[LAST:.*]] = {{.*}} != 0.0 || {{.*}} != 0.0 ? 1.0 : 0.0;
+// CUDA-NEXT: if (tx == 0) {
+// CUDA-NEXT: agpu_atomic_maxnumf(&any_nonzero_any, [[LAST]] != 0.0 ? 1.0 : 0.0);

@@ -30,6 +30,7 @@ target prints it as a `__shared__` array.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
@@ -304,7 +305,7 @@ def finish_reductions(
         _combine_in_last_block(builder, reductions, thread, threads, totals, deterministic)
         return
     body = Builder(InsertPoint.at_end(Block()))
-    for red, total in zip(reductions, totals):
+    for red, total in zip(reductions, totals(body)):
         _, kind_name = _ops_for(red.kind, red.element)
         body.insert(
             memref.AtomicRMWOp.create(
@@ -324,18 +325,23 @@ def _if_first_thread(builder: Builder, thread: SSAValue, body: Builder) -> None:
     builder.insert(scf.IfOp(ix.eq(thread, ix.const(0)), [], [body.insertion_point.block]))
 
 
+Totals = Callable[[Builder], Iterable[SSAValue]]
+"""Reads the block's total of each reduction where thread 0 uses it (a builder there)."""
+
+
 def block_combine(
     builder: Builder, reductions: list[Reduction], thread: SSAValue, threads: int
-) -> list[SSAValue]:
+) -> Totals:
     """The block's combination of each reduction's private copies, valid in thread 0."""
     if threads % WARP_SIZE == 0:
-        return block_combine_by_warps(builder, reductions, thread, threads)
+        totals = block_combine_by_warps(builder, reductions, thread, threads)
+        return lambda _: totals
     return _block_combine_by_tree(builder, reductions, thread, threads)
 
 
 def _combine_in_last_block(
     builder: Builder, reductions: list[Reduction], thread: SSAValue, threads: int,
-    totals: list[SSAValue], det: DeterministicCombine,
+    totals: Totals, det: DeterministicCombine,
 ) -> None:
     """CUB's single-pass deterministic reduction (CUDA's `threadFenceReduction` sample): thread
     0 writes the block's totals to `partials[block]`, fences, and counts the block finished; the
@@ -346,7 +352,7 @@ def _combine_in_last_block(
     the same bit for bit whatever order the blocks run in."""
     i32_type = IntegerType(32)
     body = Builder(InsertPoint.at_end(Block()))
-    for red, total, partials in zip(reductions, totals, det.partials):
+    for red, total, partials in zip(reductions, totals(body), det.partials):
         body.insert(memref.StoreOp.get(total, partials, [det.block]))
     body.insert(ThreadFenceOp())
     one = body.insert(arith.ConstantOp(IntegerAttr(1, i32_type))).result
@@ -395,7 +401,7 @@ def _combine_partials(
     builder.insert(scf.ForOp(thread, det.blocks, ix.const(threads), [], loop))
     totals = block_combine(builder, reductions, thread, threads)
     body = Builder(InsertPoint.at_end(Block()))
-    for red, total in zip(reductions, totals):
+    for red, total in zip(reductions, totals(body)):
         old = body.insert(memref.LoadOp.get(red.global_memref, red.global_indices)).res
         new = red.combine(body, old, red.block_result(body, total))
         body.insert(memref.StoreOp.get(new, red.global_memref, red.global_indices))
@@ -456,11 +462,12 @@ def block_combine_by_warps(
 
 def _block_combine_by_tree(
     builder: Builder, reductions: list[Reduction], thread: SSAValue, threads: int
-) -> list[SSAValue]:
-    """The block's total of each reduction, valid in thread 0: a tree over the `shared` array
-    of one element per thread, a barrier after each step."""
+) -> Totals:
+    """The block's total of each reduction, in element 0 of its `shared` array: a tree over
+    that array of one element per thread, a barrier after each step."""
     ix = IndexArith(builder)
-    for red, value in zip(reductions, _private_values(builder, reductions)):
+    for red in reductions:
+        value = builder.insert(memref.LoadOp.get(red.private, red.private_indices)).res
         builder.insert(memref.StoreOp.get(value, red.shared, [thread]))
     builder.insert(gpu.BarrierOp())
     stride = 1 << max(threads - 1, 0).bit_length() >> 1  # largest power of two < threads
@@ -479,5 +486,11 @@ def _block_combine_by_tree(
         builder.insert(scf.IfOp(active, [], [body.insertion_point.block]))
         builder.insert(gpu.BarrierOp())
         stride >>= 1
-    zero = ix.const(0)
-    return [builder.insert(memref.LoadOp.get(red.shared, [zero])).res for red in reductions]
+
+    def read(body: Builder) -> Iterator[SSAValue]:
+        """Each total loaded as its user asks for it, so that loads and uses interleave."""
+        zero = IndexArith(body).const(0)
+        for red in reductions:
+            yield body.insert(memref.LoadOp.get(red.shared, [zero])).res
+
+    return read

@@ -27,7 +27,8 @@
 // STENCIL-LABEL: func.func @jacobi2d(
 // STENCIL: "gpu.launch_func"
 
-// dot: s in device memory; s = 0, the reduction, result[0] = s: three launches in order
+// dot: s in device memory; s = 0, the reduction (one value per warp of the 128 threads in
+// shared memory), result[0] = s: three launches in order
 // DOT: "memref.global"() <{sym_name = "dot_s", type = memref<f32>, initial_value, sym_visibility = "private"}>
 // DOT: %[[S0:.*]] = memref.get_global @dot_s : memref<f32>
 // DOT-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
@@ -35,9 +36,11 @@
 // DOT: sym_name = "dot_kernel0", gpu.known_block_size = array<i32: 1, 1, 1>
 // DOT: %[[S:.*]] = memref.get_global @dot_s : memref<f32>
 // DOT-NEXT: %[[PRIV:.*]] = memref.alloca() : memref<f32>
-// DOT: %[[SHARED:.*]] = memref.alloca() : memref<128xf32, 3 : i32>
+// DOT: %[[SHARED:.*]] = memref.alloca() : memref<4xf32, 3 : i32>
 // DOT: scf.if
 // DOT: memref.store %{{.*}}, %[[PRIV]][] : memref<f32>
+// DOT: "agpu.shuffle_down"
+// DOT: memref.store %{{.*}}, %[[SHARED]][%{{.*}}] : memref<4xf32, 3 : i32>
 // DOT: "gpu.barrier"
 // DOT: "memref.atomic_rmw"(%{{.*}}, %[[S]]) <{kind = 0 : i64}> : (f32, memref<f32>) -> f32
 // DOT: sym_name = "dot_kernel1", gpu.known_block_size = array<i32: 128, 1, 1>
