@@ -105,7 +105,8 @@ void all_positive(int n, const float *x, int *out) {
 // CUDA: const int [[DOWN:.*]] = __shfl_down_sync(0xffffffffu, all_private, 16);
 // CUDA-NEXT: const int [[V:.*]] = all_private != 0 && [[DOWN]] != 0 ? 1 : 0;
 // CUDA: const int [[W:.*]] = lane < 8 ? all_shared[lane % 8] : 1;
-// CUDA: const int [[LAST:.*]] = {{.*}} != 0 && {{.*}} != 0 ? 1 : 0;
+// CUDA: __shfl_down_sync(0xffffffffu, {{.*}}, 1);
+// CUDA-NEXT: const int [[LAST:[a-z0-9_]+]] = {{.*}} != 0 && {{.*}} != 0 ? 1 : 0;
 // CUDA-NEXT: if (tx == 0) {
 // CUDA-NEXT: atomicAnd(&all_positive_all, [[LAST]] != 0 ? 1 : 0);
 
@@ -123,6 +124,7 @@ void any_nonzero(int n, const double *x, double *out) {
 // CUDA: const double [[DOWN:.*]] = __shfl_down_sync(0xffffffffu, any_private, 16);
 // CUDA-NEXT: const double [[V:.*]] = any_private != 0.0 || [[DOWN]] != 0.0 ? 1.0 : 0.0;
 // CUDA: const double [[W:.*]] = lane < 8 ? any_shared[lane % 8] : 0.0;
-// CUDA: const double [[LAST:.*]] = {{.*}} != 0.0 || {{.*}} != 0.0 ? 1.0 : 0.0;
+// CUDA: __shfl_down_sync(0xffffffffu, {{.*}}, 1);
+// CUDA-NEXT: const double [[LAST:[a-z0-9_]+]] = {{.*}} != 0.0 || {{.*}} != 0.0 ? 1.0 : 0.0;
 // CUDA-NEXT: if (tx == 0) {
 // CUDA-NEXT: agpu_atomic_maxnumf(&any_nonzero_any, [[LAST]] != 0.0 ? 1.0 : 0.0);
