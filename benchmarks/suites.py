@@ -202,5 +202,53 @@ def tiles(quick: bool = False) -> list[Case]:
     return cases
 
 
+#: Scalar-reduction kernels (issue #12): block x unroll_x tiles per thread, and reduce_blocks,
+#: the x grid (0: one block per tile; else a grid-stride loop over the rest), name: options.
+REDUCE_SHAPES = {
+    "b256_u8": dict(block_size=256, unroll_x=8),
+    "b256_u16": dict(block_size=256, unroll_x=16),
+    "b256_u4_g2112": dict(block_size=256, unroll_x=4, reduce_blocks=2112),
+    "b256_u8_g1056": dict(block_size=256, unroll_x=8, reduce_blocks=1056),
+    "b256_u16_g1056": dict(block_size=256, unroll_x=16, reduce_blocks=1056),
+    "b256_u16_g528": dict(block_size=256, unroll_x=16, reduce_blocks=528),
+    "b512_u8_g528": dict(block_size=512, unroll_x=8, reduce_blocks=528),
+    "b512_u16_g264": dict(block_size=512, unroll_x=16, reduce_blocks=264),
+}
+HISTOGRAM_SHAPES = {
+    "b256_u8_shared": dict(block_size=256, unroll_x=8, array_reduction="shared"),
+    "b512_u8_shared": dict(block_size=512, unroll_x=8, array_reduction="shared"),
+    "b256_u16_shared": dict(block_size=256, unroll_x=16, array_reduction="shared"),
+    "b256_u8_global": dict(block_size=256, unroll_x=8, array_reduction="global"),
+}
+COLSUM_SHAPES = {
+    "b128_k8": dict(block_size=128, unroll_serial=8),
+    "b64_k16": dict(block_size=64, unroll_serial=16),
+    "b32_k16": dict(block_size=32, unroll_serial=16),
+}
+
+
+def reductions(quick: bool = False) -> list[Case]:
+    """Reductions against PyTorch (benchmarks/reductions.py): sum, dot, int max and an `&&`
+    all-check of 2^28 elements in every REDUCE_SHAPES shape and deterministic; a 256-bin
+    histogram of 2^28 bytes (array reduction); column sums of a 16384² matrix."""
+    from benchmarks.reductions import (ALL_POSITIVE, COLSUM, DOT, HISTOGRAM, MAX_INT, SUM)
+
+    n, side = (1 << 20, 1024) if quick else (1 << 28, 16384)
+    cases = []
+    for problem in (SUM, DOT, MAX_INT, ALL_POSITIVE):
+        variants = [Variant(f"{problem.name}_vanilla", problem, vanilla(256), "block 256")]
+        variants += [Variant(f"{problem.name}_{name}", problem, optimize(**options), name)
+                     for name, options in REDUCE_SHAPES.items()]
+        variants.append(Variant(f"{problem.name}_det", problem,
+                                optimize(deterministic=True, **REDUCE_SHAPES["b256_u16_g1056"]),
+                                "b256_u16_g1056, deterministic"))
+        cases += [Case(v, sizes_of(problem, n)) for v in variants]
+    cases += [Case(Variant(f"histogram_{name}", HISTOGRAM, optimize(**options), name),
+                   sizes_of(HISTOGRAM, n)) for name, options in HISTOGRAM_SHAPES.items()]
+    cases += [Case(Variant(f"colsum_{name}", COLSUM, optimize(**options), name),
+                   sizes_of(COLSUM, side)) for name, options in COLSUM_SHAPES.items()]
+    return cases
+
+
 SUITES: dict[str, Callable[[bool], list[Case]]] = {"paper": paper, "tuning": tuning,
-                                                   "tiles": tiles}
+                                                   "tiles": tiles, "reductions": reductions}

@@ -326,7 +326,9 @@ class KernelBuilder:
         """A new `__device__` variable of this kernel, zero-initialised as CUDA's are."""
         name = self.fresh(base)
         self.globals.append(memref.GlobalOp.get(StringAttr(name), memref_type, UnitAttr()))
-        return self._get_global(name, memref_type)
+        value = self._get_global(name, memref_type)
+        value.name_hint = base.removeprefix(f"{self.kernel.sym_name.data}_")
+        return value
 
     def _start_reductions(self) -> list[Reduction]:
         reductions: list[Reduction] = []
