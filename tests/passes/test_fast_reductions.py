@@ -160,8 +160,9 @@ def test_deterministic_sum_on_the_gpu_is_bitwise_identical_run_to_run():
     x = np.random.default_rng(9).standard_normal(n).astype(np.float32)
     exact = x.astype(np.float64).sum()
     for deterministic in (True, False):
-        kernel = autogpu.compile(SOURCE, pipeline="autogpu-optimize", block_size=256,
-                                 unroll_x=8, reduce_blocks=1056, deterministic=deterministic)
+        kernel = autogpu.compile(SOURCE, function="fsum", pipeline="autogpu-optimize",
+                                 block_size=256, unroll_x=8, reduce_blocks=1056,
+                                 deterministic=deterministic)
         results = set()
         for _ in range(5):
             out = np.zeros(1, np.float32)

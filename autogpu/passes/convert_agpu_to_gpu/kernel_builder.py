@@ -304,15 +304,16 @@ class KernelBuilder:
             assert blocks is not None, "a deterministic reduction's grid is bounded"
             capacity *= blocks
         name = self.kernel.sym_name.data
-        partials: list[SSAValue] = []
-        for red in reductions:
-            partials.append(self._add_global(f"{name}_{red.global_memref.name_hint or 'red'}_partials",
-                                             MemRefType(red.element, [capacity])))
+        partials = [
+            self._add_global(f"{name}_{red.global_memref.name_hint or 'red'}_partials",
+                             MemRefType(red.element, [capacity]))
+            for red in reductions
+        ]
         done = self._add_global(f"{name}_finished", MemRefType(IntegerType(32), []))
         flag = self.builder.insert(memref.AllocaOp.get(
             IntegerType(32), shape=[1], memory_space=SHARED_MEMORY_SPACE)).memref
         flag.name_hint = "last_block"
-        ix = IndexArith(self.builder, nsw=True)  # at most 2^31 * 65535^2 blocks: fits
+        ix = IndexArith(self.builder, nsw=True)  # below 2^31 * 65535^2 blocks: fits
         block = ix.const(0)
         blocks = ix.const(1)
         for dim in (DimensionEnum.Z, DimensionEnum.Y, DimensionEnum.X):

@@ -1,12 +1,16 @@
 """OpenMP reductions over a mapped loop nest, as a kernel computes them.
 
 Semantics (OpenMP's): each thread accumulates the iterations it runs into a private copy
-initialised with the operator's identity; the block then combines its threads' copies by a tree
-in shared memory (`gpu.barrier` between steps, reached by every thread of the block: guards wrap
-the loop body, never the tree); finally thread 0 combines the block's result into the variable
+initialised with the operator's identity; the block then combines its threads' copies (reached
+by every thread of the block: guards wrap the loop body, never the combine): a block of whole
+warps as CUB's `BlockReduce` does, by `agpu.shuffle_down` within each warp, one value per warp
+in shared memory and shuffles over those; any other block by a tree in shared memory
+(`gpu.barrier` between steps). Finally thread 0 combines the block's result into the variable
 in device memory with one `memref.atomic_rmw`, so the variable ends as its value before the
 loop combined with every iteration's contribution, in some order (floating-point sums may round
-differently from the serial loop). `-` combines partial results with `+`, as OpenMP specifies.
+differently from the serial loop); or, `deterministic`, the last block to finish combines every
+block's partial result in a fixed order (`_combine_in_last_block`). `-` combines partial
+results with `+`, as OpenMP specifies.
 
 Identities: `+` on floating point starts from -0.0 (`x + -0.0` is `x`, also for `x = -0.0`, so a
 loop that adds nothing, or only -0.0, leaves the serial result bit for bit); `min`/`max` of
