@@ -21,7 +21,11 @@ from autogpu.passes.agpu_specialize import AgpuSpecializePass
 from autogpu.passes.agpu_stage_accumulations import AgpuStageAccumulationsPass
 from autogpu.passes.agpu_unroll_parallel import AgpuUnrollParallelPass
 from autogpu.passes.agpu_unroll_serial import AgpuUnrollSerialPass
-from autogpu.passes.convert_agpu_to_gpu import ARRAY_REDUCTION_TUNING, ConvertAgpuToGpuPass
+from autogpu.passes.convert_agpu_to_gpu import (
+    ARRAY_REDUCTION_TUNING,
+    REDUCE_BLOCKS_TUNING,
+    ConvertAgpuToGpuPass,
+)
 from autogpu.passes.gpu_cache_shared import GpuCacheSharedPass
 from autogpu.passes.gpu_optimize_guards import GpuOptimizeGuardsPass
 from autogpu.passes.options import (
@@ -105,7 +109,8 @@ def test_declared_checks_refuse_values_in_the_pass_s_words():
 def test_a_pass_s_tuning_space_is_read_off_its_declarations():
     assert AgpuUnrollParallelPass.TUNING_SPACE == {"x": "[1, 2, 4]", "y": "[1, 2, 4, 8]"}
     assert ConvertAgpuToGpuPass.TUNING_SPACE == {"block_size": "pow2(64, 512)",
-                                                 "array_reduction": ARRAY_REDUCTION_TUNING}
+                                                 "array_reduction": ARRAY_REDUCTION_TUNING,
+                                                 "reduce_blocks": REDUCE_BLOCKS_TUNING}
     assert AgpuUnrollSerialPass.TUNING_SPACE == {"factor": "[1, 4, 16]"}
     assert GpuCacheSharedPass.TUNING_SPACE == {}
 
@@ -119,7 +124,7 @@ def test_pipelines_keep_the_public_names_and_defaults_users_know():
     assert AutogpuOptimizePipeline.TUNING_SPACE == {
         "unroll_x": "[1, 2, 4]", "unroll_y": "[1, 2, 4, 8]", "block_size": "pow2(64, 512)",
         "cache": "[false, true]", "unroll_serial": "[1, 4, 16]",
-        "array_reduction": ARRAY_REDUCTION_TUNING,
+        "array_reduction": ARRAY_REDUCTION_TUNING, "reduce_blocks": REDUCE_BLOCKS_TUNING,
         "flatten": "[false, true] if parallel_dims >= 4 else [false]"}
     assert AutogpuOptimizePipeline.TUNING_RESTRICTIONS == (
         "unroll_x * unroll_y <= 32", "not flatten or parallel_dims >= flatten_min_depth")
