@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from autogpu.api import pipeline_spec
-from benchmarks.problems import CONV2D, MATMUL, Problem
+from benchmarks.problems import CONV2D, DMATMUL, MATMUL, Problem
 
 
 @dataclass(frozen=True)
@@ -184,21 +184,46 @@ MM_TILED = (
 )
 
 
+#: Full tiles (gpu-cache-shared's full_tiles): name, options, description; timed for general
+#: sizes (not compiled in), the case the versioning is for.
+MM_FULL = (
+    ("mm_full_128x128x8", dict(cache_full_tiles=True), "128x128x8, full tiles versioned"),
+    ("mm_full_128x128x16", dict(cache_full_tiles=True, bk=16),
+     "128x128x16, full tiles versioned"),
+    ("mm_full_128x64x8", dict(cache_full_tiles=True, block_size=32, block_y=8, tm=4, tn=8),
+     "128x64x8 (32x8 threads of 4x8), full tiles versioned"),
+)
+DMM_FULL = (
+    ("dmm_tiled_general", dict(), "128x128x8, general sizes"),
+    ("dmm_full_128x128x8", dict(cache_full_tiles=True), "128x128x8, full tiles versioned"),
+    ("dmm_full_64x64x8", dict(cache_full_tiles=True, tm=4, tn=4),
+     "64x64x8 (16x16 threads of 4x4), full tiles versioned"),
+)
+
+
 def tiles(quick: bool = False) -> list[Case]:
     """Block tiles of both operands and thread register tiles (autogpu-tiled, issue #14) at
     2048³ and 4096³, with the paper-structure kernel and cuBLAS in the same run; the sizes
-    compiled in, and the first configuration also for general sizes."""
+    compiled in, and general sizes (not compiled in) without and with full-tile versioning,
+    also at 3000³ (no multiple of any tile), SGEMM and DGEMM."""
     cases = []
-    for n in ((512,) if quick else (2048, 4096)):
-        mm = matmul_variants(n, n + 1)
+    for n in ((512,) if quick else (2048, 4096, 3000)):
         sizes = sizes_of(MATMUL, n, n, n)
-        cases.append(Case(mm["mm_autogpu"], sizes))
-        for name, options, description in MM_TILED:
-            variant = Variant(name, MATMUL, tiled(sizes=sized(m=n, n=n, p=n), **options),
-                              description + ", sizes compiled in")
-            cases.append(Case(variant, sizes))
+        if n % 128 == 0:
+            mm = matmul_variants(n, n + 1)
+            cases.append(Case(mm["mm_autogpu"], sizes))
+            for name, options, description in MM_TILED:
+                variant = Variant(name, MATMUL, tiled(sizes=sized(m=n, n=n, p=n), **options),
+                                  description + ", sizes compiled in")
+                cases.append(Case(variant, sizes))
         general = Variant("mm_tiled_general", MATMUL, tiled(), "128x128x8, general sizes")
         cases.append(Case(general, sizes))
+        for name, options, description in MM_FULL:
+            variant = Variant(name, MATMUL, tiled(**options), description + ", general sizes")
+            cases.append(Case(variant, sizes))
+        for name, options, description in DMM_FULL:
+            variant = Variant(name, DMATMUL, tiled(**options), description + ", general sizes")
+            cases.append(Case(variant, sizes_of(DMATMUL, n, n, n)))
     return cases
 
 

@@ -49,12 +49,14 @@ COLUMN_MAJOR = example("matmul.c")  # A[i + j*m] += B[i + k*m] * C[k + j*p], i o
 
 
 def pipeline(threads: str = "block_size=4 block_y=4", unroll: str = "x=2 y=2",
-             tile: int = 4) -> str:
+             tile: int = 4, full: bool = False) -> str:
     return (f"agpu-stage-accumulations{{assume_no_alias=true}},agpu-unroll-parallel{{{unroll}}},"
-            f"autogpu-vanilla{{{threads}}},gpu-cache-shared{{assume_no_alias=true tile={tile}}}")
+            f"autogpu-vanilla{{{threads}}},gpu-cache-shared{{assume_no_alias=true tile={tile}"
+            f"{' full_tiles=true' if full else ''}}}")
 
 
 TILED = "autogpu-tiled{block_size=4 block_y=4 tm=2 tn=3 bk=5}"
+FULL_TILED = "autogpu-tiled{block_size=4 block_y=4 tm=2 tn=3 bk=5 cache_full_tiles=true}"
 
 
 def sizes(m: int, n: int, p: int, a: str = "A", b: str = "B", c: str = "C") -> dict[str, int]:
@@ -66,6 +68,9 @@ def colmajor(m: int, n: int, p: int) -> dict[str, int]:
 
 
 ODD = [(17, 65, 130), (65, 17, 1), (1, 1, 1), (130, 3, 17), (9, 5, 0), (3, 2, 7), (0, 4, 3)]
+# ... and sizes with whole blocks and whole k-tiles beside ragged ones (4095 x 4097 x 1023
+# scaled down: one short of, one over and one short of a multiple of the tiles)
+FULL = [*ODD, (24, 24, 40), (31, 33, 39), (16, 8, 8), (8, 16, 3)]
 
 CASES = [
     # (id, source, function, pipeline, sizes)
@@ -78,6 +83,17 @@ CASES = [
     ("column-major", COLUMN_MAJOR, "matmul", pipeline(),
      [colmajor(*s) for s in ODD]),
     ("tiled-pipeline", ROW_MAJOR, "gemm_nn", TILED, [sizes(*s) for s in ODD]),
+    # full tiles: whole blocks load their tiles unguarded, whole k-tiles run a constant loop
+    ("full-row-major", ROW_MAJOR, "gemm_nn", pipeline(full=True), [sizes(*s) for s in FULL]),
+    ("full-transposed", TRANSPOSED, "gemm_tt", pipeline(full=True),
+     [sizes(*s) for s in FULL]),
+    ("full-double-nt", DOUBLE, "dgemm_nt", pipeline(unroll="x=3 y=2", tile=3, full=True),
+     [sizes(*s) for s in FULL]),
+    ("full-int-tn", INTEGER, "igemm_tn", pipeline("block_size=8 block_y=2", "x=2 y=4", 8, True),
+     [sizes(*s) for s in FULL]),
+    ("full-column-major", COLUMN_MAJOR, "matmul", pipeline(full=True),
+     [colmajor(*s) for s in FULL]),
+    ("full-tiled-pipeline", ROW_MAJOR, "gemm_nn", FULL_TILED, [sizes(*s) for s in FULL]),
     ("tiled-specialised", TRANSPOSED, "gemm_tt",
      'autogpu-tiled{sizes="m=130,n=65,p=17" block_size=8 block_y=4 tm=2 tn=2 bk=4}',
      [sizes(130, 65, 17)]),
