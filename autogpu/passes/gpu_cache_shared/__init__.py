@@ -178,7 +178,7 @@ class GpuCacheSharedPass(DeclaredOptionsPass):
         False, doc="Version every tile on whether it is whole: blocks whose tile lies inside "
         "the problem load it without per-element bounds checks and run the loop over a "
         "strip-mined tile with a constant trip count (unrollable); the ragged edge keeps the "
-        "guarded code.", tuning="[false, true]")
+        "guarded code.")
 
     remarks: bool = option(
         False, doc="Print what was cached, and why the other arrays were not, on stderr.")

@@ -181,6 +181,9 @@ def version_whole_tile_loop(loop: scf.ForOp, span: int) -> None:
         if key != TILE_LOOP:
             whole_loop.attributes[key] = value
     _rebase_offsets(shifted.result, loop.lb, offset)
+    if _always_whole(loop, span):  # sizes compiled in: strip_mine made whole tiles only
+        Rewriter.replace_op(loop, [start, end, step, whole_loop])
+        return
     then_block = Block([start, end, step, whole_loop, scf.YieldOp()])
     else_block = Block([scf.YieldOp()])
     version = scf.IfOp(whole, [], Region(then_block), Region(else_block))
@@ -188,6 +191,14 @@ def version_whole_tile_loop(loop: scf.ForOp, span: int) -> None:
     loop.detach()
     else_block.insert_op_before(loop, else_block.first_op)  # pyright: ignore
     loop.attributes.pop(TILE_LOOP, None)
+
+
+def _always_whole(loop: scf.ForOp, span: int) -> bool:
+    """Whether the tile loop runs from `(T)first` to `(T)(first + span)`."""
+    end = _uncast(loop.ub).owner
+    if not isinstance(end, arith.AddiOp) or constant_int(end.rhs) != span:
+        return False
+    return end.lhs is _uncast(loop.lb)
 
 
 def _rebase_offsets(shifted: SSAValue, first: SSAValue, offset: SSAValue) -> None:
