@@ -72,7 +72,8 @@ The pieces, in this package:
 - `footprint`: which elements the threads of a block read through a group of loads, as a box
   of offsets (the tile, with its halo);
 - `tiling`: strip-mining a serial loop, and emitting the cooperative load and the shared reads;
-- `versioning`: a cached and an uncached version of a kernel where extents decide.
+- `versioning`: a cached and an uncached version of a kernel where extents decide, and the
+  guard-free versions of whole tiles (`full_tiles`).
 """
 
 from __future__ import annotations

@@ -324,7 +324,8 @@ class _Copy:
             slot = guarded.const(0)
             for d, dim in enumerate(group.dims):
                 slot = guarded.add(slot, guarded.mul(offsets[d], guarded.const(dim.layout_stride)))
-        Rewriter.insert_op(memref.StoreOp.get(value, self.shared, [slot]), InsertPoint.before(then_end))
+        store = memref.StoreOp.get(value, self.shared, [slot])
+        Rewriter.insert_op(store, InsertPoint.before(then_end))
         if wanted is None or constant_int(wanted) in (1, -1):
             for op in list(then.ops)[:-1]:
                 op.detach()

@@ -1,4 +1,6 @@
-"""Tiles sized by the `max_extent` option: the cached code runs only when the window's trip
+"""Versions of cached code decided at run time, by block-uniform conditions.
+
+Tiles sized by the `max_extent` option: the cached code runs only when the window's trip
 counts are within the bound the tile was sized for, the original code otherwise.
 
     if (t <= MAX && ...) { <cooperative load>; __syncthreads(); <p_op on the tile>; ... }
@@ -6,6 +8,12 @@ counts are within the bound the tile was sized for, the original code otherwise.
 
 The condition is block-uniform (trip counts of uniform loops), so the barriers in the first
 branch are reached by all threads of the block or by none.
+
+Whole tiles (option `full_tiles`): the cooperative load of a tile copies every element without
+a test where every load of the group reads its whole box (`full_tile_condition`), and the loop
+over one tile of a strip-mined loop runs a constant trip count where the tile is complete
+(`version_whole_tile_loop`); the ragged edge keeps the guarded code. Neither branch holds a
+barrier, and both conditions are block-uniform.
 """
 
 from __future__ import annotations
