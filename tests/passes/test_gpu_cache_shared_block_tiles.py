@@ -191,12 +191,12 @@ void conv1d(const float *in, const float *w, float *out, int n, int t) {
 def test_a_window_along_the_loop_is_not_strip_mined(capfd):
     """`in[i + k]`: the threads' windows overlap along k, so a k-tile of it would cut the
     window (and t is unknown): autogpu-tiled leaves it in global memory and says why; the
-    template `w` still gets its k-tiles. The kernel stays right."""
+    template `w` still gets its k-tiles (of the default bk, 16). The kernel stays right."""
     spec = "autogpu-tiled{cache_remarks=true block_size=64 block_y=1}"
     module = transformed(CONV1D, spec)
     err = capfd.readouterr().err
     assert "'in' not cached: the trip count of the loop over 'k' is not a compile-time" in err
-    assert shared_arrays(module) == {"w_sh": (8,)}
+    assert shared_arrays(module) == {"w_sh": (16,)}
     program = emit_cuda(module)
     cpu = CpuProgram(program.source, program.launch, threads=1, thread_order="random")
     agree_with_gcc(cpu, CONV1D, "conv1d", [
