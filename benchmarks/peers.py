@@ -104,8 +104,15 @@ def cupyx_correlate_peer() -> Peer:
 
 GPU_PEERS: dict[str, dict[str, Callable[[], Peer]]] = {
     "matmul": {"cupy": cupy_sgemm_peer, "torch": torch_sgemm_peer},
+    "dmatmul": {"cupy": lambda: in_double(cupy_sgemm_peer()),
+                "torch": lambda: in_double(torch_sgemm_peer())},
     "conv2d": {"cupy": cupyx_correlate_peer},
 }
+
+
+def in_double(peer: Peer) -> Peer:
+    """An SGEMM peer given double arrays: the same library call runs cuBLAS DGEMM."""
+    return Peer(peer.name.replace("sgemm", "dgemm"), peer.bind)
 
 
 def gpu_peer(problem: str, gemm_library: str = "cupy") -> Peer:
@@ -117,7 +124,7 @@ def gpu_peer(problem: str, gemm_library: str = "cupy") -> Peer:
     choices = GPU_PEERS.get(problem)
     if not choices:
         raise PeerUnavailable(f"no peer is defined for {problem}")
-    make = choices.get(gemm_library if problem == "matmul" else "cupy")
+    make = choices.get(gemm_library if problem in ("matmul", "dmatmul") else "cupy")
     if make is None:
         raise PeerUnavailable(f"no {gemm_library} peer for {problem}")
     return make()
@@ -137,7 +144,7 @@ def cpu_peer(problem: str) -> Peer:
 
     if problem in REDUCTIONS:
         return numpy_peer(problem)
-    if problem == "matmul":
+    if problem in ("matmul", "dmatmul"):
         return sgemm_peer("numpy-gemm", numpy_gemm)
     if problem == "conv2d":
         try:

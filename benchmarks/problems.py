@@ -63,10 +63,15 @@ def uniform(rng: np.random.Generator, count: int) -> np.ndarray:
 
 
 class Matmul(Problem):
-    """examples/matmul.c: A (m x n) += B (m x p) * C (p x n), all column-major."""
+    """examples/matmul.c: A (m x n) += B (m x p) * C (p x n), all column-major (examples/
+    dmatmul.c: the same in double)."""
 
-    def __init__(self) -> None:
-        super().__init__("matmul", "matmul.c", "A", ("m", "n", "p"))
+    def __init__(self, name: str = "matmul", dtype: type = FLOAT) -> None:
+        super().__init__(name, f"{name}.c", "A", ("m", "n", "p"))
+        self.dtype = dtype
+
+    def tolerance(self, sizes: dict[str, int]) -> float:
+        return 16 * float(np.finfo(self.dtype).eps) * self.reduction_length(sizes) ** 0.5
 
     def reduction_length(self, s: dict[str, int]) -> int:
         return s["p"]
@@ -79,11 +84,12 @@ class Matmul(Problem):
 
     def min_bytes(self, s: dict[str, int]) -> int:
         m, n, p = s["m"], s["n"], s["p"]
-        return BYTES_PER_FLOAT * (m * p + p * n + 2 * m * n)
+        return np.dtype(self.dtype).itemsize * (m * p + p * n + 2 * m * n)
 
     def inputs(self, s: dict[str, int], rng: np.random.Generator) -> dict[str, np.ndarray]:
         m, n, p = s["m"], s["n"], s["p"]
-        return {"A": uniform(rng, m * n), "B": uniform(rng, m * p), "C": uniform(rng, p * n)}
+        return {name: uniform(rng, count).astype(self.dtype)
+                for name, count in (("A", m * n), ("B", m * p), ("C", p * n))}
 
     def reference(self, xp: Any, arrays: dict[str, Any], s: dict[str, int]) -> Any:
         m, n, p = s["m"], s["n"], s["p"]
@@ -141,5 +147,6 @@ class Conv2d(Problem):
 
 
 MATMUL = Matmul()
+DMATMUL = Matmul("dmatmul", np.float64)
 CONV2D = Conv2d()
-PROBLEMS: dict[str, Problem] = {p.name: p for p in (MATMUL, CONV2D)}
+PROBLEMS: dict[str, Problem] = {p.name: p for p in (MATMUL, DMATMUL, CONV2D)}

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from autogpu.api import pipeline_spec
-from benchmarks.problems import CONV2D, MATMUL, Problem
+from benchmarks.problems import CONV2D, DMATMUL, MATMUL, Problem
 
 
 @dataclass(frozen=True)
@@ -171,34 +171,65 @@ def tiled(**options: object) -> str:
 
 
 #: autogpu-tiled configurations (block_size x block_y threads, tm x tn per thread, bk deep):
-#: name, options, description.
+#: name, options, description. Whole tiles are versioned by default (cache_full_tiles):
+#: `_guarded` rows are the first step's kernels, every tile tested element by element.
 MM_TILED = (
+    ("mm_tiled_128x128x8_guarded", dict(cache_full_tiles=False),
+     "block tile 128x128x8: 16x16 threads of 8x8, guarded tiles"),
+    ("mm_tiled_128x128x8_u8_guarded", dict(cache_full_tiles=False, unroll_serial=8,
+                                           unroll_loops="k"),
+     "128x128x8, guarded tiles, the loop over a tile unrolled"),
     ("mm_tiled_128x128x8", dict(), "block tile 128x128x8: 16x16 threads of 8x8"),
     ("mm_tiled_128x128x16", dict(bk=16), "block tile 128x128x16: 16x16 threads of 8x8"),
-    ("mm_tiled_128x128x8_u8", dict(unroll_serial=8, unroll_loops="k"),
-     "128x128x8, the loop over a tile unrolled"),
+    ("mm_tiled_128x128x16_mb2", dict(bk=16, min_blocks=2),
+     "128x128x16, two blocks per multiprocessor (128 registers)"),
     ("mm_tiled_128x64x8", dict(block_size=32, block_y=8, tm=4, tn=8),
      "block tile 128x64x8: 32x8 threads of 4x8"),
     ("mm_tiled_64x64x16", dict(block_size=16, block_y=8, tm=4, tn=8, bk=16),
      "block tile 64x64x16: 16x8 threads of 4x8"),
 )
+#: The same for general sizes (not compiled in), the case full-tile versioning is for.
+MM_GENERAL = (
+    ("mm_tiled_general_guarded", dict(cache_full_tiles=False), "128x128x8, guarded tiles"),
+    ("mm_tiled_general", dict(), "128x128x8"),
+    ("mm_general_128x128x16", dict(bk=16), "128x128x16"),
+    ("mm_general_128x128x8_mb2", dict(min_blocks=2), "128x128x8, two blocks per SM"),
+    ("mm_general_128x128x16_mb2", dict(bk=16, min_blocks=2), "128x128x16, two blocks per SM"),
+    ("mm_general_128x64x8", dict(block_size=32, block_y=8, tm=4, tn=8),
+     "128x64x8 (32x8 threads of 4x8)"),
+)
+DMM_GENERAL = (
+    ("dmm_tiled_general_guarded", dict(cache_full_tiles=False), "128x128x8, guarded tiles"),
+    ("dmm_tiled_general", dict(), "128x128x8"),
+    ("dmm_general_64x64x8", dict(tm=4, tn=4), "64x64x8 (16x16 threads of 4x4)"),
+    ("dmm_general_64x64x8_mb2", dict(tm=4, tn=4, min_blocks=2),
+     "64x64x8, two blocks per SM"),
+    ("dmm_general_128x64x8_mb2", dict(block_size=32, block_y=8, tm=4, tn=8, min_blocks=2),
+     "128x64x8 (32x8 threads of 4x8), two blocks per SM"),
+)
 
 
 def tiles(quick: bool = False) -> list[Case]:
     """Block tiles of both operands and thread register tiles (autogpu-tiled, issue #14) at
-    2048³ and 4096³, with the paper-structure kernel and cuBLAS in the same run; the sizes
-    compiled in, and the first configuration also for general sizes."""
+    2048³ and 4096³ with the sizes compiled in, beside the paper-structure kernel, and for
+    general sizes (not compiled in) also at 3000³ (no multiple of any tile), SGEMM and DGEMM,
+    cuBLAS in the same run."""
     cases = []
-    for n in ((512,) if quick else (2048, 4096)):
-        mm = matmul_variants(n, n + 1)
+    for n in ((512,) if quick else (2048, 4096, 3000)):
         sizes = sizes_of(MATMUL, n, n, n)
-        cases.append(Case(mm["mm_autogpu"], sizes))
-        for name, options, description in MM_TILED:
-            variant = Variant(name, MATMUL, tiled(sizes=sized(m=n, n=n, p=n), **options),
-                              description + ", sizes compiled in")
+        if n % 128 == 0:
+            mm = matmul_variants(n, n + 1)
+            cases.append(Case(mm["mm_autogpu"], sizes))
+            for name, options, description in MM_TILED:
+                variant = Variant(name, MATMUL, tiled(sizes=sized(m=n, n=n, p=n), **options),
+                                  description + ", sizes compiled in")
+                cases.append(Case(variant, sizes))
+        for name, options, description in MM_GENERAL:
+            variant = Variant(name, MATMUL, tiled(**options), description + ", general sizes")
             cases.append(Case(variant, sizes))
-        general = Variant("mm_tiled_general", MATMUL, tiled(), "128x128x8, general sizes")
-        cases.append(Case(general, sizes))
+        for name, options, description in DMM_GENERAL:
+            variant = Variant(name, DMATMUL, tiled(**options), description + ", general sizes")
+            cases.append(Case(variant, sizes_of(DMATMUL, n, n, n)))
     return cases
 
 

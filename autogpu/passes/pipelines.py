@@ -25,6 +25,7 @@ from xdsl.dialects import builtin
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 
+from autogpu.target.cuda_limits import REGISTERS_PER_SM
 from autogpu.passes.agpu_dense_indexing import AgpuDenseIndexingPass
 from autogpu.passes.agpu_flatten_nest import AgpuFlattenNestPass
 from autogpu.passes.agpu_specialize import AgpuSpecializePass
@@ -293,8 +294,18 @@ TILED_DIFFERS = {
            ("block_y", "column of threads", 16, "[8, 16]"),
            ("tm", "thread's rows (x)", 8, "[4, 8]"),
            ("tn", "thread's columns (y)", 8, "[4, 8]"))},
-    "bk": Differs("the depth of both block tiles (iterations of the serial loop per tile)",
-                  default=8, tuning="[8, 16, 32]"),
+    "bk": Differs("the depth of both block tiles (iterations of the serial loop per tile); "
+                  "16 halves the barriers and version checks of 8 (H100 SGEMM: 0.72 against "
+                  "0.89 ms at 2048³, and faster at every size measured)",
+                  default=16, tuning="[8, 16, 32]"),
+    "cache_full_tiles": Differs(
+        "blocks whose tiles are whole run a guard-free copy and a loop over the tile of "
+        "constant trip count, which agpu-unroll-serial unrolls completely for bk <= "
+        "full_unroll_limit (2.1x on general sizes at 2048³ on the H100, and the unrolled "
+        "tile loop without unroll_serial)", default=True),
+    "min_blocks": Differs(
+        "a register tile takes nearly all of a thread's 255 registers unless the launch "
+        "bounds ask for two blocks per multiprocessor (then 128)", default=0, tuning="[0, 2]"),
 }
 del TILED_DIFFERS["unroll_x"], TILED_DIFFERS["unroll_y"]
 
@@ -311,5 +322,9 @@ AutogpuTiledPipeline = pipeline_class(
     TILED_STAGES,
     TILED_DIFFERS,
     # registers: tm * tn accumulators and tm + tn fragment values per thread
-    restrictions=("tm * tn <= 64", "block_size * block_y >= 64"),
+    restrictions=("tm * tn <= 64", "block_size * block_y >= 64",
+                  # two blocks per multiprocessor must leave a thread its accumulators,
+                  # fragments and some 24 registers of addresses and counters
+                  f"min_blocks * block_size * block_y * (tm * tn + tm + tn + 24) <= "
+                  f"{REGISTERS_PER_SM}"),
 )

@@ -40,6 +40,7 @@ from autogpu.target.cuda_exprs import (
     needs_atomic_operands,
     pair,
 )
+from autogpu.target.cuda_limits import MIN_BLOCKS_ATTR
 from autogpu.target.cuda_memory import (
     Memory,
     identity_layout,
@@ -135,7 +136,11 @@ class KernelEmitter(Synchronization, ControlFlow):
             threads = 1
             for size in func.known_block_size.get_values():
                 threads *= size
-            bounds = f"__launch_bounds__({threads}) "
+            blocks = func.attributes.get(MIN_BLOCKS_ATTR)
+            if isinstance(blocks, IntegerAttr):
+                bounds = f"__launch_bounds__({threads}, {blocks.value.data}) "
+            else:
+                bounds = f"__launch_bounds__({threads}) "
         header = f'extern "C" __global__ void {bounds}{self.name}({", ".join(params)}) {{'
         for declaration in shared:
             self.line(declaration)

@@ -12,3 +12,8 @@ SHARED_BYTES_PER_BLOCK = 48 * 1024
 """Bytes of shared memory a block gets without opting in (every compute capability): the
 static `__shared__` arrays a kernel may declare, and the dynamic size above which a launch must
 raise the kernel's limit."""
+REGISTERS_PER_SM = 64 * 1024
+"""32-bit registers of a multiprocessor (compute capability 5.0 to 9.0): `__launch_bounds__(T,
+B)` caps a thread's registers at REGISTERS_PER_SM / (T * B)."""
+MIN_BLOCKS_ATTR = "agpu.min_blocks_per_sm"
+"""Attribute of a `gpu.func` kernel: the second argument of its `__launch_bounds__`."""

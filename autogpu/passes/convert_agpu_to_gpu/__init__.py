@@ -17,13 +17,13 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, func, gpu, memref
-from xdsl.dialects.builtin import MemRefType, StringAttr, UnitAttr
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, StringAttr, UnitAttr, i32
 from xdsl.dialects.gpu import DimensionEnum
 from xdsl.ir import Block, Operation, Region
 from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.utils.exceptions import DiagnosticException
 
-from autogpu.target.cuda_limits import MAX_BLOCK, MAX_THREADS_PER_BLOCK
+from autogpu.target.cuda_limits import MAX_BLOCK, MAX_THREADS_PER_BLOCK, MIN_BLOCKS_ATTR
 from autogpu.passes.convert_agpu_to_gpu.array_reductions import STRATEGIES
 from autogpu.passes.convert_agpu_to_gpu.reductions import normalise_logical_starts
 from autogpu.passes.convert_agpu_to_gpu.function_plan import FunctionPlan, SymbolNamer, plan_function
@@ -96,6 +96,12 @@ class ConvertAgpuToGpuPass(DeclaredOptionsPass):
         "block in the order blocks finish: a floating-point result is the same bit for bit "
         "run after run. Bounds the grid (coverage.py, ReductionGrid). A kernel option: the "
         "tuner keeps what the user asks for.")
+    min_blocks: int = option(
+        0, doc="Blocks a multiprocessor must hold at once (the second argument of the kernels' "
+        "`__launch_bounds__`: nvcc then keeps a thread within 65536 / (threads * min_blocks) "
+        "registers, spilling if it must); 0: not given (nvcc may use up to 255 registers, "
+        "which a large register tile can take, leaving one block per multiprocessor).",
+        check=at_least(0))
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -117,6 +123,10 @@ class ConvertAgpuToGpuPass(DeclaredOptionsPass):
         work = op.clone()
         _lower_module(work, block, self.jam, self.array_reduction,
                       ReductionGrid(self.reduce_blocks, self.deterministic))
+        if self.min_blocks:
+            for kernel in work.walk():
+                if isinstance(kernel, gpu.FuncOp) and kernel.kernel is not None:
+                    kernel.attributes[MIN_BLOCKS_ATTR] = IntegerAttr(self.min_blocks, i32)
         op.body.detach_block(op.body.block).erase(safe_erase=False)
         op.body.add_block(work.body.detach_block(work.body.block))
         op.attributes["gpu.container_module"] = UnitAttr()

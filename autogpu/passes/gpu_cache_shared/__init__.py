@@ -72,7 +72,8 @@ The pieces, in this package:
 - `footprint`: which elements the threads of a block read through a group of loads, as a box
   of offsets (the tile, with its halo);
 - `tiling`: strip-mining a serial loop, and emitting the cooperative load and the shared reads;
-- `versioning`: a cached and an uncached version of a kernel where extents decide.
+- `versioning`: a cached and an uncached version of a kernel where extents decide, and the
+  guard-free versions of whole tiles (`full_tiles`).
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import gpu, memref, scf
-from xdsl.dialects.builtin import MemRefType, ModuleOp, NoneAttr, UnitAttr
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, NoneAttr, UnitAttr, i64
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import RecursiveMemoryEffect
@@ -128,7 +129,11 @@ from autogpu.passes.gpu_cache_shared.uniform_control import (
     place_barriers_around,
     uniformize_thread_loops,
 )
-from autogpu.passes.gpu_cache_shared.versioning import version_on_extents
+from autogpu.passes.gpu_cache_shared.versioning import (
+    TILE_LOOP,
+    version_on_extents,
+    version_whole_tile_loop,
+)
 from autogpu.passes.options import DeclaredOptionsPass, at_least, option
 from autogpu.passes.utils.errors import PassError
 
@@ -170,6 +175,12 @@ class GpuCacheSharedPass(DeclaredOptionsPass):
         "(the paper's assumption): an array is cached only if nothing the kernel writes may "
         "alias it.")
 
+    full_tiles: bool = option(
+        False, doc="Version every tile on whether it is whole: blocks whose tile lies inside "
+        "the problem load it without per-element bounds checks and run the loop over a "
+        "strip-mined tile with a constant trip count (unrollable); the ragged edge keeps the "
+        "guarded code.")
+
     remarks: bool = option(
         False, doc="Print what was cached, and why the other arrays were not, on stderr.")
 
@@ -196,7 +207,7 @@ class GpuCacheSharedPass(DeclaredOptionsPass):
             if (cached := _KernelCaching(self, kernel).run()) is not None:
                 _tidy(cached)
         for nested in op.walk():
-            for tag in (SKIP, COLLECTIVE, BARRIER_ROLE):
+            for tag in (SKIP, COLLECTIVE, BARRIER_ROLE, TILE_LOOP):
                 nested.attributes.pop(tag, None)
 
 
@@ -275,6 +286,12 @@ class _KernelCaching:
                 target.attributes[SKIP] = UnitAttr()
         if not changed:
             return None
+        if self.options.full_tiles:
+            for loop in [op for op in self.work.walk() if TILE_LOOP in op.attributes]:
+                assert isinstance(loop, scf.ForOp)
+                span = loop.attributes[TILE_LOOP]
+                assert isinstance(span, IntegerAttr)
+                version_whole_tile_loop(loop, span.value.data)
         try:
             self.work.verify()
         except DiagnosticException as e:
@@ -348,6 +365,8 @@ class _KernelCaching:
             for loop, tile in self._strip_candidates(load, reasons):
                 name = loop_name(loop)
                 _, inner = strip_mine(loop, tile)
+                step = constant_int(inner.step) or 1
+                inner.attributes[TILE_LOOP] = IntegerAttr(tile * step, i64)
                 self.facts = KernelFacts(self.work)
                 try:
                     group = self._group(inner, load, allow_check=False)
@@ -456,7 +475,7 @@ class _KernelCaching:
         try:
             if group.checked_vars:
                 p_op = version_on_extents(facts, group, p_op, SKIP)
-            shared = cache_group(facts, group, p_op, name, in_loop)
+            shared = cache_group(facts, group, p_op, name, in_loop, self.options.full_tiles)
             distribute_guards(KernelFacts(self.work))
         except (NotUniform, NotAvailable) as failure:
             members = [load, *(access.load for access in group.accesses)]

@@ -38,6 +38,7 @@ from autogpu.passes.gpu_cache_shared.facts import DIMS, KernelFacts
 from autogpu.passes.gpu_cache_shared.footprint import Access, Group, element_bytes, thread_index
 from autogpu.passes.gpu_cache_shared.materialize import Emitter, Materializer
 from autogpu.passes.gpu_cache_shared.uniform_control import mark_collective
+from autogpu.passes.gpu_cache_shared.versioning import full_tile_condition
 
 SKIP = "gpu_cache_shared.skip"
 """Discardable attribute on loads not to consider (again): the cooperative loads, loads
@@ -123,9 +124,11 @@ def shared_bytes(kernel: gpu.FuncOp) -> int:
 
 
 def cache_group(
-    facts: KernelFacts, group: Group, p_op: Operation, name: str, in_loop: bool
+    facts: KernelFacts, group: Group, p_op: Operation, name: str, in_loop: bool,
+    full_tiles: bool = False,
 ) -> memref.AllocaOp:
-    """Loads the tile of `group` cooperatively before `p_op` and redirects its loads."""
+    """Loads the tile of `group` cooperatively before `p_op` and redirects its loads (with
+    `full_tiles`, unguarded where the block's tile is whole)."""
     array_type = group.array.type
     assert isinstance(array_type, MemRefType)
     shared = memref.AllocaOp.get(
@@ -144,7 +147,7 @@ def cache_group(
     base = at.poly(reference.base, f"{name}_base")
     strides = [at.poly(dim.stride) for dim in group.dims]
     thread = _linear_thread(at, facts)
-    _cooperative_load(at, facts, group, shared.memref, bounds, base, strides, thread)
+    _cooperative_load(at, facts, group, shared.memref, bounds, base, strides, thread, full_tiles)
     if not merged:
         Rewriter.insert_op(_barrier("prologue"), InsertPoint.before(p_op))
     following = p_op.next_op
@@ -240,30 +243,103 @@ def _cooperative_load(
     base: SSAValue,
     strides: list[SSAValue],
     thread: SSAValue,
+    full_tiles: bool,
 ) -> None:
-    elements, threads = group.elements, facts.threads
-    body = Block(arg_types=[IndexType()] if elements > threads else [])
-    body.add_op(end := scf.YieldOp())
-    if elements > threads:
-        element = body.args[0]
-        element.name_hint = "e"
-        collective: Operation = scf.ForOp(thread, at.const(elements), at.const(threads), [], body)
-    else:
-        element = thread
-        every = at.true() if elements == threads else at.lt(thread, at.const(elements))
-        collective = scf.IfOp(every, [], Region(body))
-    Rewriter.insert_op(collective, InsertPoint.before(at.point))
-    mark_collective(collective)
+    """The guarded load of the tile; with `full_tiles`, under `if (whole)` a version that
+    loads every element unguarded in a loop of constant trip count (blocks inside the
+    problem), the guarded one in the else branch (the ragged edge)."""
+    whole = full_tile_condition(at, facts, group, bounds) if full_tiles else None
+    if whole is None or constant_int(whole) in (1, -1):
+        copy = _Copy(facts, group, shared, base, strides, thread)
+        copy.emit(at.point, None if whole is not None else _merged(bounds, facts))
+        return
+    then_block = Block([scf.YieldOp()])
+    else_block = Block([scf.YieldOp()])
+    version = scf.IfOp(whole, [], Region(then_block), Region(else_block))
+    Rewriter.insert_op(version, InsertPoint.before(at.point))
+    mark_collective(version)
+    copy = _Copy(facts, group, shared, base, strides, thread)
+    copy.emit(then_block.first_op, None)  # pyright: ignore
+    copy.emit(else_block.first_op, _merged(bounds, facts))  # pyright: ignore
 
-    inside = Emitter(end)
-    offsets: list[SSAValue] = []
-    for d, dim in enumerate(group.dims):
-        offset = inside.div(element, dim.load_stride)
-        if dim.load_stride * dim.extent < elements:
-            offset = inside.rem(offset, dim.extent)
-        offsets.append(offset)
+
+@dataclass
+class _Copy:
+    """The cooperative copy of a group's tile from global to shared memory."""
+
+    facts: KernelFacts
+    group: Group
+    shared: SSAValue
+    base: SSAValue
+    strides: list[SSAValue]
+    thread: SSAValue
+
+    def emit(self, point: Operation, boxes: list[_Bounds] | None) -> None:
+        """Each thread copies elements thread, thread + threads, ... before `point`: those
+        some box reads (`boxes`), or every element (None: a whole tile, in a loop of
+        constant trip count when the threads divide it)."""
+        group, at = self.group, Emitter(point)
+        elements, threads = group.elements, self.facts.threads
+        body = Block(arg_types=[IndexType()] if elements > threads else [])
+        body.add_op(end := scf.YieldOp())
+        inside = Emitter(end)
+        if elements > threads and boxes is None and elements % threads == 0:
+            collective: Operation = scf.ForOp(
+                at.const(0), at.const(elements), at.const(threads), [], body
+            )
+            body.args[0].name_hint = "e_first"
+            element = inside.add(body.args[0], self.thread, "e")
+        elif elements > threads:
+            element = body.args[0]
+            element.name_hint = "e"
+            collective = scf.ForOp(self.thread, at.const(elements), at.const(threads), [], body)
+        else:
+            element = self.thread
+            every = at.true() if elements == threads else at.lt(self.thread, at.const(elements))
+            collective = scf.IfOp(every, [], Region(body))
+        Rewriter.insert_op(collective, InsertPoint.before(point))
+        mark_collective(collective)
+        offsets: list[SSAValue] = []
+        for dim in group.dims:
+            offset = inside.div(element, dim.load_stride)
+            if dim.load_stride * dim.extent < elements:
+                offset = inside.rem(offset, dim.extent)
+            offsets.append(offset)
+        wanted = None if boxes is None else _wanted(inside, group, boxes, offsets)
+        then = Block()
+        then.add_op(then_end := scf.YieldOp())
+        guarded = Emitter(then_end)
+        address = self.base
+        for d, dim in enumerate(group.dims):
+            position = guarded.add(offsets[d], guarded.const(dim.min_delta))
+            address = guarded.add(
+                address, guarded.mul(self.strides[d], guarded.cast(position, address.type))
+            )
+        address = guarded.index(address, zero_extend=is_unsigned(group.accesses[0].type))
+        load = memref.LoadOp.get(group.array, [address])
+        load.attributes[SKIP] = UnitAttr()
+        value = guarded.insert(load)
+        slot = element
+        if any(dim.layout_stride != dim.load_stride for dim in group.dims):  # stored transposed
+            slot = guarded.const(0)
+            for d, dim in enumerate(group.dims):
+                slot = guarded.add(slot, guarded.mul(offsets[d], guarded.const(dim.layout_stride)))
+        store = memref.StoreOp.get(value, self.shared, [slot])
+        Rewriter.insert_op(store, InsertPoint.before(then_end))
+        if wanted is None or constant_int(wanted) in (1, -1):
+            for op in list(then.ops)[:-1]:
+                op.detach()
+                body.insert_op_before(op, end)
+        else:
+            body.insert_op_before(scf.IfOp(wanted, [], Region(then)), end)
+
+
+def _wanted(
+    inside: Emitter, group: Group, boxes: list[_Bounds], offsets: list[SSAValue]
+) -> SSAValue:
+    """Whether some box reads the element at `offsets`."""
     wanted: SSAValue | None = None
-    for b in _merged(bounds, facts):
+    for b in boxes:
         reads = b.runs
         for d, offset in enumerate(offsets):
             if constant_int(b.low[d]) != 0:  # offsets are never negative
@@ -273,29 +349,7 @@ def _cooperative_load(
         assert reads is not None
         wanted = inside.or_(wanted, reads)
     assert wanted is not None
-    then = Block()
-    then.add_op(then_end := scf.YieldOp())
-    guarded = Emitter(then_end)
-    address = base
-    for d, dim in enumerate(group.dims):
-        position = guarded.add(offsets[d], guarded.const(dim.min_delta))
-        address = guarded.add(address, guarded.mul(strides[d], guarded.cast(position, base.type)))
-    address = guarded.index(address, zero_extend=is_unsigned(group.accesses[0].type))
-    load = memref.LoadOp.get(group.array, [address])
-    load.attributes[SKIP] = UnitAttr()
-    value = guarded.insert(load)
-    slot = element
-    if any(dim.layout_stride != dim.load_stride for dim in group.dims):  # stored transposed
-        slot = guarded.const(0)
-        for d, dim in enumerate(group.dims):
-            slot = guarded.add(slot, guarded.mul(offsets[d], guarded.const(dim.layout_stride)))
-    Rewriter.insert_op(memref.StoreOp.get(value, shared, [slot]), InsertPoint.before(then_end))
-    if constant_int(wanted) in (1, -1):
-        for op in list(then.ops)[:-1]:
-            op.detach()
-            body.insert_op_before(op, end)
-    else:
-        body.insert_op_before(scf.IfOp(wanted, [], Region(then)), end)
+    return wanted
 
 
 def _merged(bounds: list[_Bounds], facts: KernelFacts) -> list[_Bounds]:

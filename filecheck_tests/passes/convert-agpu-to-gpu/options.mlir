@@ -1,5 +1,8 @@
 // RUN: autogpu-opt %s -p 'convert-agpu-to-gpu{block_size=128}' | filecheck %s
+// RUN: autogpu-opt %s -p 'convert-agpu-to-gpu{block_size=128}' -t cuda | filecheck %s --check-prefix=DEFAULT-CUDA
 // RUN: autogpu-opt %s -p 'convert-agpu-to-gpu{block_size=32 block_y=8}' | filecheck %s --check-prefix=BLOCK2D
+// RUN: autogpu-opt %s -p 'convert-agpu-to-gpu{block_size=128 min_blocks=3}' | filecheck %s --check-prefix=MINB
+// RUN: autogpu-opt %s -p 'convert-agpu-to-gpu{block_size=128 min_blocks=3}' -t cuda | filecheck %s --check-prefix=MINB-CUDA
 
 // block_size sets the threads per block along x (launch, grid and gpu.known_block_size);
 // block_y gives the loop on y threads too: j = blockIdx.y * blockDim.y + threadIdx.y, striding
@@ -43,3 +46,12 @@ func.func @copy2d(%A: memref<?xf32>, %B: memref<?xf32>, %m: i32, %n: i32) {
 // BLOCK2D-NEXT: %[[BYS:.*]] = arith.constant 8 : index
 // BLOCK2D-NEXT: %[[ROWS:.*]] = arith.ceildivsi %[[NY]], %[[BYS]] : index
 // BLOCK2D: "gpu.launch_func"(%{{.*}}, %{{.*}}, %[[ONE:[^,]*]], %[[BX]], %[[BYS]], %[[ONE]],
+
+// min_blocks: every kernel records the blocks a multiprocessor must hold at once, which the
+// cuda target passes to __launch_bounds__ (nvcc then keeps a thread within 65536 / (128 * 3)
+// registers); without the option the attribute is absent and the bounds have one argument.
+// MINB-LABEL: "gpu.func"
+// MINB:       sym_name = "copy2d_kernel", gpu.known_block_size = array<i32: 128, 1, 1>
+// MINB-SAME:  agpu.min_blocks_per_sm = 3 : i32
+// MINB-CUDA-LABEL: extern "C" __global__ void __launch_bounds__(128, 3) copy2d_kernel(
+// DEFAULT-CUDA: extern "C" __global__ void __launch_bounds__(128) copy2d_kernel(
