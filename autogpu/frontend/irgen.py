@@ -15,6 +15,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     MemRefType,
     ModuleOp,
+    StringAttr,
     UnitAttr,
     i64,
 )
@@ -27,6 +28,7 @@ from autogpu.frontend.irgen_expr import ExpressionGen, Val
 from autogpu.frontend.irgen_reductions import ReductionGen
 from autogpu.frontend.loops import CanonicalLoop
 from autogpu.frontend.openmp import ParallelInfo
+from autogpu.dialects.signature import MAPS
 from autogpu.frontend.signatures import parameter
 from autogpu.frontend.symbols import Function, Var
 from autogpu.frontend.types import INT, LONG, UINT, ULONG, ArrayType, Scalar
@@ -83,6 +85,9 @@ class FunctionGen(ReductionGen, SynchronizationGen, ExpressionGen):
             fn.name, (types, []), Region(self.block), arg_attrs=ArrayAttr(attrs)
         )
         function.location = self.location
+        if fn.maps:  # docs/ir.md, "Data mapping"
+            function.attributes[MAPS] = DictionaryAttr(
+                {name: StringAttr(kind) for name, kind in fn.maps.items()})
         _erase_unused_constants(function)
         return function
 
