@@ -18,6 +18,7 @@ unfused, bitwise C results that the CPU emulation computes.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import statistics
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from autogpu.runtime.array_arguments import POISON_BYTE, Buffer, DeviceArray, Memory
-from autogpu.runtime.array_views import LEGACY_STREAM
+from autogpu.runtime.array_views import LEGACY_STREAM, ArrayView
 from autogpu.runtime.arguments import (
     BoundCall,
     KernelArgumentError,
@@ -415,9 +416,23 @@ class DeviceMemory(Memory):
         return view.pointer
 
 
+def copy_to_host(view: ArrayView) -> np.ndarray:
+    """A host copy of a (C-contiguous) device array, after the work pending on its stream
+    (for the tuner's inputs: its measurement process cannot share the caller's memory)."""
+    device = view.device if view.device is not None else 0
+    with _on_device(device) as driver:
+        if view.nbytes == 0:
+            return np.empty(view.shape, view.dtype)
+        if view.stream not in (None, LEGACY_STREAM):
+            _libcuda().cuStreamSynchronize(ctypes.c_void_p(view.stream))
+        driver.Context.synchronize()
+        host = np.empty(view.shape, view.dtype)
+        driver.memcpy_dtoh(host, view.pointer)
+    return host
+
+
 def _pointer_device(pointer: int) -> int | None:
     """The device ordinal of a device pointer (None where the driver does not know it)."""
-    import ctypes
 
     ordinal = ctypes.c_int(-1)
     status = _libcuda().cuPointerGetAttribute(
@@ -432,7 +447,6 @@ _CU_EVENT_DISABLE_TIMING = 2
 def _libcuda() -> Any:
     """The CUDA driver library, for what pycuda does not wrap (foreign streams, pointer
     attributes); pycuda has loaded it already."""
-    import ctypes
 
     return ctypes.CDLL("libcuda.so.1")
 
@@ -442,7 +456,6 @@ def _wait_for_producers(call: BoundCall) -> None:
     device arrays still have on their streams (CUDA array interface v3 `stream`): an event
     recorded on each such stream, waited for by the launch stream. DLPack producers did this
     themselves when asked for their tensor on that stream."""
-    import ctypes
 
     streams = {a.view.stream for a in call.arrays() if a.view.stream not in (None, LEGACY_STREAM)}
     if not streams:

@@ -88,3 +88,14 @@ def test_maps_on_the_gpu_with_numpy_arrays():
     a, b, c = np.ones(N, np.float32), np.full(N, 7, np.float32), np.full(N, 2, np.float32)
     kernel(N, a, b, c, backend="cuda")
     assert np.all(b == 3) and np.all(c == 2)
+
+
+def test_the_tuner_takes_device_arrays_as_inputs():
+    cp = pytest.importorskip("cupy")
+    from autogpu.tuner.options import TuneOptions
+    from autogpu.tuner.prepared import prepare
+
+    x = cp.arange(100, dtype=cp.float32)
+    prepared = prepare(TuneOptions(kernel="examples/saxpy.c", sizes={"n": 100}, backend="cpu",
+                                   inputs={"x": x}, cache="none"))
+    np.testing.assert_array_equal(prepared.args[2], np.arange(100, dtype=np.float32))
