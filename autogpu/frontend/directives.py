@@ -608,7 +608,8 @@ class OpenMP:
                 if isinstance(base, ast.Name) and base.var in to_only:
                     self.sema.warning(
                         f"'{base.name}' is mapped 'to' (copied to the device only) but is "
-                        "written here: map it 'tofrom' for OpenMP compilers to copy it back",
+                        "written here: the write stays on the device (it is not copied "
+                        "back); map it 'tofrom' to get it back",
                         expr.target.pos,
                     )
                     return

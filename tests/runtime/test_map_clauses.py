@@ -14,7 +14,7 @@ from autogpu.testing.gcc_reference import compile_c_reference
 MAPPED = """
 void mapped(int n, const float *a, float *b, float *c, float *d) {
 #pragma omp target teams distribute parallel for map(to: a[0:n], c[0:n]) map(from: b[0:n]) map(alloc: d[0:n])
-  for (int i = 0; i < n; i++) { d[i] = 2 * a[i]; b[i] = d[i] + c[i]; c[i] = -1; }
+  for (int i = 0; i < n; i++) { d[i] = 2 * a[i]; b[i] = d[i] + c[i]; c[i] = -1; }  // c: warned
 }
 """
 
@@ -113,3 +113,12 @@ void f(int n, const float *a, float *b, float *c) {
 }
 """
     assert 'agpu.maps = {a = "to", c = "from"}' in str(parse_c(source))
+
+
+def test_the_tuner_verifies_only_what_the_maps_copy_back():
+    """gcc's serial result writes c (mapped `to`) and d (`alloc`); the kernels' writes to them
+    stay on the device, so the tuner compares b alone with the reference."""
+    kernel = autogpu.tune(MAPPED, "autogpu-vanilla", sizes={"n": 300}, backend="cpu",
+                          space={"block_size": [32, 64]}, cache="none", isolate=False, jobs=0,
+                          repetitions=1, warmup=0, progress=False, plot=False)
+    assert kernel.tuning.best_pipeline is not None
