@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import statistics
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -408,6 +409,11 @@ class DeviceMemory(Memory):
         if view.nbytes == 0:
             return view.pointer
         device = view.device if view.device is not None else _pointer_device(view.pointer)
+        if device is None:
+            raise KernelArgumentError(
+                f"argument '{argument.param.name}' ({view.kind}) points to memory the CUDA"
+                " driver does not know as device memory"
+            )
         if device != self.device:
             raise KernelArgumentError(
                 f"argument '{argument.param.name}' is on CUDA device {device}, but the kernels run"
@@ -433,7 +439,6 @@ def copy_to_host(view: ArrayView) -> np.ndarray:
 
 def _pointer_device(pointer: int) -> int | None:
     """The device ordinal of a device pointer (None where the driver does not know it)."""
-
     ordinal = ctypes.c_int(-1)
     status = _libcuda().cuPointerGetAttribute(
         ctypes.byref(ordinal), _CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, ctypes.c_uint64(pointer))
@@ -444,10 +449,10 @@ _CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9
 _CU_EVENT_DISABLE_TIMING = 2
 
 
+@functools.cache
 def _libcuda() -> Any:
     """The CUDA driver library, for what pycuda does not wrap (foreign streams, pointer
     attributes); pycuda has loaded it already."""
-
     return ctypes.CDLL("libcuda.so.1")
 
 
@@ -456,20 +461,20 @@ def _wait_for_producers(call: BoundCall) -> None:
     device arrays still have on their streams (CUDA array interface v3 `stream`): an event
     recorded on each such stream, waited for by the launch stream. DLPack producers did this
     themselves when asked for their tensor on that stream."""
-
     streams = {a.view.stream for a in call.arrays() if a.view.stream not in (None, LEGACY_STREAM)}
     if not streams:
         return
     cuda = _libcuda()
     for stream in streams:
         event = ctypes.c_void_p()
-        handle = ctypes.c_void_p(stream)
-        if (cuda.cuEventCreate(ctypes.byref(event), _CU_EVENT_DISABLE_TIMING)
-                or cuda.cuEventRecord(event, handle)
-                or cuda.cuStreamWaitEvent(ctypes.c_void_p(LEGACY_STREAM), event, 0)):
+        if cuda.cuEventCreate(ctypes.byref(event), _CU_EVENT_DISABLE_TIMING) != 0:
+            raise KernelLaunchError("cannot create a CUDA event to order the launches")
+        ordered = (cuda.cuEventRecord(event, ctypes.c_void_p(stream)) == 0
+                   and cuda.cuStreamWaitEvent(ctypes.c_void_p(LEGACY_STREAM), event, 0) == 0)
+        cuda.cuEventDestroy_v2(event)
+        if not ordered:
             raise KernelLaunchError(f"cannot order the launches after stream {stream:#x} of a "
                                     "device array (__cuda_array_interface__ 'stream')")
-        cuda.cuEventDestroy_v2(event)
 
 
 class _DeviceArrays:

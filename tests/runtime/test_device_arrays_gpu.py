@@ -99,3 +99,27 @@ def test_the_tuner_takes_device_arrays_as_inputs():
     prepared = prepare(TuneOptions(kernel="examples/saxpy.c", sizes={"n": 100}, backend="cpu",
                                    inputs={"x": x}, cache="none"))
     np.testing.assert_array_equal(prepared.args[2], np.arange(100, dtype=np.float32))
+
+
+class InterfaceOnly:
+    """A producer with only the CUDA array interface (v3, with its stream), as Numba's."""
+
+    def __init__(self, array):
+        self.array = array  # keeps the memory alive
+        self.__cuda_array_interface__ = array.__cuda_array_interface__
+
+
+def test_cuda_array_interface_objects_are_ordered_after_their_stream(saxpy, no_host_copies):
+    cp = pytest.importorskip("cupy")
+    rng = np.random.default_rng(2)
+    x, y = rng.random(N, np.float32), rng.random(N, np.float32)
+    stream = cp.cuda.Stream(non_blocking=True)
+    with stream:
+        dx, dy = cp.asarray(x), cp.asarray(y)
+        for _ in range(20):  # long pending work on the producer's stream
+            dy *= 1.0
+        dy += 1
+        wrapped = InterfaceOnly(dy)
+        assert wrapped.__cuda_array_interface__["stream"] == stream.ptr
+        saxpy(N, 2.5, InterfaceOnly(dx), wrapped, backend="cuda")
+        np.testing.assert_allclose(cp.asnumpy(dy), expected(x, y + 1), rtol=1e-6)
