@@ -2,9 +2,11 @@
 with the same argument checks as the CPU emulation (`cpu_exec`).
 
 pycuda is imported only inside functions, so autogpu imports and works without it (install the
-`gpu` extra where there is a GPU). `CudaProgram.run` copies every array argument to the device
-(outputs may be read-modify-written, as in `y += a * x`), launches the function's kernels in order
-and copies the non-const arrays back. `CudaProgram.time` measures with CUDA events: the launches
+`gpu` extra where there is a GPU). `CudaProgram.run` copies every NumPy array argument to the
+device (outputs may be read-modify-written, as in `y += a * x`), launches the function's kernels in
+order and copies the non-const arrays back, unless OpenMP maps say otherwise (docs/ir.md, "Data
+mapping"); device arrays (CuPy, PyTorch, `__cuda_array_interface__`, DLPack) are used in place,
+the launches ordered after their producers' streams. `CudaProgram.time` measures with CUDA events: the launches
 alone on device-resident data, and the launches with the copies; outputs are restored from a
 device copy of their initial state before each repetition (not timed), so kernels that accumulate
 into their output are timed on the same input every time, and the caller's arrays end up holding
