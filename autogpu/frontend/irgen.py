@@ -22,13 +22,13 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from autogpu.dialects.agpu import LAST_ITERATION, ParallelForOp, YieldOp
+from autogpu.dialects.signature import MAPS
 from autogpu.frontend import ast
 from autogpu.frontend.irgen_atomics import SynchronizationGen
 from autogpu.frontend.irgen_expr import ExpressionGen, Val
 from autogpu.frontend.irgen_reductions import ReductionGen
 from autogpu.frontend.loops import CanonicalLoop
 from autogpu.frontend.openmp import ParallelInfo
-from autogpu.dialects.signature import MAPS
 from autogpu.frontend.signatures import parameter
 from autogpu.frontend.symbols import Function, Var
 from autogpu.frontend.types import INT, LONG, UINT, ULONG, ArrayType, Scalar
