@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from autogpu.dialects.signature import C_TYPES
+
 #: The stream the executors launch on: CUDA's legacy default stream (DLPack's and the CUDA
 #: array interface's number for it is 1).
 LEGACY_STREAM = 1
@@ -113,20 +115,25 @@ def _cai_view(cai: Any) -> ArrayView:
                      "CUDA array interface")
 
 
+# dlpack.h's field types, from the one table of C types
+_INT32, _UINT8, _UINT16 = (C_TYPES[t].ctypes for t in ("int", "unsigned char", "unsigned short"))
+_INT64, _UINT64 = C_TYPES["long long"].ctypes, C_TYPES["unsigned long long"].ctypes
+
+
 class _DLDevice(ctypes.Structure):
-    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+    _fields_ = [("device_type", _INT32), ("device_id", _INT32)]
 
 
 class _DLDataType(ctypes.Structure):
-    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+    _fields_ = [("code", _UINT8), ("bits", _UINT8), ("lanes", _UINT16)]
 
 
 class DLTensor(ctypes.Structure):
     """DLPack's `DLTensor` (dlpack.h, ABI stable since 0.x)."""
 
-    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int32),
-                ("dtype", _DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
-                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", _INT32),
+                ("dtype", _DLDataType), ("shape", ctypes.POINTER(_INT64)),
+                ("strides", ctypes.POINTER(_INT64)), ("byte_offset", _UINT64)]
 
 
 class DLManagedTensor(ctypes.Structure):

@@ -443,7 +443,7 @@ def _pointer_device(pointer: int) -> int | None:
     """The device ordinal of a device pointer (None where the driver does not know it)."""
     ordinal = ctypes.c_int(-1)
     status = _libcuda().cuPointerGetAttribute(
-        ctypes.byref(ordinal), _CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, ctypes.c_uint64(pointer))
+        ctypes.byref(ordinal), _CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, ctypes.c_void_p(pointer))
     return ordinal.value if status == 0 else None
 
 
