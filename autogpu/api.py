@@ -194,9 +194,11 @@ class Kernel:
         return self._programs[key]
 
     def __call__(self, *args: Any, backend: str = "cpu", **named_args: Any) -> None:
-        """Run the kernel on NumPy arrays and scalars (C parameter order, or by name); outputs
-        are written back into the arrays. A NumPy array shorter than the C function indexes
-        for the given sizes is rejected first (`KernelArgumentError`)."""
+        """Run the kernel on arrays and scalars (C parameter order, or by name); outputs are
+        written back into the arrays. On backend="cuda" device arrays (CuPy, PyTorch CUDA
+        tensors, any `__cuda_array_interface__` or DLPack object) are used in place, without
+        host copies. An array shorter than the C function indexes for the given sizes is
+        rejected first (`KernelArgumentError`)."""
         self.check_array_sizes(*args, **named_args)
         self.program(backend).run(self.name, *args, **named_args)
 
@@ -219,11 +221,12 @@ class Kernel:
         return self._touched[key]
 
     def check_array_sizes(self, *args: Any, **named_args: Any) -> None:
-        """Raise `KernelArgumentError` if a NumPy array argument has fewer elements than the
+        """Raise `KernelArgumentError` if an array argument (NumPy or device) has fewer elements than the
         kernel indexes for the call's scalar sizes, or would be indexed below 0. Arguments that
         do not match the parameters are left to the executors' own checks."""
         import numpy as np
 
+        from autogpu.runtime.array_views import ArrayInterfaceError, array_view, is_array
         from autogpu.runtime.arguments import KernelArgumentError, call_arguments
 
         if self._c_function is None:
@@ -239,16 +242,22 @@ class Kernel:
         ranges = self.touched_ranges(sizes)
         for name in names:
             array, touched = given.get(name), ranges.get(name)
-            if not isinstance(array, np.ndarray) or touched is None:
+            if touched is None or not is_array(array):
+                continue
+            try:
+                view = array_view(array)  # NumPy or a device array: its size, no copy
+            except ArrayInterfaceError:
+                continue  # the executors say what is wrong with it
+            if view is None:
                 continue
             if touched.lo < 0 and touched.lo <= touched.hi:
                 raise KernelArgumentError(
                     f"argument '{name}' of {self.name}() would be indexed at element {touched.lo}"
                     f" (before its start) with {self._relevant_sizes(name, sizes)}"
                 )
-            if array.size < touched.extent:
+            if view.size < touched.extent:
                 raise KernelArgumentError(
-                    f"argument '{name}' of {self.name}() has {array.size} elements but "
+                    f"argument '{name}' of {self.name}() has {view.size} elements but "
                     f"{self._relevant_sizes(name, sizes)} index up to element {touched.hi}: "
                     f"pass at least {touched.extent}"
                 )

@@ -174,7 +174,8 @@ class Runner:
                     row.detail = f"same kernel as {sources[source]}"  # a transformation did nothing
                 sources.setdefault(source, variant.name)
                 if self.pycuda and row.status == OK:
-                    self.time_with_executor(row, kernel, problem, sizes, host, reference, scale)
+                    self.time_with_executor(row, kernel, problem, sizes, arrays, pristine,
+                                            reference, scale)
             if row.status == OK and peer_row.status == OK:
                 row.vs_peer = peer_row.median_ms / row.median_ms
             self.report(row)
@@ -184,11 +185,15 @@ class Runner:
         return rows
 
     def time_with_executor(self, row: Row, kernel: Any, problem: Problem, sizes: dict[str, int],
-                           host: dict[str, np.ndarray], reference: Any, scale: float) -> None:
+                           arrays: dict[str, Any], pristine: dict[str, Any], reference: Any,
+                           scale: float) -> None:
         """The same kernel through autogpu's own executor (`kernel.program("cuda").time`: pycuda,
-        nvcc, its CUDA events, copies not timed), checked too: a cross-check of the launch path
-        this runner uses."""
-        named = {p["name"]: host[p["name"]].copy() if p["kind"] == "array" else sizes[p["name"]]
+        nvcc, its CUDA events) on the very device arrays the runner launched on (CuPy: no
+        host copy, so the time is the kernel's own), checked too: a cross-check of the launch
+        path this runner uses."""
+        for name in arrays:
+            arrays[name][...] = pristine[name]
+        named = {p["name"]: arrays[p["name"]] if p["kind"] == "array" else sizes[p["name"]]
                  for p in kernel.params}
         try:
             timing = kernel.program("cuda").time(kernel.name, (), named, repetitions=self.reps,
@@ -197,8 +202,8 @@ class Runner:
             row.pycuda_error = f"{type(e).__name__}: {e}".splitlines()[0]
             return
         row.pycuda_ms = timing.kernel_s * 1e3
-        expected = self.device.get(reference)
-        row.pycuda_rel_err = float(np.abs(named[problem.output] - expected).max()) / scale
+        xp = self.device.xp
+        row.pycuda_rel_err = float(xp.abs(arrays[problem.output] - reference).max()) / scale
 
     def fill_metrics(self, row: Row, problem: Problem, sizes: dict[str, int], timing: Any) -> None:
         flops, nbytes = problem.flops(sizes), problem.min_bytes(sizes)

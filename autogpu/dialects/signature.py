@@ -41,9 +41,10 @@ CONST = "agpu.const"  # (unit) the pointee, or the scalar, is const
 RESTRICT = "agpu.restrict"  # (unit) the pointer is restrict
 EXTENTS = "agpu.extents"  # the extents of a C99 array parameter, as strings ("?": not given)
 REQUIRES = "agpu.requires"  # (function) the scalar values agpu-specialize compiled in
+MAPS = "agpu.maps"  # (function) OpenMP map of arrays that do not go both ways: {A = "to"}
 
 ARGUMENT_ATTRIBUTES = (NAME, CTYPE, CONST, RESTRICT, EXTENTS)
-FUNCTION_ATTRIBUTES = (REQUIRES,)
+FUNCTION_ATTRIBUTES = (REQUIRES, MAPS)
 
 
 # --- C types -----------------------------------------------------------------------------------
@@ -242,6 +243,16 @@ class CSignature:
             hint = args[index].name_hint if index < len(args) else None
             params.append(_parameter(argument_attributes(function, index), type, index, hint))
         return CSignature(function.sym_name.data, tuple(params), _result(outputs))
+
+
+def maps_of(function: Operation) -> dict[str, str]:
+    """The function's `agpu.maps` (array name -> "to", "from" or "alloc"; an array not in it
+    is `tofrom`), from OpenMP `map` clauses (docs/ir.md, "Data mapping")."""
+    attr = function.attributes.get(MAPS)
+    if not isinstance(attr, DictionaryAttr):
+        return {}
+    return {name: value.data for name, value in attr.data.items()
+            if isinstance(value, StringAttr)}
 
 
 def argument_attributes(function: Operation, index: int) -> dict[str, Attribute]:

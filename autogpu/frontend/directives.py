@@ -238,6 +238,7 @@ class OpenMP:
     def __init__(self, sema: Sema):
         self.sema = sema
         self.frames: list[Frame] = []
+        self.mapped: list[tuple[ast.Stmt, dict[Var, str]]] = []  # the function's map clauses
 
     # ---- called by sema ------------------------------------------------------------------------
 
@@ -591,8 +592,11 @@ class OpenMP:
             )
 
     def check_maps(self, stmt: ast.Stmt, target: TargetInfo) -> None:
-        """An array mapped `to` the device is not copied back: a write to it would be lost on
-        an OpenMP implementation. autogpu keeps the write; it warns."""
+        """Records the construct's maps (`frontend/maps.py` makes the function's of them). An
+        array mapped `to` the device is not copied back: a write to it is lost, as on any
+        OpenMP implementation; it warns."""
+        if target.maps:
+            self.mapped.append((stmt, dict(target.maps)))
         to_only = {var for var, kind in target.maps.items() if kind == "to"}
         if not to_only:
             return
@@ -604,7 +608,8 @@ class OpenMP:
                 if isinstance(base, ast.Name) and base.var in to_only:
                     self.sema.warning(
                         f"'{base.name}' is mapped 'to' (copied to the device only) but is "
-                        "written here: map it 'tofrom' for OpenMP compilers to copy it back",
+                        "written here: the write stays on the device (it is not copied "
+                        "back); map it 'tofrom' to get it back",
                         expr.target.pos,
                     )
                     return
@@ -657,6 +662,11 @@ def _expressions_in(stmt: ast.Stmt, into_parallel_loops: bool = True) -> Iterato
             e = stack.pop()
             yield e
             stack += children(e)
+
+
+def name_uses(stmt: ast.Stmt) -> Iterator[ast.Name]:
+    """Every identifier expression in `stmt` (after sema: each knows its variable)."""
+    return (e for e in _expressions_in(stmt) if isinstance(e, ast.Name))
 
 
 def _names(stmt: ast.Stmt) -> set[str]:

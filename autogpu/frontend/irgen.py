@@ -15,12 +15,14 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     MemRefType,
     ModuleOp,
+    StringAttr,
     UnitAttr,
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from autogpu.dialects.agpu import LAST_ITERATION, ParallelForOp, YieldOp
+from autogpu.dialects.signature import MAPS
 from autogpu.frontend import ast
 from autogpu.frontend.irgen_atomics import SynchronizationGen
 from autogpu.frontend.irgen_expr import ExpressionGen, Val
@@ -83,6 +85,9 @@ class FunctionGen(ReductionGen, SynchronizationGen, ExpressionGen):
             fn.name, (types, []), Region(self.block), arg_attrs=ArrayAttr(attrs)
         )
         function.location = self.location
+        if fn.maps:  # docs/ir.md, "Data mapping"
+            function.attributes[MAPS] = DictionaryAttr(
+                {name: StringAttr(kind) for name, kind in fn.maps.items()})
         _erase_unused_constants(function)
         return function
 

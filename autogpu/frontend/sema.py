@@ -19,6 +19,7 @@ from autogpu.frontend.consteval import const_int
 from autogpu.frontend.data_sharing import check_default_none, loop_variable_names, make_copies
 from autogpu.frontend.expressions import ExpressionTyping
 from autogpu.frontend.loops import Effects, canonical_form
+from autogpu.frontend.maps import function_maps
 from autogpu.frontend.directives import Directive, OpenMP, unplaced
 from autogpu.frontend.extents import extent_text
 from autogpu.frontend.openmp import ParallelInfo
@@ -132,12 +133,14 @@ class Sema(ExpressionTyping):
         self.scopes = [{}]
         self.effects = [Effects()]
         self.all_assigned = set()
+        self.omp.mapped = []
         params = self.params(decl.params)
         self.block_items(fn.body.items, function_body=True)
         self.omp.block_end(fn.body.end)
         for var in self.all_assigned:
             var.needs_slot = True
-        return Function(decl.name, decl.pos, params, fn.body)
+        maps = function_maps(params, fn.body, self.omp.mapped)
+        return Function(decl.name, decl.pos, params, fn.body, maps)
 
     def parameters(self, fn: ast.FunctionDef) -> list[Var]:
         """The checked parameters of a function definition alone (its body is not analysed):

@@ -4,7 +4,7 @@ and small helpers to walk expressions."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from autogpu.frontend import ast
 from autogpu.frontend.types import ArrayType, Scalar
@@ -37,6 +37,7 @@ class Function:
     pos: ast.Pos
     params: list[Var]
     body: ast.Block
+    maps: dict[str, str] = field(default_factory=dict)  # OpenMP map of arrays (frontend/maps.py)
 
 
 def walk_expr(expr: ast.Expr) -> Iterator[ast.Expr]:

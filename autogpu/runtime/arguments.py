@@ -1,11 +1,13 @@
 """Arguments of a kernel call, checked against the launch description before anything runs.
 
-Both executors (the CPU emulation in `cpu_exec` and pycuda in `cuda_exec`) bind the user's NumPy
-arrays and Python scalars through `bind_arguments`, so that they accept and reject exactly the same
-calls, and compute the launches a call runs (the function's host program, with each launch's
-grid) through `launch_trace`. Arrays are never converted: a
-silent copy would receive the kernel's outputs and the caller's array would not, so a wrong dtype,
-a strided view or a read-only output is an error that names the parameter.
+Both executors (the CPU emulation in `cpu_exec` and pycuda in `cuda_exec`) bind the user's arrays
+(NumPy, or device arrays: CuPy, PyTorch, any `__cuda_array_interface__` or DLPack object) and
+Python scalars through `bind_arguments`, so that they accept and reject exactly the same calls,
+and compute the launches a call runs (the function's host program, with each launch's grid)
+through `launch_trace`. Arrays are never converted: a silent copy would receive the kernel's
+outputs and the caller's array would not, so a wrong dtype, a strided view or a read-only output
+is an error that names the parameter. A bound array is an `array_arguments.ArrayArgument`, which
+each executor stages into its memory as the parameter's OpenMP `map` says.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from typing import Any
 import numpy as np
 
 from autogpu.dialects.signature import C_TYPES
+from autogpu.runtime.array_arguments import ArrayArgument, array_argument
+from autogpu.runtime.array_views import ArrayInterfaceError, array_view, is_array
 from autogpu.target.cuda_limits import MAX_BLOCK, MAX_GRID, MAX_THREADS_PER_BLOCK
 from autogpu.target.launch import evaluate, launch_config
 from autogpu.target.launch_steps import check_steps, counters, run_steps, steps_of
@@ -64,6 +68,7 @@ class Param:
     const: bool = False
     restrict: bool = False
     extents: tuple[str | int | None, ...] | None = None  # C99 array extents, outermost first
+    map: str = "tofrom"  # OpenMP map of an array: what moves between host and device
 
     @property
     def is_array(self) -> bool:
@@ -134,18 +139,19 @@ class Launch:
 
 @dataclass(frozen=True)
 class BoundCall:
-    """Checked arguments: NumPy arrays as given, scalars as NumPy scalars of the exact C type."""
+    """Checked arguments: arrays as `ArrayArgument`s, scalars as NumPy scalars of the exact C
+    type."""
 
     function: Function
-    values: dict[str, np.ndarray | np.generic]
+    values: dict[str, ArrayArgument | np.generic]
 
     @property
     def scalars(self) -> dict[str, int | float | bool]:
         """Scalar values as Python numbers, for evaluating launch expressions."""
         return {p.name: self.values[p.name].item() for p in self.function.params if not p.is_array}
 
-    def arrays(self) -> list[tuple[Param, np.ndarray]]:
-        return [(p, self.values[p.name]) for p in self.function.params if p.is_array]
+    def arrays(self) -> list[ArrayArgument]:
+        return [self.values[p.name] for p in self.function.params if p.is_array]  # type: ignore[misc]
 
 
 # --------------------------------------------------------------------------------------------
@@ -181,6 +187,12 @@ def _param(entry: Mapping[str, Any], where: str) -> Param:
             f"invalid launch description: parameter '{name}' has an unknown dtype: {e}"
         ) from None
     extents = entry.get("extents")
+    map_type = str(entry.get("map", "tofrom"))
+    if map_type not in MAP_TYPES:
+        raise LaunchDescriptionError(
+            f"invalid launch description: parameter '{name}' has map {map_type!r} (expected one"
+            f" of {', '.join(MAP_TYPES)})"
+        )
     return Param(
         name=name,
         kind=kind,
@@ -189,7 +201,12 @@ def _param(entry: Mapping[str, Any], where: str) -> Param:
         const=bool(entry.get("const", False)),
         restrict=bool(entry.get("restrict", False)),
         extents=None if extents is None else tuple(extents),
+        map=map_type,
     )
+
+
+#: OpenMP's map types (docs/ir.md, "Data mapping").
+MAP_TYPES = ("tofrom", "to", "from", "alloc")
 
 
 def parse_launch_description(launch: Mapping[str, Any]) -> dict[str, Function]:
@@ -376,7 +393,7 @@ def bind_arguments(function: Function, args: Sequence[Any], named: Mapping[str, 
     if missing:
         raise KernelArgumentError(f"{sig}: missing argument(s) {', '.join(missing)}")
 
-    values: dict[str, np.ndarray | np.generic] = {}
+    values: dict[str, ArrayArgument | np.generic] = {}
     for p in params:  # scalars first: extents refer to them
         if not p.is_array:
             values[p.name] = _bind_scalar(function, p, given[p.name])
@@ -413,7 +430,7 @@ def _bind_scalar(function: Function, p: Param, value: Any) -> np.generic:
     where = _where(function, p)
     if isinstance(value, np.ndarray) and value.ndim == 0:
         value = value[()]
-    if isinstance(value, (np.ndarray, list, tuple)):
+    if isinstance(value, (np.ndarray, list, tuple)) or is_array(value):
         raise KernelArgumentError(f"{where} is a scalar {p.describe()}, got {type(value).__name__}")
     kind = p.dtype.kind
     if kind == "b":
@@ -451,35 +468,52 @@ def _bind_scalar(function: Function, p: Param, value: Any) -> np.generic:
 
 def _bind_array(
     function: Function, p: Param, value: Any, scalars: Mapping[str, np.generic]
-) -> np.ndarray:
+) -> ArrayArgument:
+    """Checks an array of any kind (NumPy or a device array) through its view: the same rules
+    hold for all, each error naming the parameter."""
     where = _where(function, p)
-    if not isinstance(value, np.ndarray):
+    try:
+        view = array_view(value)
+    except ArrayInterfaceError as e:
+        raise KernelArgumentError(f"{where} cannot be used: {e}") from None
+    if view is None:
         raise KernelArgumentError(
-            f"{where} expects a NumPy {p.describe()}, got {type(value).__name__}"
+            f"{where} expects a NumPy {p.describe()} (on the GPU also a CuPy array, a PyTorch"
+            f" CUDA tensor or any __cuda_array_interface__ or DLPack object), got"
+            f" {type(value).__name__}"
         )
-    if value.dtype != p.dtype:
+    if view.location == "host" and not isinstance(value, np.ndarray):
         raise KernelArgumentError(
-            f"{where} expects a {p.describe()}, got dtype {value.dtype}; arrays are not converted"
+            f"{where} is a {view.kind} array in host memory: pass a NumPy array (np.from_dlpack"
+            "(x) shares its memory), whose outputs the executors can write"
+        )
+    if view.dtype != p.dtype:
+        creation = f"dtype=np.{p.dtype.name}" if isinstance(value, np.ndarray) else \
+            f"the element type {p.dtype.name}"
+        raise KernelArgumentError(
+            f"{where} expects a {p.describe()}, got dtype {view.dtype}; arrays are not converted"
             f" (a converted copy would receive the outputs): pass an array created with"
-            f" dtype=np.{p.dtype.name}"
+            f" {creation}"
         )
-    if not value.flags.c_contiguous:
+    if not view.c_contiguous:
+        hint = "np.ascontiguousarray(...)" if isinstance(value, np.ndarray) else \
+            "a C-contiguous copy (x.copy(), x.contiguous())"
         raise KernelArgumentError(
             f"{where} is not C-contiguous (a strided view or Fortran order); the kernel indexes it"
-            " as one flat array: pass np.ascontiguousarray(...) and read results from that"
+            f" as one flat array: pass {hint} and read results from that"
         )
-    if not value.flags.aligned:
+    if not view.aligned:
         raise KernelArgumentError(f"{where} is not aligned for {p.dtype.name}")
-    if not p.const and not value.flags.writeable:
+    if not p.const and view.readonly:
         raise KernelArgumentError(f"{where} is read-only, but the kernel may write it")
     needed = _required_elements(function, p, scalars)
-    if needed is not None and value.size < needed:
+    if needed is not None and view.size < needed:
         extents = "][".join(str(e) for e in p.extents or ())
         raise KernelArgumentError(
-            f"{where} has {value.size} elements, but {p.ctype} {p.name}[{extents}]"
+            f"{where} has {view.size} elements, but {p.ctype} {p.name}[{extents}]"
             f" needs {needed}"
         )
-    return value
+    return array_argument(p, value, view)
 
 
 def _required_elements(
@@ -508,18 +542,23 @@ def _required_elements(
 
 def _check_overlaps(function: Function, values: Mapping[str, Any]) -> None:
     """Arrays that overlap in memory where one of them is written: the GPU executor copies each
-    array to its own device buffer, so such aliasing cannot behave as in C; both executors reject
-    it so that they agree."""
-    arrays = [(p, values[p.name]) for p in function.params if p.is_array]
-    for i, (p, a) in enumerate(arrays):
-        for q, b in arrays[i + 1 :]:
-            if (p.const and q.const) or a.size == 0 or b.size == 0:
+    host array to its own device buffer, so such aliasing cannot behave as in C; both executors
+    reject it so that they agree (device arrays too, whose kernels would race)."""
+    arrays = [values[p.name] for p in function.params if p.is_array]
+    for i, a in enumerate(arrays):
+        for b in arrays[i + 1 :]:
+            if (a.param.const and b.param.const) or a.view.nbytes == 0 or b.view.nbytes == 0:
                 continue
-            if np.may_share_memory(a, b):
+            if a.view.location == b.view.location and _ranges_meet(a.view, b.view):
                 raise KernelArgumentError(
-                    f"arguments '{p.name}' and '{q.name}' of {function.name}() overlap in memory"
-                    " and one of them may be written; pass distinct arrays"
+                    f"arguments '{a.param.name}' and '{b.param.name}' of {function.name}() overlap"
+                    " in memory and one of them may be written; pass distinct arrays"
                 )
+
+
+def _ranges_meet(a: Any, b: Any) -> bool:
+    """Whether the byte ranges of two (contiguous) views intersect."""
+    return a.pointer < b.pointer + b.nbytes and b.pointer < a.pointer + a.nbytes
 
 
 def check_requirements(function: Mapping[str, Any], scalars: Mapping[str, Any]) -> None:

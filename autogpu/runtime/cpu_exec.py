@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from autogpu.runtime.array_arguments import Buffer, HostMemory
 from autogpu.runtime.arguments import (
     BoundCall,
     Function,
@@ -360,21 +361,26 @@ class CpuProgram:
             raise KernelLaunchError("the CPU program was closed: its kernels are unloaded")
         args, named = call_arguments(args, named)
         call = bind_arguments(find_function(self.functions, function_name), args, named)
-        for launch in launch_trace(call):
+        launches = launch_trace(call)
+        memory = HostMemory()
+        buffers = {a.param.name: a.stage(memory, in_place=True) for a in call.arrays()}
+        for launch in launches:
             if not launch.config.empty:
-                self._launch(launch, call)
+                self._launch(launch, call, buffers)
+        for buffer in buffers.values():
+            buffer.copy_back()
 
     __call__ = run
 
-    def _launch(self, launch: Launch, call: BoundCall) -> None:
+    def _launch(self, launch: Launch, call: BoundCall, buffers: Mapping[str, Buffer]) -> None:
         entry, config = launch.entry, launch.config
         holders = []
         for name in entry.args:
+            if name in buffers:
+                holders.append(ctypes.c_void_p(buffers[name].pointer))
+                continue
             value = launch.argument(name, call)
-            if isinstance(value, np.ndarray):
-                holders.append(ctypes.c_void_p(value.ctypes.data))
-            else:
-                holders.append(BY_DTYPE[value.dtype.name].ctypes(value.item()))
+            holders.append(BY_DTYPE[value.dtype.name].ctypes(value.item()))
         argv = (ctypes.c_void_p * max(len(holders), 1))(
             *[ctypes.addressof(h) for h in holders]
         )

@@ -2,9 +2,11 @@
 with the same argument checks as the CPU emulation (`cpu_exec`).
 
 pycuda is imported only inside functions, so autogpu imports and works without it (install the
-`gpu` extra where there is a GPU). `CudaProgram.run` copies every array argument to the device
-(outputs may be read-modify-written, as in `y += a * x`), launches the function's kernels in order
-and copies the non-const arrays back. `CudaProgram.time` measures with CUDA events: the launches
+`gpu` extra where there is a GPU). `CudaProgram.run` copies every NumPy array argument to the
+device (outputs may be read-modify-written, as in `y += a * x`), launches the function's kernels in
+order and copies the non-const arrays back, unless OpenMP maps say otherwise (docs/ir.md, "Data
+mapping"); device arrays (CuPy, PyTorch, `__cuda_array_interface__`, DLPack) are used in place,
+the launches ordered after their producers' streams. `CudaProgram.time` measures with CUDA events: the launches
 alone on device-resident data, and the launches with the copies; outputs are restored from a
 device copy of their initial state before each repetition (not timed), so kernels that accumulate
 into their output are timed on the same input every time, and the caller's arrays end up holding
@@ -18,6 +20,8 @@ unfused, bitwise C results that the CPU emulation computes.
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import functools
 import statistics
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -25,8 +29,11 @@ from typing import Any
 
 import numpy as np
 
+from autogpu.runtime.array_arguments import POISON_BYTE, Buffer, DeviceArray, Memory
+from autogpu.runtime.array_views import LEGACY_STREAM, ArrayView
 from autogpu.runtime.arguments import (
     BoundCall,
+    KernelArgumentError,
     Function,
     KernelCompileError,
     KernelLaunchError,
@@ -219,8 +226,9 @@ class CudaProgram:
         configs = launch_trace(call)
         with _on_device(self.device) as driver:
             self._ready(driver, call, configs)
-            device = _DeviceArrays(driver, call)
+            device = _DeviceArrays(DeviceMemory(driver, self.device), call)
             try:
+                _wait_for_producers(call)
                 self._launch_all(driver, call, configs, device)
                 self._synchronize(driver, call.function)
                 device.copy_back()
@@ -248,10 +256,11 @@ class CudaProgram:
         configs = launch_trace(call)
         with _on_device(self.device) as driver:
             self._ready(driver, call, configs)
-            device = _DeviceArrays(driver, call)
+            device = _DeviceArrays(DeviceMemory(driver, self.device), call)
             pristine: dict[str, Any] = {}
             start, end = driver.Event(), driver.Event()
             try:
+                _wait_for_producers(call)
                 pristine.update(device.snapshot())
                 kernel_samples = []
                 for r in range(warmup + repetitions):
@@ -263,8 +272,8 @@ class CudaProgram:
                     if r >= warmup:
                         kernel_samples.append(start.time_till(end) / 1000)
                 copy_samples = []
-                if copies:
-                    staging = {name: np.empty_like(a) for name, a in device.outputs()}
+                if copies and any(b.copies_in or b.copies_back for b in device.arrays.values()):
+                    staging = device.staging()
                     for r in range(warmup + repetitions):
                         start.record()
                         device.copy_in()
@@ -368,53 +377,161 @@ def _check_resources(driver: Any, kernel: Any, name: str, config: LaunchConfig) 
         kernel.set_attribute(attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES, dynamic)
 
 
-class _DeviceArrays:
-    """Device copies of a call's arrays (allocated and filled on creation)."""
+class DeviceMemory(Memory):
+    """pycuda's device memory; device arrays are used where they are, on this device only."""
 
-    def __init__(self, driver: Any, call: BoundCall):
+    def __init__(self, driver: Any, device: int):
         self.driver = driver
-        self.params = {p.name: p for p, _ in call.arrays()}
-        self.host = {p.name: a for p, a in call.arrays()}
-        self.arrays: dict[str, Any] = {}
+        self.device = device
+
+    def allocate(self, nbytes: int) -> Any:
         try:
-            for name, a in self.host.items():
-                self.arrays[name] = driver.mem_alloc(max(a.nbytes, 1))
-        except driver.Error as e:
+            return self.driver.mem_alloc(max(nbytes, 1))
+        except self.driver.Error as e:
+            raise KernelLaunchError(f"cannot allocate {nbytes} bytes of device memory: {e}") \
+                from None
+
+    def pointer(self, allocation: Any) -> int:
+        return int(allocation)
+
+    def upload(self, allocation: Any, array: np.ndarray) -> None:
+        self.driver.memcpy_htod(allocation, array)
+
+    def download(self, array: np.ndarray, allocation: Any) -> None:
+        self.driver.memcpy_dtoh(array, allocation)
+
+    def poison(self, allocation: Any, nbytes: int) -> None:
+        self.driver.memset_d8(allocation, POISON_BYTE, nbytes)
+
+    def release(self, allocation: Any) -> None:
+        allocation.free()
+
+    def adopt(self, argument: DeviceArray) -> int:
+        view = argument.view
+        if view.nbytes == 0:
+            return view.pointer
+        device = view.device if view.device is not None else _pointer_device(view.pointer)
+        if device is None:
+            raise KernelArgumentError(
+                f"argument '{argument.param.name}' ({view.kind}) points to memory the CUDA"
+                " driver does not know as device memory"
+            )
+        if device != self.device:
+            raise KernelArgumentError(
+                f"argument '{argument.param.name}' is on CUDA device {device}, but the kernels run"
+                f" on device {self.device}: pass CudaProgram(..., device={device}) or move it"
+            )
+        return view.pointer
+
+
+def copy_to_host(view: ArrayView) -> np.ndarray:
+    """A host copy of a (C-contiguous) device array, after the work pending on its stream
+    (for the tuner's inputs: its measurement process cannot share the caller's memory)."""
+    device = view.device if view.device is not None else 0
+    with _on_device(device) as driver:
+        if view.nbytes == 0:
+            return np.empty(view.shape, view.dtype)
+        if view.stream not in (None, LEGACY_STREAM):
+            _libcuda().cuStreamSynchronize(ctypes.c_void_p(view.stream))
+        driver.Context.synchronize()
+        host = np.empty(view.shape, view.dtype)
+        driver.memcpy_dtoh(host, view.pointer)
+    return host
+
+
+def _pointer_device(pointer: int) -> int | None:
+    """The device ordinal of a device pointer (None where the driver does not know it)."""
+    ordinal = ctypes.c_int(-1)
+    status = _libcuda().cuPointerGetAttribute(
+        ctypes.byref(ordinal), _CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, ctypes.c_void_p(pointer))
+    return ordinal.value if status == 0 else None
+
+
+_CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9
+_CU_EVENT_DISABLE_TIMING = 2
+
+
+@functools.cache
+def _libcuda() -> Any:
+    """The CUDA driver library, for what pycuda does not wrap (foreign streams, pointer
+    attributes); pycuda has loaded it already."""
+    return ctypes.CDLL("libcuda.so.1")
+
+
+def _wait_for_producers(call: BoundCall) -> None:
+    """Orders the launches (on the legacy default stream) after the work the producers of the
+    device arrays still have on their streams (CUDA array interface v3 `stream`): an event
+    recorded on each such stream, waited for by the launch stream. DLPack producers did this
+    themselves when asked for their tensor on that stream."""
+    streams = {a.view.stream for a in call.arrays() if a.view.stream not in (None, LEGACY_STREAM)}
+    if not streams:
+        return
+    cuda = _libcuda()
+    for stream in streams:
+        event = ctypes.c_void_p()
+        if cuda.cuEventCreate(ctypes.byref(event), _CU_EVENT_DISABLE_TIMING) != 0:
+            raise KernelLaunchError("cannot create a CUDA event to order the launches")
+        ordered = (cuda.cuEventRecord(event, ctypes.c_void_p(stream)) == 0
+                   and cuda.cuStreamWaitEvent(ctypes.c_void_p(LEGACY_STREAM), event, 0) == 0)
+        cuda.cuEventDestroy_v2(event)
+        if not ordered:
+            raise KernelLaunchError(f"cannot order the launches after stream {stream:#x} of a "
+                                    "device array (__cuda_array_interface__ 'stream')")
+
+
+class _DeviceArrays:
+    """The buffers of a call's arrays in device memory, staged on creation (`Buffer`)."""
+
+    def __init__(self, memory: DeviceMemory, call: BoundCall):
+        self.memory = memory
+        self.buffers: dict[str, Buffer] = {}
+        try:
+            for argument in call.arrays():
+                self.buffers[argument.param.name] = argument.stage(memory)
+        except BaseException:
             self.free()
-            raise KernelLaunchError(f"cannot allocate device memory for '{name}': {e}") from None
-        self.copy_in()
+            raise
+
+    @property
+    def arrays(self) -> dict[str, Buffer]:
+        return self.buffers
 
     def pointer(self, name: str) -> int:
-        return int(self.arrays[name])
+        return self.buffers[name].pointer
 
-    def outputs(self) -> list[tuple[str, np.ndarray]]:
-        return [(n, a) for n, a in self.host.items() if not self.params[n].const]
+    def written(self) -> list[Buffer]:
+        """The buffers the kernels may write (not const)."""
+        return [b for b in self.buffers.values() if not b.argument.param.const]
+
+    def staging(self) -> dict[str, np.ndarray]:
+        """Host arrays to copy the outputs into when timing the copies."""
+        return {b.argument.param.name: np.empty_like(b.argument.host)
+                for b in self.buffers.values() if b.copies_back}
 
     def copy_in(self) -> None:
-        for name, a in self.host.items():
-            if a.nbytes:
-                self.driver.memcpy_htod(self.arrays[name], a)
+        for buffer in self.buffers.values():
+            buffer.copy_in()
 
     def copy_back(self, into: Mapping[str, np.ndarray] | None = None) -> None:
-        for name, a in self.outputs():
-            if a.nbytes:
-                self.driver.memcpy_dtoh(into[name] if into is not None else a, self.arrays[name])
+        for buffer in self.buffers.values():
+            buffer.copy_back(into)
 
     def snapshot(self) -> dict[str, Any]:
-        """Device copies of the outputs' initial state."""
+        """Device copies of the written buffers' initial state."""
         copies = {}
-        for name, a in self.outputs():
-            copies[name] = self.driver.mem_alloc(max(a.nbytes, 1))
-            if a.nbytes:
-                self.driver.memcpy_dtod(copies[name], self.arrays[name], a.nbytes)
+        for b in self.written():
+            copies[b.argument.param.name] = self.memory.allocate(b.nbytes)
+            if b.nbytes:
+                self.memory.driver.memcpy_dtod(copies[b.argument.param.name], b.pointer, b.nbytes)
         return copies
 
     def restore(self, snapshot: Mapping[str, Any]) -> None:
         for name, copy in snapshot.items():
-            if self.host[name].nbytes:
-                self.driver.memcpy_dtod(self.arrays[name], copy, self.host[name].nbytes)
+            buffer = self.buffers[name]
+            if buffer.nbytes:
+                self.memory.driver.memcpy_dtod(buffer.pointer, copy, buffer.nbytes)
 
     def free(self) -> None:
-        for allocation in self.arrays.values():
-            allocation.free()
-        self.arrays = {}
+        for buffer in self.buffers.values():
+            buffer.release()
+        self.buffers = {}

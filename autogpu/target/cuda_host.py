@@ -27,7 +27,7 @@ from autogpu.target.c_types import UnsupportedType, ir_width
 from autogpu.target.cuda_memory import static_shared_bytes
 from autogpu.target.launch_sizes import Size
 from autogpu.target.requirements import requirements_of
-from autogpu.dialects.signature import CSignature, of_ir
+from autogpu.dialects.signature import CSignature, maps_of, of_ir
 from autogpu.diagnostics import CompileError, location_of
 
 
@@ -191,6 +191,7 @@ def _params(function: func.FuncOp) -> tuple[list[dict[str, Any]], list[str]]:
     names: list[str] = []
     fname = function.sym_name.data
     inputs = function.function_type.inputs.data
+    maps = maps_of(function)
     for param, type in zip(CSignature.of(function).params, inputs, strict=True):
         name = param.name
         if name in names:
@@ -216,6 +217,8 @@ def _params(function: func.FuncOp) -> tuple[list[dict[str, Any]], list[str]]:
             entry["const"] = param.const
             entry["restrict"] = param.restrict
             entry["extents"] = None if param.extents is None else list(param.extents)
+            if name in maps:  # only under OpenMP `map` clauses (docs/ir.md, "Data mapping")
+                entry["map"] = maps[name]
         params.append(entry)
     return params, names
 

@@ -184,7 +184,10 @@ def make_arguments(params: Sequence[Param], sizes: Mapping[str, Any], lengths: M
     for p in params:
         dtype = np.dtype(p.dtype)
         if p.name in files:
-            args.append(_load(p, files[p.name], lengths.get(p.name)))
+            given = files[p.name]
+            loaded = _load(p, given, lengths.get(p.name)) if isinstance(given, (str, Path)) \
+                else _given(p, given, lengths.get(p.name))
+            args.append(loaded)
             continue
         if p.kind == "scalar":
             if p.name in sizes:
@@ -229,6 +232,29 @@ def _subscript_data(p: Param, n: int, values: Any, rng: np.random.Generator) -> 
     return np.asarray(data).astype(p.dtype)
 
 
+def _given(p: Param, value: Any, length: int | None) -> Any:
+    """An input given as an array object (`tune(inputs={"x": array})`): NumPy as it is, a device
+    array (CuPy, PyTorch, `__cuda_array_interface__`, DLPack) copied to the host once."""
+    from autogpu.runtime.array_views import ArrayInterfaceError, array_view
+
+    try:
+        view = array_view(value)
+    except ArrayInterfaceError as e:
+        raise CompileError(f"input {p.name}: {e}") from None
+    if view is None:
+        if p.kind == "scalar" and isinstance(value, (int, float, bool, np.generic)):
+            return np.dtype(p.dtype).type(value)
+        raise CompileError(f"input {p.name}: expected a file name or an array, got "
+                           f"{type(value).__name__}")
+    if view.location == "host":
+        data = np.asarray(value)
+    else:
+        from autogpu.runtime.cuda_exec import copy_to_host
+
+        data = copy_to_host(view)
+    return _as_input(p, data, length, f"input {p.name}", "the given array")
+
+
 def _load(p: Param, path: str | Path, length: int | None) -> Any:
     path = Path(path)
     if not path.is_file():
@@ -237,13 +263,19 @@ def _load(p: Param, path: str | Path, length: int | None) -> Any:
         data = np.load(path, allow_pickle=False)
     except Exception as e:
         raise CompileError(f"--input {p.name}: cannot read {path}: {e}") from None
+    return _as_input(p, data, length, f"--input {p.name}", str(path))
+
+
+def _as_input(p: Param, data: np.ndarray, length: int | None, what: str, origin: str) -> Any:
+    """`data` as the parameter's argument: a scalar of its type, or a flat array of its dtype
+    with the length the kernel needs."""
     if p.kind == "scalar":
         if data.size != 1:
-            raise CompileError(f"--input {p.name}: a scalar parameter needs a file with one value")
+            raise CompileError(f"{what}: a scalar parameter needs one value")
         return np.dtype(p.dtype).type(data.reshape(()))
     data = np.ascontiguousarray(data.reshape(-1)).astype(p.dtype, copy=False)
     if length is not None and data.size != length:
-        raise CompileError(f"--input {p.name}: {path} has {data.size} elements, the array needs "
+        raise CompileError(f"{what}: {origin} has {data.size} elements, the array needs "
                            f"{length}")
     return data
 

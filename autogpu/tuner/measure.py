@@ -418,16 +418,19 @@ class KernelMeasurer(Measurer):
 
 
 def _written_arrays(artifact: Any, count: int) -> set[int]:
-    """Indices of the array arguments the variant may write: all but its `const` ones. A const
-    array is neither written by the kernel (the C type forbids it) nor copied back by the
-    executors, so comparing it with the reference, or copying it afresh, is wasted time (a
-    second per variant for conv2d's 268 MB input)."""
+    """Indices of the array arguments the variant may write: all but its `const` ones and those
+    the OpenMP maps never copy back (`to`, `alloc`: the kernels' writes stay on the device,
+    where the serial reference wrote the caller's array). A const array is neither written by
+    the kernel (the C type forbids it) nor copied back by the executors, so comparing it with
+    the reference, or copying it afresh, is wasted time (a second per variant for conv2d's
+    268 MB input)."""
     try:
         params = artifact.entry["params"]
     except Exception:  # noqa: BLE001 — no launch description: assume every array is written
         return set(range(count))
     return {i for i, p in enumerate(params[:count])
-            if p.get("kind") == "array" and not p.get("const")}
+            if p.get("kind") == "array" and not p.get("const")
+            and p.get("map", "tofrom") in ("tofrom", "from")}
 
 
 def _in_order(text: str, order: str | None) -> str:

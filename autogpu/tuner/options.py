@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from autogpu.diagnostics import CompileError
 from autogpu.tuner import reference as reference_mod
@@ -44,7 +44,10 @@ class KernelOptions:
     # "all" every integer size, or names ("n,t" or a list)
     specialize: str | list[str] | None = None
     arrays: dict[str, str] = field(default_factory=dict)  # array name -> length expression
-    inputs: dict[str, str] = field(default_factory=dict)  # parameter name -> .npy file
+    # parameter name -> a .npy file, or (tune()'s API) the array itself: NumPy, CuPy, a PyTorch
+    # tensor, any __cuda_array_interface__ or DLPack object (copied to the host once: the
+    # measurement process is another process, and the reference runs on the CPU)
+    inputs: dict[str, Any] = field(default_factory=dict)
     input_seed: int = 0
     variant_hook: VariantHook = None  # test-only: corrupt/hang chosen variants after compiling
 

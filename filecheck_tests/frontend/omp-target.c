@@ -72,13 +72,13 @@ void regions(int n, float *a) {
 // CHECK: agpu.parallel_for %i_2 = %{{.*}} to %n step %{{.*}} : i32 {
 // CHECK: } {agpu.thread_limit = 64 : i64}
 
-// An array mapped `to` the device only but written: a warning (OpenMP would not copy it back;
-// autogpu keeps the write).
+// An array mapped `to` the device only but written: a warning (neither OpenMP nor autogpu
+// copies it back: docs/ir.md, "Data mapping").
 void written_to(int n, float *a) {
 #pragma omp target teams distribute parallel for map(to: a[0:n])
   for (int i = 0; i < n; i++) a[i] = 0;
 }
 // CHECK-LABEL: func.func @written_to(
 // CHECK: agpu.parallel_for %i
-// WARN: omp-target.c:79:31: warning: 'a' is mapped 'to' (copied to the device only) but is written here: map it 'tofrom' for OpenMP compilers to copy it back
+// WARN: omp-target.c:79:31: warning: 'a' is mapped 'to' (copied to the device only) but is written here: the write stays on the device (it is not copied back); map it 'tofrom' to get it back
 // WARN-NOT: warning

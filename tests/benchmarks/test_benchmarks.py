@@ -331,6 +331,7 @@ class FakeKernel:
         class Program:
             def time(self, name, args, named, repetitions, warmup, copies):
                 assert (name, args, repetitions, warmup, copies) == ("matmul", (), 3, 1, False)
+                kernel.timed_on = dict(named)
                 kernel.body(**named)
                 return types.SimpleNamespace(kernel_s=1.5e-3)
 
@@ -519,6 +520,31 @@ def test_pycuda_cross_check_times_and_verifies_through_the_executor():
 
 
 # --- report and CLI -----------------------------------------------------------------------------
+
+
+def test_the_pycuda_cross_check_runs_on_the_runners_own_device_arrays():
+    """No host copies: the executor gets the arrays the runner launched on (CuPy on a GPU),
+    reset to the inputs first."""
+    seen = []
+
+    def builder(example, pipeline):
+        kernel = fake_builder(example, pipeline)
+        seen.append(kernel)
+        return kernel
+
+    device = CpuDevice(timer=FakeTimer(2.0))
+    arrays_of_runs = []
+    load = device.load
+    device.load = lambda kernel, arrays, sizes: (arrays_of_runs.append(arrays),
+                                                 load(kernel, arrays, sizes))[1]
+    runner = Runner(device, warmup=1, reps=3, builder=builder,
+                    roofline=Roofline(1e12, 1e11, "test", "test"), pycuda=True,
+                    log=lambda s: None)
+    rows = runner.run(fake_cases("good"))
+    assert rows[1].pycuda_ms == 1.5 and rows[1].pycuda_rel_err < 1e-6
+    timed = seen[0].timed_on
+    arrays = arrays_of_runs[0]
+    assert all(timed[name] is arrays[name] for name in arrays)
 
 
 def test_table_and_json_carry_the_same_rows():

@@ -46,3 +46,18 @@ def test_random_inputs_of_the_small_types():
 def test_sizes_are_range_checked_for_the_small_types():
     with pytest.raises(CompileError, match="does not fit in uint8"):
         check_sizes(params(), {"n": "5", "t": "256"}, "f")
+
+
+def test_tune_takes_arrays_as_inputs():
+    """`tune(inputs={"x": array})`: the array object itself (the CLI's --input takes files)."""
+    from autogpu.tuner.options import TuneOptions
+    from autogpu.tuner.prepared import prepare
+
+    x = np.arange(100, dtype=np.float32)
+    prepared = prepare(TuneOptions(kernel="examples/saxpy.c", sizes={"n": 100}, backend="cpu",
+                                   inputs={"x": x, "a": 0.5}, cache="none"))
+    np.testing.assert_array_equal(prepared.args[2], x)
+    assert prepared.args[1] == np.float32(0.5)
+    with pytest.raises(CompileError, match="input y: the given array has 3 elements"):
+        prepare(TuneOptions(kernel="examples/saxpy.c", sizes={"n": 100}, backend="cpu",
+                            inputs={"y": np.ones(3, np.float32)}, cache="none"))
