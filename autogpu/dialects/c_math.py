@@ -125,12 +125,17 @@ CLASSIFICATION = ("isnan", "isinf", "isfinite", "signbit")
 # Integer absolute values (<stdlib.h>): `math.absi` on the argument's type.
 INTEGER_ABS = {"abs": "int", "labs": "long", "llabs": "long"}
 
-# Functions of <math.h> outside the subset, each with the reason.
+# Functions of <math.h> outside the subset, each with what to write instead.
+_THROUGH_POINTER = "it stores a second result through a pointer, which the subset has no way to do"
 REFUSED = {
-    **{name: "it stores a second result through a pointer, and pointers to locals are not "
-       "supported" for name in ("frexp", "modf", "remquo", "sincos", "lgamma_r")},
-    "nan": "it parses a string; write NAN (or 0.0 / 0.0)",
-}  # fmt: skip
+    "frexp": f"{_THROUGH_POINTER}: use logb (or ilogb) and ldexp",
+    "modf": f"{_THROUGH_POINTER}: use trunc(x) and x - trunc(x)",
+    "remquo": f"{_THROUGH_POINTER}: use remainder, and round(x / y) for the quotient",
+    "sincos": f"{_THROUGH_POINTER}: call sin and cos (nvcc fuses them)",
+    "lgamma_r": f"{_THROUGH_POINTER}: use lgamma, and tgamma for the sign",
+    "nan": "it parses a string: write NAN or 0.0 / 0.0",
+}
+REFUSED |= {name + "f": why for name, why in REFUSED.items()}
 
 
 def lookup(c_name: str) -> tuple[MathFunction, bool] | None:
