@@ -128,6 +128,8 @@ class TypeName(Node):
     restrict: bool = False
     restrict_pos: Pos | None = None
     pointers: int = 0  # only in casts: `(float *)p`
+    static_pos: Pos | None = None  # where `static` is written, if it is
+    inline_pos: Pos | None = None  # where `inline` is written, if it is
 
 
 @dataclass(eq=False)

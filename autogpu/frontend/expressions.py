@@ -175,14 +175,10 @@ class ExpressionTyping:
         name = e.callee.name
         if self.lookup(name) is not None:
             raise self.error(f"called object '{name}' is not a function", e.callee.pos)
-        if name in self.user_functions:
-            if name == self.current:
-                raise self.error(
-                    f"'{name}' calls itself: recursion is not supported", e.callee.pos
-                )
+        if name in self.user_functions:  # helpers with a body are inlined (inlining.py)
             raise self.error(
-                f"calls to user functions are not supported: inline '{name}' into "
-                f"'{self.current}'",
+                f"'{name}' is declared but not defined in this file: define it here, so that "
+                f"it can be inlined into '{self.current}'",
                 e.callee.pos,
             )
         if name not in MATH_FUNCTIONS:

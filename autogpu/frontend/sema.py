@@ -164,8 +164,20 @@ class Sema(ExpressionTyping):
             result.append(var)
         return result
 
+    def no_storage_class(self, t: ast.TypeName, what: str) -> None:
+        """`static` and `inline` qualify functions and file-scope tables only."""
+        if t.static_pos is not None:
+            raise self.error(
+                f"'static' on {what} is not supported: a static local keeps its value between "
+                "calls, which threads cannot share; declare it without 'static'",
+                t.static_pos,
+            )
+        if t.inline_pos is not None:
+            raise self.error(f"'inline' applies to functions, not to {what}", t.inline_pos)
+
     def param(self, param: ast.Param, index: int) -> Var:
         d, t = param.declarator, param.type
+        self.no_storage_class(t, "a parameter")
         if d.name is None:
             raise self.error("parameter needs a name", param.pos)
         if d.function_pointer or d.params is not None:
@@ -359,6 +371,7 @@ class Sema(ExpressionTyping):
 
     def local_decl(self, decl: ast.Decl) -> None:
         t = decl.type
+        self.no_storage_class(t, "a local variable")
         if t.base is None:
             raise self.error("variables cannot have type void", t.pos)
         if t.restrict:
