@@ -163,6 +163,8 @@ class InitDeclarator(Node):
     declarator: Declarator
     init: Expr | BraceInit | None
     var: Var | None = field(default=None, init=False)
+    # A local array's initializer: (flat index, value) of each element given (sema.py).
+    elements: list[tuple[int, Expr]] = field(default_factory=list, init=False)
 
 
 @dataclass(eq=False)

@@ -251,6 +251,9 @@ class ExpressionGen(Emitter):
             self.reading_entry = saved
 
     def block_arg(self, var: Var) -> SSAValue:
+        """The memref of an array: a parameter's block argument, a local array's alloca."""
+        if var.param_index is None:
+            return self.slots[var]
         return self.entry_args[var.param_index]
 
     def unary(self, e: ast.Unary) -> Val:

@@ -28,6 +28,11 @@ from autogpu.frontend.types import ArrayType
 from autogpu.nesting import MAX_NESTING, too_deep
 
 
+# The largest local array (elements): CUDA gives a thread up to 512 KiB of local memory, and
+# a table this size is already far past what stays in registers.
+_LOCAL_ARRAY_LIMIT = 16384
+
+
 class Sema(ExpressionTyping):
     def __init__(
         self,
@@ -385,21 +390,19 @@ class Sema(ExpressionTyping):
                     f"function declarations inside a function are not supported ('{d.name}')",
                     d.pos,
                 )
-            if d.arrays:
-                raise self.error(
-                    f"local array '{d.name}' is not supported: use scalar variables, or pass "
-                    "the array as a parameter",
-                    d.pos,
-                )
             if d.pointers:
                 raise self.error(
                     f"local pointer '{d.name}' is not supported: index the parameter arrays "
                     "directly",
                     d.pos,
                 )
+            if d.arrays:
+                self.local_array(t, init_decl)
+                continue
             if isinstance(init_decl.init, ast.BraceInit):
                 raise self.error(
-                    "brace initializers are not supported", init_decl.init.pos
+                    f"a brace initializer needs an array: '{d.name}' is a {t.base}",
+                    init_decl.init.pos,
                 )
             var = Var(d.name, t.base, d.pos, t.spelling, const=t.const)
             self.declare(var, d.pos)
@@ -410,6 +413,106 @@ class Sema(ExpressionTyping):
                 var.initializing = True
                 self.rvalue(init_decl.init)
                 var.initializing = False
+
+    def local_array(self, t: ast.TypeName, init_decl: ast.InitDeclarator) -> None:
+        """`float acc[4][4];`, `const float w[5] = {...};`, `int lut[] = {...};`: constant
+        extents; the initializer's elements in row-major order (`init_decl.elements`)."""
+        d = init_decl.declarator
+        init = init_decl.init
+        if init is not None and not isinstance(init, ast.BraceInit):
+            raise self.error(
+                f"array '{d.name}' needs a brace initializer ({{1, 2, ...}})", init.pos
+            )
+        extents: list[int] = []
+        for index, extent in enumerate(d.arrays):
+            if extent is None:
+                if index > 0 or init is None:
+                    raise self.error(
+                        f"local array '{d.name}' needs every extent (the first may be left out "
+                        "when an initializer gives it)",
+                        d.pos,
+                    )
+                extents.append(0)  # from the initializer, below
+                continue
+            self.rvalue(extent)
+            value = const_int(extent)
+            if value is None:
+                raise self.error(
+                    f"the extent of local array '{d.name}' must be an integer constant (variable "
+                    "length arrays are not supported: use a #define constant)",
+                    extent.pos,
+                )
+            if value <= 0:
+                raise self.error(f"array extent must be positive, got {value}", extent.pos)
+            extents.append(value)
+        elements: list[tuple[int, ast.Expr]] = []
+        if init is not None:
+            row = 1
+            for extent in extents[1:]:
+                row *= extent
+            if extents[0] == 0:
+                count = self.initializer_items(init, extents[1:] or [], None, d.name)
+                extents[0] = max(-(-count // row), 1)
+            elements = self.array_initializer(init, extents, d.name)
+        array = ArrayType(t.base, tuple(extents), t.const, False, local=True)
+        if array.size > _LOCAL_ARRAY_LIMIT:
+            raise self.error(
+                f"local array '{d.name}' has {array.size} elements: a GPU thread keeps at most "
+                f"{_LOCAL_ARRAY_LIMIT} in its local memory here; pass a larger array as a "
+                "parameter",
+                d.pos,
+            )
+        var = Var(d.name, array, d.pos, t.spelling, const=False)
+        self.declare(var, d.pos)
+        init_decl.var = var
+        init_decl.elements = elements
+
+    def initializer_items(self, init: ast.BraceInit, inner: list[int], _, name: str) -> int:
+        """How many elements an initializer of unknown first extent spans (rows rounded up)."""
+        row = 1
+        for extent in inner:
+            row *= extent
+        count = 0
+        for item in init.items:
+            if isinstance(item, ast.BraceInit):
+                count = -(-count // row) * row + row
+            else:
+                count += 1
+        return count
+
+    def array_initializer(self, init: ast.BraceInit, extents: list[int], name: str
+                          ) -> list[tuple[int, ast.Expr]]:  # fmt: skip
+        """(flat index, value) of each element an initializer gives, C's way: a nested brace
+        starts the next row; elements it leaves out are zero."""
+        result: list[tuple[int, ast.Expr]] = []
+
+        def fill(items: list, extents: list[int], base: int) -> None:
+            size = 1
+            for extent in extents:
+                size *= extent
+            row = size // extents[0]
+            position = 0
+            for item in items:
+                if isinstance(item, ast.BraceInit):
+                    if len(extents) == 1:
+                        raise self.error(f"braces around an element of '{name}': remove them",
+                                         item.pos)  # fmt: skip
+                    position = -(-position // row) * row
+                    if position >= size:
+                        raise self.error(f"excess elements in the initializer of '{name}'",
+                                         item.pos)  # fmt: skip
+                    fill(item.items, extents[1:], base + position)
+                    position += row
+                    continue
+                if position >= size:
+                    raise self.error(f"excess elements in the initializer of '{name}'",
+                                     item.pos)  # fmt: skip
+                self.rvalue(item)
+                result.append((base + position, item))
+                position += 1
+
+        fill(init.items, extents, 0)
+        return result
 
     def condition(self, expr: ast.Expr) -> None:
         self.rvalue(expr)
