@@ -324,6 +324,11 @@ class ExpressionTyping:
                     target.pos,
                 )
             array = array_var(target)
+            if array.type.const and array.type.local:
+                raise self.error(
+                    f"cannot write to '{describe(target)}': '{array.name}' is a const array",
+                    target.pos,
+                )
             if array.type.const:
                 raise self.error(
                     f"cannot write to '{describe(target)}': '{array.name}' points to const "

@@ -373,3 +373,35 @@ def _returned(items: list[ast.Stmt]) -> ast.Expr | None:
 
 def inline_helpers(unit: ast.TranslationUnit, error: Error) -> ast.TranslationUnit:
     return Inliner(unit, error).run()
+
+
+def inline_tables(unit: ast.TranslationUnit) -> ast.TranslationUnit:
+    """File-scope `static const` tables (`static const float w[5] = {...};`) declared again at
+    the top of each function that uses them: a function-level local array, which the lowering
+    keeps in one device global that the kernels read. Other file-scope variables are left for
+    sema to refuse."""
+    tables: dict[str, tuple[ast.Decl, ast.InitDeclarator]] = {}
+    items: list[ast.FunctionDef | ast.Decl] = []
+    for item in unit.items:
+        if isinstance(item, ast.Decl) and item.type.const and all(
+            d.declarator.arrays and d.init is not None and d.declarator.params is None
+            for d in item.declarators
+        ):
+            for d in item.declarators:
+                tables[d.declarator.name] = (item, d)
+        else:
+            items.append(item)
+    if not tables:
+        return unit
+    for item in items:
+        if not isinstance(item, ast.FunctionDef):
+            continue
+        used = {n.name for n in walk(item.body) if isinstance(n, ast.Name) and n.name in tables}
+        declarations: list[ast.Stmt] = []
+        for name in sorted(used, key=lambda n: tables[n][1].pos):
+            decl, declarator = tables[name]
+            local_type = copy.deepcopy(decl.type)
+            local_type.static_pos = None
+            declarations.append(ast.Decl(decl.pos, local_type, [copy.deepcopy(declarator)]))
+        item.body.items = [*declarations, *item.body.items]
+    return ast.TranslationUnit(unit.pos, items)

@@ -119,7 +119,8 @@ class Sema(ExpressionTyping):
                 continue  # a prototype: calling it is rejected where it happens
             raise self.error(
                 f"global variable '{d.declarator.name}' is not supported: pass it as a "
-                "parameter, or use #define for a constant",
+                "parameter, use #define for a constant, or make it a table (static const "
+                "float w[3] = {...};)",
                 d.pos,
             )
 
@@ -401,7 +402,8 @@ class Sema(ExpressionTyping):
                 continue
             if isinstance(init_decl.init, ast.BraceInit):
                 raise self.error(
-                    f"a brace initializer needs an array: '{d.name}' is a {t.base}",
+                    f"braces around the initializer of scalar '{d.name}' are not supported: "
+                    "write it without them",
                     init_decl.init.pos,
                 )
             var = Var(d.name, t.base, d.pos, t.spelling, const=t.const)
