@@ -171,6 +171,10 @@ class FunctionGen(ReductionGen, SynchronizationGen, ExpressionGen):
     def declarator(self, d: ast.InitDeclarator) -> None:
         """One declared variable: a slot, or the SSA value of its initializer (docs/ir.md)."""
         var = d.var
+        if var.aliases is not None:  # `float *restrict p = A;`: p names A's memref
+            if var.param_index is None:
+                self.slots[var] = self.slots[var.aliases]
+            return
         if var.is_array:
             self.local_array(d)
             return

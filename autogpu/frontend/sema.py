@@ -9,6 +9,7 @@ to reject anything.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -380,9 +381,9 @@ class Sema(ExpressionTyping):
         self.no_storage_class(t, "a local variable")
         if t.base is None:
             raise self.error("variables cannot have type void", t.pos)
-        if t.restrict:
-            raise self.error("'restrict' applies only to pointers", t.restrict_pos)
         for init_decl in decl.declarators:
+            if t.restrict and not init_decl.declarator.pointers:
+                raise self.error("'restrict' applies only to pointers", t.restrict_pos)
             d = init_decl.declarator
             if d.function_pointer:
                 raise self.error(f"function pointer '{d.name}' is not supported", d.pos)
@@ -392,11 +393,8 @@ class Sema(ExpressionTyping):
                     d.pos,
                 )
             if d.pointers:
-                raise self.error(
-                    f"local pointer '{d.name}' is not supported: index the parameter arrays "
-                    "directly",
-                    d.pos,
-                )
+                self.pointer_alias(t, init_decl)
+                continue
             if d.arrays:
                 self.local_array(t, init_decl)
                 continue
@@ -415,6 +413,40 @@ class Sema(ExpressionTyping):
                 var.initializing = True
                 self.rvalue(init_decl.init)
                 var.initializing = False
+
+    def pointer_alias(self, t: ast.TypeName, init_decl: ast.InitDeclarator) -> None:
+        """`float *restrict p = A;`: another name for the whole array `A` (a parameter or a
+        local array), with `const` on the pointee if written; `restrict` on it adds nothing
+        to what `A`'s own declaration says. Anything else a pointer could do is refused."""
+        d = init_decl.declarator
+        advice = (f"a local pointer may only name a whole array ({t.spelling} *restrict "
+                  f"{d.name} = A;): index the array directly (A[i * n + j])")  # fmt: skip
+        if len(d.pointers) > 1 or d.arrays or not isinstance(init_decl.init, ast.Name):
+            raise self.error(f"local pointer '{d.name}' is not supported here: {advice}",
+                             (init_decl.init or d).pos)  # fmt: skip
+        if t.restrict:
+            raise self.error(
+                f"'restrict' qualifies the pointer, not the element: write "
+                f"'{t.spelling} *restrict {d.name}'",
+                t.restrict_pos,
+            )
+        target = self.expr(init_decl.init)
+        array = init_decl.init.var
+        if not isinstance(target, ArrayType) or target.dims > 1:
+            raise self.error(f"'{init_decl.init.name}' is not a flat array: {advice}",
+                             init_decl.init.pos)  # fmt: skip
+        if target.element != t.base:
+            raise self.error(
+                f"'{d.name}' points to {t.spelling}, but '{array.name}' holds "
+                f"{target.element}: the types must match",
+                init_decl.init.pos,
+            )
+        alias = Var(d.name, target, d.pos, array.spelling, param_index=array.param_index)
+        if t.const and not target.const:
+            alias.type = dataclasses.replace(target, const=True)
+        alias.aliases = array
+        self.declare(alias, d.pos)
+        init_decl.var = alias
 
     def local_array(self, t: ast.TypeName, init_decl: ast.InitDeclarator) -> None:
         """`float acc[4][4];`, `const float w[5] = {...};`, `int lut[] = {...};`: constant

@@ -34,3 +34,19 @@ void table(int n, const double *x, double *y) {
 // CHECK: %[[W:W]] = memref.alloca() : memref<3xf64>
 // CHECK: scf.for
 // CHECK: memref.load %[[W]][%{{.*}}] : memref<3xf64>
+
+// A local pointer (restrict or not) that names a whole array is another name for it.
+void aliases(int n, const float *restrict x, float *y) {
+  const float *restrict in = x;
+  float *restrict out = y;
+  float t[2] = {1, 2};
+  float *tt = t;
+  for (int i = 0; i < n; i++)
+    out[i] = in[i] + tt[i % 2];
+}
+// CHECK-LABEL: func.func @aliases(
+// CHECK: %[[T:t]] = memref.alloca() : memref<2xf32>
+// CHECK: scf.for
+// CHECK: memref.load %x[%{{.*}}] : memref<?xf32>
+// CHECK: memref.load %[[T]][%{{.*}}] : memref<2xf32>
+// CHECK: memref.store %{{.*}}, %y[%{{.*}}] : memref<?xf32>
