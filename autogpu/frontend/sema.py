@@ -485,7 +485,7 @@ class Sema(ExpressionTyping):
             for extent in extents[1:]:
                 row *= extent
             if extents[0] == 0:
-                count = self.initializer_items(init, extents[1:] or [], None, d.name)
+                count = self.initializer_items(init, extents[1:])
                 extents[0] = max(-(-count // row), 1)
             elements = self.array_initializer(init, extents, d.name)
         array = ArrayType(t.base, tuple(extents), t.const, False, local=True)
@@ -501,7 +501,7 @@ class Sema(ExpressionTyping):
         init_decl.var = var
         init_decl.elements = elements
 
-    def initializer_items(self, init: ast.BraceInit, inner: list[int], _, name: str) -> int:
+    def initializer_items(self, init: ast.BraceInit, inner: list[int]) -> int:
         """How many elements an initializer of unknown first extent spans (rows rounded up)."""
         row = 1
         for extent in inner:
