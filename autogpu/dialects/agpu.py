@@ -410,11 +410,12 @@ def _parse_parallel_for(parser: Parser) -> ParallelForOp:
     return op
 
 
+from autogpu.dialects.agpu_math import MATH_OPS  # noqa: E402 (its ops are in the dialect below)
 from autogpu.dialects.agpu_sync import SYNC_OPS  # noqa: E402 (its ops are in the dialect below)
 from autogpu.dialects.agpu_combine import COMBINE_OPS  # noqa: E402 (its ops are in the dialect below)
 
 AGPU = Dialect(
     "agpu",
-    [ParallelForOp, YieldOp, *SYNC_OPS, *COMBINE_OPS],
+    [ParallelForOp, YieldOp, *SYNC_OPS, *COMBINE_OPS, *MATH_OPS],
     [ReductionKindAttr, IndexingAttr],
 )

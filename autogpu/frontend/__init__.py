@@ -43,6 +43,7 @@ from xdsl.dialects.builtin import ModuleOp
 from autogpu.diagnostics import CompileError, located, read_source
 from autogpu.frontend.directives import classify, pragma_targets
 from autogpu.frontend.irgen import generate
+from autogpu.frontend.inlining import inline_helpers, inline_tables
 from autogpu.frontend.parse import parse_text
 from autogpu.frontend.preprocess import Pragma, Preprocessed, preprocess
 from autogpu.frontend.sema import Sema
@@ -123,6 +124,8 @@ def _compile(source: str, filename: str, warn: Callable[[CompileError], None]) -
                 )
             )
     unit = parse_text(pre, source, filename)
+    unit = inline_helpers(unit, lambda message, pos: located(message, filename, source, *pos))
+    unit = inline_tables(unit)
     targets = pragma_targets(directives, pre, source, filename)
     sync_targets = _statement_targets(synchronization, pre, source, filename)
     functions = Sema(source, filename, targets, warn, sync_targets).run(unit)

@@ -128,6 +128,8 @@ class TypeName(Node):
     restrict: bool = False
     restrict_pos: Pos | None = None
     pointers: int = 0  # only in casts: `(float *)p`
+    static_pos: Pos | None = None  # where `static` is written, if it is
+    inline_pos: Pos | None = None  # where `inline` is written, if it is
 
 
 @dataclass(eq=False)
@@ -161,6 +163,8 @@ class InitDeclarator(Node):
     declarator: Declarator
     init: Expr | BraceInit | None
     var: Var | None = field(default=None, init=False)
+    # A local array's initializer: (flat index, value) of each element given (sema.py).
+    elements: list[tuple[int, Expr]] = field(default_factory=list, init=False)
 
 
 @dataclass(eq=False)

@@ -6,6 +6,7 @@ its record of writes (`assigned`, `stored`).
 
 from __future__ import annotations
 
+from autogpu.dialects import c_math
 from autogpu.frontend import ast
 from autogpu.frontend.consteval import const_int, undefined_operation
 from autogpu.frontend.symbols import Var, array_var, describe
@@ -13,6 +14,7 @@ from autogpu.frontend.types import (
     DOUBLE,
     FLOAT,
     INT,
+    LONG,
     ArrayType,
     RowType,
     Scalar,
@@ -21,18 +23,29 @@ from autogpu.frontend.types import (
     wrap,
 )
 
-# C math functions: name -> (parameter types, result type). None: the usual arithmetic
-# conversions of the arguments (`min`/`max`, commonly macros in kernels).
-MATH_FUNCTIONS: dict[str, tuple[tuple[Scalar | None, ...], Scalar | None]] = {
-    **{name: ((DOUBLE,), DOUBLE) for name in ("sqrt", "exp", "log", "fabs", "sin", "cos",
-                                              "floor", "ceil")},
-    **{name + "f": ((FLOAT,), FLOAT) for name in ("sqrt", "exp", "log", "fabs", "sin", "cos",
-                                                  "floor", "ceil")},
-    **{name: ((DOUBLE, DOUBLE), DOUBLE) for name in ("fmin", "fmax", "pow")},
-    **{name + "f": ((FLOAT, FLOAT), FLOAT) for name in ("fmin", "fmax", "pow")},
-    "min": ((None, None), None),
-    "max": ((None, None), None),
-}  # fmt: skip
+
+def _math_signatures() -> dict[str, tuple[tuple[Scalar | None, ...], Scalar | None]]:
+    """Each callable name -> (parameter types, result type), from the table of <math.h>
+    (`dialects/c_math.py`). None: the usual arithmetic conversions of the arguments
+    (`min`/`max`, commonly macros in kernels) or, for a classification macro (`isnan`), the
+    argument's own floating type (an integer argument is converted to double)."""
+    kinds = {"int": INT, "long": LONG}
+    signatures: dict[str, tuple[tuple[Scalar | None, ...], Scalar | None]] = {}
+    for function in c_math.MATH_FUNCTIONS.values():
+        for single, floating in ((False, DOUBLE), (True, FLOAT)):
+            params = tuple(floating if k == c_math.FLOATING else kinds[k] for k in function.params)
+            result = floating if function.result == c_math.FLOATING else kinds[function.result]
+            signatures[function.c_name(single)] = (params, result)
+    for name in c_math.CLASSIFICATION:
+        signatures[name] = ((None,), INT)
+    for name, kind in c_math.INTEGER_ABS.items():
+        signatures[name] = ((kinds[kind],), kinds[kind])
+    signatures["min"] = signatures["max"] = ((None, None), None)
+    return signatures
+
+
+# C math functions: name -> (parameter types, result type); see `_math_signatures`.
+MATH_FUNCTIONS = _math_signatures()
 
 
 _ASSIGN_OPS = {"+=": "+", "-=": "-", "*=": "*", "/=": "/", "%=": "%", "<<=": "<<", ">>=": ">>",
@@ -162,22 +175,14 @@ class ExpressionTyping:
         name = e.callee.name
         if self.lookup(name) is not None:
             raise self.error(f"called object '{name}' is not a function", e.callee.pos)
-        if name in self.user_functions:
-            if name == self.current:
-                raise self.error(
-                    f"'{name}' calls itself: recursion is not supported", e.callee.pos
-                )
+        if name in self.user_functions:  # helpers with a body are inlined (inlining.py)
             raise self.error(
-                f"calls to user functions are not supported: inline '{name}' into "
-                f"'{self.current}'",
+                f"'{name}' is declared but not defined in this file: define it here, so that "
+                f"it can be inlined into '{self.current}'",
                 e.callee.pos,
             )
         if name not in MATH_FUNCTIONS:
-            raise self.error(
-                f"call to undeclared function '{name}': the supported functions are "
-                + ", ".join(sorted(MATH_FUNCTIONS)),
-                e.callee.pos,
-            )
+            raise self.error(self.unknown_function(name), e.callee.pos)
         params, result = MATH_FUNCTIONS[name]
         if len(e.args) != len(params):
             plural = "s" if len(params) != 1 else ""
@@ -185,9 +190,28 @@ class ExpressionTyping:
                 f"'{name}' takes {len(params)} argument{plural}, got {len(e.args)}", e.pos
             )
         types = [self.rvalue(a) for a in e.args]
+        if name in c_math.CLASSIFICATION:
+            return INT
         if result is None:  # min / max
             return usual_arithmetic(*types)
         return result
+
+    @staticmethod
+    def unknown_function(name: str) -> str:
+        """Why `name` cannot be called, and what to write instead."""
+        if name in c_math.REFUSED:
+            return f"'{name}' is not supported: {c_math.REFUSED[name]}"
+        double = c_math.long_double_form(name)
+        if double is not None:
+            return (
+                f"'{name}' computes in long double, which is not supported: call '{double}' "
+                "(double)"
+            )
+        return (
+            f"call to undeclared function '{name}': the functions are those of <math.h> (in "
+            "float and double forms: sqrtf, sqrt, ...), the classification macros isnan, "
+            "isinf, isfinite and signbit, abs, labs, llabs, min and max (docs/c-subset.md)"
+        )
 
     def unary(self, e: ast.Unary):
         if e.op == "&":
@@ -300,6 +324,11 @@ class ExpressionTyping:
                     target.pos,
                 )
             array = array_var(target)
+            if array.type.const and array.type.local:
+                raise self.error(
+                    f"cannot write to '{describe(target)}': '{array.name}' is a const array",
+                    target.pos,
+                )
             if array.type.const:
                 raise self.error(
                     f"cannot write to '{describe(target)}': '{array.name}' points to const "

@@ -12,6 +12,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     ArrayAttr,
     DictionaryAttr,
+    IndexType,
     IntegerAttr,
     MemRefType,
     ModuleOp,
@@ -102,6 +103,31 @@ class FunctionGen(ReductionGen, SynchronizationGen, ExpressionGen):
         if init is not None:
             self.emit(memref.StoreOp.get(self.convert(init, var.type).ssa, alloca, []))
 
+    def local_array(self, d: ast.InitDeclarator) -> None:
+        """A local array: a flat `memref.alloca` of its constant size, indexed as parameters
+        are (`i * n + j`); an initializer stores every element, zero where it gives none."""
+        var = d.var
+        t = var.type
+        alloca = self.emit(memref.AllocaOp.get(t.element.ir, shape=[t.size]), var.name)
+        self.slots[var] = alloca.results[0]
+        if d.init is None:
+            return
+        given = dict(d.elements)
+        for index in range(t.size):
+            if index in given:
+                with self.at(given[index].pos):
+                    value = self.convert(self.expr(given[index]), t.element)
+            else:
+                value = self.constant(0, t.element)
+            self.emit(memref.StoreOp.get(value.ssa, alloca, [self.index_constant(index)]))
+
+    def index_constant(self, value: int) -> SSAValue:
+        key = (self.block, ("index", value))
+        if key not in self.reuse:
+            op = arith.ConstantOp(IntegerAttr(value, IndexType()))
+            self.reuse[key] = self.emit_constant(op, f"c{value}_index")
+        return self.reuse[key]
+
     def read(self, var: Var) -> Val:
         if var in self.values:
             return self.values[var]
@@ -150,6 +176,13 @@ class FunctionGen(ReductionGen, SynchronizationGen, ExpressionGen):
     def declarator(self, d: ast.InitDeclarator) -> None:
         """One declared variable: a slot, or the SSA value of its initializer (docs/ir.md)."""
         var = d.var
+        if var.aliases is not None:  # `float *restrict p = A;`: p names A's memref
+            if var.param_index is None:
+                self.slots[var] = self.slots[var.aliases]
+            return
+        if var.is_array:
+            self.local_array(d)
+            return
         init = None if d.init is None else self.convert(self.expr(d.init), var.type)
         if var.needs_slot:
             self.new_slot(var, init)

@@ -27,11 +27,14 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Operation, Region, SSAValue
 
+from autogpu.dialects import agpu_math, c_math
 from autogpu.frontend import ast
 from autogpu.frontend.consteval import fold_binary
 from autogpu.frontend.expressions import MATH_FUNCTIONS
 from autogpu.frontend.symbols import Var, walk_expr
 from autogpu.frontend.types import (
+    DOUBLE,
+    FLOAT,
     INT,
     LONG,
     ULONG,
@@ -68,9 +71,8 @@ _FLOAT_OPS = {"+": arith.AddfOp, "-": arith.SubfOp, "*": arith.MulfOp, "/": arit
 _INT_PREDICATES = {"==": ("eq", "eq"), "!=": ("ne", "ne"), "<": ("slt", "ult"),
                    "<=": ("sle", "ule"), ">": ("sgt", "ugt"), ">=": ("sge", "uge")}  # fmt: skip
 _FLOAT_PREDICATES = {"==": "oeq", "!=": "une", "<": "olt", "<=": "ole", ">": "ogt", ">=": "oge"}
-_MATH_OPS = {"sqrt": math.SqrtOp, "exp": math.ExpOp, "log": math.LogOp, "fabs": math.AbsFOp,
-             "sin": math.SinOp, "cos": math.CosOp, "floor": math.FloorOp, "ceil": math.CeilOp,
-             "pow": math.PowFOp, "fmin": arith.MinnumfOp, "fmax": arith.MaxnumfOp}  # fmt: skip
+# The `math`/`arith` op of each name the table of <math.h> gives (dialects/c_math.py).
+_MATH_OPS = {op.name: op for op in (*math.Math.operations, arith.MinnumfOp, arith.MaxnumfOp)}
 _MIN_MAX = {"min": (arith.MinSIOp, arith.MinUIOp, arith.MinnumfOp),
             "max": (arith.MaxSIOp, arith.MaxUIOp, arith.MaxnumfOp)}  # fmt: skip
 
@@ -249,6 +251,9 @@ class ExpressionGen(Emitter):
             self.reading_entry = saved
 
     def block_arg(self, var: Var) -> SSAValue:
+        """The memref of an array: a parameter's block argument, a local array's alloca."""
+        if var.param_index is None:
+            return self.slots[var]
         return self.entry_args[var.param_index]
 
     def unary(self, e: ast.Unary) -> Val:
@@ -355,9 +360,42 @@ class ExpressionGen(Emitter):
             signed_op, unsigned_op, float_op = _MIN_MAX[name]
             op = float_op if t.is_float else signed_op if t.signed else unsigned_op
             return self.value(op(a.ssa, b.ssa), t)
+        if name in c_math.CLASSIFICATION:
+            return self.classify(name, self.expr(e.args[0]))
         args = [self.convert(self.expr(a), p) for a, p in zip(e.args, params)]
-        op_class = _MATH_OPS[name.removesuffix("f") if name not in _MATH_OPS else name]
-        return self.value(op_class(*(a.ssa for a in args)), result)
+        if name in c_math.INTEGER_ABS:
+            return self.value(math.AbsIOp(args[0].ssa), result)
+        function, single = c_math.lookup(name)
+        floating = FLOAT if single else DOUBLE
+        if function.op is None:
+            return self.value(agpu_math.MathCallOp(function.name, [a.ssa for a in args],
+                                                   result.ir), result)  # fmt: skip
+        value = self.value(_MATH_OPS[function.op](*(a.ssa for a in args)), floating)
+        return self.convert(value, result)  # lround: the rounded value as a long
+
+    def classify(self, name: str, x: Val) -> Val:
+        """`isnan`, `isinf`, `isfinite`, `signbit` of `x` (an integer `x` as a double) with the
+        values gcc gives them on x86-64 (C promises only zero or not): `isinf` is -1 for
+        -infinity, `signbit` the sign bit in place on a float (INT_MIN) and 1 on a double."""
+        x = self.convert(x, x.ctype if x.ctype.is_float else DOUBLE)
+        if name == "isnan":  # NaN is unordered with itself
+            return self.value(arith.CmpfOp(x.ssa, x.ssa, "uno"), INT)
+        if name == "signbit":
+            if x.ctype.bits == 32:
+                bits = self.value(arith.BitcastOp(x.ssa, INT.ir), INT)
+                return self.arith("&", bits, self.constant(-(1 << 31), INT), INT)
+            bits = self.value(arith.BitcastOp(x.ssa, ULONG.ir), ULONG)
+            return self.convert(self.arith(">>", bits, self.constant(63, ULONG), ULONG), INT)
+        infinity = self.constant(float("inf"), x.ctype)
+        if name == "isfinite":  # |x| < inf, false for NaN
+            magnitude = self.value(math.AbsFOp(x.ssa), x.ctype)
+            return self.value(arith.CmpfOp(magnitude.ssa, infinity.ssa, "olt"), INT)
+        negative = self.value(arith.NegfOp(infinity.ssa), x.ctype)
+        is_positive = self.emit(arith.CmpfOp(x.ssa, infinity.ssa, "oeq")).results[0]
+        is_negative = self.emit(arith.CmpfOp(x.ssa, negative.ssa, "oeq")).results[0]
+        sign = arith.SelectOp(is_negative, self.constant(-1, INT).ssa, self.constant(0, INT).ssa)
+        inner = self.value(sign, INT)
+        return self.value(arith.SelectOp(is_positive, self.constant(1, INT).ssa, inner.ssa), INT)
 
     # ---- conversions --------------------------------------------------------------------------
 

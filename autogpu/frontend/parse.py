@@ -43,9 +43,7 @@ UNSUPPORTED_KEYWORDS = {
     "enum": "enums are not supported: use #define constants",
     "typedef": "typedefs are not supported: write the type out (or use #define)",
     "sizeof": "'sizeof' is not supported: kernels index arrays by element, not by byte",
-    "static": "'static' is not supported: kernels are plain functions with local variables",
     "extern": "'extern' is not supported: kernels are self-contained functions",
-    "inline": "'inline' is not supported: kernels are plain void functions",
     "register": "'register' is not supported: drop it",
     "auto": "'auto' is not supported: write the type out",
     "asm": "inline assembly is not supported",
@@ -217,6 +215,7 @@ _TYPEDEF_WORDS = {"_Bool", "bool", "size_t", "ptrdiff_t", "int8_t", "int16_t", "
                   "uintptr_t"}  # fmt: skip
 _SPEC_WORDS = {"void", "char", "short", "int", "long", "float", "double", "signed", "unsigned",
                *_TYPEDEF_WORDS}  # fmt: skip
+_STORAGE_WORDS = {"static", "inline", "__inline__", "__inline"}
 # `true` and `false` of <stdbool.h>: the int constants 1 and 0 (C23 keywords).
 _BOOL_CONSTANTS = {"true": 1, "false": 0}
 
@@ -257,11 +256,20 @@ class _ToAst(Transformer_NonRecursive):
     def qualifier(self, meta, children):
         return children[0]
 
+    def storage(self, meta, children):
+        return children[0]
+
     def decl_specs(self, meta, tokens: list[Token]):
         words = [t for t in tokens if t.value in _SPEC_WORDS]
-        quals = [t for t in tokens if t.value not in _SPEC_WORDS]
+        storage = [t for t in tokens if t.value in _STORAGE_WORDS]
+        quals = [t for t in tokens if t.value not in _SPEC_WORDS and t.value not in _STORAGE_WORDS]
         base, spelling = self.base_type(words, (meta.line, meta.column))
         type_name = ast.TypeName(self.pos(meta), base, spelling)
+        for s in storage:
+            if s.value == "static":
+                type_name.static_pos = self.pos(s)
+            else:
+                type_name.inline_pos = self.pos(s)
         for q in quals:
             if q.value == "volatile":
                 raise self.error("'volatile' is not supported", q.line, q.column)

@@ -1,9 +1,13 @@
-"""The preprocessor of the C subset: comments, `#include`, object-like `#define`, `#pragma`.
+"""The preprocessor of the C subset: comments, `#include`, `#define` (object-like and
+function-like), `#pragma`.
 
 It keeps every line where it was (comments become spaces, directives become empty lines), so
 the parser's line numbers are the user's. Macro substitution shifts columns on the lines where
 it happens; `Preprocessed.original` maps a parser position back to the user's column (inside an
 expansion: the column of the macro's name), so diagnostics always point into the real source.
+A function-like macro's arguments are macro-expanded, substituted for its parameters, and the
+result rescanned, as C does; its use must end on the line where it starts (the arguments of
+one use cannot span lines), and `#`, `##` and variadic macros are refused, located.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ class Macro:
     name: str
     body: str
     line: int
+    params: tuple[str, ...] | None = None  # a function-like macro's parameters
 
 
 @dataclass
@@ -107,7 +112,7 @@ class Preprocessor:
             text = lines[index]
             if not _DIRECTIVE.match(text):
                 if all(cond for cond, _ in active):
-                    expanded, mapping = self.expand_line(text)
+                    expanded, mapping = self.expand_line(text, line_no)
                     if mapping is not None:
                         result.column_maps[line_no] = mapping
                     out.append(expanded)
@@ -167,7 +172,7 @@ class Preprocessor:
         elif name == "undef":
             self.macros.pop(rest.strip(), None)
         elif name == "pragma":
-            expanded, mapping = self.expand_line(rest)
+            expanded, mapping = self.expand_line(rest, line, rest_start)
             if mapping is None:
                 mapping = list(range(1, len(rest) + 2))
             lead = len(expanded) - len(expanded.lstrip())
@@ -188,44 +193,147 @@ class Preprocessor:
             raise self.error("#define needs a macro name", line, column)
         name = match.group(1)
         body = rest[match.end() :]
-        if body.startswith("("):
+        params = None
+        if body.startswith("("):  # no space before '(': a function-like macro
+            close = body.find(")")
+            if close < 0:
+                raise self.error(f"missing ')' in the parameters of macro '{name}'", line,
+                                 column + match.end())  # fmt: skip
+            spelled = body[1:close].split(",") if body[1:close].strip() else []
+            params = tuple(p.strip() for p in spelled)
+            for param in params:
+                if param == "..." or param.endswith("..."):
+                    raise self.error(
+                        f"variadic macro '{name}' is not supported: give it named parameters",
+                        line, column + match.start(1),
+                    )  # fmt: skip
+                if not _IDENT.fullmatch(param) or params.count(param) > 1:
+                    raise self.error(
+                        f"invalid parameter '{param}' of macro '{name}': the parameters are "
+                        "distinct identifiers",
+                        line, column + match.start(1),
+                    )  # fmt: skip
+            body = body[close + 1 :]
+        if "#" in body:
             raise self.error(
-                f"function-like macro '{name}' is not supported: only object-like macros "
-                "(#define NAME value) are; write the expression out or use a function",
+                f"'#' and '##' in the body of macro '{name}' are not supported: write the "
+                "tokens out",
                 line,
-                column + match.start(1),
+                column + len(rest) - len(body) + body.index("#"),
             )
-        self.macros[name] = Macro(name, body.strip(), line)
+        self.macros[name] = Macro(name, body.strip(), line, params)
 
-    def expand(self, text: str, hidden: frozenset[str]) -> str:
-        """Expands macros in a macro body (no position bookkeeping needed inside it)."""
+    def expand(self, text: str, hidden: frozenset[str], where: tuple[int, int]) -> str:
+        """Expands macros in a macro body or argument (no position bookkeeping inside it);
+        `where` is the user's position of the outermost use, for errors."""
+        tokens = _PP_TOKEN.findall(text)
         parts: list[str] = []
-        for token in _PP_TOKEN.findall(text):
+        index = 0
+        while index < len(tokens):
+            token = tokens[index]
             macro = self.macros.get(token)
-            if macro is not None and token not in hidden:
-                parts.append(" " + self.expand(macro.body, hidden | {token}) + " ")
-            else:
+            if macro is None or token in hidden:
                 parts.append(token)
+                index += 1
+                continue
+            replacement, index = self.replace(macro, tokens, index, hidden, where)
+            parts.append(replacement)
         return "".join(parts)
 
-    def expand_line(self, text: str) -> tuple[str, list[int] | None]:
-        """Expands macros in one source line; the column map if anything was substituted."""
+    def replace(
+        self,
+        macro: Macro,
+        tokens: list[str],
+        index: int,
+        hidden: frozenset[str],
+        where: tuple[int, int],
+    ) -> tuple[str, int]:
+        """The expansion of the use of `macro` at `tokens[index]` (padded with spaces so that
+        it never pastes onto its neighbours), and the index after the use. A function-like
+        macro's name not followed by '(' is left alone, as in C."""
+        inner = hidden | {macro.name}
+        if macro.params is None:
+            alias = self.macros.get(macro.body)
+            if alias is not None and alias.params is not None and alias.name not in inner:
+                return self.replace(alias, tokens, index, inner, where)  # `#define F SQ`
+            return " " + self.expand(macro.body, inner, where) + " ", index + 1
+        after = index + 1
+        while after < len(tokens) and tokens[after].isspace():
+            after += 1
+        if after == len(tokens) or tokens[after] != "(":
+            return tokens[index], index + 1
+        arguments, end = self.arguments(macro, tokens, after, where)
+        if len(arguments) != len(macro.params):
+            if not (len(macro.params) == 0 and arguments == [""]):
+                plural = "" if len(macro.params) == 1 else "s"
+                raise self.error(
+                    f"macro '{macro.name}' takes {len(macro.params)} argument{plural}, got "
+                    f"{len(arguments)}",
+                    *where,
+                )
+        values = {p: self.expand(a, hidden, where).strip()
+                  for p, a in zip(macro.params, arguments)}  # fmt: skip
+        body = "".join(values.get(t, t) for t in _PP_TOKEN.findall(macro.body))
+        return " " + self.expand(body, inner, where) + " ", end
+
+    def arguments(
+        self, macro: Macro, tokens: list[str], open_paren: int, where: tuple[int, int]
+    ) -> tuple[list[str], int]:
+        """The argument texts of a use whose '(' is `tokens[open_paren]` (commas inside nested
+        parentheses separate nothing), and the index after its ')'."""
+        arguments: list[str] = []
+        current: list[str] = []
+        depth = 0
+        for index in range(open_paren + 1, len(tokens)):
+            token = tokens[index]
+            if token == "(":
+                depth += 1
+            elif token == ")":
+                if depth == 0:
+                    arguments.append("".join(current))
+                    return arguments, index + 1
+                depth -= 1
+            elif token == "," and depth == 0:
+                arguments.append("".join(current))
+                current = []
+                continue
+            current.append(token)
+        raise self.error(
+            f"unterminated use of macro '{macro.name}': its arguments must end with ')' on the "
+            "line where it is used",
+            *where,
+        )
+
+    def expand_line(
+        self, text: str, line: int = 0, offset: int = 0
+    ) -> tuple[str, list[int] | None]:
+        """Expands macros in one source line (`text` starts at column `offset + 1` of line
+        `line`, for errors); the column map if anything was substituted."""
         if not any(t in self.macros for t in _IDENT.findall(text)):
             return text, None
+        tokens = _PP_TOKEN.findall(text)
+        starts = [0]
+        for token in tokens:
+            starts.append(starts[-1] + len(token))
         parts: list[str] = []
         mapping: list[int] = []
-        column = 1
-        for token in _PP_TOKEN.findall(text):
+        index = 0
+        while index < len(tokens):
+            token = tokens[index]
+            column = starts[index] + 1
             macro = self.macros.get(token)
             if macro is not None:
-                replacement = " " + self.expand(macro.body, frozenset({token})) + " "
-                parts.append(replacement)
-                mapping += [column] * len(replacement)
-            else:
-                parts.append(token)
-                mapping += range(column, column + len(token))
-            column += len(token)
-        mapping.append(column)
+                where = (line, column + offset)
+                replacement, end = self.replace(macro, tokens, index, frozenset(), where)
+                if end > index + 1 or replacement != token:
+                    parts.append(replacement)
+                    mapping += [column] * len(replacement)
+                    index = end
+                    continue
+            parts.append(token)
+            mapping += range(column, column + len(token))
+            index += 1
+        mapping.append(starts[-1] + 1)
         return "".join(parts), mapping
 
 

@@ -9,6 +9,7 @@ to reject anything.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -27,6 +28,11 @@ from autogpu.frontend.reductions import check_reduction_uses
 from autogpu.frontend.symbols import Function, Var
 from autogpu.frontend.types import ArrayType
 from autogpu.nesting import MAX_NESTING, too_deep
+
+
+# The largest local array (elements): CUDA gives a thread up to 512 KiB of local memory, and
+# a table this size is already far past what stays in registers.
+_LOCAL_ARRAY_LIMIT = 16384
 
 
 class Sema(ExpressionTyping):
@@ -115,7 +121,8 @@ class Sema(ExpressionTyping):
                 continue  # a prototype: calling it is rejected where it happens
             raise self.error(
                 f"global variable '{d.declarator.name}' is not supported: pass it as a "
-                "parameter, or use #define for a constant",
+                "parameter, use #define for a constant, or make it a table (static const "
+                "float w[3] = {...};)",
                 d.pos,
             )
 
@@ -167,8 +174,20 @@ class Sema(ExpressionTyping):
             result.append(var)
         return result
 
+    def no_storage_class(self, t: ast.TypeName, what: str) -> None:
+        """`static` and `inline` qualify functions and file-scope tables only."""
+        if t.static_pos is not None:
+            raise self.error(
+                f"'static' on {what} is not supported: a static local keeps its value between "
+                "calls, which threads cannot share; declare it without 'static'",
+                t.static_pos,
+            )
+        if t.inline_pos is not None:
+            raise self.error(f"'inline' applies to functions, not to {what}", t.inline_pos)
+
     def param(self, param: ast.Param, index: int) -> Var:
         d, t = param.declarator, param.type
+        self.no_storage_class(t, "a parameter")
         if d.name is None:
             raise self.error("parameter needs a name", param.pos)
         if d.function_pointer or d.params is not None:
@@ -362,11 +381,12 @@ class Sema(ExpressionTyping):
 
     def local_decl(self, decl: ast.Decl) -> None:
         t = decl.type
+        self.no_storage_class(t, "a local variable")
         if t.base is None:
             raise self.error("variables cannot have type void", t.pos)
-        if t.restrict:
-            raise self.error("'restrict' applies only to pointers", t.restrict_pos)
         for init_decl in decl.declarators:
+            if t.restrict and not init_decl.declarator.pointers:
+                raise self.error("'restrict' applies only to pointers", t.restrict_pos)
             d = init_decl.declarator
             if d.function_pointer:
                 raise self.error(f"function pointer '{d.name}' is not supported", d.pos)
@@ -375,21 +395,17 @@ class Sema(ExpressionTyping):
                     f"function declarations inside a function are not supported ('{d.name}')",
                     d.pos,
                 )
-            if d.arrays:
-                raise self.error(
-                    f"local array '{d.name}' is not supported: use scalar variables, or pass "
-                    "the array as a parameter",
-                    d.pos,
-                )
             if d.pointers:
-                raise self.error(
-                    f"local pointer '{d.name}' is not supported: index the parameter arrays "
-                    "directly",
-                    d.pos,
-                )
+                self.pointer_alias(t, init_decl)
+                continue
+            if d.arrays:
+                self.local_array(t, init_decl)
+                continue
             if isinstance(init_decl.init, ast.BraceInit):
                 raise self.error(
-                    "brace initializers are not supported", init_decl.init.pos
+                    f"braces around the initializer of scalar '{d.name}' are not supported: "
+                    "write it without them",
+                    init_decl.init.pos,
                 )
             var = Var(d.name, t.base, d.pos, t.spelling, const=t.const)
             self.declare(var, d.pos)
@@ -400,6 +416,140 @@ class Sema(ExpressionTyping):
                 var.initializing = True
                 self.rvalue(init_decl.init)
                 var.initializing = False
+
+    def pointer_alias(self, t: ast.TypeName, init_decl: ast.InitDeclarator) -> None:
+        """`float *restrict p = A;`: another name for the whole array `A` (a parameter or a
+        local array), with `const` on the pointee if written; `restrict` on it adds nothing
+        to what `A`'s own declaration says. Anything else a pointer could do is refused."""
+        d = init_decl.declarator
+        advice = (f"a local pointer may only name a whole array ({t.spelling} *restrict "
+                  f"{d.name} = A;): index the array directly (A[i * n + j])")  # fmt: skip
+        if len(d.pointers) > 1 or d.arrays or not isinstance(init_decl.init, ast.Name):
+            raise self.error(f"local pointer '{d.name}' is not supported here: {advice}",
+                             (init_decl.init or d).pos)  # fmt: skip
+        if t.restrict:
+            raise self.error(
+                f"'restrict' qualifies the pointer, not the element: write "
+                f"'{t.spelling} *restrict {d.name}'",
+                t.restrict_pos,
+            )
+        target = self.expr(init_decl.init)
+        array = init_decl.init.var
+        if not isinstance(target, ArrayType) or target.dims > 1:
+            raise self.error(f"'{init_decl.init.name}' is not a flat array: {advice}",
+                             init_decl.init.pos)  # fmt: skip
+        if target.element != t.base:
+            raise self.error(
+                f"'{d.name}' points to {t.spelling}, but '{array.name}' holds "
+                f"{target.element}: the types must match",
+                init_decl.init.pos,
+            )
+        alias = Var(d.name, target, d.pos, array.spelling, param_index=array.param_index)
+        if t.const and not target.const:
+            alias.type = dataclasses.replace(target, const=True)
+        alias.aliases = array
+        self.declare(alias, d.pos)
+        init_decl.var = alias
+
+    def local_array(self, t: ast.TypeName, init_decl: ast.InitDeclarator) -> None:
+        """`float acc[4][4];`, `const float w[5] = {...};`, `int lut[] = {...};`: constant
+        extents; the initializer's elements in row-major order (`init_decl.elements`)."""
+        d = init_decl.declarator
+        init = init_decl.init
+        if init is not None and not isinstance(init, ast.BraceInit):
+            raise self.error(
+                f"array '{d.name}' needs a brace initializer ({{1, 2, ...}})", init.pos
+            )
+        extents: list[int] = []
+        for index, extent in enumerate(d.arrays):
+            if extent is None:
+                if index > 0 or init is None:
+                    raise self.error(
+                        f"local array '{d.name}' needs every extent (the first may be left out "
+                        "when an initializer gives it)",
+                        d.pos,
+                    )
+                extents.append(0)  # from the initializer, below
+                continue
+            self.rvalue(extent)
+            value = const_int(extent)
+            if value is None:
+                raise self.error(
+                    f"the extent of local array '{d.name}' must be an integer constant (variable "
+                    "length arrays are not supported: use a #define constant)",
+                    extent.pos,
+                )
+            if value <= 0:
+                raise self.error(f"array extent must be positive, got {value}", extent.pos)
+            extents.append(value)
+        elements: list[tuple[int, ast.Expr]] = []
+        if init is not None:
+            row = 1
+            for extent in extents[1:]:
+                row *= extent
+            if extents[0] == 0:
+                count = self.initializer_items(init, extents[1:])
+                extents[0] = max(-(-count // row), 1)
+            elements = self.array_initializer(init, extents, d.name)
+        array = ArrayType(t.base, tuple(extents), t.const, False, local=True)
+        if array.size > _LOCAL_ARRAY_LIMIT:
+            raise self.error(
+                f"local array '{d.name}' has {array.size} elements: a GPU thread keeps at most "
+                f"{_LOCAL_ARRAY_LIMIT} in its local memory here; pass a larger array as a "
+                "parameter",
+                d.pos,
+            )
+        var = Var(d.name, array, d.pos, t.spelling, const=False)
+        self.declare(var, d.pos)
+        init_decl.var = var
+        init_decl.elements = elements
+
+    def initializer_items(self, init: ast.BraceInit, inner: list[int]) -> int:
+        """How many elements an initializer of unknown first extent spans (rows rounded up)."""
+        row = 1
+        for extent in inner:
+            row *= extent
+        count = 0
+        for item in init.items:
+            if isinstance(item, ast.BraceInit):
+                count = -(-count // row) * row + row
+            else:
+                count += 1
+        return count
+
+    def array_initializer(self, init: ast.BraceInit, extents: list[int], name: str
+                          ) -> list[tuple[int, ast.Expr]]:  # fmt: skip
+        """(flat index, value) of each element an initializer gives, C's way: a nested brace
+        starts the next row; elements it leaves out are zero."""
+        result: list[tuple[int, ast.Expr]] = []
+
+        def fill(items: list, extents: list[int], base: int) -> None:
+            size = 1
+            for extent in extents:
+                size *= extent
+            row = size // extents[0]
+            position = 0
+            for item in items:
+                if isinstance(item, ast.BraceInit):
+                    if len(extents) == 1:
+                        raise self.error(f"braces around an element of '{name}': remove them",
+                                         item.pos)  # fmt: skip
+                    position = -(-position // row) * row
+                    if position >= size:
+                        raise self.error(f"excess elements in the initializer of '{name}'",
+                                         item.pos)  # fmt: skip
+                    fill(item.items, extents[1:], base + position)
+                    position += row
+                    continue
+                if position >= size:
+                    raise self.error(f"excess elements in the initializer of '{name}'",
+                                     item.pos)  # fmt: skip
+                self.rvalue(item)
+                result.append((base + position, item))
+                position += 1
+
+        fill(init.items, extents, 0)
+        return result
 
     def condition(self, expr: ast.Expr) -> None:
         self.rvalue(expr)

@@ -23,6 +23,7 @@ class Var:
     needs_slot: bool = False
     initializing: bool = False
     unassigned: bool = False  # declared without initializer, not assigned yet (source order)
+    aliases: Var | None = None  # a local pointer naming a whole array (`float *p = A;`)
 
     @property
     def is_array(self) -> bool:

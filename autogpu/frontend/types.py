@@ -77,6 +77,16 @@ class ArrayType:
     const: bool = False
     restrict: bool = False
     expressions: tuple[object, ...] = field(default=(), compare=False, repr=False)
+    local: bool = False  # a local array (constant extents): `memref.alloca`, not a parameter
+
+    @property
+    def size(self) -> int:
+        """The element count of a local array (its extents are constants)."""
+        count = 1
+        for extent in self.extents:
+            assert isinstance(extent, int)
+            count *= extent
+        return count
 
     @property
     def dims(self) -> int:

@@ -21,6 +21,7 @@ import math
 
 import numpy as np
 
+from autogpu.dialects.c_math import FLOATING, MathFunction
 from autogpu.dialects.signature import C_TYPES
 
 F32 = np.float32
@@ -296,6 +297,19 @@ def libm_function(c_name: str, arity: int, single: bool):
     if single:
         return lambda *xs: F32(function(*xs))
     return function
+
+
+def libm_call(function: MathFunction, single: bool):
+    """The libm function of `agpu.math_call` (c_math.CALLED): its float form when `single`,
+    with each parameter's C type from the table (`ldexp(double, int)`)."""
+    floating = C_TYPES["float" if single else "double"].ctypes
+    kinds = {FLOATING: floating, "int": ctypes.c_int, "long": ctypes.c_long}
+    c_function = getattr(_LIBM, function.c_name(single))
+    c_function.restype = kinds[function.result]
+    c_function.argtypes = [kinds[k] for k in function.params]
+    if single and function.result == FLOATING:
+        return lambda *xs: F32(c_function(*xs))
+    return c_function
 
 
 # fmin/fmax (arith.minnumf/maxnumf): libm's, so signed zeros come out exactly as in C.

@@ -33,6 +33,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.traits import IsTerminator
 
+from autogpu.dialects.agpu_math import MathCallOp
 from autogpu.target.cuda_atomics import ATOMIC_KINDS
 from autogpu.interpreters import c_semantics as cs
 from autogpu.interpreters.c_semantics import InterpreterError
@@ -432,6 +433,12 @@ class _FunctionWriter:
         function = cs.libm_function(c_name, len(operands), single=kind == "f32")
         self._result(op, f"{self.bind(function, 'LIBM_' + c_name + '_')}({', '.join(operands)})")
 
+    def _library_call(self, op: Operation) -> None:
+        assert isinstance(op, MathCallOp)
+        function = cs.libm_call(op.facts, op.single)
+        name = self.bind(function, "LIBM_" + op.facts.c_name(op.single) + "_")
+        self._result(op, f"{name}({', '.join(self.use(v) for v in op.operands)})")
+
     def _absf(self, op: Operation) -> None:
         (a,), _ = self._float_operands(op)
         self._result(op, f"abs({a})")
@@ -712,6 +719,7 @@ _HANDLERS: dict[str, Callable[[_FunctionWriter, Operation], None]] = {
     "arith.minimumf": W._minmax_f,
     "arith.maximumf": W._minmax_f,
     "math.absf": W._absf,
+    "agpu.math_call": W._library_call,
     "math.fpowi": W._fpowi,
     "math.absi": W._int_math,
     "math.ipowi": W._int_math,

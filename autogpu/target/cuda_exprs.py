@@ -21,6 +21,7 @@ from xdsl.dialects.arith import (
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr
 from xdsl.ir import Attribute, Operation
 
+from autogpu.dialects.agpu_math import MathCallOp
 from autogpu.target.c_expr import (
     Binary,
     Cast,
@@ -498,6 +499,15 @@ def _math_call(op: Operation, args: Sequence[Expr], helpers: dict[str, str]) -> 
     return call(_math_name(base, want), operands, want)
 
 
+def _library_call(op: Operation, args: Sequence[Expr], _: dict[str, str]) -> Expr:
+    """`agpu.math_call`: CUDA's device function of the C name (`erfcf` on f32, `erfc` on
+    f64), each argument in its parameter's C type."""
+    assert isinstance(op, MathCallOp)
+    name = op.facts.c_name(op.single)
+    operands = [convert(a, ctype_of(v.type), Mode.EXACT) for a, v in zip(args, op.operands)]
+    return call(name, operands, ctype_of(op.result.type))
+
+
 def _fpowi(op: Operation, args: Sequence[Expr], _: dict[str, str]) -> Expr:
     want = ctype_of(op.results[0].type)
     exponent = convert(args[1], ctype_of(op.operands[1].type), Mode.PRESERVE)
@@ -649,6 +659,7 @@ _BUILDERS: dict[str, Builder] = {
     **{name: _math_call for name in _MATH_UNARY},
     **{name: _math_call for name in _MATH_BINARY},
     "math.fma": _math_call,
+    "agpu.math_call": _library_call,
     "math.fpowi": _fpowi,
     "math.absi": _int_math,
     "math.ctlz": _int_math,

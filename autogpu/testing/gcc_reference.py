@@ -3,7 +3,8 @@
 The source is compiled exactly as the frontend reads it (the `#pragma omp` lines are ignored
 without `-fopenmp`, so the loops run serially and in order), after a prelude that defines the
 `min`/`max` the frontend accepts with the IR's meaning: C comparison on the operands' common
-integer type (`minsi`/`minui`), `fmin`/`fmax` for floating point (`minnumf`/`maxnumf`).
+integer type (`minsi`/`minui`), `fmin`/`fmax` for floating point (`minnumf`/`maxnumf`), and
+defines `static` and `inline` away, so that a `static` kernel and its helpers are exported.
 
 Flags: `-O0 -ffp-contract=off -fno-fast-math` so every C operation is one IEEE operation
 (no FMA contraction, no reassociation); `-fwrapv` so signed overflow wraps as the IR says;
@@ -47,7 +48,8 @@ _INT_TYPES = ("int", "unsigned int", "long", "unsigned long", "long long", "unsi
 
 
 def _min_max_prelude() -> str:
-    lines = [f"#include <{header}.h>" for header in ("math", "stddef", "stdint", "stdbool")]
+    lines = [f"#include <{header}.h>"
+             for header in ("math", "stddef", "stdint", "stdbool", "stdlib")]  # fmt: skip
     for which, op in (("min", "<"), ("max", ">")):
         cases = []
         for type_ in _INT_TYPES:
@@ -61,6 +63,9 @@ def _min_max_prelude() -> str:
         lines.append(
             f"#define {which}(a, b) _Generic((a) + (b), {', '.join(cases)})((a), (b))"
         )
+    # `static` and `inline` functions exported, so that ctypes finds kernels and helpers (the
+    # subset has no static locals, and a file-scope static table means the same exported).
+    lines += [f"#define {word}" for word in ("static", "inline", "__inline", "__inline__")]
     return "\n".join(lines) + "\n"
 
 

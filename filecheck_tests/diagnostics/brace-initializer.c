@@ -5,7 +5,7 @@ void f(int *a) {
 }
 
 // CHECK-NOT: Traceback
-// CHECK: {{^.*}}brace-initializer.c:3:11: error: brace initializers are not supported
+// CHECK: {{^.*}}brace-initializer.c:3:11: error: braces around the initializer of scalar 'x' are not supported: write it without them
 // CHECK-NEXT: {{^  int x = \{1\};$}}
 // CHECK-NEXT: {{^ {10}\^$}}
 // CHECK-NOT: Traceback

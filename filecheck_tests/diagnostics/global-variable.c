@@ -3,7 +3,7 @@ int counter;
 void f(int *a) { a[0] = counter; }
 
 // CHECK-NOT: Traceback
-// CHECK: {{^.*}}global-variable.c:2:5: error: global variable 'counter' is not supported: pass it as a parameter, or use #define for a constant
+// CHECK: {{^.*}}global-variable.c:2:5: error: global variable 'counter' is not supported: pass it as a parameter, use #define for a constant, or make it a table (static const float w[3] = {...};)
 // CHECK-NEXT: {{^int counter;$}}
 // CHECK-NEXT: {{^ {4}\^$}}
 // CHECK-NOT: Traceback

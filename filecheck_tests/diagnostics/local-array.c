@@ -1,11 +1,11 @@
 // RUN: not autogpu-opt %s 2>&1 | filecheck --strict-whitespace %s
 void f(int n, float *out) {
-  float tmp[16];
+  float tmp[n];
   out[0] = 0;
 }
 
 // CHECK-NOT: Traceback
-// CHECK: {{^.*}}local-array.c:3:9: error: local array 'tmp' is not supported: use scalar variables, or pass the array as a parameter
-// CHECK-NEXT: {{^  float tmp\[16\];$}}
-// CHECK-NEXT: {{^ {8}\^$}}
+// CHECK: {{^.*}}local-array.c:3:13: error: the extent of local array 'tmp' must be an integer constant (variable length arrays are not supported: use a #define constant)
+// CHECK-NEXT: {{^  float tmp\[n\];$}}
+// CHECK-NEXT: {{^ {12}\^$}}
 // CHECK-NOT: Traceback

@@ -4,7 +4,7 @@ void f(int n, float *a) {
 }
 
 // CHECK-NOT: Traceback
-// CHECK: {{^.*}}recursion.c:3:14: error: 'f' calls itself: recursion is not supported
+// CHECK: {{^.*}}recursion.c:3:14: error: 'f' calls itself (f -> f): recursion is not supported: write it as a loop
 // CHECK-NEXT: {{^  if \(n > 0\) f\(n \- 1, a\);$}}
 // CHECK-NEXT: {{^ {13}\^$}}
 // CHECK-NOT: Traceback

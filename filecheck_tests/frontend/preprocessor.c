@@ -41,3 +41,31 @@ void defines(float *a, int *out) {
 void redefined(int *out) { out[0] = N; }
 // CHECK-LABEL: func.func @redefined(
 // CHECK: arith.constant 7 : i32
+
+// Function-like macros: arguments expanded, substituted and rescanned (nested uses, commas
+// inside parentheses, bodies continued with '\', a name defined as another macro's name).
+#define IDX(i, j) ((i) * n + (j))
+#define AT(A, i, j) A[IDX(i, j)]
+#define SQ(x) ((x) * (x))
+#define MAX3(a, b, c) \
+  max(max(a, b), \
+      c)
+#define THREE() 3
+#define SQUARE SQ
+void function_like(int n, const float *a, float *b) {
+  for (int i = 0; i < n; i++)
+    AT(b, i, 1) = SQ(a[IDX(i, 0)]) + MAX3(a[i], (float)SQ(i), 2.0f) + THREE() + SQUARE(n);
+}
+// CHECK-LABEL: func.func @function_like(
+// SQ(a[IDX(i, 0)]) reads its argument twice, as C's expansion does.
+// CHECK: %[[ROW:.*]] = arith.muli %i, %n overflow<nsw> : i32
+// CHECK-NEXT: %[[A0:.*]] = arith.addi %[[ROW]], %c0{{.*}} overflow<nsw> : i32
+// CHECK-NEXT: %[[IA:.*]] = arith.index_cast %[[A0]] : i32 to index
+// CHECK-NEXT: %[[X:.*]] = memref.load %a[%[[IA]]] : memref<?xf32>
+// CHECK: %[[Y:.*]] = memref.load %a[%{{.*}}] : memref<?xf32>
+// CHECK-NEXT: arith.mulf %[[X]], %[[Y]] : f32
+// CHECK: arith.muli %i, %i overflow<nsw> : i32
+// CHECK: arith.maxnumf
+// CHECK: arith.maxnumf
+// CHECK: arith.muli %n, %n overflow<nsw> : i32
+// CHECK: memref.store %{{.*}}, %b[%{{.*}}] : memref<?xf32>

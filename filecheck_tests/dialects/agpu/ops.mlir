@@ -108,3 +108,15 @@ func.func @nest(%m: i32, %n: i32, %p: i32) {
   }
   func.return
 }
+
+// A <math.h> function without a math op: the float form on f32, an int parameter as i32.
+// CHECK-LABEL: func.func @math_call
+func.func @math_call(%x: f32, %e: i32, %d: f64) -> (f32, f64, i32) {
+  // CHECK-NEXT: %{{.*}} = "agpu.math_call"(%{{.*}}, %{{.*}}) <{function = "ldexp"}> : (f32, i32) -> f32
+  %r = "agpu.math_call"(%x, %e) <{function = "ldexp"}> : (f32, i32) -> f32
+  // CHECK-NEXT: "agpu.math_call"(%{{.*}}) <{function = "erfc"}> : (f64) -> f64
+  %s = "agpu.math_call"(%d) <{function = "erfc"}> : (f64) -> f64
+  // CHECK-NEXT: "agpu.math_call"(%{{.*}}) <{function = "ilogb"}> : (f64) -> i32
+  %t = "agpu.math_call"(%d) <{function = "ilogb"}> : (f64) -> i32
+  func.return %r, %s, %t : f32, f64, i32
+}
