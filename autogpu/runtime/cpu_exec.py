@@ -299,6 +299,7 @@ class CpuProgram:
         cache: str | os.PathLike[str] | None = None,
         cxx: str | None = None,
         extra_flags: Sequence[str] = (),
+        memory_budget: int | None = None,
     ):
         if thread_order not in THREAD_ORDERS:
             raise ValueError(
@@ -308,6 +309,8 @@ class CpuProgram:
         self.threads = threads
         self.thread_order = thread_order
         self.seed = seed
+        self.memory_budget = memory_budget  # bytes; functions in parts run within it
+        self.timeline: list[tuple[str, int, float, float]] | None = None  # set: parts record
         self.source = cuda_source
         kernels = kernel_names(self.functions)
         self.cpp_source = prepare_source(cuda_source, kernels)
@@ -359,19 +362,43 @@ class CpuProgram:
         if not self._release.alive:
             raise KernelLaunchError("the CPU program was closed: its kernels are unloaded")
         args, named = call_arguments(args, named)
-        call = bind_arguments(find_function(self.functions, function_name), args, named)
-        for launch in launch_trace(call):
-            if not launch.config.empty:
-                self._launch(launch, call)
+        function = find_function(self.functions, function_name)
+        if function.parts is not None:  # agpu-out-of-core: in parts within memory_budget
+            self._run_parts(function, args, named)
+            return
+        call = bind_arguments(function, args, named)
+        self._run_call(call)
 
     __call__ = run
 
-    def _launch(self, launch: Launch, call: BoundCall) -> None:
+    def _run_call(self, call: BoundCall, pointers: Mapping[str, int] | None = None) -> None:
+        for launch in launch_trace(call):
+            if not launch.config.empty:
+                self._launch(launch, call, pointers or {})
+
+    def _run_parts(self, function: Function, args: Sequence[Any], named: Mapping[str, Any]
+                   ) -> None:
+        from autogpu.runtime.parts import CpuPartRunner, bind_part_call, plan_parts
+
+        call = bind_part_call(function, function.parts, args, named, bind_arguments)
+        plan = plan_parts(call, function.parts, self.memory_budget)
+        self.last_plan = plan
+        if plan.in_core:
+            for part in plan.parts:
+                from autogpu.runtime.parts import with_part
+
+                self._run_call(with_part(call, function.parts, part.lo, part.hi))
+            return
+        CpuPartRunner(plan, call, self.timeline).run(self._run_call)
+
+    def _launch(self, launch: Launch, call: BoundCall, pointers: Mapping[str, int]) -> None:
         entry, config = launch.entry, launch.config
         holders = []
         for name in entry.args:
             value = launch.argument(name, call)
-            if isinstance(value, np.ndarray):
+            if name in pointers:  # a part buffer, shifted (runtime.parts)
+                holders.append(ctypes.c_void_p(pointers[name]))
+            elif isinstance(value, np.ndarray):
                 holders.append(ctypes.c_void_p(value.ctypes.data))
             else:
                 holders.append(BY_DTYPE[value.dtype.name].ctypes(value.item()))
