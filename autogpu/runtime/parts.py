@@ -4,8 +4,8 @@ outermost parallel loop whose data fit a device-memory budget (docs/out-of-core.
 The launch description's `parts` entry gives the loop's bounds and, per array, the elements
 `[first, end)` a part `[lo, hi)` reads and writes, as launch-language expressions over the
 scalar parameters and the part's bounds. `plan_parts` picks the most rows per part such that
-the arrays read whole (resident, copied once) plus `slots` part buffers (double buffering: part
-k+1 is copied in while part k computes) fit the budget; the last part takes what is left.
+the arrays read whole (resident, copied once) plus `SLOTS` part buffers (part k+1 copied in and part
+k-1 out while part k computes) fit the budget; the last part takes what is left.
 Each part copies in what it reads or writes (a written row is copied back whole, so the
 elements of it the kernel leaves alone must hold the caller's values), runs the function's
 launches with `agpu_part_lo/hi` set and every array passed as its part buffer's address minus
@@ -37,8 +37,9 @@ from autogpu.runtime.arguments import (
 )
 from autogpu.target.launch import evaluate
 
-SLOTS = 2
-"""Part buffers per array and device: one is copied while the other computes."""
+SLOTS = 3
+"""Part buffers per array and device: part k+1 is copied in and part k-1 out while part k
+computes."""
 
 
 @dataclass(frozen=True)
