@@ -34,6 +34,7 @@ void jacobi(int n, int m, const double in[n][m], double out[n][m]) {
       out[i][j] = 0.25 * (in[i - 1][j] + in[i + 1][j] + in[i][j - 1] + in[i][j + 1]);
 }
 """
+STENCIL_LONG = STENCIL.replace("int", "long")  # 64-bit loops: the frontend normalises them
 GEMV = """
 void gemv(int n, int m, const float A[n][m], const float *x, float *y) {
 #pragma omp parallel for
@@ -95,6 +96,16 @@ def test_stencil_with_halos_in_parts_matches_gcc(n, m, pipeline):
         # each part's buffer of `in` holds its rows and one row of halo on each side
         first = plan.parts[1].slices[0]
         assert (first.first, first.end) == ((plan.parts[1].lo - 1) * m, (plan.parts[1].hi + 1) * m)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 40])
+def test_a_normalised_64_bit_loop_in_parts_matches_gcc(n):
+    rng = np.random.default_rng(n)
+    m = 9
+    a, out = rng.random((n, m)), rng.random((n, m))
+    program = _check(STENCIL_LONG, "jacobi", [n, m, a, out], SLOTS * 8 * m * 5)
+    if n == 40:
+        assert len(program.last_plan.parts) >= 3
 
 
 def test_a_vector_read_whole_stays_resident():

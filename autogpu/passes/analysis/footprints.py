@@ -19,11 +19,11 @@ naming the access.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from xdsl.dialects import func, memref
-from xdsl.dialects.builtin import ArrayAttr, StringAttr
+from xdsl.dialects import arith, func, memref
+from xdsl.dialects.builtin import ArrayAttr, MemRefType, StringAttr
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from autogpu.dialects.agpu import ParallelForOp
@@ -35,6 +35,7 @@ from autogpu.passes.analysis.aliasing import (
     is_local_allocation,
     memory_accesses,
 )
+from autogpu.passes.analysis.integers import constant_int
 from autogpu.passes.analysis.polynomial import Polynomial, PolynomialAnalysis
 
 
@@ -57,12 +58,15 @@ class ArrayFootprint:
     reads: set[int] = field(default_factory=set[int])
     write: int | None = None
     whole: bool = False
+    shift: str = ""  # a symbolic row offset (a normalised loop's lower bound), "" if none
 
     def range_text(self, offsets: Sequence[int], lo: str, hi: str) -> tuple[str, str]:
         """[first, end) elements, in the launch language, for rows `lo + min(offsets)` to
         `hi + max(offsets)`."""
         def row_of(bound: str, k: int) -> str:
-            shifted = bound if k == 0 else f"({bound} {'-' if k < 0 else '+'} {abs(k)})"
+            start = f"{bound} + {self.shift}" if self.shift else bound
+            shifted = start if k == 0 else f"{start} {'-' if k < 0 else '+'} {abs(k)}"
+            shifted = shifted if shifted == bound else f"({shifted})"
             return shifted if self.row == "1" else f"{shifted} * {self.row}"
 
         return row_of(lo, min(offsets)), row_of(hi, max(offsets))
@@ -77,20 +81,56 @@ class NestFootprints:
     arrays: tuple[ArrayFootprint, ...]
 
 
-def _text(poly: Polynomial, names: dict[int, str]) -> str | None:
-    """A polynomial over scalar parameters as a launch-language expression (None if an atom is
-    no parameter)."""
+_PRINTED = {arith.AddiOp: "+", arith.SubiOp: "-", arith.MuliOp: "*", arith.DivSIOp: "/",
+            arith.RemSIOp: "%", arith.MinSIOp: "min", arith.MaxSIOp: "max"}
+
+
+def host_text(value: SSAValue, names: dict[SSAValue, str], depth: int = 0) -> str | None:
+    """A value computed from scalar parameters and constants as a launch-language expression
+    (`min(1, n - 1)` of a normalised 64-bit loop), None if it is anything else."""
+    if value in names:
+        return names[value]
+    if (constant := constant_int(value)) is not None:
+        return str(constant)
+    owner = value.owner
+    if depth > 16 or not isinstance(owner, Operation):
+        return None
+    if isinstance(owner, (arith.ExtSIOp, arith.IndexCastOp)):
+        return host_text(owner.operands[0], names, depth + 1)
+    op = _PRINTED.get(type(owner))
+    if op is None:
+        return None
+    a, b = (host_text(v, names, depth + 1) for v in owner.operands)
+    if a is None or b is None:
+        return None
+    return f"{op}({a}, {b})" if op in ("min", "max") else f"({a} {op} {b})"
+
+
+def _text(poly: Polynomial, names: Callable[[int], str | None]) -> str | None:
+    """A polynomial over host-computable atoms as a launch-language expression (None if an atom
+    is not one)."""
     parts = []
     for monomial, _ in sorted(poly.terms.items(), key=lambda t: (-len(t[0]), t[0])):
-        if any(a not in names for a in monomial):
+        factors = [names(a) for a in monomial]
+        if any(f is None for f in factors):
             return None
         coefficient = poly.signed(monomial)
-        factors = [names[a] for a in sorted(monomial, key=lambda a: names[a])]
-        if coefficient != 1 or not factors:
-            factors.insert(0, str(coefficient))
-        parts.append(" * ".join(factors))
+        texts = sorted(f for f in factors if f is not None)
+        if coefficient != 1 or not texts:
+            texts.insert(0, str(coefficient))
+        parts.append(" * ".join(texts))
     text = " + ".join(parts).replace("+ -", "- ") or "0"
     return text if len(parts) < 2 and "-" not in text[1:] else f"({text})"
+
+
+@dataclass(frozen=True)
+class _Subscript:
+    """One access split as `row * (i + shift + k) + t`: `shift` symbolic (text, "" if 0)."""
+
+    row_text: str
+    row_key: tuple
+    shift: str
+    k: int
 
 
 class _Nest:
@@ -98,56 +138,61 @@ class _Nest:
         self.nest = nest
         self.iv = nest.body.block.args[0]
         self.polys = _through_extensions()
-        self.params: dict[int, str] = {}  # atom id -> C name of a scalar parameter
+        self.arg_names: dict[SSAValue, str] = {}  # scalar parameters by C name
         for arg in function.body.block.args:
             name = c_name(arg)
-            if name is not None and not hasattr(arg.type, "element_type"):
-                self.params[self.polys.atom_id(arg)] = name
+            if name is not None and not isinstance(arg.type, MemRefType):
+                self.arg_names[arg] = name
         self.i = self.polys.atom_id(self.iv)
         self.inner_ivs = {
             self.polys.atom_id(arg)
             for op in nest.walk() if op is not nest
             for region in op.regions for block in region.blocks for arg in block.args
         }
+        self._names: dict[int, str | None] = {}
+
+    def name(self, atom: int, poly: Polynomial) -> str | None:
+        """The launch-language text of an atom computed on the host from parameters."""
+        if atom not in self._names:
+            value = poly.atoms[atom]
+            self._names[atom] = None if atom == self.i or atom in self.inner_ivs \
+                else host_text(value, self.arg_names)
+        return self._names[atom]
+
+    def text(self, poly: Polynomial) -> str | None:
+        return _text(poly, lambda a: self.name(a, poly))
 
     def bound(self, value: SSAValue, what: str) -> str:
-        poly = self.polys.poly(value)
-        text = _text(poly, self.params)
+        text = host_text(value, self.arg_names)
         if text is None:
             raise FootprintError(
-                f"out-of-core: the {what} bound of the parallel loop is not a polynomial in the "
+                f"out-of-core: the {what} bound of the parallel loop is not computed from the "
                 "scalar parameters, so the parts cannot be computed on the host", self.nest)
         return text
 
-    def classify(self, access: memref.LoadOp | memref.StoreOp, footprint: ArrayFootprint | None,
-                 name: str) -> tuple[str, Polynomial | None, int | None]:
-        """(row text, row polynomial or None when free of `i`, k) of one access."""
+    def classify(self, access: memref.LoadOp | memref.StoreOp, name: str) -> _Subscript | None:
+        """The access's rows, or None when it does not depend on `i`."""
         where = f"the subscript of '{name}'"
         if len(access.indices) != 1:
             raise FootprintError(f"out-of-core: {where} is not a flat index", access)
         poly = self.polys.index_poly(access.indices[0])
-        allowed = set(self.params) | self.inner_ivs | {self.i}
-        if any(a not in allowed for a in poly.atom_ids()):
-            raise FootprintError(
-                f"out-of-core: {where} depends on a value read from memory or computed in a "
-                "way the index analysis does not follow (indirect subscript), so the rows a "
-                "part touches are unknown", access)
+        for atom in poly.atom_ids():
+            if atom != self.i and atom not in self.inner_ivs and self.name(atom, poly) is None:
+                raise FootprintError(
+                    f"out-of-core: {where} depends on a value read from memory or computed in a "
+                    "way the index analysis does not follow (indirect subscript), so the rows a "
+                    "part touches are unknown", access)
         split = poly.split(self.i)
         if split is None:
             raise FootprintError(f"out-of-core: {where} is not affine in the split loop's "
                                  "index", access)
         row, rest = split
         if not row.terms:
-            return "", None, None
-        if row.atom_ids() - set(self.params):
+            return None
+        text = self.text(row)
+        if text is None:
             raise FootprintError(f"out-of-core: {where} has a row size that depends on an "
                                  "inner loop", access)
-        text = _text(row, self.params)
-        assert text is not None
-        return text, row, self._halo(row, rest, access, where)
-
-    def _halo(self, row: Polynomial, rest: Polynomial, access: Operation, where: str) -> int:
-        """k with rest = k*row + t, t within one row."""
         if len(row.terms) != 1:
             raise FootprintError(f"out-of-core: {where} has a row size that is not one product "
                                  "of parameters", access)
@@ -155,23 +200,32 @@ class _Nest:
         scale = row.signed(monomial)
         if scale <= 0:
             raise FootprintError(f"out-of-core: {where} runs backwards over rows", access)
-        multiple = rest.signed(monomial) if monomial in rest.terms else 0
-        inside = {m: rest.signed(m) for m in rest.terms if m != monomial}
-        if not monomial:  # a constant row size: k and t from the constant term
-            return multiple // scale if not inside else self._inner(
-                scale, multiple, inside, access, where)
-        if multiple % scale:
-            raise FootprintError(f"out-of-core: {where} is not a whole number of rows "
-                                 "from the split index", access)
+        rows: dict[tuple, int] = {}  # rest = row * rows + inside
+        inside: dict[tuple, int] = {}
+        for term, coefficient in rest.terms.items():
+            quotient = list(term)
+            try:
+                for atom in monomial:
+                    quotient.remove(atom)
+            except ValueError:
+                inside[term] = coefficient
+                continue
+            value = rest.signed(term)
+            if value % scale:
+                raise FootprintError(f"out-of-core: {where} is not a whole number of rows "
+                                     "from the split index", access)
+            rows[tuple(quotient)] = value // scale
+        offset = Polynomial.make(rest.type, rows, rest.atoms)
+        k = offset.constant
+        shifted = offset.minus(Polynomial.constant_of(rest.type, k))
+        shift = self.text(shifted) if shifted.terms else ""
+        if shift is None:
+            raise FootprintError(f"out-of-core: {where} mixes the split index with inner "
+                                 "indices in one row: the rows a part touches are unknown",
+                                 access)
         if inside:
             self._check_inside(row, access, where)
-        return multiple // scale
-
-    def _inner(self, scale: int, multiple: int, inside: dict, access: Operation,
-               where: str) -> int:
-        raise FootprintError(
-            f"out-of-core: {where} mixes the split index with inner indices in rows of "
-            f"{scale} elements that no extents bound", access)
+        return _Subscript(text, row.key, shift, k)
 
     def _check_inside(self, row: Polynomial, access: memref.LoadOp | memref.StoreOp,
                       where: str) -> None:
@@ -182,10 +236,10 @@ class _Nest:
         if isinstance(extents, ArrayAttr):
             inner = [e.data for e in extents.data[1:] if isinstance(e, StringAttr)]
         (monomial, _), = row.terms.items()
-        names = sorted(self.params[a] for a in monomial)
+        names = sorted(self.name(a, row) or "?" for a in monomial)
         if sorted(inner) != names or row.signed(monomial) != 1:
             raise FootprintError(
-                f"out-of-core: {where} indexes within a row of {_text(row, self.params)} "
+                f"out-of-core: {where} indexes within a row of {self.text(row)} "
                 "elements that no extents bound (declare the array with its extents, as "
                 "`double A[n][m]`, so each subscript stays within its row)", access)
 
@@ -205,7 +259,7 @@ def nest_footprints(nest: ParallelForOp, function: func.FuncOp) -> NestFootprint
         raise FootprintError("out-of-core: the nest touches memory other than by loads and "
                              "stores (a call or a copy), so its footprint is unknown", nest)
     arrays: dict[SSAValue, ArrayFootprint] = {}
-    rows: dict[SSAValue, Polynomial] = {}
+    shapes: dict[SSAValue, tuple[tuple, str]] = {}
     stores: dict[SSAValue, memref.StoreOp] = {}
     for access in accesses:
         array = access.memref
@@ -215,10 +269,10 @@ def nest_footprints(nest: ParallelForOp, function: func.FuncOp) -> NestFootprint
             raise FootprintError("out-of-core: an access to memory that is no array parameter",
                                  access.op)
         name = c_name(array) or "?"
-        text, row, k = reader.classify(access.op, arrays.get(array), name)
-        footprint = arrays.setdefault(array, ArrayFootprint(name, text or "1"))
+        subscript = reader.classify(access.op, name)
+        footprint = arrays.setdefault(array, ArrayFootprint(name, "1"))
         writes = isinstance(access.op, memref.StoreOp)
-        if row is None:
+        if subscript is None:
             if writes:
                 raise FootprintError(
                     f"out-of-core: every part would write the same elements of '{name}' (the "
@@ -226,19 +280,19 @@ def nest_footprints(nest: ParallelForOp, function: func.FuncOp) -> NestFootprint
                     access.op)
             footprint.whole = True
             continue
-        if array in rows and rows[array].key != row.key:
+        shape = (subscript.row_key, subscript.shift)
+        if shapes.setdefault(array, shape) != shape:
             raise FootprintError(f"out-of-core: the subscripts of '{name}' use different row "
-                                 "sizes", access.op)
-        rows[array], footprint.row = row, text
-        assert k is not None
+                                 "sizes or offsets", access.op)
+        footprint.row, footprint.shift = subscript.row_text, subscript.shift
         if writes:
-            if footprint.write is not None and footprint.write != k:
+            if footprint.write is not None and footprint.write != subscript.k:
                 raise FootprintError(f"out-of-core: an iteration writes two rows of '{name}', "
                                      "so a part does not own what it writes", access.op)
-            footprint.write = k
+            footprint.write = subscript.k
             stores[array] = access.op  # type: ignore[assignment]
         else:
-            footprint.reads.add(k)
+            footprint.reads.add(subscript.k)
     for array, footprint in arrays.items():
         if footprint.write is None:
             continue

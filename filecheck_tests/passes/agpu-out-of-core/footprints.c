@@ -39,3 +39,14 @@ void shifted(int n, const float *x, float *y) {
 }
 // CHECK-LABEL: func.func @shifted(
 // CHECK-SAME: {name = "y", row = "1", write = ["(agpu_part_lo + 2)", "(agpu_part_hi + 2)"]}
+
+// 64-bit loops are normalised by the frontend (i = i' + 1, i' from 0): the bounds are printed
+// from the parameters, min() included, and the rows follow the normalised index.
+void jacobi64(long n, long m, const double in[n][m], double out[n][m]) {
+#pragma omp parallel for collapse(2)
+  for (long i = 1; i < n - 1; i++)
+    for (long j = 1; j < m - 1; j++)
+      out[i][j] = in[i - 1][j] + in[i + 1][j];
+}
+// CHECK-LABEL: func.func @jacobi64(
+// CHECK-SAME: lb = "0", ub = "((n - 1) - min(1, (n - 1)))", arrays = [{name = "in", row = "m", read = ["agpu_part_lo * m", "(agpu_part_hi + 2) * m"]}, {name = "out", row = "m", write = ["(agpu_part_lo + 1) * m", "(agpu_part_hi + 1) * m"]}]
