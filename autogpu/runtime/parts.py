@@ -40,6 +40,10 @@ from autogpu.target.launch import evaluate
 SLOTS = 3
 """Part buffers per array and device: part k+1 is copied in and part k-1 out while part k
 computes."""
+MAX_PART_BYTES = 1 << 30
+"""A part's buffers hold at most this much (when the budget allows more): many parts keep the
+pipeline's fill and drain (the first copy in, the last copy out) small against its length,
+and copies of hundreds of MiB already run at the link's full speed."""
 
 
 @dataclass(frozen=True)
@@ -200,7 +204,10 @@ def plan_parts(call: BoundCall, spec: PartsSpec, budget: int | None) -> PartPlan
     if budget is None or everything <= budget:
         return PartPlan(spec, total, (whole_part(),), resident, True, everything,
                         resident_bytes, budget)
-    fits = lambda rows: resident_bytes + SLOTS * part_bytes(rows) <= budget  # noqa: E731
+    def fits(rows: int) -> bool:
+        return resident_bytes + SLOTS * part_bytes(rows) <= budget and (
+            rows == 1 or part_bytes(rows) <= MAX_PART_BYTES)
+
     if not fits(1):
         raise KernelLaunchError(
             f"'{call.function.name}' cannot run in parts within a memory budget of {budget} "

@@ -211,3 +211,26 @@ def test_the_gpu_pipeline_matches_the_cpu_schedule(source, name, shape):
     for got, want in zip(args, expected):
         if isinstance(got, np.ndarray):
             np.testing.assert_array_equal(got, want)
+
+
+TIMELINE = [("copy-in", 0, 0.0, 0.002), ("kernel", 0, 0.002, 0.003), ("copy-in", 1, 0.002, 0.004),
+            ("copy-out", 0, 0.003, 0.004), ("kernel", 1, 0.004, 0.005),
+            ("copy-out", 1, 0.005, 0.006)]
+
+
+def test_the_gantt_chart_is_drawn(tmp_path):
+    pytest.importorskip("matplotlib")
+    from autogpu.runtime.pipeline import draw_timeline
+
+    assert draw_timeline(TIMELINE, str(tmp_path / "t.png"), "two parts")
+    assert (tmp_path / "t.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_without_matplotlib_no_chart_is_drawn(tmp_path, monkeypatch):
+    import sys
+
+    from autogpu.runtime.pipeline import draw_timeline
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    assert not draw_timeline(TIMELINE, str(tmp_path / "t.png"))
+    assert not (tmp_path / "t.png").exists()
