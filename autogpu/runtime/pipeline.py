@@ -3,7 +3,7 @@ over CUDA streams, so that copying part k+1 in and part k-1 out overlap computin
 
 Each device gets a lane: three streams (copies in, kernels, copies out, so both copy engines
 and the SMs work at once), `SLOTS` part buffers per array, and the arrays read whole copied
-once. The caller's arrays are page-locked in place (`cuMemHostRegister`) for the time of the
+once. The caller's arrays are page-locked in place (`cuMemHostRegister`, portable) for the time of the
 call, so the asynchronous copies go straight from and to them, with no staging copy. Events
 order the work: a part's kernels wait for its copy in, its copy out for its kernels, and the
 copy in of part k + SLOTS for the copy out of part k (it reuses that buffer). Parts go to the
@@ -14,6 +14,8 @@ start and end events are read back as (stage, part, start s, end s) from the fir
 
 from __future__ import annotations
 
+import ctypes
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -59,22 +61,39 @@ class _Lane:
         self.allocations = []
 
 
-def _register(driver: Any, arrays: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """The arrays page-locked in place (flat views); `_unregister` undoes it."""
+_PORTABLE = 1  # CU_MEMHOSTREGISTER_PORTABLE: pinned for every context (one per device)
+
+
+@functools.cache
+def _libcuda() -> Any:
+    """The driver library, for cuMemHostRegister (pycuda's register_host_memory fails with
+    NumPy 2: "returned a result with an exception set")."""
+    library = ctypes.CDLL("libcuda.so.1")
+    library.cuMemHostRegister_v2.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_uint]
+    library.cuMemHostRegister_v2.restype = ctypes.c_int
+    library.cuMemHostUnregister.argtypes = [ctypes.c_void_p]
+    library.cuMemHostUnregister.restype = ctypes.c_int
+    return library
+
+
+def _register(arrays: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The arrays page-locked in place, as flat views; `_unregister` undoes it."""
     pinned: dict[str, np.ndarray] = {}
-    try:
-        for name, array in arrays.items():
-            if array.nbytes:
-                pinned[name] = driver.register_host_memory(array.reshape(-1))
-    except driver.Error as e:
-        _unregister(pinned)
-        raise KernelLaunchError(f"cannot page-lock the array '{name}' for copies: {e}") from None
+    for name, array in arrays.items():
+        if not array.nbytes:
+            continue
+        status = _libcuda().cuMemHostRegister_v2(array.ctypes.data, array.nbytes, _PORTABLE)
+        if status != 0:
+            _unregister(pinned)
+            raise KernelLaunchError(f"cannot page-lock the array '{name}' ({array.nbytes} bytes)"
+                                    f" for copies: CUDA error {status}")
+        pinned[name] = array.reshape(-1)
     return pinned
 
 
 def _unregister(pinned: Mapping[str, np.ndarray]) -> None:
     for view in pinned.values():
-        view.base.unregister()
+        _libcuda().cuMemHostUnregister(view.ctypes.data)
 
 
 def run_parts(
@@ -92,7 +111,7 @@ def run_parts(
         raise KernelLaunchError("parts on several devices are not built yet (issue #15)")
     arrays = {p.name: a for p, a in call.arrays() if any(
         s == p.name for s in (*plan.resident, *plan.buffer_elements))}
-    pinned = _register(driver, arrays)
+    pinned = _register(arrays)
     lane = None
     try:
         lane = _Lane(driver, plan, arrays)
