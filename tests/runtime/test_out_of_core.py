@@ -234,3 +234,13 @@ def test_without_matplotlib_no_chart_is_drawn(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     assert not draw_timeline(TIMELINE, str(tmp_path / "t.png"))
     assert not (tmp_path / "t.png").exists()
+
+
+def test_the_budget_is_an_option_of_the_api_program():
+    kernel = autogpu.compile(SAXPY, pipeline="agpu-out-of-core,autogpu-vanilla")
+    x, y = np.ones(100, np.float32), np.full(100, 2.0, np.float32)
+    program = kernel.program("cpu", memory_budget=SLOTS * 8 * 30)
+    program.run("saxpy", 100, 3.0, x, y)
+    assert len(program.last_plan.parts) == 4 and np.all(y == 5.0)
+    kernel(100, 1.0, x, y)  # the default program: no budget, in-core
+    assert np.all(y == 6.0)
