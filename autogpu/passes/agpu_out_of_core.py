@@ -26,7 +26,14 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr, UnitAttr
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    FunctionType,
+    ModuleOp,
+    StringAttr,
+    UnitAttr,
+)
 from xdsl.ir import Attribute, Operation
 
 from autogpu.dialects.agpu import ParallelForOp
@@ -94,7 +101,7 @@ def _split(fn: func.FuncOp, nest: ParallelForOp) -> None:
                                 PART_PARAMETER: UnitAttr()})
         fn.arg_attrs = ArrayAttr([*(fn.arg_attrs.data if fn.arg_attrs else
                                     [DictionaryAttr({})] * (len(block.args) - 1)), attrs])
-    fn.function_type = func.FunctionType.from_lists(
+    fn.function_type = FunctionType.from_lists(
         list(block.arg_types), list(fn.function_type.outputs.data))
     lo = arith.MaxSIOp(nest.lb, bounds[0])
     hi = arith.MinSIOp(nest.ub, bounds[1])

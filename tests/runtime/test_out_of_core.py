@@ -63,7 +63,7 @@ def _check(source: str, name: str, args: list, budget: int | None,
     compile_c_reference(source, name)(*expected)
     program = _program(source, budget, pipeline)
     program.run(name, *args)
-    for got, want in zip(args, expected):
+    for got, want in zip(args, expected, strict=True):
         if isinstance(got, np.ndarray):
             np.testing.assert_array_equal(got, want)
     return program
@@ -208,7 +208,7 @@ def test_the_gpu_pipeline_matches_the_cpu_schedule(source, name, shape):
     gpu.run(name, *args)
     assert len(gpu.last_plan.parts) >= 3
     assert {stage for stage, *_ in gpu.timeline} == {"copy-in", "kernel", "copy-out"}
-    for got, want in zip(args, expected):
+    for got, want in zip(args, expected, strict=True):
         if isinstance(got, np.ndarray):
             np.testing.assert_array_equal(got, want)
 
