@@ -5,11 +5,12 @@ Each device gets a lane: three streams (copies in, kernels, copies out, so both 
 and the SMs work at once), `SLOTS` part buffers per array, and the arrays read whole copied
 once. The caller's arrays are page-locked in place (`cuMemHostRegister`, portable) for the
 time of the call, so the asynchronous copies go straight from and to them, with no staging
-copy. Events order the work: a part's kernels wait for its copy in, its copy out for its kernels, and the
-copy in of part k + SLOTS for the copy out of part k (it reuses that buffer). Parts go to the
-lanes in turn, so several devices split the parts (one lane per device; issue #15); parts write
-disjoint rows, so lanes need no ordering between them. With a `timeline` list, every stage's
-start and end events are read back as (stage, part, start s, end s) from the first event.
+copy. Events order the work: a part's kernels wait for its copy in, its copy out for its
+kernels, and the copy in of part k + SLOTS for the copy out of part k (it reuses that buffer).
+Parts go to the lanes in turn, so several devices split the parts (one lane per device; issue
+#15); parts write disjoint rows, so lanes need no ordering between them. With a `timeline`
+list, every stage's start and end events are read back as (stage, part, start s, end s) from
+the first event.
 """
 
 from __future__ import annotations
