@@ -311,6 +311,7 @@ class CpuProgram:
         self.seed = seed
         self.memory_budget = memory_budget  # bytes; functions in parts run within it
         self.timeline: list[tuple[str, int, float, float]] | None = None  # set: parts record
+        self.last_plan: Any = None  # runtime.parts.PartPlan of the last call in parts
         self.source = cuda_source
         kernels = kernel_names(self.functions)
         self.cpp_source = prepare_source(cuda_source, kernels)
@@ -378,15 +379,13 @@ class CpuProgram:
 
     def _run_parts(self, function: Function, args: Sequence[Any], named: Mapping[str, Any]
                    ) -> None:
-        from autogpu.runtime.parts import CpuPartRunner, bind_part_call, plan_parts
+        from autogpu.runtime.parts import CpuPartRunner, bind_part_call, plan_parts, with_part
 
         call = bind_part_call(function, function.parts, args, named, bind_arguments)
         plan = plan_parts(call, function.parts, self.memory_budget)
         self.last_plan = plan
         if plan.in_core:
             for part in plan.parts:
-                from autogpu.runtime.parts import with_part
-
                 self._run_call(with_part(call, function.parts, part.lo, part.hi))
             return
         CpuPartRunner(plan, call, self.timeline).run(self._run_call)

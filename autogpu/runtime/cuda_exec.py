@@ -187,6 +187,7 @@ class CudaProgram:
         self.device = device
         self.memory_budget = memory_budget  # bytes for functions in parts; None: free memory
         self.timeline: list[tuple[str, int, float, float]] | None = None  # set: parts record
+        self.last_plan: Any = None  # runtime.parts.PartPlan of the last call in parts
         self.options = nvcc_options(options, fmad)
         with _on_device(device) as driver:
             from pycuda.compiler import SourceModule
@@ -243,19 +244,7 @@ class CudaProgram:
                     self._run_call(with_part(call, function.parts, part.lo, part.hi))
                 return
 
-            def launch(part_call: BoundCall, configs: Sequence[Launch],
-                       pointers: Mapping[str, int], stream: Any) -> None:
-                self._ready(driver, part_call, configs)
-                for one in configs:
-                    entry, config = one.entry, one.config
-                    if config.empty:
-                        continue
-                    values = [pointers[name] if name in pointers else one.argument(name, part_call)
-                              for name in entry.args]
-                    self._kernels[entry.kernel].prepared_async_call(
-                        config.grid, config.block, stream, *values,
-                        shared_size=config.dynamic_shared_bytes)
-
+            launch = pipeline.stream_launcher(self, driver)
             pipeline.run_parts(driver, plan, call, launch, self.timeline)
 
     def _run_call(self, call: BoundCall) -> None:

@@ -7,8 +7,8 @@ once. The caller's arrays are page-locked in place (`cuMemHostRegister`, portabl
 time of the call, so the asynchronous copies go straight from and to them, with no staging
 copy. Events order the work: a part's kernels wait for its copy in, its copy out for its
 kernels, and the copy in of part k + SLOTS for the copy out of part k (it reuses that buffer).
-Parts go to the lanes in turn, so several devices split the parts (one lane per device; issue
-#15); parts write disjoint rows, so lanes need no ordering between them. With a `timeline`
+Parts write disjoint rows, so lanes would need no ordering between them: several devices would
+split the parts, dealt in turn (one lane per device, issue #15; only one lane is built). With a `timeline`
 list, every stage's start and end events are read back as (stage, part, start s, end s) from
 the first event.
 """
@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from autogpu.runtime.arguments import BoundCall, KernelLaunchError, launch_trace
+from autogpu.runtime.arguments import BoundCall, KernelLaunchError, Launch, launch_trace
 from autogpu.runtime.parts import SLOTS, Part, PartPlan, shifted_pointer, with_part
 
 
@@ -95,6 +95,25 @@ def _register(arrays: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
 def _unregister(pinned: Mapping[str, np.ndarray]) -> None:
     for view in pinned.values():
         _libcuda().cuMemHostUnregister(view.ctypes.data)
+
+
+def stream_launcher(program: Any, driver: Any) -> Callable[..., None]:
+    """`launch(call, configs, pointers, stream)` for a `CudaProgram`: one part's kernels on a
+    stream, each array argument the given (shifted) device address."""
+
+    def launch(call: BoundCall, configs: Sequence[Launch], pointers: Mapping[str, int],
+               stream: Any) -> None:
+        program._ready(driver, call, configs)  # resources checked, kernels prepared
+        for one in configs:
+            if one.config.empty:
+                continue
+            values = [pointers[name] if name in pointers else one.argument(name, call)
+                      for name in one.entry.args]
+            program._kernels[one.entry.kernel].prepared_async_call(
+                one.config.grid, one.config.block, stream, *values,
+                shared_size=one.config.dynamic_shared_bytes)
+
+    return launch
 
 
 def run_parts(
