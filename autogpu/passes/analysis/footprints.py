@@ -1,12 +1,14 @@
 """Which rows of each array a part of a parallel nest touches (out-of-core execution).
 
 A part is a range `[lo, hi)` of the nest's outermost parallel loop `i`. Every subscript of an
-array must be affine in `i`, `c*i + r`, with one row size `c` per array (a polynomial in the
-scalar parameters, e.g. `m` for `A[i][j]` of `double A[n][m]`, 1 for `x[i]`), and `r = k*c + t`
-with `k` a constant (the halo: `A[i - 1][j]` has k = -1) and `t` inside one row: 0, a constant
-in `[0, c)`, or the last subscripts of a C99 array whose inner extents multiply to `c` (C
-keeps each subscript within its extent). A part then touches rows `lo + kmin .. hi + kmax - 1`,
-i.e. elements `[(lo + kmin)*c, (hi + kmax)*c)`. A subscript free of `i` (`x[j]` in a matrix-vector
+array must be affine in `i`, `c*i + r`, with one row size `c` per array (one product of scalar
+parameters, e.g. `m` for `A[i][j]` of `double A[n][m]`, 1 for `x[i]`), and `r = (s + k)*c + t`
+with `k` a constant (the halo: `A[i - 1][j]` has k = -1), `s` an offset the host computes from
+the parameters, the same for all accesses to the array (the lower bound of a 64-bit loop, which
+the frontend normalises to start at 0; usually none), and `t` inside one row: 0, or the last
+subscripts of a C99 array whose inner extents multiply to `c` (C keeps each subscript within
+its extent). A part then touches rows `lo + s + kmin .. hi + s + kmax - 1`, i.e. elements
+`[(lo + s + kmin)*c, (hi + s + kmax)*c)`. A subscript free of `i` (`x[j]` in a matrix-vector
 product) reads the whole array in every part.
 
 Writes must land exactly once, so each part must own the rows it writes: every store to an array
