@@ -34,6 +34,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return AgpuSpecializePass
 
+    def get_agpu_out_of_core():
+        from autogpu.passes.agpu_out_of_core import AgpuOutOfCorePass
+
+        return AgpuOutOfCorePass
+
     def get_agpu_flatten_nest():
         from autogpu.passes.agpu_flatten_nest import AgpuFlattenNestPass
 
@@ -86,6 +91,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "agpu-unroll-serial": get_agpu_unroll_serial,
         "agpu-specialize": get_agpu_specialize,
         "agpu-flatten-nest": get_agpu_flatten_nest,
+        "agpu-out-of-core": get_agpu_out_of_core,
         "agpu-unroll-parallel": get_agpu_unroll_parallel,
         "gpu-optimize-guards": get_gpu_optimize_guards,
         "convert-agpu-to-gpu": get_convert_agpu_to_gpu,

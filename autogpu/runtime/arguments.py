@@ -100,6 +100,7 @@ class Function:
     requires: tuple[tuple[str, int], ...] = ()  # scalar values the kernels were compiled for
     steps: tuple[Any, ...] = ()  # the host program (launch_steps); () runs each launch once
     counters: tuple[Param, ...] = ()  # the loop counters of the host program, as scalars
+    parts: Any = None  # agpu-out-of-core's footprints (runtime.parts.PartsSpec), else None
 
     def param(self, name: str) -> Param:
         """A parameter, or a counter of the host program (what a launch may pass)."""
@@ -249,9 +250,14 @@ def parse_launch_description(launch: Mapping[str, Any]) -> dict[str, Function]:
                     dynamic_shared_bytes=str(entry.get("dynamic_shared_bytes", "0")),
                 )
             )
+        parts = None
+        if "parts" in f:
+            from autogpu.runtime.parts import parse_parts
+
+            parts = parse_parts(f["parts"], name)
         functions[name] = Function(
             name, params, tuple(launches), _requires(f, name, params), tuple(steps),
-            loop_counters,
+            loop_counters, parts,
         )
     return functions
 

@@ -300,6 +300,7 @@ class CpuProgram:
         cache: str | os.PathLike[str] | None = None,
         cxx: str | None = None,
         extra_flags: Sequence[str] = (),
+        memory_budget: int | None = None,
     ):
         if thread_order not in THREAD_ORDERS:
             raise ValueError(
@@ -309,6 +310,9 @@ class CpuProgram:
         self.threads = threads
         self.thread_order = thread_order
         self.seed = seed
+        self.memory_budget = memory_budget  # bytes; functions in parts run within it
+        self.timeline: list[tuple[str, int, float, float]] | None = None  # set: parts record
+        self.last_plan: Any = None  # runtime.parts.PartPlan of the last call in parts
         self.source = cuda_source
         kernels = kernel_names(self.functions)
         self.cpp_source = prepare_source(cuda_source, kernels)
@@ -360,22 +364,48 @@ class CpuProgram:
         if not self._release.alive:
             raise KernelLaunchError("the CPU program was closed: its kernels are unloaded")
         args, named = call_arguments(args, named)
-        call = bind_arguments(find_function(self.functions, function_name), args, named)
-        launches = launch_trace(call)
-        memory = HostMemory()
-        buffers = {a.param.name: a.stage(memory, in_place=True) for a in call.arrays()}
-        for launch in launches:
-            if not launch.config.empty:
-                self._launch(launch, call, buffers)
-        for buffer in buffers.values():
-            buffer.copy_back()
+        function = find_function(self.functions, function_name)
+        if function.parts is not None:  # agpu-out-of-core: in parts within memory_budget
+            self._run_parts(function, args, named)
+            return
+        self._run_call(bind_arguments(function, args, named))
 
     __call__ = run
 
-    def _launch(self, launch: Launch, call: BoundCall, buffers: Mapping[str, Buffer]) -> None:
+    def _run_call(self, call: BoundCall, pointers: Mapping[str, int] | None = None) -> None:
+        """The launches of one call; `pointers` are part buffers (runtime.parts) that replace
+        their arrays."""
+        pointers = pointers or {}
+        memory = HostMemory()
+        buffers = {a.param.name: a.stage(memory, in_place=True) for a in call.arrays()
+                   if a.param.name not in pointers}
+        for launch in launch_trace(call):
+            if not launch.config.empty:
+                self._launch(launch, call, buffers, pointers)
+        for buffer in buffers.values():
+            buffer.copy_back()
+
+    def _run_parts(self, function: Function, args: Sequence[Any], named: Mapping[str, Any]
+                   ) -> None:
+        from autogpu.runtime.parts import CpuPartRunner, bind_part_call, plan_parts, with_part
+
+        call = bind_part_call(function, function.parts, args, named, bind_arguments)
+        plan = plan_parts(call, function.parts, self.memory_budget)
+        self.last_plan = plan
+        if plan.in_core:
+            for part in plan.parts:
+                self._run_call(with_part(call, function.parts, part.lo, part.hi))
+            return
+        CpuPartRunner(plan, call, self.timeline).run(self._run_call)
+
+    def _launch(self, launch: Launch, call: BoundCall, buffers: Mapping[str, Buffer],
+                pointers: Mapping[str, int]) -> None:
         entry, config = launch.entry, launch.config
         holders = []
         for name in entry.args:
+            if name in pointers:  # a part buffer, shifted (runtime.parts)
+                holders.append(ctypes.c_void_p(pointers[name]))
+                continue
             if name in buffers:
                 holders.append(ctypes.c_void_p(buffers[name].pointer))
                 continue

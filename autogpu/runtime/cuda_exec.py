@@ -188,9 +188,13 @@ class CudaProgram:
         arch: str | None = None,
         fmad: bool = True,
         device: int = 0,
+        memory_budget: int | None = None,
     ):
         self.functions: dict[str, Function] = parse_launch_description(launch)
         self.device = device
+        self.memory_budget = memory_budget  # bytes for functions in parts; None: free memory
+        self.timeline: list[tuple[str, int, float, float]] | None = None  # set: parts record
+        self.last_plan: Any = None  # runtime.parts.PartPlan of the last call in parts
         self.options = nvcc_options(options, fmad)
         with _on_device(device) as driver:
             from pycuda.compiler import SourceModule
@@ -222,7 +226,35 @@ class CudaProgram:
         """Runs the function's launches in order; the non-const arrays receive the results.
         `run(name, x, y, n=3)` or `run(name, (x, y), {"n": 3})`."""
         args, named = call_arguments(args, named)
-        call = bind_arguments(find_function(self.functions, function_name), args, named)
+        function = find_function(self.functions, function_name)
+        if function.parts is not None:  # agpu-out-of-core: in parts within memory_budget
+            self._run_parts(function, args, named)
+            return
+        self._run_call(bind_arguments(function, args, named))
+
+    __call__ = run
+
+    def _run_parts(self, function: Function, args: Sequence[Any], named: Mapping[str, Any]
+                   ) -> None:
+        from autogpu.runtime import pipeline
+        from autogpu.runtime.parts import bind_part_call, plan_parts, with_part
+
+        call = bind_part_call(function, function.parts, args, named, bind_arguments)
+        with _on_device(self.device) as driver:
+            budget = self.memory_budget
+            if budget is None:
+                budget = driver.mem_get_info()[0]
+            plan = plan_parts(call, function.parts, budget)
+            self.last_plan = plan
+            if plan.in_core:
+                for part in plan.parts:
+                    self._run_call(with_part(call, function.parts, part.lo, part.hi))
+                return
+
+            launch = pipeline.stream_launcher(self, driver)
+            pipeline.run_parts(driver, plan, call, launch, self.timeline)
+
+    def _run_call(self, call: BoundCall) -> None:
         configs = launch_trace(call)
         with _on_device(self.device) as driver:
             self._ready(driver, call, configs)
@@ -234,8 +266,6 @@ class CudaProgram:
                 device.copy_back()
             finally:
                 device.free()
-
-    __call__ = run
 
     def time(
         self,

@@ -16,11 +16,15 @@ from typing import Any
 
 from xdsl.dialects import func, gpu, scf
 from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
     IntegerAttr,
+    StringAttr,
+    UnitAttr,
     ModuleOp,
     SymbolRefAttr,
 )
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from autogpu.target import launch_sizes
 from autogpu.target.c_types import UnsupportedType, ir_width
@@ -129,7 +133,22 @@ def describe_host_function(
         entry["steps"] = steps
     if required := requirements_of(function):  # agpu-specialize: the sizes compiled in
         entry["requires"] = required
+    if (parts := function.attributes.get("agpu.parts")) is not None:  # agpu-out-of-core
+        entry["parts"] = _plain(parts)
     return entry
+
+
+def _plain(attr: Attribute) -> Any:
+    """An attribute of strings, arrays, dictionaries and units as JSON (a unit is true)."""
+    if isinstance(attr, DictionaryAttr):
+        return {key: _plain(value) for key, value in attr.data.items()}
+    if isinstance(attr, ArrayAttr):
+        return [_plain(value) for value in attr.data]
+    if isinstance(attr, StringAttr):
+        return attr.data
+    if isinstance(attr, UnitAttr):
+        return True
+    raise CompileError(f"cuda target: cannot describe the attribute {attr}")
 
 
 def _launch(

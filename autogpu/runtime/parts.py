@@ -1,0 +1,285 @@
+"""The part scheduler: a function made by `agpu-out-of-core` runs its nest in parts of the
+outermost parallel loop whose data fit a device-memory budget (docs/out-of-core.md).
+
+The launch description's `parts` entry gives the loop's bounds and, per array, the elements
+`[first, end)` a part `[lo, hi)` reads and writes, as launch-language expressions over the
+scalar parameters and the part's bounds. `plan_parts` picks the most rows per part such that
+the arrays read whole (resident, copied once) plus `SLOTS` part buffers (part k+1 copied in and part
+k-1 out while part k computes) fit the budget; the last part takes what is left.
+Each part copies in what it reads or writes (a written row is copied back whole, so the
+elements of it the kernel leaves alone must hold the caller's values), runs the function's
+launches with `agpu_part_lo/hi` set and every array passed as its part buffer's address minus
+`first` elements, so the kernel's own indexing of the whole array lands in the buffer, and
+copies out what it writes. Parts write disjoint rows, so their order does not matter.
+
+Where everything fits, the plan is one part over the whole loop on the caller's arrays: the
+program runs in-core exactly as it would without parts. `memory_budget` is an option of the
+executors (`CpuProgram`, `CudaProgram`, `Kernel.program`), not of a pass: the kernels do not
+depend on it. The GPU's default is its free memory; the CPU emulation's is unlimited, and a
+small budget makes it run the very schedule the GPU runs (separate per-part buffers, offsets,
+copies), which is how CI tests it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from autogpu.runtime.arguments import (
+    BoundCall,
+    Function,
+    KernelArgumentError,
+    KernelLaunchError,
+    LaunchDescriptionError,
+)
+from autogpu.target.launch import evaluate
+
+SLOTS = 3
+"""Part buffers per array and device: part k+1 is copied in and part k-1 out while part k
+computes."""
+MAX_PART_BYTES = 1 << 30
+"""A part's buffers hold at most this much (when the budget allows more): many parts keep the
+pipeline's fill and drain (the first copy in, the last copy out) small against its length,
+and copies of hundreds of MiB already run at the link's full speed."""
+
+
+@dataclass(frozen=True)
+class ArrayParts:
+    """One array's footprint expressions (see the module docstring)."""
+
+    name: str
+    read: tuple[str, str] | None
+    write: tuple[str, str] | None
+    whole: bool
+
+
+@dataclass(frozen=True)
+class PartsSpec:
+    """A function's `parts` entry: the part bounds' parameter names, the loop's bounds, the
+    arrays."""
+
+    lo: str
+    hi: str
+    lb: str
+    ub: str
+    arrays: tuple[ArrayParts, ...]
+
+
+def parse_parts(entry: Any, function: str) -> PartsSpec:
+    """The `parts` entry of a function of the launch description, checked for shape."""
+    where = f"invalid launch description: 'parts' of '{function}'"
+
+    def pair(value: Any) -> tuple[str, str] | None:
+        if value is None:
+            return None
+        if not isinstance(value, (list, tuple)) or len(value) != 2:
+            raise LaunchDescriptionError(f"{where}: a range must be [first, end]")
+        return (str(value[0]), str(value[1]))
+
+    try:
+        arrays = tuple(
+            ArrayParts(str(a["name"]), pair(a.get("read")), pair(a.get("write")),
+                       bool(a.get("whole", False)))
+            for a in entry["arrays"]
+        )
+        return PartsSpec(str(entry["lo"]), str(entry["hi"]), str(entry["lb"]),
+                         str(entry["ub"]), arrays)
+    except (KeyError, TypeError) as e:
+        raise LaunchDescriptionError(f"{where}: {e}") from None
+
+
+@dataclass(frozen=True)
+class Slice:
+    """Elements `[first, end)` of one array in one part: `copy_in` (what is read or written,
+    the buffer's contents), `copy_out` (what is written; None if nothing)."""
+
+    name: str
+    first: int
+    end: int
+    copy_out: tuple[int, int] | None
+
+    @property
+    def count(self) -> int:
+        return self.end - self.first
+
+
+@dataclass(frozen=True)
+class Part:
+    """Rows `[lo, hi)` of the split loop and the slice of each partitioned array."""
+
+    index: int
+    lo: int
+    hi: int
+    slices: tuple[Slice, ...]
+
+
+@dataclass(frozen=True)
+class PartPlan:
+    """What the executors run: `parts` (empty: nothing to do), the arrays copied whole once
+    (`resident`), and `in_core` when one part on the caller's arrays does it all."""
+
+    spec: PartsSpec
+    rows: int
+    parts: tuple[Part, ...]
+    resident: tuple[str, ...]
+    in_core: bool
+    part_bytes: int  # the largest part's buffers, for one slot
+    resident_bytes: int
+    budget: int | None
+    buffer_elements: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def device_bytes(self) -> int:
+        """What the plan keeps on a device at most."""
+        return self.resident_bytes + SLOTS * self.part_bytes
+
+
+def bind_part_call(function: Function, spec: PartsSpec, call_args: Sequence[Any],
+                   named: Mapping[str, Any], bind: Any) -> BoundCall:
+    """Binds the caller's arguments (without the part bounds, which the scheduler sets)."""
+    for name in (spec.lo, spec.hi):
+        if name in named:
+            raise KernelArgumentError(f"{function.name}(): '{name}' is set by the part scheduler, "
+                                      "not by the caller")
+    return bind(function, call_args, {**named, spec.lo: 0, spec.hi: 0})
+
+
+def with_part(call: BoundCall, spec: PartsSpec, lo: int, hi: int) -> BoundCall:
+    """The call with the part's bounds as its `agpu_part_lo/hi` arguments."""
+    values = dict(call.values)
+    for name, value in ((spec.lo, lo), (spec.hi, hi)):
+        values[name] = call.function.param(name).dtype.type(value)
+    return BoundCall(call.function, values)
+
+
+def _scalars(call: BoundCall) -> dict[str, Any]:
+    return {p.name: call.values[p.name] for p in call.function.params if not p.is_array}
+
+
+def plan_parts(call: BoundCall, spec: PartsSpec, budget: int | None) -> PartPlan:
+    """The parts of `call` under `budget` bytes of device memory (None: no limit)."""
+    scalars = _scalars(call)
+    arrays = {p.name: a for p, a in call.arrays()}
+    known = {a.name for a in spec.arrays}
+    if unknown := known - set(arrays):
+        raise LaunchDescriptionError(f"'parts' names no array {', '.join(sorted(unknown))}")
+    try:
+        lb, ub = evaluate(spec.lb, scalars), evaluate(spec.ub, scalars)
+    except ValueError as e:
+        raise KernelLaunchError(f"the parts of '{call.function.name}': {e}") from None
+    total = max(0, ub - lb)
+    resident = tuple(a.name for a in spec.arrays if a.whole)
+    # arrays the nest does not touch are not copied; arrays read whole go once
+    resident_bytes = sum(arrays[n].nbytes for n in resident)
+    everything = sum(arrays[a.name].nbytes for a in spec.arrays)
+    split = [a for a in spec.arrays if not a.whole]
+
+    def slices(lo: int, hi: int, clip: bool) -> tuple[Slice, ...]:
+        env = {**scalars, spec.lo: lo, spec.hi: hi}
+        result = []
+        for a in split:
+            size = arrays[a.name].size
+            ranges = [tuple(evaluate(e, env) for e in r) for r in (a.read, a.write) if r]
+            first, end = min(r[0] for r in ranges), max(r[1] for r in ranges)
+            out = tuple(evaluate(e, env) for e in a.write) if a.write else None
+            if clip:
+                first, end = max(0, first), min(size, end)
+                end = max(first, end)
+                if out is not None:
+                    out = (max(0, out[0]), max(max(0, out[0]), min(size, out[1])))
+            result.append(Slice(a.name, first, end, out))  # type: ignore[arg-type]
+        return tuple(result)
+
+    def part_bytes(rows: int) -> int:
+        return sum(s.count * arrays[s.name].itemsize for s in slices(lb, lb + rows, False))
+
+    def whole_part() -> Part:
+        return Part(0, lb, ub, slices(lb, ub, True))
+
+    if total == 0:
+        return PartPlan(spec, 0, (), resident, True, 0, resident_bytes, budget)
+    if budget is None or everything <= budget:
+        return PartPlan(spec, total, (whole_part(),), resident, True, everything,
+                        resident_bytes, budget)
+    def fits(rows: int) -> bool:
+        return resident_bytes + SLOTS * part_bytes(rows) <= budget and (
+            rows == 1 or part_bytes(rows) <= MAX_PART_BYTES)
+
+    if not fits(1):
+        raise KernelLaunchError(
+            f"'{call.function.name}' cannot run in parts within a memory budget of {budget} "
+            f"bytes: the arrays read whole take {resident_bytes} and {SLOTS} buffers of one "
+            f"row {SLOTS * part_bytes(1)}")
+    low, high = 1, total  # the most rows that fit: binary search (the bytes grow with rows)
+    while low < high:
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if fits(middle) else (low, middle - 1)
+    rows = low
+    parts = tuple(
+        Part(k, lo, min(lo + rows, ub), slices(lo, min(lo + rows, ub), True))
+        for k, lo in enumerate(range(lb, ub, rows))
+    )
+    elements: dict[str, int] = {}
+    for part in parts:
+        for s in part.slices:
+            elements[s.name] = max(elements.get(s.name, 0), s.count)
+    return PartPlan(spec, rows, parts, resident, False, part_bytes(rows), resident_bytes,
+                    budget, elements)
+
+
+def shifted_pointer(address: int, first: int, itemsize: int) -> int:
+    """The address the kernel gets for an array whose elements from `first` on live at
+    `address`: its indexing of the whole array then lands in the buffer."""
+    return address - first * itemsize
+
+
+@dataclass
+class CpuPartRunner:
+    """Runs a plan on the CPU emulation with the GPU's schedule: per-slot part buffers of
+    their own (NumPy), copies in and out, shifted pointers; `launch(call, pointers)` runs the
+    function's launches of one part."""
+
+    plan: PartPlan
+    call: BoundCall
+    timeline: list[tuple[str, int, float, float]] | None = None  # (stage, part, start, end)
+
+    def run(self, launch: Any) -> None:
+        import time
+
+        arrays = {p.name: a for p, a in self.call.arrays()}
+        pointers = {name: arrays[name].ctypes.data for name in self.plan.resident}
+        slots = [{name: np.empty(max(count, 1), arrays[name].dtype)
+                  for name, count in self.plan.buffer_elements.items()}
+                 for _ in range(SLOTS)]
+
+        def stage(what: str, part: Part, work: Any) -> None:
+            start = time.perf_counter()
+            work()
+            if self.timeline is not None:
+                self.timeline.append((what, part.index, start, time.perf_counter()))
+
+        for part in self.plan.parts:
+            buffers = slots[part.index % SLOTS]
+            part_pointers = dict(pointers)
+
+            def copy_in(part: Part = part, buffers: dict = buffers) -> None:
+                for s in part.slices:
+                    buffers[s.name][: s.count] = arrays[s.name].reshape(-1)[s.first : s.end]
+
+            def copy_out(part: Part = part, buffers: dict = buffers) -> None:
+                for s in part.slices:
+                    if s.copy_out is not None:
+                        first, end = s.copy_out
+                        arrays[s.name].reshape(-1)[first:end] = \
+                            buffers[s.name][first - s.first : end - s.first]
+
+            for s in part.slices:
+                part_pointers[s.name] = shifted_pointer(
+                    buffers[s.name].ctypes.data, s.first, arrays[s.name].itemsize)
+            stage("copy-in", part, copy_in)
+            part_call = with_part(self.call, self.plan.spec, part.lo, part.hi)
+            stage("kernel", part, lambda c=part_call, p=part_pointers: launch(c, p))
+            stage("copy-out", part, copy_out)

@@ -1,0 +1,225 @@
+"""The GPU side of out-of-core execution: a plan of parts (`runtime.parts`) run as a pipeline
+over CUDA streams, so that copying part k+1 in and part k-1 out overlap computing part k.
+
+Each device gets a lane: three streams (copies in, kernels, copies out, so both copy engines
+and the SMs work at once), `SLOTS` part buffers per array, and the arrays read whole copied
+once. The caller's arrays are page-locked in place (`cuMemHostRegister`, portable) for the
+time of the call, so the asynchronous copies go straight from and to them, with no staging
+copy. Events order the work: a part's kernels wait for its copy in, its copy out for its
+kernels, and the copy in of part k + SLOTS for the copy out of part k (it reuses that buffer).
+Parts write disjoint rows, so lanes would need no ordering between them: several devices would
+split the parts, dealt in turn (one lane per device, issue #15; only one lane is built). With a `timeline`
+list, every stage's start and end events are read back as (stage, part, start s, end s) from
+the first event.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from autogpu.runtime.arguments import BoundCall, KernelLaunchError, Launch, launch_trace
+from autogpu.runtime.parts import SLOTS, Part, PartPlan, shifted_pointer, with_part
+
+
+class _Lane:
+    """One device's streams and buffers."""
+
+    def __init__(self, driver: Any, plan: PartPlan, arrays: Mapping[str, np.ndarray]):
+        self.driver = driver
+        self.copy_in, self.compute, self.copy_out = (driver.Stream() for _ in range(3))
+        self.allocations: list[Any] = []
+        self.resident: dict[str, int] = {}
+        self.slots: list[dict[str, int]] = []
+        self.freed: list[Any] = [None] * SLOTS  # the event after a slot's last copy out
+        try:
+            for name in plan.resident:
+                buffer = self._allocate(arrays[name].nbytes)
+                if arrays[name].nbytes:
+                    driver.memcpy_htod(buffer, arrays[name])
+                self.resident[name] = int(buffer)
+            for _ in range(SLOTS):
+                self.slots.append({
+                    name: int(self._allocate(count * arrays[name].itemsize))
+                    for name, count in plan.buffer_elements.items()})
+        except driver.Error as e:
+            self.free()
+            raise KernelLaunchError(f"cannot allocate the part buffers on the device: {e}") \
+                from None
+
+    def _allocate(self, nbytes: int) -> Any:
+        allocation = self.driver.mem_alloc(max(nbytes, 1))
+        self.allocations.append(allocation)
+        return allocation
+
+    def free(self) -> None:
+        for allocation in self.allocations:
+            allocation.free()
+        self.allocations = []
+
+
+_PORTABLE = 1  # CU_MEMHOSTREGISTER_PORTABLE: pinned for every context (one per device)
+
+
+@functools.cache
+def _libcuda() -> Any:
+    """The driver library, for cuMemHostRegister (pycuda's register_host_memory fails with
+    NumPy 2: "returned a result with an exception set")."""
+    library = ctypes.CDLL("libcuda.so.1")
+    library.cuMemHostRegister_v2.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_uint]
+    library.cuMemHostRegister_v2.restype = ctypes.c_int
+    library.cuMemHostUnregister.argtypes = [ctypes.c_void_p]
+    library.cuMemHostUnregister.restype = ctypes.c_int
+    return library
+
+
+def _register(arrays: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The arrays page-locked in place, as flat views; `_unregister` undoes it."""
+    pinned: dict[str, np.ndarray] = {}
+    for name, array in arrays.items():
+        if not array.nbytes:
+            continue
+        status = _libcuda().cuMemHostRegister_v2(array.ctypes.data, array.nbytes, _PORTABLE)
+        if status != 0:
+            _unregister(pinned)
+            raise KernelLaunchError(f"cannot page-lock the array '{name}' ({array.nbytes} bytes)"
+                                    f" for copies: CUDA error {status}")
+        pinned[name] = array.reshape(-1)
+    return pinned
+
+
+def _unregister(pinned: Mapping[str, np.ndarray]) -> None:
+    for view in pinned.values():
+        _libcuda().cuMemHostUnregister(view.ctypes.data)
+
+
+def stream_launcher(program: Any, driver: Any) -> Callable[..., None]:
+    """`launch(call, configs, pointers, stream)` for a `CudaProgram`: one part's kernels on a
+    stream, each array argument the given (shifted) device address."""
+
+    def launch(call: BoundCall, configs: Sequence[Launch], pointers: Mapping[str, int],
+               stream: Any) -> None:
+        program._ready(driver, call, configs)  # resources checked, kernels prepared
+        for one in configs:
+            if one.config.empty:
+                continue
+            values = [pointers[name] if name in pointers else one.argument(name, call)
+                      for name in one.entry.args]
+            program._kernels[one.entry.kernel].prepared_async_call(
+                one.config.grid, one.config.block, stream, *values,
+                shared_size=one.config.dynamic_shared_bytes)
+
+    return launch
+
+
+def run_parts(
+    driver: Any,
+    plan: PartPlan,
+    call: BoundCall,
+    launch: Callable[[BoundCall, Any, Mapping[str, int], Any], None],
+    timeline: list[tuple[str, int, float, float]] | None = None,
+    lanes: int = 1,
+) -> None:
+    """Runs the plan's parts; `launch(call, configs, pointers, stream)` issues one part's
+    kernels on a stream. `lanes` > 1 would be one per device (each needs its own context:
+    not built; one device is what is tested)."""
+    if lanes != 1:
+        raise KernelLaunchError("parts on several devices are not built yet (issue #15)")
+    arrays = {p.name: a for p, a in call.arrays() if any(
+        s == p.name for s in (*plan.resident, *plan.buffer_elements))}
+    pinned = _register(arrays)
+    lane = None
+    try:
+        lane = _Lane(driver, plan, arrays)
+        start = driver.Event()
+        start.record(lane.copy_in)
+        marks: list[tuple[str, int, Any, Any]] = []
+        for part in plan.parts:
+            _issue(driver, lane, part, call, plan, pinned, launch, marks)
+        driver.Context.synchronize()
+        if timeline is not None:
+            for stage, index, begin, end in marks:
+                timeline.append((stage, index, begin.time_since(start) / 1000,
+                                 end.time_since(start) / 1000))
+    except driver.Error as e:
+        raise KernelLaunchError(f"a part of '{call.function.name}' failed on the GPU: {e}") \
+            from None
+    finally:
+        if lane is not None:
+            lane.free()
+        _unregister(pinned)
+
+
+def _issue(driver: Any, lane: _Lane, part: Part, call: BoundCall, plan: PartPlan,
+           pinned: Mapping[str, np.ndarray], launch: Callable[..., None],
+           marks: list[tuple[str, int, Any, Any]]) -> None:
+    slot = part.index % SLOTS
+    buffers = lane.slots[slot]
+    itemsize = {name: pinned[name].itemsize if name in pinned else 1 for name in buffers}
+
+    def stage(name: str, stream: Any, wait: Any, work: Callable[[], None]) -> Any:
+        if wait is not None:
+            stream.wait_for_event(wait)
+        begin, end = driver.Event(), driver.Event()
+        begin.record(stream)
+        work()
+        end.record(stream)
+        marks.append((name, part.index, begin, end))
+        return end
+
+    def copy_in() -> None:
+        for s in part.slices:
+            if s.count and s.name in pinned:
+                driver.memcpy_htod_async(buffers[s.name], pinned[s.name][s.first : s.end],
+                                         lane.copy_in)
+
+    def copy_out() -> None:
+        for s in part.slices:
+            if s.copy_out is not None and s.copy_out[1] > s.copy_out[0]:
+                first, end = s.copy_out
+                source = buffers[s.name] + (first - s.first) * itemsize[s.name]
+                driver.memcpy_dtoh_async(pinned[s.name][first:end], source, lane.copy_out)
+
+    pointers = dict(lane.resident)
+    for s in part.slices:
+        pointers[s.name] = shifted_pointer(buffers[s.name], s.first, itemsize[s.name])
+    part_call = with_part(call, plan.spec, part.lo, part.hi)
+    configs = launch_trace(part_call)
+    copied = stage("copy-in", lane.copy_in, lane.freed[slot], copy_in)
+    computed = stage("kernel", lane.compute, copied,
+                     lambda: launch(part_call, configs, pointers, lane.compute))
+    lane.freed[slot] = stage("copy-out", lane.copy_out, computed, copy_out)
+
+
+def draw_timeline(timeline: Sequence[tuple[str, int, float, float]], path: str,
+                  title: str = "") -> bool:
+    """A Gantt chart of a recorded timeline (one row per stream: copies in, kernels, copies
+    out), saved to `path`; False (nothing drawn) where matplotlib is not installed."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    rows = {"copy-in": 2, "kernel": 1, "copy-out": 0}
+    colours = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple"]
+    figure, axes = plt.subplots(figsize=(9, 2.4), dpi=100)
+    for stage, part, begin, end in timeline:
+        axes.barh(rows[stage], (end - begin) * 1e3, left=begin * 1e3, height=0.6,
+                  color=colours[part % len(colours)], edgecolor="black", linewidth=0.3)
+        if end - begin > 0:
+            axes.text((begin + end) / 2 * 1e3, rows[stage], str(part), ha="center",
+                      va="center", fontsize=6)
+    axes.set_yticks(list(rows.values()), list(rows))
+    axes.set_xlabel("ms")
+    if title:
+        axes.set_title(title, fontsize=9)
+    figure.tight_layout()
+    figure.savefig(path)
+    plt.close(figure)
+    return True
