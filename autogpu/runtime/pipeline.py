@@ -129,8 +129,8 @@ def run_parts(
     not built; one device is what is tested)."""
     if lanes != 1:
         raise KernelLaunchError("parts on several devices are not built yet (issue #15)")
-    arrays = {p.name: a for p, a in call.arrays() if any(
-        s == p.name for s in (*plan.resident, *plan.buffer_elements))}
+    arrays = {a.param.name: a.host for a in call.arrays() if any(
+        s == a.param.name for s in (*plan.resident, *plan.buffer_elements))}
     pinned = _register(arrays)
     lane = None
     try:
