@@ -235,7 +235,7 @@ REFUSED = {
     "bool-sub": ("void f(int n, const int *x, _Bool *o) {\n  _Bool s = 1;\n"
                  "#pragma omp parallel for reduction(-: s)\n"
                  "  for (int i = 0; i < n; i++)\n    s -= x[i];\n  o[0] = s;\n}\n",
-                 (5, 7), "'reduction(-: s)' on a _Bool is not supported"),
+                 (5, 7), "this update of the _Bool 's' of 'reduction(-: s)' is not 's -= e'"),
     "loop-variable": ("void f(int n, int *a) {\n#pragma omp parallel for\n"
                       "  for (short i = 0; i < n; i++)\n    a[i] = i;\n}\n",
                       (3, 3), "its variable 'i' is a short, which C promotes to int"),

@@ -55,10 +55,8 @@ PIPELINES = ["autogpu-vanilla{block_size=64}", "autogpu-optimize{block_size=32 u
 
 
 def applies(op: str, ctype: str) -> bool:
-    """Bitwise operators on floating point are refused (tests/frontend/test_diagnostics.py),
-    and so is `-` on a _Bool (OpenMP's `+` combiner is not the serial `s = s - e` there)."""
-    if ctype == "_Bool":
-        return op != "-"
+    """Bitwise operators on floating point are refused (tests/frontend/test_diagnostics.py).
+    `-` on a _Bool subtracts 0/1 values here (`x` is a _Bool array): the serial toggles."""
     return ctype not in FLOATS or op not in ("&", "|", "^")
 
 
