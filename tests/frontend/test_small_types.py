@@ -229,9 +229,6 @@ def test_numpy_small_arrays_and_scalars_are_bound_and_range_checked():
 
 
 REFUSED = {
-    "atomic": ("void f(int n, const int *x, short *h) {\n#pragma omp parallel for\n"
-               "  for (int i = 0; i < n; i++) {\n#pragma omp atomic\n    h[x[i]] += 1;\n  }\n}\n",
-               (5, 5), "atomic operations on 'h[...]' of type 'short' are not supported"),
     "bool-sub": ("void f(int n, const int *x, _Bool *o) {\n  _Bool s = 1;\n"
                  "#pragma omp parallel for reduction(-: s)\n"
                  "  for (int i = 0; i < n; i++)\n    s -= x[i];\n  o[0] = s;\n}\n",
