@@ -235,7 +235,7 @@ REFUSED = {
                  (5, 7), "this update of the _Bool 's' of 'reduction(-: s)' is not 's -= e'"),
     "loop-variable": ("void f(int n, int *a) {\n#pragma omp parallel for\n"
                       "  for (short i = 0; i < n; i++)\n    a[i] = i;\n}\n",
-                      (3, 3), "its variable 'i' is a short, which C promotes to int"),
+                      (3, 3), "its variable 'i' is a short, which C compares with the bound in int"),
     "char-int": ("void f(char int x) {}\n", (1, 8), "invalid type 'char int'"),
 }
 
