@@ -13,7 +13,7 @@ threads and blocks is shared with `agpu-unroll-parallel` (`autogpu/passes/analys
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, func, gpu, memref
@@ -29,6 +29,7 @@ from autogpu.passes.convert_agpu_to_gpu.reductions import normalise_logical_star
 from autogpu.passes.convert_agpu_to_gpu.function_plan import FunctionPlan, SymbolNamer, plan_function
 from autogpu.passes.convert_agpu_to_gpu.host import HostBuilder
 from autogpu.passes.convert_agpu_to_gpu.kernel_builder import BlockShape, KernelBuilder
+from autogpu.passes.convert_agpu_to_gpu.launch_bounds import bounded_block
 from autogpu.passes.analysis.nest_mapping import NestMapping
 from autogpu.passes.analysis.dependences import check_parallel_loops
 from autogpu.passes.options import DeclaredOptionsPass, one_of, option, threads
@@ -99,13 +100,20 @@ class ConvertAgpuToGpuPass(DeclaredOptionsPass):
         check_parallel_loops(op)  # never lower a loop whose iterations provably conflict
         # Lower a copy, so that a refused construct leaves the input untouched.
         work = op.clone()
-        _lower_module(work, block, self.jam, self.array_reduction)
+        explicit = block != BlockShape(*(_DEFAULTS[name] for name in ("block_size", "block_y",
+                                                                       "block_z")))  # fmt: skip
+        _lower_module(work, block, self.jam, self.array_reduction, explicit)
         op.body.detach_block(op.body.block).erase(safe_erase=False)
         op.body.add_block(work.body.detach_block(work.body.block))
         op.attributes["gpu.container_module"] = UnitAttr()
 
 
-def _lower_module(op: builtin.ModuleOp, block: BlockShape, jam: bool, array_reduction: str) -> None:
+_DEFAULTS = {f.name: f.default for f in fields(ConvertAgpuToGpuPass)}
+"""The options' defaults: a block other than theirs was asked for (launch_bounds.py)."""
+
+
+def _lower_module(op: builtin.ModuleOp, block: BlockShape, jam: bool, array_reduction: str,
+                  explicit: bool) -> None:  # fmt: skip
     functions = [f for f in op.ops if isinstance(f, func.FuncOp) and f.body.blocks]
     kernels = gpu.ModuleOp(
         StringAttr(KERNEL_MODULE),  # pyright: ignore[reportArgumentType]
@@ -116,7 +124,7 @@ def _lower_module(op: builtin.ModuleOp, block: BlockShape, jam: bool, array_redu
     for fn in functions:
         normalise_logical_starts(fn)
         _lower_function(plan_function(fn, namer), kernels.body.block, namer, block, jam,
-                        array_reduction)
+                        array_reduction, explicit)
     try:
         op.verify()
     except DiagnosticException as e:  # a bug of this pass, reported as such
@@ -125,7 +133,7 @@ def _lower_module(op: builtin.ModuleOp, block: BlockShape, jam: bool, array_redu
 
 def _lower_function(
     plan: FunctionPlan, kernels: Block, namer: SymbolNamer, block: BlockShape, jam: bool,
-    array_reduction: str,
+    array_reduction: str, explicit: bool,
 ) -> None:
     fn_name = plan.func.sym_name.data
     for slot in plan.slots.values():
@@ -139,7 +147,9 @@ def _lower_function(
     launched: dict[int, tuple[str, BlockShape]] = {}
     for seg in plan.segments:
         name = namer.fresh(f"{fn_name}_kernel" if single else f"{fn_name}_kernel{seg.index}")
-        shape = BlockShape(1, 1, 1) if seg.mapping is None else _shape_of(seg.mapping, block)
+        shape = BlockShape(1, 1, 1)
+        if seg.mapping is not None:
+            shape = bounded_block(_shape_of(seg.mapping, block), seg.mapping.nest, explicit)
         builder = KernelBuilder(plan, seg, name, shape, jam, array_reduction)
         kernel = builder.build_parallel() if seg.is_parallel else builder.build_serial()
         region_dce(kernel.body)

@@ -29,7 +29,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from autogpu.dialects.agpu import ParallelForOp
-from autogpu.passes.convert_agpu_to_gpu.coverage import MAX_GRID_YZ
+from autogpu.passes.convert_agpu_to_gpu.coverage import grid_limit
 from autogpu.passes.convert_agpu_to_gpu.function_plan import HostFor, HostIf, HostStep, Segment
 from autogpu.passes.convert_agpu_to_gpu.kernel_builder import BlockShape, kernel_symbol
 from autogpu.passes.utils.errors import PassError, describe_value, error_at
@@ -204,8 +204,9 @@ class HostBuilder:
                     count = self.ix.ceildiv(count, step)
                 per_block = self.ix.const(block.on(dim) * level.unroll)
                 size = self.ix.max(self.ix.ceildiv(count, per_block), one)
-                if dim != DimensionEnum.X:
-                    size = self.ix.min(size, self.ix.const(MAX_GRID_YZ))
+                limit = grid_limit(seg.mapping, dim)
+                if limit is not None:
+                    size = self.ix.min(size, self.ix.const(limit))
                 if constant_value(size) is None and size.name_hint is None:
                     size.name_hint = f"grid_{dim.value}"
                 grid[dim_index] = size

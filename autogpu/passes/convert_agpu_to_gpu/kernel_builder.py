@@ -67,7 +67,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from autogpu.dialects.agpu import ParallelForOp, YieldOp
 from autogpu.dialects.signature import CParameter
-from autogpu.passes.convert_agpu_to_gpu.coverage import Coverage, known_int
+from autogpu.passes.convert_agpu_to_gpu.coverage import Coverage, grid_limit, known_int
 from autogpu.passes.convert_agpu_to_gpu.function_plan import FunctionPlan, Segment
 from autogpu.passes.convert_agpu_to_gpu.jam import Env, Jammer
 from autogpu.passes.analysis.nest_mapping import DIMS, Level
@@ -118,7 +118,7 @@ class _DimIndex:
     step: SSAValue
     first: SSAValue  # this thread's first iteration value
     replica_stride: SSAValue  # between the unrolled replicas of a thread
-    loop_step: SSAValue | None  # the grid-stride step on y and z; None without a loop
+    loop_step: SSAValue | None  # the grid-stride step (y, z, num_teams); None without a loop
     coverage: Coverage  # what the launch grid guarantees (guards it makes unnecessary)
     fits: bool  # its index arithmetic provably fits `long long` (see `_fits_long_long`)
 
@@ -128,7 +128,8 @@ class _DimIndex:
 
     @property
     def grid_stride(self) -> bool:
-        """A y/z dimension whose grid may not cover it at once: threads loop over tiles."""
+        """A dimension whose grid may not cover it at once (y, z, or bounded by `num_teams`):
+        threads loop over tiles."""
         return self.loop_step is not None
 
     @property
@@ -340,7 +341,7 @@ class KernelBuilder:
             _count(lb, ub, None if level.sparse else step),
             self.block.on(dim),
             level.unroll,
-            clamped=dim != DimensionEnum.X,
+            grid_limit(self.seg.mapping, dim),
         )
         loop_step = None
         if not coverage.single_pass:
@@ -359,7 +360,7 @@ class KernelBuilder:
             self._level(0, [env], self._clone)
             return
         dim, rest = order[0], order[1:]
-        if not dim.grid_stride:  # x, or y/z covered by the grid in one pass
+        if not dim.grid_stride:  # covered by the grid in one pass
             for u, check in enumerate(dim.checked):
                 self._guarded(dim, self._replica_index(dim, dim.first, u), check, env, rest)
             return
@@ -456,8 +457,11 @@ class KernelBuilder:
         with its bound test, since x does not change inside the y/z loops), then the y and z
         loops (or their single pass), then the split between the full tile and the rest."""
         x = next((d for d in order if d.level.dim == DimensionEnum.X), None)
-        x_replicas = self._replicas(x, x.first) if x is not None else None
         others = [d for d in order if d is not x]
+        if x is not None and x.grid_stride:  # bounded by num_teams: x loops too, innermost
+            self._tile_loops([*others, x], [], None, privates)
+            return
+        x_replicas = self._replicas(x, x.first) if x is not None else None
         self._tile_loops(others, [], x_replicas, privates)
 
     def _replicas(self, dim: _DimIndex, base: SSAValue) -> _Replicas:
