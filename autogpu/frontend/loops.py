@@ -123,6 +123,7 @@ def canonical_form(loop: ast.For, body: Effects) -> tuple[CanonicalLoop | None, 
         "",
     )
 
+
 def _narrow_reason(var: Var, bound: ast.Expr, op: str, step: int | ast.Expr,
                    modular: bool) -> str:  # fmt: skip
     """Why a loop on a `_Bool`, `char` or `short` variable may not end (empty when it ends).

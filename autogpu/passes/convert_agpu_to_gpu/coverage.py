@@ -9,7 +9,7 @@ indexing, `ceil((ub - lb) / step)` for dense) is launched on exactly
 
 and in particular the whole tile of every thread is in range iff `C % (b*U) == 0` (and C > 0):
 then the kernel needs no guard on that dimension. On y and z the grid is clamped to 65535 (on
-every dimension to what OpenMP's `num_teams` allows, launch_bounds.py) and the kernel loops
+every dimension to what OpenMP's `num_teams` allows: `grid_limit`) and the kernel loops
 over the rest (grid-stride); when `ceildiv(C, b*U)` fits, the loop runs exactly once
 per thread and is replaced by the single pass, otherwise only the divisibility argument holds
 (every tile a thread visits is full or starts past the end).
@@ -28,7 +28,6 @@ from xdsl.dialects.gpu import DimensionEnum
 from xdsl.ir import SSAValue
 
 from autogpu.dialects.agpu import ParallelForOp
-
 from autogpu.target.cuda_limits import MAX_GRID
 from autogpu.passes.analysis.integers import bit_width, ceil_div
 from autogpu.passes.analysis.nest_mapping import NestMapping
@@ -67,11 +66,7 @@ class Coverage:
     unroll: int
     max_blocks: int | None
     """The most blocks the host launches along this dimension (65535 on y and z, OpenMP's
-    `num_teams` where given: launch_bounds.py), None when unbounded (x)."""
-
-    @property
-    def clamped(self) -> bool:
-        return self.max_blocks is not None
+    `num_teams` where given: `grid_limit`), None when unbounded (x)."""
 
     @property
     def tile(self) -> int:

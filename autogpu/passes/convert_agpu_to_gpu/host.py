@@ -12,6 +12,9 @@ the `cuda` target prints as C integer expressions in the launch description (doc
     y, z: grid = min(max(ceildiv(count, block * unroll), 1), 65535)   // grid-stride loops
     count = ub - lb (sparse) or ceildiv(ub - lb, step) (dense)
 
+(with OpenMP's `num_teams(N)` on the nest: x at most N, y and z 1, all grid-stride:
+`coverage.grid_limit`).
+
 The `max(., 1)` keeps the launch valid (CUDA rejects an empty grid) when a loop has no
 iterations; its threads then all fail their guards.
 """

@@ -6,7 +6,8 @@ than N threads in a team, and a team is a block here, so every pipeline's block 
 holds at most N threads, whatever the block options ask: the tuner never generates a larger
 one (tuner/prepared.py), and a plain compile shrinks the requested shape, z first, then y, then
 x, keeping x (the coalesced dimension) as wide as the limit allows. When the options were set
-by the user (not left at their defaults) a remark says so.
+by the user (not left at their defaults) a remark says so. (`num_teams(N)` bounds the grid:
+`coverage.grid_limit`.)
 """
 
 from __future__ import annotations
