@@ -259,11 +259,9 @@ def _check_location(sema: Sema, info: AtomicInfo) -> None:
     x = info.x
     if not _is_lvalue(x):
         raise sema.error("an atomic location must be a variable or an array element", x.pos)
-    t = x.ctype
-    if not isinstance(t, Scalar) or t.bits < 32:
-        raise sema.error(f"atomic operations on '{describe(x)}' of type '{t}' are not "
-                         "supported: CUDA has atomics on 32- and 64-bit words only (declare "
-                         "it int, unsigned, long or a floating-point type)", x.pos)  # fmt: skip
+    if not isinstance(x.ctype, Scalar):
+        raise sema.error(f"an atomic location must be of an arithmetic type, not "
+                         f"'{x.ctype}'", x.pos)  # fmt: skip
 
 
 def _reads(sub: ast.Expr, x: ast.Expr) -> bool:

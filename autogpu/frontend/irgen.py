@@ -282,14 +282,17 @@ class FunctionGen(ReductionGen, SynchronizationGen, ExpressionGen):
         # beyond the last iteration then test k, whereas start + k * step could wrap past the
         # bound for them. Trip counts of 2^63 or more are beyond the model, so a 64-bit loop
         # from 0 by 1 (whose trip count is its bound) counts i itself.
-        lt = LONG if t in (UINT, ULONG) else t
+        # A `_Bool`, `char` or `short` loop counts in `int`, where C compares it with the bound
+        # (loops.py proved that it never wraps); the body sees it converted back.
+        narrow = t.bits < 32
+        lt = LONG if t in (UINT, ULONG) else INT if narrow else t
         if canonical.start is None:
             start = self.read(var)
         else:
             start = self.convert(self.expr(canonical.start), t)
         if canonical.declared_in_init and var.needs_slot:  # pragma: no cover - sema guarantee
             raise AssertionError("a canonical loop variable declared in its init has no slot")
-        bound = self.convert(self.expr(canonical.bound), t)
+        bound = self.convert(self.expr(canonical.bound), lt if narrow else t)
         # The type the bounds are compared and the trip counted in.
         ct = t if t == ULONG else lt
         if isinstance(canonical.step, int):
@@ -416,7 +419,16 @@ class FunctionGen(ReductionGen, SynchronizationGen, ExpressionGen):
 
     def modular_span(self, start: Val, bound: Val, c: CanonicalLoop) -> Val:
         """Iterations of an unsigned `!=` loop: the distance to the bound in the variable's
-        own (wrapping) type, zero-extended to the counting type."""
+        own (wrapping) type, zero-extended to the counting type. A `char` or `short` one:
+        `(d + 2^N) % 2^N` of the distance `d` in `int` (a launch size computes it; both ends
+        are in the type's range, loops.py)."""
+        if c.var.type.bits < 32:
+            near, far = (start, bound) if c.increasing else (bound, start)
+            near, far = self.convert(near, INT), self.convert(far, INT)
+            modulus = self.constant(1 << c.var.type.bits, INT)
+            distance = self.arith("-", far, near, INT)
+            positive = self.arith("+", distance, modulus, INT)
+            return self.convert(self.arith("%", positive, modulus, INT), LONG)
         if c.increasing:
             distance = self.arith("-", bound, start, start.ctype, wraps=True)
         else:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from autogpu.frontend import ast
 from autogpu.frontend.consteval import const_int
 from autogpu.frontend.symbols import Var, is_name, walk_expr
-from autogpu.frontend.types import Scalar
+from autogpu.frontend.types import Scalar, max_value, promote
 
 _SWAPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "!=": "!="}
 
@@ -87,12 +87,8 @@ def canonical_form(loop: ast.For, body: Effects) -> tuple[CanonicalLoop | None, 
         return None, f"its condition does not test the loop variable '{var.name}'"
     if var.is_array or not var.type.is_int:
         return None, f"its variable '{var.name}' is not an integer"
-    if var.type.bits < 32:
-        return None, (
-            f"its variable '{var.name}' is a {var.type}, which C promotes to int in its "
-            f"condition and converts back (wrapping) at each step: declare '{var.name}' int"
-        )
-    if cond.operand_type != var.type:
+    narrow = var.type.bits < 32
+    if cond.operand_type != (promote(var.type) if narrow else var.type):
         return None, (
             f"its condition compares '{var.name}' ({var.type}) with a bound of type "
             f"'{bound.ctype}', so C compares them as '{cond.operand_type}': declare "
@@ -116,12 +112,59 @@ def canonical_form(loop: ast.For, body: Effects) -> tuple[CanonicalLoop | None, 
         return None, f"its condition '{op}' does not match its decreasing step"
     if op in (">", ">=") and increasing:
         return None, f"its condition '{op}' does not match its increasing step"
+    if narrow:
+        reason = _narrow_reason(var, bound, op, magnitude, modular)
+        if reason:
+            return None, reason
     return (
         CanonicalLoop(
             var, start, bound, op in ("<=", ">="), increasing, magnitude, declared, modular
         ),
         "",
     )
+
+
+def _narrow_reason(var: Var, bound: ast.Expr, op: str, step: int | ast.Expr,
+                   modular: bool) -> str:  # fmt: skip
+    """Why a loop on a `_Bool`, `char` or `short` variable may not end (empty when it ends).
+
+    C compares the promoted variable with the bound in `int` and converts each step's `int`
+    result back to the variable's type, wrapping. The loop ends as a loop on an `int` would only
+    if no value the variable takes before the exit, plus the step, leaves the type's range: the
+    bound, whatever value its own type (or its constant) allows, must be at most `max - step +
+    1` for `<` (`max - step` for `<=`; at least `min + step - 1` for `>`, `min + step` for `>=`),
+    and within the range for an unsigned `!=` (which wraps, as an `unsigned` loop does)."""
+    t = var.type
+    lowest, highest = (-max_value(t) - 1, max_value(t)) if t.signed else (0, max_value(t))
+    if not isinstance(step, int):
+        return (f"its variable '{var.name}' is a {t} and its step is not a constant: C "
+                f"wraps '{var.name}' at each step, so the loop may not end (declare "
+                f"'{var.name}' int)")  # fmt: skip
+    constant = const_int(bound)
+    bound_type = bound.ctype
+    if constant is not None:
+        least = most = constant
+    elif isinstance(bound_type, Scalar) and bound_type.is_int:
+        least = 0 if not bound_type.signed else -max_value(bound_type) - 1
+        most = max_value(bound_type)
+    else:  # pragma: no cover - a canonical condition compares integers
+        return "its bound is not an integer"
+    if modular:
+        fits = lowest <= least and most <= highest
+        need = f"between {lowest} and {highest}"
+    elif op in ("<", "<="):
+        limit = highest - step + (1 if op == "<" else 0)
+        fits, need = most <= limit, f"at most {limit}"
+    else:
+        limit = lowest + step - (1 if op == ">" else 0)
+        fits, need = least >= limit, f"at least {limit}"
+    if fits:
+        return ""
+    what = f"is {constant}" if constant is not None else f"has type '{bound_type}'"
+    return (f"its variable '{var.name}' is a {t}, which C compares with the bound in int and "
+            f"wraps at each step, so the loop ends only if the bound is {need}, but the bound "
+            f"{what} (declare '{var.name}' int, or the bound a type within that range)")
+
 
 def _step(step: ast.Expr | None, var: Var, body: Effects):
     """(increasing, magnitude) of a canonical step, or the reason it is not one."""

@@ -104,7 +104,13 @@ _BOOL_KINDS = {
     ReductionKind.MIN: ReductionKind.AND, ReductionKind.UMIN: ReductionKind.AND,
     ReductionKind.MAX: ReductionKind.OR, ReductionKind.UMAX: ReductionKind.OR,
     ReductionKind.LAND: ReductionKind.AND, ReductionKind.LOR: ReductionKind.OR,
+    ReductionKind.SUB: ReductionKind.XOR,
 }  # fmt: skip
+"""`-` is the serial `s = (s - e) != 0`, which is `s != e`: `s ^ e` for an `e` of 0 or 1 (the
+only updates `_check_bool_difference` lets through), so the copies combine with `^`. gcc's
+OpenMP build combines them with `+` instead (OpenMP's combiner for `-`), which depends on how
+the iterations were split among its threads (and stores 2 in a _Bool); the serial result is the
+one answer that does not."""
 
 
 def _bool_kind(kind: ReductionKind, var: Var) -> ReductionKind:
@@ -160,19 +166,43 @@ def _check_expression(expr: ast.Expr, kinds: dict[Var, ReductionKind],
         if operands is None:
             raise error(_mismatch(var, kind), expr.pos)
         if kind == ReductionKind.SUB and isinstance(var.type, Scalar) and var.type.is_bool:
-            raise error(
-                f"'reduction(-: {var.name})' on a _Bool is not supported: OpenMP combines the "
-                f"threads' results with '+' ((a + b) != 0), which is not the serial "
-                f"'{var.name} = {var.name} - e' (use 'reduction(^: {var.name})' and "
-                f"'{var.name} ^= e')",
-                expr.pos,
-            )
+            _check_bool_difference(expr, var, operands, error)
         if kind in (ReductionKind.MIN, ReductionKind.MAX):
             comparisons.setdefault(var, []).append((_compared_in(expr.value, var), expr.pos))
         for operand in operands:
             _refuse_reads(operand, kinds, error)
         return
     _refuse_reads(expr, kinds, error)
+
+
+def _check_bool_difference(expr: ast.Assign | ast.IncDec, var: Var, operands: list[ast.Expr],
+                           error: Error) -> None:  # fmt: skip
+    """Refuse an update of a `reduction(-: b)` _Bool other than `b -= e`, `b = b - e` or `b--`
+    with `e` 0 or 1: only those are `b ^= e`, which private copies can compute in any order."""
+    subtracts = expr.op == "--" if isinstance(expr, ast.IncDec) else (
+        expr.op == "-=" or isinstance(expr.value, ast.Binary) and expr.value.op == "-")
+    if subtracts and all(_zero_or_one(operand) for operand in operands):
+        return
+    raise error(
+        f"this update of the _Bool '{var.name}' of 'reduction(-: {var.name})' is not "
+        f"'{var.name} -= e', '{var.name} = {var.name} - e' or '{var.name}--' with 'e' a _Bool "
+        f"or a comparison (0 or 1): only those are '{var.name} ^= e', whose partial results "
+        "combine in any order (OpenMP's '+' combiner would depend on how the threads split "
+        f"the loop; cast 'e' to _Bool or use 'reduction(^: {var.name})')",
+        expr.pos,
+    )
+
+
+def _zero_or_one(e: ast.Expr) -> bool:
+    """Whether C gives `e` the value 0 or 1 whatever its operands: a _Bool, a comparison, a
+    logical operator, a `!`, or the literal 0 or 1."""
+    if isinstance(e, ast.IntLit):
+        return e.value in (0, 1)
+    if isinstance(e, ast.Binary) and e.op in ("<", "<=", ">", ">=", "==", "!=", "&&", "||"):
+        return True
+    if isinstance(e, ast.Unary) and e.op == "!":
+        return True
+    return isinstance(e.ctype, Scalar) and e.ctype.is_int and e.ctype.is_bool
 
 
 def _compared_in(update: ast.Expr, var: Var) -> Scalar:

@@ -8,6 +8,8 @@ compare-and-swap loop in a small helper `agpu_atomic_<kind>`, printed before the
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from autogpu.target.c_expr import Cast, Expr, Unary, call
 from autogpu.target.c_types import Mode, convert
 from autogpu.target.cuda_exprs import helper
@@ -110,25 +112,59 @@ _SUBWORD_COMBINE = {
 }  # fmt: skip
 
 
+@dataclass(frozen=True)
+class SubwordView:
+    """An 8- or 16-bit element as bits of the aligned 32-bit word holding it: the C text that
+    finds the word and the element's place in it, takes the element's zero-extended bits out
+    of a word's value, and puts new bits in (every other bit kept)."""
+
+    bits: int
+
+    @property
+    def low(self) -> str:
+        return "0xFFu" if self.bits == 8 else "0xFFFFu"
+
+    def word(self, address: str) -> str:
+        return f"(unsigned *)((unsigned long long){address} & ~3ull)"
+
+    def shift(self, address: str) -> str:
+        return f"8u * (unsigned)((unsigned long long){address} & 3ull)"
+
+    def mask(self, shift: str) -> str:
+        return f"{self.low} << {shift}"
+
+    def extract(self, word: str, mask: str, shift: str) -> str:
+        return f"({word} & {mask}) >> {shift}"
+
+    def insert(self, word: str, new: str, mask: str, shift: str) -> str:
+        return f"({word} & ~{mask}) | (((unsigned)({new}) << {shift}) & {mask})"
+
+
+def subword_view(element: str) -> SubwordView | None:
+    """The sub-word view of `element` (a C type name), None for a 32- or 64-bit type."""
+    return SubwordView(_SUBWORD[element][0]) if element in _SUBWORD else None
+
+
 def _subword_helper(kind: str, element: str) -> tuple[str, str]:
     bits, unsigned, signed = _SUBWORD[element]
+    view = SubwordView(bits)
     name = f"agpu_atomic_{kind}_u{bits}"
-    low = "0xFFu" if bits == 8 else "0xFFFFu"
     combine = _SUBWORD_COMBINE[kind].format(S=signed)
+    current = ("" if kind == "assign" else  # an exchange does not read the element
+               f"\n    const unsigned a = {view.extract('assumed', 'mask', 'shift')};")  # fmt: skip
     return name, f"""\
 // {kind} on the {bits}-bit element at `address`: a CAS on its aligned 32-bit word
 static __device__ inline unsigned {name}(void *address, unsigned value) {{
-  unsigned *word = (unsigned *)((unsigned long long)address & ~3ull);
-  const unsigned shift = 8u * (unsigned)((unsigned long long)address & 3ull);
-  const unsigned mask = {low} << shift;
-  const unsigned b = value & {low};
+  unsigned *word = {view.word("address")};
+  const unsigned shift = {view.shift("address")};
+  const unsigned mask = {view.mask("shift")};
+  const unsigned b = value & {view.low};
   unsigned old = *word, assumed;
   do {{
-    assumed = old;
-    const unsigned a = (assumed & mask) >> shift;
-    old = atomicCAS(word, assumed, (assumed & ~mask) | (((unsigned)({combine}) << shift) & mask));
+    assumed = old;{current}
+    old = atomicCAS(word, assumed, {view.insert("assumed", combine, "mask", "shift")});
   }} while (assumed != old);
-  return (old & mask) >> shift;
+  return {view.extract("old", "mask", "shift")};
 }}"""
 
 

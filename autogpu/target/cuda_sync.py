@@ -3,7 +3,8 @@
 `agpu.atomic_update` → a compare-and-swap loop on the bits of the element (CUDA's `atomicCAS`
 exists for 32- and 64-bit unsigned words): read the current bits, compute the new value from
 them with the op's region, swap if the element still holds what was read, else retry with what
-it holds now. A read (the region yields its argument) is one volatile load, which is atomic
+it holds now. An 8- or 16-bit element is swapped as part of the aligned 32-bit word that holds
+it, only its bits changed (an update of a neighbouring element makes the swap fail and retry). A read (the region yields its argument) is one volatile load, which is atomic
 for an aligned 32- or 64-bit word.
 
 `agpu.critical` → a spin lock per name, a `__device__ int` (0: free), taken with `atomicCAS`:
@@ -32,9 +33,9 @@ from __future__ import annotations
 from xdsl.dialects import memref
 
 from autogpu.dialects.agpu_sync import AtomicUpdateOp, CriticalOp
-from autogpu.target.c_expr import Name
+from autogpu.target.c_expr import Expr, Name
 from autogpu.target.c_types import Mode, convert
-from autogpu.target.cuda_atomics import AtomicUnsupported, bit_view
+from autogpu.target.cuda_atomics import AtomicUnsupported, SubwordView, bit_view, subword_view
 
 LOCK_PREFIX = "agpu_lock"
 MAX_BACKOFF_NS = 32768
@@ -60,6 +61,10 @@ class Synchronization:
         if op.is_read:
             self.line(f"const {element} {old} = *(volatile {element} *)&{target};")
             self.exprs[op.result] = Name(old, element)
+            return
+        view = subword_view(element)
+        if view is not None:
+            self.subword_update(op, target, view, old if used else None)
             return
         try:
             bits, to_bits, from_bits = bit_view(element)
@@ -89,6 +94,41 @@ class Synchronization:
                 self.line(f"{old} = {from_bits.format(seen)};")
         self.line("}")
         if used:
+            self.exprs[op.result] = Name(old, element)
+
+    def subword_update(self, op: AtomicUpdateOp, target: Expr, view: SubwordView,
+                       old: str | None) -> None:  # fmt: skip
+        """The CAS loop of an 8/16-bit element: on the aligned 32-bit word that holds it,
+        changing only its bits (cuda_atomics.SubwordView, as the reductions' helpers do)."""
+        element = target.ctype or ""
+        address, word, shift, mask, seen, assumed = (self.scopes.declare(name) for name in (
+            "address", "word", "shift", "mask", "seen", "assumed"))  # fmt: skip
+        if old is not None:
+            self.line(f"{element} {old};")
+        self.line("{")
+        with self.nested():
+            self.line(f"{element} *const {address} = &{target};")
+            self.line(f"unsigned *const {word} = {view.word(address)};")
+            self.line(f"const unsigned {shift} = {view.shift(address)};")
+            self.line(f"const unsigned {mask} = {view.mask(shift)};")
+            self.line(f"unsigned {seen} = *(volatile unsigned *){word}, {assumed};")
+            self.line("do {")
+            with self.nested():
+                self.line(f"{assumed} = {seen};")
+                current = self.scopes.declare(op.current.name_hint or "current")
+                self.line(f"const {element} {current} = "
+                          f"({element})({view.extract(assumed, mask, shift)});")  # fmt: skip
+                self.exprs[op.current] = Name(current, element)
+                terminator = self.block(op.body.block)
+                new = convert(self.value(terminator.operands[0], terminator), element,
+                              Mode.ASSIGN)  # fmt: skip
+                self.line(f"{seen} = atomicCAS({word}, {assumed}, "
+                          f"{view.insert(assumed, str(new), mask, shift)});")  # fmt: skip
+            self.line(f"}} while ({seen} != {assumed});")
+            if old is not None:
+                self.line(f"{old} = ({element})({view.extract(seen, mask, shift)});")
+        self.line("}")
+        if old is not None:
             self.exprs[op.result] = Name(old, element)
 
     def critical(self, op: CriticalOp) -> None:

@@ -152,3 +152,24 @@ void critical(int n, const float *x, float *sum) {
 // CHECK: memref.store %{{.*}}, %s[]
 // CHECK-NEXT: "agpu.critical_end"() : () -> ()
 // CHECK: "agpu.critical"() <{lock = ""}> ({
+
+// An 8-bit element: C computes `h[k] + 3` in int and converts back, so the update is an
+// agpu.atomic_update whose region promotes, adds and truncates (the cuda target swaps the
+// 32-bit word that holds the byte).
+void small_update(int n, const int *x, unsigned char *h) {
+#pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+#pragma omp atomic
+    h[x[i]] += 3;
+  }
+}
+// CHECK-LABEL: func.func @small_update(
+// CHECK: %[[XI:.*]] = memref.load %x[%{{.*}}] : memref<?xi32>
+// CHECK-NEXT: %[[K:.*]] = arith.index_cast %[[XI]] : i32 to index
+// CHECK-NEXT: %{{.*}} = "agpu.atomic_update"(%h, %[[K]]) ({
+// CHECK-NEXT: ^bb0(%[[CUR:.*]]: i8):
+// CHECK-NEXT: %[[WIDE:.*]] = arith.extui %[[CUR]] : i8 to i32
+// CHECK-NEXT: %[[SUM:.*]] = arith.addi %[[WIDE]], %{{.*}} overflow<nsw> : i32
+// CHECK-NEXT: %[[NEW:.*]] = arith.trunci %[[SUM]] : i32 to i8
+// CHECK-NEXT: "agpu.atomic_yield"(%[[NEW]]) : (i8) -> ()
+// CHECK-NEXT: }) : (memref<?xi8>, index) -> i8

@@ -58,10 +58,8 @@ two blocks, looping over the rest, combined in a fixed order by the last block t
 
 
 def applies(op: str, ctype: str) -> bool:
-    """Bitwise operators on floating point are refused (tests/frontend/test_diagnostics.py),
-    and so is `-` on a _Bool (OpenMP's `+` combiner is not the serial `s = s - e` there)."""
-    if ctype == "_Bool":
-        return op != "-"
+    """Bitwise operators on floating point are refused (tests/frontend/test_diagnostics.py).
+    `-` on a _Bool subtracts 0/1 values here (`x` is a _Bool array): the serial toggles."""
     return ctype not in FLOATS or op not in ("&", "|", "^")
 
 

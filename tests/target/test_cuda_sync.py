@@ -208,20 +208,72 @@ of its updates (integer sums wrap, halving and adding 0.5 repeat one operation).
 
 
 @pytest.mark.parametrize("pipeline", PIPELINES)
-@pytest.mark.parametrize("ctype", ["int", "unsigned", "long", "unsigned long", "float", "double"])
+@pytest.mark.parametrize("ctype", ["int", "unsigned", "long", "unsigned long", "float", "double",
+                                   "signed char", "unsigned char", "short", "unsigned short",
+                                   "_Bool"])  # fmt: skip
 def test_every_arithmetic_type(ctype: str, pipeline: str):
+    """8/16-bit elements: a compare-and-swap on the 32-bit word that holds each (its
+    neighbours, updated by other threads at the same time, are kept); on a _Bool `+=` is `||`,
+    `-=` toggles, `+= 0.5` sets and `/= 2` clears, each order-independent too."""
     source = TYPED.replace("T *", f"{ctype} *")
-    cases = [{"n": n, "k": 3, "x": n, "v": n, "a": 3, "b": 3, "c": 3, "d": 3} for n in (1, 257)]
+    cases = [{"n": n, "k": k, "x": n, "v": n, "a": k, "b": k, "c": k, "d": k}
+             for n, k in ((1, 3), (257, 3), (1000, 7))]
     exact = ctype not in ("float", "double")
     check_against_gcc(source, "typed", pipeline, cases,
                       **({} if exact else {"compare": close_sums}))  # fmt: skip
 
 
+SMALL_CAPTURE = """
+void small_tickets(int n, unsigned short *next, unsigned char *seen, short *value,
+                   unsigned short *even, signed char *flags) {
+  #pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+    unsigned short mine;
+    #pragma omp atomic capture
+    mine = next[0]++;
+    #pragma omp atomic capture
+    { even[i] = next[1]; next[1] += 2; }
+    #pragma omp atomic write
+    seen[mine] = 1;
+    short v;
+    #pragma omp atomic read
+    v = seen[mine];
+    value[i] = v;
+    #pragma omp atomic
+    flags[i % 4] |= 1 << (i % 7);
+  }
+}
+"""
+"""Captures, writes and reads of 16- and 8-bit elements; `next[0]` and `next[1]` share one
+32-bit word, as do the four `flags`, so each CAS competes with its neighbour's."""
+
+
+@pytest.mark.parametrize("pipeline", PIPELINES)
+def test_capture_read_write_small_types(pipeline: str):
+    from autogpu.runtime.cpu_exec import CpuProgram
+
+    program = cuda_of(SMALL_CAPTURE, pipeline)
+    runner = CpuProgram(program.source, program.launch, threads=2, thread_order="random")
+    n = 700
+    next_, seen = np.zeros(2, np.uint16), np.zeros(n, np.uint8)
+    value, even, flags = np.zeros(n, np.int16), np.zeros(n, np.uint16), np.zeros(4, np.int8)
+    runner.run("small_tickets", n, next_, seen, value, even, flags)
+    assert next_.tolist() == [n, 2 * n] and seen.tolist() == [1] * n
+    assert value.tolist() == [1] * n
+    assert sorted(even.tolist()) == list(range(0, 2 * n, 2))
+    expected = np.zeros(4, np.int8)
+    for i in range(n):
+        expected[i % 4] |= np.int8(np.uint8(1 << (i % 7)).view(np.int8))
+    assert flags.tolist() == expected.tolist()
+
+
 def test_nvcc_compiles_every_form():
     typed = [TYPED.replace("T *", f"{t} *") for t in ("int", "unsigned", "long", "unsigned long",
-                                                        "float", "double")]  # fmt: skip
+                                                        "float", "double", "signed char",
+                                                        "unsigned short", "_Bool")]  # fmt: skip
     programs = [cuda_of(source, pipeline) for source in
-                (HISTOGRAM, MATVEC_T, SCALAR_SUM, CAS_FORMS, CRITICAL, CAPTURE, *typed)
+                (HISTOGRAM, MATVEC_T, SCALAR_SUM, CAS_FORMS, CRITICAL, CAPTURE, SMALL_CAPTURE,
+                 *typed)
                 for pipeline in PIPELINES]  # fmt: skip
     assert_compiles_with_nvcc(one_translation_unit(programs), allow_warnings=False)
 

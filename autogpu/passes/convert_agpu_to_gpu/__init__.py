@@ -13,7 +13,7 @@ threads and blocks is shared with `agpu-unroll-parallel` (`autogpu/passes/analys
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, func, gpu, memref
@@ -30,6 +30,7 @@ from autogpu.passes.convert_agpu_to_gpu.function_plan import FunctionPlan, Symbo
 from autogpu.passes.convert_agpu_to_gpu.coverage import ReductionGrid
 from autogpu.passes.convert_agpu_to_gpu.host import HostBuilder
 from autogpu.passes.convert_agpu_to_gpu.kernel_builder import BlockShape, KernelBuilder
+from autogpu.passes.convert_agpu_to_gpu.launch_bounds import bounded_block
 from autogpu.passes.analysis.nest_mapping import NestMapping
 from autogpu.passes.analysis.dependences import check_parallel_loops
 from autogpu.passes.options import DeclaredOptionsPass, at_least, one_of, option, threads
@@ -121,7 +122,9 @@ class ConvertAgpuToGpuPass(DeclaredOptionsPass):
         check_parallel_loops(op)  # never lower a loop whose iterations provably conflict
         # Lower a copy, so that a refused construct leaves the input untouched.
         work = op.clone()
-        _lower_module(work, block, self.jam, self.array_reduction,
+        explicit = block != BlockShape(*(_DEFAULTS[name] for name in ("block_size", "block_y",
+                                                                       "block_z")))  # fmt: skip
+        _lower_module(work, block, self.jam, self.array_reduction, explicit,
                       ReductionGrid(self.reduce_blocks, self.deterministic))
         if self.min_blocks:
             for kernel in work.walk():
@@ -132,9 +135,13 @@ class ConvertAgpuToGpuPass(DeclaredOptionsPass):
         op.attributes["gpu.container_module"] = UnitAttr()
 
 
+_DEFAULTS = {f.name: f.default for f in fields(ConvertAgpuToGpuPass)}
+"""The options' defaults: a block other than theirs was asked for (launch_bounds.py)."""
+
+
 def _lower_module(
     op: builtin.ModuleOp, block: BlockShape, jam: bool, array_reduction: str,
-    grid: ReductionGrid = ReductionGrid(),
+    explicit: bool, grid: ReductionGrid = ReductionGrid(),
 ) -> None:
     functions = [f for f in op.ops if isinstance(f, func.FuncOp) and f.body.blocks]
     kernels = gpu.ModuleOp(
@@ -146,7 +153,7 @@ def _lower_module(
     for fn in functions:
         normalise_logical_starts(fn)
         _lower_function(plan_function(fn, namer), kernels.body.block, namer, block, jam,
-                        array_reduction, grid)
+                        array_reduction, explicit, grid)
     try:
         op.verify()
     except DiagnosticException as e:  # a bug of this pass, reported as such
@@ -155,7 +162,7 @@ def _lower_module(
 
 def _lower_function(
     plan: FunctionPlan, kernels: Block, namer: SymbolNamer, block: BlockShape, jam: bool,
-    array_reduction: str, grid: ReductionGrid = ReductionGrid(),
+    array_reduction: str, explicit: bool, grid: ReductionGrid = ReductionGrid(),
 ) -> None:
     fn_name = plan.func.sym_name.data
     for slot in plan.slots.values():
@@ -169,7 +176,9 @@ def _lower_function(
     launched: dict[int, tuple[str, BlockShape]] = {}
     for seg in plan.segments:
         name = namer.fresh(f"{fn_name}_kernel" if single else f"{fn_name}_kernel{seg.index}")
-        shape = BlockShape(1, 1, 1) if seg.mapping is None else _shape_of(seg.mapping, block)
+        shape = BlockShape(1, 1, 1)
+        if seg.mapping is not None:
+            shape = bounded_block(_shape_of(seg.mapping, block), seg.mapping.nest, explicit)
         builder = KernelBuilder(plan, seg, name, shape, jam, array_reduction, grid, namer.fresh)
         kernel = builder.build_parallel() if seg.is_parallel else builder.build_serial()
         region_dce(kernel.body)

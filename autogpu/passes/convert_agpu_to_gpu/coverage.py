@@ -8,8 +8,9 @@ indexing, `ceil((ub - lb) / step)` for dense) is launched on exactly
     every replica u of every thread is in range  iff  (G - 1)*b*U + (b - 1) + u*b < C
 
 and in particular the whole tile of every thread is in range iff `C % (b*U) == 0` (and C > 0):
-then the kernel needs no guard on that dimension. On y and z the grid is clamped to 65535 and the
-kernel loops over the rest (grid-stride); when `ceildiv(C, b*U)` fits, the loop runs exactly once
+then the kernel needs no guard on that dimension. On y and z the grid is clamped to 65535 (on
+every dimension to what OpenMP's `num_teams` allows: `grid_limit`) and the kernel loops
+over the rest (grid-stride); when `ceildiv(C, b*U)` fits, the loop runs exactly once
 per thread and is replaced by the single pass, otherwise only the divisibility argument holds
 (every tile a thread visits is full or starts past the end). The x grid of a kernel with a
 scalar reduction is clamped the same way to `reduce_blocks` when that option is set, and every
@@ -25,15 +26,45 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
+from xdsl.dialects.builtin import IntegerAttr
 from xdsl.dialects.gpu import DimensionEnum
 from xdsl.ir import SSAValue
 
+from autogpu.dialects.agpu import ParallelForOp
 from autogpu.target.cuda_limits import MAX_GRID
 from autogpu.passes.analysis.integers import bit_width, ceil_div
+from autogpu.passes.analysis.nest_mapping import NestMapping
 from autogpu.passes.analysis.polynomial import PolynomialAnalysis
 from autogpu.passes.utils.index_arith import constant_value
 
 MAX_GRID_YZ = MAX_GRID[1]  # y and z alike
+NUM_TEAMS = "agpu.num_teams"
+
+
+def num_teams(nest: ParallelForOp) -> int | None:
+    """The smallest OpenMP `num_teams` recorded on the loops of `nest` (docs/ir.md)."""
+    bounds = [attr.value.data for op in nest.walk()
+              if isinstance(attr := op.attributes.get(NUM_TEAMS), IntegerAttr)]  # fmt: skip
+    return min(bounds) if bounds else None
+
+
+def teams_limit(mapping: NestMapping | None, dim: DimensionEnum) -> int | None:
+    """The most blocks launched along `dim` for `mapping`'s nest: OpenMP's `num_teams(N)` (a
+    team is a block) allows N in all, given to x, with one block row on y and z (each block
+    loops over all of them); else CUDA's 65535 on y and z, and no bound on x."""
+    teams = None if mapping is None else num_teams(mapping.nest)
+    if teams is not None:
+        return teams if dim == DimensionEnum.X else 1
+    return None if dim == DimensionEnum.X else MAX_GRID_YZ
+
+
+def grid_limit(mapping: NestMapping | None, dim: DimensionEnum, grid: ReductionGrid,
+               scalar_reductions: bool) -> int | None:
+    """The most blocks along `dim`: the smaller of OpenMP's bound (`teams_limit`) and the
+    reduction options' (`ReductionGrid`); None when neither bounds it."""
+    bounds = [limit for limit in (teams_limit(mapping, dim),
+                                  grid.grid_limit(dim, scalar_reductions)) if limit is not None]
+    return min(bounds) if bounds else None
 
 
 @dataclass(frozen=True)
@@ -45,8 +76,9 @@ class Coverage:
     block: int
     """Threads per block along the dimension."""
     unroll: int
-    limit: int | None
-    """The most blocks the host launches along this dimension (65535 on y and z), if any."""
+    max_blocks: int | None
+    """The most blocks the host launches along this dimension (65535 on y and z, OpenMP's
+    `num_teams` where given: `grid_limit`), None when unbounded (x)."""
 
     @property
     def tile(self) -> int:
@@ -58,14 +90,14 @@ class Coverage:
         if self.count is None:
             return None
         blocks = max(ceil_div(self.count, self.tile), 1)
-        return blocks if self.limit is None else min(blocks, self.limit)
+        return blocks if self.max_blocks is None else min(blocks, self.max_blocks)
 
     @property
     def single_pass(self) -> bool:
-        """The grid covers every tile at once: no grid-stride loop is needed."""
-        if self.limit is None:
+        """The grid covers every tile at once: no grid-stride loop is needed (always on x)."""
+        if self.max_blocks is None:
             return True
-        return self.count is not None and ceil_div(self.count, self.tile) <= self.limit
+        return self.count is not None and ceil_div(self.count, self.tile) <= self.max_blocks
 
     @property
     def exact(self) -> bool:

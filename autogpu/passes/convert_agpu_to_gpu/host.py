@@ -13,6 +13,9 @@ the `cuda` target prints as C integer expressions in the launch description (doc
     x of a scalar reduction with reduce_blocks = R > 0: min(max(...), R)  // grid-stride
     count = ub - lb (sparse) or ceildiv(ub - lb, step) (dense)
 
+(with OpenMP's `num_teams(N)` on the nest: x at most N, y and z 1, all grid-stride:
+`coverage.grid_limit`).
+
 The `max(., 1)` keeps the launch valid (CUDA rejects an empty grid) when a loop has no
 iterations; its threads then all fail their guards.
 """
@@ -30,7 +33,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from autogpu.dialects.agpu import ParallelForOp
-from autogpu.passes.convert_agpu_to_gpu.coverage import ReductionGrid
+from autogpu.passes.convert_agpu_to_gpu.coverage import ReductionGrid, grid_limit
 from autogpu.passes.convert_agpu_to_gpu.function_plan import HostFor, HostIf, HostStep, Segment
 from autogpu.passes.convert_agpu_to_gpu.kernel_builder import BlockShape, kernel_symbol
 from autogpu.passes.utils.errors import PassError, describe_value, error_at
@@ -206,7 +209,7 @@ class HostBuilder:
                     count = self.ix.ceildiv(count, step)
                 per_block = self.ix.const(block.on(dim) * level.unroll)
                 size = self.ix.max(self.ix.ceildiv(count, per_block), one)
-                limit = self.grid.grid_limit(dim, bool(seg.scalar_reductions()))
+                limit = grid_limit(seg.mapping, dim, self.grid, bool(seg.scalar_reductions()))
                 if limit is not None:
                     size = self.ix.min(size, self.ix.const(limit))
                 if constant_value(size) is None and size.name_hint is None:

@@ -68,7 +68,12 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from autogpu.dialects.agpu import ParallelForOp, YieldOp
 from autogpu.dialects.signature import CParameter
-from autogpu.passes.convert_agpu_to_gpu.coverage import Coverage, ReductionGrid, known_int
+from autogpu.passes.convert_agpu_to_gpu.coverage import (
+    Coverage,
+    ReductionGrid,
+    grid_limit,
+    known_int,
+)
 from autogpu.passes.convert_agpu_to_gpu.function_plan import FunctionPlan, Segment
 from autogpu.passes.convert_agpu_to_gpu.jam import Env, Jammer
 from autogpu.passes.analysis.nest_mapping import DIMS, Level
@@ -121,7 +126,7 @@ class _DimIndex:
     step: SSAValue
     first: SSAValue  # this thread's first iteration value
     replica_stride: SSAValue  # between the unrolled replicas of a thread
-    loop_step: SSAValue | None  # the grid-stride step on y and z; None without a loop
+    loop_step: SSAValue | None  # the grid-stride step (y, z, num_teams); None without a loop
     coverage: Coverage  # what the launch grid guarantees (guards it makes unnecessary)
     fits: bool  # its index arithmetic provably fits `long long` (see `_fits_long_long`)
 
@@ -131,7 +136,8 @@ class _DimIndex:
 
     @property
     def grid_stride(self) -> bool:
-        """A y/z dimension whose grid may not cover it at once: threads loop over tiles."""
+        """A dimension whose grid may not cover it at once (y, z, or bounded by `num_teams`):
+        threads loop over tiles."""
         return self.loop_step is not None
 
     @property
@@ -300,7 +306,7 @@ class KernelBuilder:
         and this block's linear index `bx + gx * (by + gy * bz)` among the grid's blocks."""
         capacity = 1
         for dim in dims:
-            blocks = dim.coverage.blocks or dim.coverage.limit
+            blocks = dim.coverage.blocks or dim.coverage.max_blocks
             assert blocks is not None, "a deterministic reduction's grid is bounded"
             capacity *= blocks
         name = self.kernel.sym_name.data
@@ -389,7 +395,7 @@ class KernelBuilder:
             _count(lb, ub, None if level.sparse else step),
             self.block.on(dim),
             level.unroll,
-            self.grid.grid_limit(dim, bool(self.seg.scalar_reductions())),
+            grid_limit(self.seg.mapping, dim, self.grid, bool(self.seg.scalar_reductions())),
         )
         loop_step = None
         if not coverage.single_pass:
@@ -408,7 +414,7 @@ class KernelBuilder:
             self._level(0, [env], self._clone)
             return
         dim, rest = order[0], order[1:]
-        if not dim.grid_stride:  # x, or y/z covered by the grid in one pass
+        if not dim.grid_stride:  # covered by the grid in one pass
             for u, check in enumerate(dim.checked):
                 self._guarded(dim, self._replica_index(dim, dim.first, u), check, env, rest)
             return
@@ -505,10 +511,11 @@ class KernelBuilder:
         with its bound test, since x does not change inside the y/z loops), then the y and z
         loops (or their single pass), then the split between the full tile and the rest."""
         x = next((d for d in order if d.level.dim == DimensionEnum.X), None)
-        if x is not None and x.grid_stride:  # a limited x grid: x loops innermost, as y and z
-            x = None
-        x_replicas = self._replicas(x, x.first) if x is not None else None
         others = [d for d in order if d is not x]
+        if x is not None and x.grid_stride:  # a bounded x grid: x loops too, innermost
+            self._tile_loops([*others, x], [], None, privates)
+            return
+        x_replicas = self._replicas(x, x.first) if x is not None else None
         self._tile_loops(others, [], x_replicas, privates)
 
     def _replicas(self, dim: _DimIndex, base: SSAValue) -> _Replicas:
