@@ -21,40 +21,26 @@ import numpy as np
 from autogpu.dialects.signature import C_TYPES
 from autogpu.runtime.array_arguments import ArrayArgument, array_argument
 from autogpu.runtime.array_views import ArrayInterfaceError, array_view, is_array
+from autogpu.runtime.errors import (  # the executors' errors, named here as before
+    KernelArgumentError as KernelArgumentError,
+)
+from autogpu.runtime.errors import (
+    KernelCompileError as KernelCompileError,
+)
+from autogpu.runtime.errors import (
+    KernelEnvironmentError as KernelEnvironmentError,
+)
+from autogpu.runtime.errors import (
+    KernelLaunchError as KernelLaunchError,
+)
+from autogpu.runtime.errors import (
+    LaunchDescriptionError as LaunchDescriptionError,
+)
+from autogpu.runtime.parts_spec import parse_parts
 from autogpu.target.cuda_limits import MAX_BLOCK, MAX_GRID, MAX_THREADS_PER_BLOCK
 from autogpu.target.launch import evaluate, launch_config
 from autogpu.target.launch_steps import check_steps, counters, run_steps, steps_of
 from autogpu.target.requirements import violation
-
-
-class KernelArgumentError(ValueError):
-    """The arguments do not fit the C function's parameters (count, name, dtype, layout, size)."""
-
-
-class KernelCompileError(RuntimeError):
-    """The emitted CUDA source did not compile (g++ for the CPU emulation, nvcc for the GPU)."""
-
-    def __init__(self, message: str, log: str = ""):
-        super().__init__(f"{message}\n{log}".rstrip())
-        self.log = log
-
-
-class KernelLaunchError(RuntimeError):
-    """A launch could not run (invalid configuration, too many resources) or failed while running
-    (a barrier in divergent code, a failed assert)."""
-
-
-class KernelEnvironmentError(KernelCompileError, KernelLaunchError):
-    """The machine failed, not the kernel: no memory or memory map left (a fiber stack, a library
-    that cannot be loaded), a compiler killed or out of space. The kernel is not known to be
-    wrong, so a caller may retry later (with fewer programs loaded) instead of rejecting it. It is
-    both a compile and a launch error, so that handlers of either still catch it."""
-
-
-class LaunchDescriptionError(ValueError):
-    """The launch description is malformed or disagrees with the kernels it describes."""
-
-
 
 
 @dataclass(frozen=True)
@@ -252,8 +238,6 @@ def parse_launch_description(launch: Mapping[str, Any]) -> dict[str, Function]:
             )
         parts = None
         if "parts" in f:
-            from autogpu.runtime.parts import parse_parts
-
             parts = parse_parts(f["parts"], name)
         functions[name] = Function(
             name, params, tuple(launches), _requires(f, name, params), tuple(steps),

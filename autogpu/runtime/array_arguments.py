@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from autogpu.runtime.array_views import ArrayView
+from autogpu.runtime.errors import KernelArgumentError
 
 if TYPE_CHECKING:
     from autogpu.runtime.arguments import Param
@@ -173,8 +174,6 @@ class HostMemory(Memory):
         """NumPy frees it with the last reference."""
 
     def adopt(self, argument: DeviceArray) -> int:
-        from autogpu.runtime.arguments import KernelArgumentError
-
         raise KernelArgumentError(
             f"argument '{argument.param.name}' is a CUDA device array ({argument.view.kind}): "
             "the CPU emulation runs on host memory; run on backend='cuda', or pass a NumPy "

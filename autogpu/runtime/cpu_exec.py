@@ -42,27 +42,24 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from autogpu.runtime.array_arguments import Buffer, HostMemory
+from autogpu.dialects.signature import BY_DTYPE
 from autogpu.runtime.arguments import (
     BoundCall,
     Function,
     KernelCompileError,
     KernelEnvironmentError,
     KernelLaunchError,
-    LaunchConfig,
+    Launch,
     LaunchDescriptionError,
     LaunchEntry,
     bind_arguments,
     call_arguments,
     find_function,
     kernel_names,
-    Launch,
     launch_trace,
     parse_launch_description,
 )
-from autogpu.dialects.signature import BY_DTYPE
+from autogpu.runtime.array_arguments import Buffer, HostMemory
 
 HEADER = Path(__file__).with_name("cpu_runtime.h")
 CXXFLAGS = (
@@ -387,7 +384,12 @@ class CpuProgram:
 
     def _run_parts(self, function: Function, args: Sequence[Any], named: Mapping[str, Any]
                    ) -> None:
-        from autogpu.runtime.parts import CpuPartRunner, bind_part_call, plan_parts, with_part
+        from autogpu.runtime.parts import (
+            CpuPartRunner,
+            bind_part_call,
+            plan_parts,
+            with_part,
+        )
 
         call = bind_part_call(function, function.parts, args, named, bind_arguments)
         plan = plan_parts(call, function.parts, self.memory_budget)

@@ -29,14 +29,14 @@ from typing import Any
 
 import numpy as np
 
-from autogpu.runtime.array_arguments import POISON_BYTE, Buffer, DeviceArray, Memory
-from autogpu.runtime.array_views import LEGACY_STREAM, ArrayView
+from autogpu.dialects.signature import BY_DTYPE
 from autogpu.runtime.arguments import (
     BoundCall,
-    KernelArgumentError,
     Function,
+    KernelArgumentError,
     KernelCompileError,
     KernelLaunchError,
+    Launch,
     LaunchConfig,
     LaunchDescriptionError,
     LaunchEntry,
@@ -44,12 +44,12 @@ from autogpu.runtime.arguments import (
     call_arguments,
     find_function,
     kernel_names,
-    Launch,
     launch_trace,
     parse_launch_description,
 )
+from autogpu.runtime.array_arguments import POISON_BYTE, Buffer, DeviceArray, Memory
+from autogpu.runtime.array_views import LEGACY_STREAM, ArrayView
 from autogpu.target.cuda_limits import SHARED_BYTES_PER_BLOCK
-from autogpu.dialects.signature import BY_DTYPE
 
 
 class GpuUnavailableError(RuntimeError):
@@ -59,7 +59,7 @@ class GpuUnavailableError(RuntimeError):
 def _driver() -> Any:
     """pycuda.driver, initialised."""
     try:
-        import pycuda.driver as driver
+        from pycuda import driver
     except ImportError as e:
         raise GpuUnavailableError(
             f"running kernels on the GPU needs pycuda ({e}); install it with"

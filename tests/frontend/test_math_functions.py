@@ -110,13 +110,18 @@ def arguments(kernel: str, function: c_math.MathFunction | None, single: bool, s
     return [N, *floats, e, ints, out]
 
 
+GLIBC_ULPS = {("cbrt", False): 4}
+"""glibc's own error where it exceeds 1 ulp (its sysdeps/x86_64/fpu/libm-test-ulps): the two
+libraries are each within their bound of the true value, so of each other within the sum."""
+
+
 def tolerance(function: c_math.MathFunction | None, single: bool) -> int:
-    """The ulps allowed: CUDA's stated bound, plus one for glibc's own rounding where CUDA's
-    bound is not 0 (exact functions must agree bit for bit)."""
+    """The ulps allowed: CUDA's stated bound plus glibc's own error (1 unless `GLIBC_ULPS`
+    says more) where CUDA's bound is not 0 (exact functions must agree bit for bit)."""
     if function is None:
         return 0
     bound = function.ulp_float if single else function.ulp_double
-    return bound + 1 if bound else 0
+    return bound + GLIBC_ULPS.get((function.name, single), 1) if bound else 0
 
 
 def ulp_distance(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
@@ -199,9 +204,14 @@ NO_GPU = cuda_exec.gpu_unavailable_reason()
 @pytest.mark.skipif(NO_GPU is not None, reason=f"needs a CUDA GPU: {NO_GPU}")
 def test_cuda_device_library_agrees_with_gcc_within_its_bounds():
     gpu = cuda_exec.CudaProgram(program().source, program().launch, fmad=False)
+    outside = []  # every function checked, so one run names all that disagree
     for kernel, function, single in kernels():
         args = arguments(kernel, function, single, 3)
         expected, actual = copy_args(args), copy_args(args)
         gcc_reference(source(), kernel)(*expected)
         gpu.run(kernel, *actual)
-        assert_within(kernel, function, single, actual, expected)
+        try:
+            assert_within(kernel, function, single, actual, expected)
+        except AssertionError as e:
+            outside.append(str(e).splitlines()[0])
+    assert not outside, "\n".join(outside)

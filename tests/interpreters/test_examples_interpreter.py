@@ -60,6 +60,8 @@ EXAMPLE_CASES = {
     "saxpy.c": ("saxpy", [saxpy(17), saxpy(1), saxpy(0), saxpy(64)]),
     "dot.c": ("dot", [dot(37), dot(1), dot(0)]),
     "matmul.c": ("matmul", [matmul(17, 13, 11), matmul(1, 1, 1), matmul(3, 0, 2), matmul(4, 5, 0)]),
+    "dmatmul.c": ("dmatmul", [matmul(17, 13, 11), matmul(1, 1, 1), matmul(3, 0, 2),
+                              matmul(4, 5, 0)]),
     "conv2d.c": ("conv2d", [conv2d(19, 23, 5), conv2d(1, 1, 1), conv2d(0, 3, 2), conv2d(4, 3, 0),
                             conv2d(7, 2, 3)]),
     "stencil2d.c": ("jacobi2d", [jacobi2d(6, 5), jacobi2d(17, 13), jacobi2d(2, 9), jacobi2d(1, 1),
