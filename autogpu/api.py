@@ -272,7 +272,8 @@ class Kernel:
             and touched_ranges(function, {k: v for k, v in sizes.items() if k != name}).get(array)
             is None
         ]
-        return ", ".join(f"{name}={sizes[name]}" for name in relevant or list(sizes)) or "these sizes"
+        shown = relevant or list(sizes)
+        return ", ".join(f"{name}={sizes[name]}" for name in shown) or "these sizes"
 
 
 def select_function(module: ModuleOp, filename: str, function: str | None,

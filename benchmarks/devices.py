@@ -23,9 +23,9 @@ from typing import Any
 
 import numpy as np
 
+from autogpu.diagnostics import CompileError
 from autogpu.target.cuda_limits import SHARED_BYTES_PER_BLOCK
 from autogpu.target.launch_steps import steps_of, trace
-from autogpu.diagnostics import CompileError
 from benchmarks.peers import Peer, cpu_peer, gpu_peer
 from benchmarks.roofline import Roofline, gpu_roofline
 from benchmarks.timing import Timer, cuda_event_timer, wall_timer

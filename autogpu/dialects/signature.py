@@ -260,7 +260,8 @@ def value_attributes(value: SSAValue) -> dict[str, Attribute]:
     block = value.owner
     if not isinstance(block, Block) or (function := block.parent_op()) is None:
         return {}
-    if not isinstance(function, func.FuncOp | gpu.FuncOp) or block is not function.body.blocks.first:
+    if (not isinstance(function, func.FuncOp | gpu.FuncOp)
+            or block is not function.body.blocks.first):
         return {}
     return argument_attributes(function, block.args.index(value))
 

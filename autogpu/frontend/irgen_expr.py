@@ -1,7 +1,8 @@
 """Expressions to IR: C's operators, conversions and math functions on typed values.
 
 `Emitter` places ops (constants at the top of their block, reused there; index casts reused)
-and gives each the location of the C construct being translated (`at`), and `ExpressionGen` turns typed expressions (sema.py) into arith/math/memref ops. Each C value
+and gives each the location of the C construct being translated (`at`), and `ExpressionGen`
+turns typed expressions (sema.py) into arith/math/memref ops. Each C value
 is a `Val`: an SSA value with its C type, where a C `int` that holds a comparison result stays
 an `i1` until it is used as a number (then `extui`), so conditions read naturally.
 """

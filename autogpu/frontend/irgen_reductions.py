@@ -74,7 +74,7 @@ class ReductionGen:
             return
         compared = update.operand_type
         key = (update.op, "float" if compared.is_float else compared.signed)
-        if compared == t or compared.is_int and t.is_int and compared.bits == t.bits:
+        if compared == t or (compared.is_int and t.is_int and compared.bits == t.bits):
             self.rmw(_MIN_MAX_RMW[key], self.convert(value, t), location)
             return
         op = _MIN_MAX_OPS[key]

@@ -14,9 +14,9 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from lark.visitors import Transformer_NonRecursive
 
 from autogpu.diagnostics import CompileError, located
+from autogpu.dialects.signature import c_type
 from autogpu.frontend import ast
 from autogpu.frontend.preprocess import Preprocessed
-from autogpu.dialects.signature import c_type
 from autogpu.frontend.types import (
     INT,
     LONG,
@@ -167,7 +167,7 @@ def _syntax_error(e: UnexpectedInput, pre: Preprocessed, error) -> CompileError:
             return error(what, line, column)
     if _EXPRESSION_STARTS <= expected:
         return error(f"expected an expression before {_describe(token)}", line, column)
-    if expected == {"NAME"} or "NAME" in expected and "INT_LIT" not in expected:
+    if expected == {"NAME"} or ("NAME" in expected and "INT_LIT" not in expected):
         return error(f"expected an identifier before {_describe(token)}", line, column)
     names = sorted(_READABLE.get(t, f"'{terminals.get(t, t)}'") for t in expected)
     shown = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")

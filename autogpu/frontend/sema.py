@@ -17,11 +17,12 @@ from autogpu.frontend import ast
 from autogpu.frontend.atomics import synchronization
 from autogpu.frontend.consteval import const_int
 from autogpu.frontend.data_sharing import check_default_none, loop_variable_names, make_copies
-from autogpu.frontend.expressions import ExpressionTyping
-from autogpu.frontend.loops import Effects, canonical_form
 from autogpu.frontend.directives import Directive, OpenMP, unplaced
+from autogpu.frontend.expressions import ExpressionTyping
 from autogpu.frontend.extents import extent_text
+from autogpu.frontend.loops import Effects, canonical_form
 from autogpu.frontend.openmp import ParallelInfo
+from autogpu.frontend.preprocess import Pragma
 from autogpu.frontend.reductions import check_reduction_uses
 from autogpu.frontend.symbols import Function, Var
 from autogpu.frontend.types import ArrayType

@@ -33,10 +33,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.traits import IsTerminator
 
-from autogpu.target.cuda_atomics import ATOMIC_KINDS
 from autogpu.interpreters import c_semantics as cs
 from autogpu.interpreters.c_semantics import InterpreterError
 from autogpu.passes.analysis.integers import bit_width
+from autogpu.target.cuda_atomics import ATOMIC_KINDS
 
 # Helpers the generated code calls, by the names it uses.
 _HELPERS: dict[str, Any] = {

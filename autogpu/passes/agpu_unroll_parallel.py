@@ -25,8 +25,8 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 from xdsl.dialects.gpu import DimensionEnum
 
 from autogpu.dialects.agpu import ParallelForOp
-from autogpu.passes.analysis.nest_mapping import map_nest
 from autogpu.passes.analysis.loops import check_unrolled_size
+from autogpu.passes.analysis.nest_mapping import map_nest
 from autogpu.passes.options import DeclaredOptionsPass, option, parallel_unroll
 
 

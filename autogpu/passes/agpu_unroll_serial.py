@@ -210,7 +210,8 @@ class UnrollSerialLoop(RewritePattern):
 
     def _unroll_constant(self, op: scf.ForOp, trips: int, rewriter: PatternRewriter) -> None:
         lb, step = constant_int(op.lb), constant_int(op.step)
-        assert lb is not None and step is not None
+        assert lb is not None
+        assert step is not None
         width = bit_width(op.lb.type)
         assert width is not None
         main_trips = trips - trips % self.factor

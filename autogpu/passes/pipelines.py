@@ -31,6 +31,7 @@ from autogpu.passes.agpu_specialize import AgpuSpecializePass
 from autogpu.passes.agpu_stage_accumulations import AgpuStageAccumulationsPass
 from autogpu.passes.agpu_unroll_parallel import AgpuUnrollParallelPass
 from autogpu.passes.agpu_unroll_serial import AgpuUnrollSerialPass
+from autogpu.passes.canonicalize import HoistingCanonicalizePass
 from autogpu.passes.convert_agpu_to_gpu import ConvertAgpuToGpuPass
 from autogpu.passes.gpu_cache_shared import GpuCacheSharedPass
 from autogpu.passes.gpu_infer_nsw import GpuInferNswPass
@@ -43,7 +44,6 @@ from autogpu.passes.options import (
     option,
     option_fields,
 )
-from autogpu.passes.canonicalize import HoistingCanonicalizePass
 
 _SAME: Any = object()
 

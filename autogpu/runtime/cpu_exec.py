@@ -44,24 +44,23 @@ from typing import Any
 
 import numpy as np
 
+from autogpu.dialects.signature import BY_DTYPE
 from autogpu.runtime.arguments import (
     BoundCall,
     Function,
     KernelCompileError,
     KernelEnvironmentError,
     KernelLaunchError,
-    LaunchConfig,
+    Launch,
     LaunchDescriptionError,
     LaunchEntry,
     bind_arguments,
     call_arguments,
     find_function,
     kernel_names,
-    Launch,
     launch_trace,
     parse_launch_description,
 )
-from autogpu.dialects.signature import BY_DTYPE
 
 HEADER = Path(__file__).with_name("cpu_runtime.h")
 CXXFLAGS = (
@@ -105,7 +104,7 @@ def _compiler_identity(cxx: str) -> str:
             f"the CPU executor needs a C++17 compiler with OpenMP: '{cxx}' was not found"
             " (install g++ or set $CXX)"
         )
-    return subprocess.run([cxx, "--version"], capture_output=True, text=True).stdout
+    return subprocess.run([cxx, "--version"], capture_output=True, text=True, check=False).stdout
 
 
 # --------------------------------------------------------------------------------------------
@@ -225,7 +224,7 @@ def _compile_library(
             [cxx, *flags, "-I", str(HEADER.parent), str(source_path), *LIBRARIES, "-o",
              str(built)],
             capture_output=True,
-            text=True,
+            text=True, check=False,
         )
         if result.returncode < 0 or _COMPILER_STARVED.search(result.stderr):
             raise KernelEnvironmentError(
@@ -354,8 +353,8 @@ class CpuProgram:
         self._release()
 
     def run(self, function_name: str, /, *args: Any, **named: Any) -> None:
-        """Runs the function's launches (its host program) on the given arguments (outputs in place):
-        `run(name, x, y, n=3)` or `run(name, (x, y), {"n": 3})`."""
+        """Runs the function's launches (its host program) on the given arguments (outputs in
+        place): `run(name, x, y, n=3)` or `run(name, (x, y), {"n": 3})`."""
         if not self._release.alive:
             raise KernelLaunchError("the CPU program was closed: its kernels are unloaded")
         args, named = call_arguments(args, named)

@@ -25,11 +25,13 @@ from typing import Any
 
 import numpy as np
 
+from autogpu.dialects.signature import BY_DTYPE
 from autogpu.runtime.arguments import (
     BoundCall,
     Function,
     KernelCompileError,
     KernelLaunchError,
+    Launch,
     LaunchConfig,
     LaunchDescriptionError,
     LaunchEntry,
@@ -37,12 +39,10 @@ from autogpu.runtime.arguments import (
     call_arguments,
     find_function,
     kernel_names,
-    Launch,
     launch_trace,
     parse_launch_description,
 )
 from autogpu.target.cuda_limits import SHARED_BYTES_PER_BLOCK
-from autogpu.dialects.signature import BY_DTYPE
 
 
 class GpuUnavailableError(RuntimeError):
@@ -61,7 +61,7 @@ def _driver() -> Any:
     try:
         driver.init()
         count = driver.Device.count()
-    except Exception as e:  # pycuda.driver.Error: no driver, no device
+    except driver.Error as e:  # no driver, no device
         raise GpuUnavailableError(f"no usable CUDA device: {e}") from None
     if count == 0:
         raise GpuUnavailableError("no usable CUDA device: the driver sees no GPU")

@@ -21,9 +21,8 @@ import numpy as np
 from xdsl.dialects.builtin import Float32Type, Float64Type
 from xdsl.ir import Attribute
 
-from autogpu.target.c_expr import Cast, Expr, IntLiteral, Literal, Unary
-
 from autogpu.dialects.signature import C_TYPES, UnsupportedType, ir_width, of_ir
+from autogpu.target.c_expr import Cast, Expr, IntLiteral, Literal, Unary
 
 __all__ = ["UnsupportedType", "ir_width"]
 

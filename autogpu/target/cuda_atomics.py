@@ -111,7 +111,7 @@ _SUBWORD_COMBINE = {
 
 
 def _subword_helper(kind: str, element: str) -> tuple[str, str]:
-    bits, unsigned, signed = _SUBWORD[element]
+    bits, _unsigned, signed = _SUBWORD[element]
     name = f"agpu_atomic_{kind}_u{bits}"
     low = "0xFFu" if bits == 8 else "0xFFFFu"
     combine = _SUBWORD_COMBINE[kind].format(S=signed)

@@ -22,13 +22,13 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
+from autogpu.diagnostics import CompileError, location_of
+from autogpu.dialects.signature import CSignature, of_ir
 from autogpu.target import launch_sizes
 from autogpu.target.c_types import UnsupportedType, ir_width
 from autogpu.target.cuda_memory import static_shared_bytes
 from autogpu.target.launch_sizes import Size
 from autogpu.target.requirements import requirements_of
-from autogpu.dialects.signature import CSignature, of_ir
-from autogpu.diagnostics import CompileError, location_of
 
 
 def describe_host_function(

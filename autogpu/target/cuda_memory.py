@@ -11,13 +11,13 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     MemRefType,
     NoneAttr,
-    StringAttr,
     StridedLayoutAttr,
+    StringAttr,
 )
 from xdsl.ir import Attribute
 
-from autogpu.target.c_expr import Expr
 from autogpu.dialects.signature import of_ir
+from autogpu.target.c_expr import Expr
 
 # NVVM's numbering, which is what plain xDSL can parse (`memref<256xf32, 3 : i32>`), as
 # convert-agpu-to-gpu writes workgroup memory.

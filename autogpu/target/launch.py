@@ -66,7 +66,7 @@ _COMPARISONS = {"<": lambda x, y: x < y, "<=": lambda x, y: x <= y, ">": lambda 
 class _Value:
     """An integer of the language with its C type: `unsigned long long` or `long long`."""
 
-    __slots__ = ("value", "unsigned")
+    __slots__ = ("unsigned", "value")
 
     def __init__(self, value: int, unsigned: bool):
         self.value = value

@@ -18,7 +18,7 @@ import subprocess
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from types import NoneType, UnionType
 from typing import Any, Protocol
@@ -67,7 +67,7 @@ def parse_pipeline_spec(spec: str) -> list[PassSpec]:
 
     try:
         specs = list(parse_pipeline(spec))
-    except Exception as e:  # xDSL raises ArgSpecParseError/ValueError
+    except ValueError as e:  # xDSL's ArgSpecParseError is one
         raise CompileError(f"invalid pipeline '{spec}': {e}") from None
     available = _available_passes()
     result = []
@@ -88,7 +88,8 @@ def format_pipeline(passes: list[PassSpec]) -> str:
 
     parts = []
     for p in passes:
-        params = {k: tuple(v) if isinstance(v, (tuple, list)) else (v,) for k, v in p.options.items()}
+        params = {k: tuple(v) if isinstance(v, tuple | list) else (v,)
+                  for k, v in p.options.items()}
         parts.append(str(ArgSpec(p.name, params)))
     return ",".join(parts)
 
@@ -440,7 +441,7 @@ def cache_folder(kind: str):
 COMPILER_SUFFIXES = (".py", ".lark", ".h")
 
 
-@lru_cache(maxsize=None)
+@cache
 def compiler_fingerprint() -> str:
     """A hash of autogpu's own code (every .py, .lark and .h file of the package, by path and
     contents) and of the xDSL and lark it runs on, computed once per process: results measured
@@ -458,12 +459,12 @@ def compiler_fingerprint() -> str:
     return h.hexdigest()[:24]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _command_version(cmd: tuple[str, ...]) -> str:
     if shutil.which(cmd[0]) is None:
         return "none"
     try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=20).stdout
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=20, check=False).stdout
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     lines = [line for line in out.splitlines() if line.strip()]

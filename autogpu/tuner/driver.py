@@ -67,7 +67,8 @@ def tune(path_or_source: str, pipeline: str = "autogpu-optimize", function: str 
 
     Keyword options are the fields of `TuneOptions`' groups, spelled flat (space, restrictions,
     budget, time_limit, cache, output_dir, jobs, workers, ...; `options.flat_names()`). The
-    returned kernel carries the run's `TuneResult` as `kernel.tuning`. Raises CompileError if no variant passes verification.
+    returned kernel carries the run's `TuneResult` as `kernel.tuning`. Raises CompileError if no
+    variant passes verification.
     """
     o = TuneOptions(kernel=str(path_or_source), pipeline=pipeline, function=function,
                     sizes=dict(sizes), backend=backend, **options)

@@ -51,7 +51,7 @@ UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
 MARKER = re.compile(r"^(?P<indent>[ \t]*)//[ \t]*autogpu:[ \t]*time(?P<args>[^\n]*)$")
 _OUTPUT_TAIL = 1500
 
-TIMING_PRELUDE = r"""// ---- inserted by autogpu-tune: timing and error checks around marked launches ----
+TIMING_PRELUDE = r"""// ---- inserted by autogpu-tune: timing and error checks around marked kernels
 #include <stdio.h>
 #include <stdlib.h>
 #ifdef __CUDACC__
@@ -71,7 +71,8 @@ TIMING_PRELUDE = r"""// ---- inserted by autogpu-tune: timing and error checks a
   printf("autogpu-time-ms: %.6f\n", agpu_ms); fflush(stdout); } while (0)
 #else
 #include <time.h>
-#define AUTOGPU_TIME_BEGIN() struct timespec agpu_t0, agpu_t1; clock_gettime(CLOCK_MONOTONIC, &agpu_t0)
+#define AUTOGPU_TIME_BEGIN() struct timespec agpu_t0, agpu_t1; \
+  clock_gettime(CLOCK_MONOTONIC, &agpu_t0)
 #define AUTOGPU_TIME_END() do { clock_gettime(CLOCK_MONOTONIC, &agpu_t1); \
   printf("autogpu-time-ms: %.6f\n", (agpu_t1.tv_sec - agpu_t0.tv_sec) * 1e3 + \
          (agpu_t1.tv_nsec - agpu_t0.tv_nsec) * 1e-6); fflush(stdout); } while (0)
@@ -298,7 +299,7 @@ def host_compile_task(source: str, filename: str, function: str, pipeline: str, 
     command = substitute(host.build, values)
     try:
         done = subprocess.run(command, shell=True, cwd=directory, capture_output=True, text=True,
-                              timeout=max(host.timeout, 300.0))
+                              timeout=max(host.timeout, 300.0), check=False)
     except subprocess.TimeoutExpired:
         raise HostBuildError(f"build did not finish: {command}") from None
     if done.returncode != 0:
@@ -359,7 +360,7 @@ class HostMeasurer(Measurer):
         start = time.perf_counter()
         try:
             done = subprocess.run(command, shell=True, cwd=directory, capture_output=True,
-                                  text=True, timeout=self.host.timeout)
+                                  text=True, timeout=self.host.timeout, check=False)
         except subprocess.TimeoutExpired:
             return Outcome.failed("timeout", f"'{command}' did not finish within "
                                   f"{self.host.timeout:g} s")

@@ -8,7 +8,8 @@ compares each of them with the reference (stage `verify`; `const` arrays can cha
 the kernel nor through the executors): once on the GPU, and on the CPU emulation once per thread
 order of `adapter.CPU_VERIFY_ORDERS` (shuffled, reversed), so that a race or a missing barrier
 that happens to agree with the serial order fails too. Then it times it (stage `time`): the
-executor's CUDA-event timer on the GPU (warm-up, median of repetitions, outputs restored between runs),
+executor's CUDA-event timer on the GPU (warm-up, median of repetitions, outputs restored between
+runs),
 wall-clock around the executor on the CPU (fresh inputs before each run, not timed).
 
 `Isolated` runs a measurer in a child process and waits at most `timeout` seconds per variant: a
@@ -328,7 +329,7 @@ class KernelMeasurer(Measurer):
         args = self._fresh()
         try:
             self.reference.run(args, self.backend, self.device)
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 - any failure of the reference is reported
             raise MeasurementSetupError(f"the reference ({self.reference.name}) failed: "
                                         f"{_message(e)}") from None
         self._reference_outputs = args
@@ -348,7 +349,7 @@ class KernelMeasurer(Measurer):
 
         try:
             programs = adapter.verification_programs(artifact, self.backend, self.device)
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 - a variant's failure is recorded, never raised
             return failure("build", e)
         written = {i for i in _written_arrays(artifact, len(self.args))
                    if isinstance(self.args[i], np.ndarray)}
@@ -359,7 +360,7 @@ class KernelMeasurer(Measurer):
             args = self._fresh(written)
             try:
                 adapter.run_program(program, self.function, args)
-            except Exception as e:
+            except Exception as e:  # noqa: BLE001 - a variant's failure is recorded, never raised
                 return failure("launch", e, order)
             if self._reference_outputs is not None:
                 problem, error = self._verify(artifact, args, written)
@@ -373,7 +374,7 @@ class KernelMeasurer(Measurer):
                                          warmup=self.warmup, repetitions=self.repetitions)
             if times is None:
                 times = self._wall_times(program, written)
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 - a variant's failure is recorded, never raised
             return failure("time", e)
         return Outcome("ok", statistics.median(times), list(times), extra=extra)
 
@@ -413,7 +414,7 @@ class KernelMeasurer(Measurer):
     def _name(self, artifact: Any, i: int) -> str:
         try:
             return artifact.entry["params"][i]["name"]
-        except Exception:
+        except (AttributeError, LookupError, TypeError):  # an artifact without a signature
             return f"argument {i}"
 
 
@@ -439,7 +440,7 @@ def _message(e: BaseException) -> str:
     text = str(e).strip() or type(e).__name__
     lines = text.splitlines()
     if len(lines) > 12:
-        text = "\n".join(lines[:6] + ["..."] + lines[-5:])
+        text = "\n".join([*lines[:6], "...", *lines[-5:]])
     return f"{type(e).__name__}: {text}" if not hasattr(e, "format") else text
 
 
@@ -461,7 +462,7 @@ class Local:
     def measure(self, config: Mapping[str, Any], artifact: Any) -> Outcome:
         try:
             return self.measurer.measure(config, artifact)
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 - a variant's failure is recorded, never raised
             return failure("crash", e)
 
     def restart(self) -> None:
@@ -622,7 +623,8 @@ class Isolated:
             self._spawn()
         if self._fresh:
             self._wait_prepared()
-        assert self.conn is not None and self.process is not None
+        assert self.conn is not None
+        assert self.process is not None
         try:
             self.conn.send(("measure", dict(config), artifact))
         except (BrokenPipeError, OSError):
@@ -632,7 +634,7 @@ class Isolated:
             self.conn.send(("measure", dict(config), artifact))
         if self.conn.poll(self.timeout):
             try:
-                kind, outcome = self.conn.recv()
+                _kind, outcome = self.conn.recv()
                 return outcome
             except EOFError:
                 pass

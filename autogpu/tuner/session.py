@@ -355,7 +355,7 @@ class Session:
     def _compiled(self, pending: _Pending) -> None:
         try:
             result = pending.future.result()
-        except Exception as e:  # the pool broke: a worker was killed or crashed
+        except Exception as e:  # noqa: BLE001 - compile_in_worker never raises: the pool broke
             if pending.generation == self.pool.generation:  # not already replaced
                 self._restart_pool()
             result = ("failed", ENVIRONMENT,

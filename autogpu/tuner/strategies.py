@@ -140,7 +140,7 @@ class Model(Strategy):
                 return optuna.create_study(direction="minimize", sampler=sampler,
                                            storage=storage, study_name=study_name,
                                            load_if_exists=storage is not None)
-            except Exception:  # noqa: BLE001 — a race on creation; the next try loads it
+            except Exception:
                 if storage is None or attempt == 19:
                     raise
                 import time

@@ -73,7 +73,7 @@ def _worker(prepared: Prepared, index: int, cache_path: str, storage_url: str | 
         storage = make_storage(storage_url) if o.search.strategy in MODEL_STRATEGIES else None
         with Cache(cache_path, retry_failed=o.output.retry_failed,
                    lease_seconds=o.measurement.lease_seconds()) as cache:
-            session, context, info, _ = single_session(
+            session, _context, _info, _ = single_session(
                 prepared, cache, worker=index, jobs=jobs, storage=storage, stop=stop,
                 counter=counter,
                 on_context=lambda ctx, inf: messages.put(("context", index, ctx, inf)))
@@ -189,4 +189,4 @@ def _update(bar: tqdm | None, cache: Cache, context: str | None) -> None:
     bar.refresh()
 
 
-__all__ = ["default_storage", "make_storage", "run_workers", "default_cache_path"]
+__all__ = ["default_cache_path", "default_storage", "make_storage", "run_workers"]

@@ -65,7 +65,8 @@ def test_no_other_c_type_table():
 def test_the_tuner_reads_shared_bytes_from_the_launch_description_not_the_cuda_text():
     assert not hasattr(adapter, "static_shared_bytes")
     tuner_sources = "".join(p.read_text() for p in (PACKAGE / "tuner").glob("*.py"))
-    assert "__shared__\\s" not in tuner_sources and "_SHARED_DECL" not in tuner_sources
+    assert "__shared__\\s" not in tuner_sources
+    assert "_SHARED_DECL" not in tuner_sources
 
 
 # --- the C type table --------------------------------------------------------------------------
@@ -178,14 +179,15 @@ def _shared_allocation_bytes(module) -> dict[str, int]:
     ("saxpy.c", ""),
 ])
 def test_static_shared_bytes_are_the_sum_of_the_shared_allocations(example, options):
-    from autogpu.target.cuda_target import emit_cuda
     from autogpu.api import run_pipeline
+    from autogpu.target.cuda_target import emit_cuda
 
     source = (PACKAGE.parent / "examples" / example).read_text()
     module = run_pipeline(parse_c(source, example), f"autogpu-optimize{{{options}}}")
     expected = _shared_allocation_bytes(module)
     launches = [entry for f in emit_cuda(module).launch["functions"] for entry in f["launches"]]
-    assert launches and all(
+    assert launches
+    assert all(
         entry["static_shared_bytes"] == expected[entry["kernel"]] for entry in launches)
     if example != "saxpy.c":
         assert any(entry["static_shared_bytes"] > 0 for entry in launches)

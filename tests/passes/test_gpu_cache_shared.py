@@ -16,20 +16,19 @@ from typing import Any
 
 import numpy as np
 import pytest
+from lowered_differential import agree_with_gcc, example, matmul, parsed_c
 from xdsl.dialects import gpu, memref, scf
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, i64
 from xdsl.ir import Operation, SSAValue
 
-from lowered_differential import agree_with_gcc, example, matmul, parsed_c
-
 from autogpu.api import parse_pipeline
-from autogpu.runtime import cuda_exec
-from autogpu.runtime.cpu_exec import CpuProgram
-from autogpu.target.cuda_target import emit_cuda
 from autogpu.context import make_context
 from autogpu.diagnostics import CompileError
 from autogpu.dialects.agpu import ParallelForOp
 from autogpu.passes.gpu_cache_shared import GpuCacheSharedPass
+from autogpu.runtime import cuda_exec
+from autogpu.runtime.cpu_exec import CpuProgram
+from autogpu.target.cuda_target import emit_cuda
 from autogpu.testing.nvcc import assert_compiles_with_nvcc
 
 STAGED = "agpu-stage-accumulations{assume_no_alias=true},"
@@ -181,8 +180,9 @@ def test_polynomials_see_through_products():
     up, down = polys.poly(v["up"]), polys.poly(v["down"])
     difference = down.minus(up)
     (monomial,) = difference.terms
-    assert difference.signed(monomial) == 2 and polys.atom_id(v["m"]) in monomial
-    coefficient, rest = up.split(polys.atom_id(v["i"]))  # type: ignore[misc]
+    assert difference.signed(monomial) == 2
+    assert polys.atom_id(v["m"]) in monomial
+    coefficient, _rest = up.split(polys.atom_id(v["i"]))  # type: ignore[misc]
     assert coefficient.key == polys.poly(v["m"]).plus(polys.poly(v["c1"])).key  # m + 1
     assert up.split(polys.atom_id(v["m"])) is not None
     assert polys.poly(v["sq"]).split(polys.atom_id(v["i"])) is None  # i * i: not affine
@@ -364,12 +364,13 @@ def test_does_not_fire(source, spec, array, why, capfd):
         spec = spec[:-1] + " remarks=true}"
     module = transformed(source, spec)
     loads = global_loads(module, array)
-    assert loads and not any(
-        name.startswith(f"{array}_sh") for name in shared_arrays(module)
-    ), "cached although it must not be"
+    assert loads
+    assert not any(name.startswith(f"{array}_sh") for name in shared_arrays(module)), \
+        "cached although it must not be"
     err = capfd.readouterr().err
     if why is not None:
-        assert f"'{array}' not cached" in err and why in err, err
+        assert f"'{array}' not cached" in err, err
+        assert why in err, err
 
 
 def test_budget_chooses_a_smaller_window():

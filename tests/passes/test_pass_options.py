@@ -9,13 +9,12 @@ import dataclasses
 import importlib
 import json
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
+from paths import ROOT
 
 from autogpu.diagnostics import CompileError
-from autogpu.passes import get_all_passes
-from autogpu.passes import gpu_cache_shared, pipelines
+from autogpu.passes import get_all_passes, gpu_cache_shared, pipelines
 from autogpu.passes.agpu_dense_indexing import AgpuDenseIndexingPass
 from autogpu.passes.agpu_specialize import AgpuSpecializePass
 from autogpu.passes.agpu_stage_accumulations import AgpuStageAccumulationsPass
@@ -41,7 +40,6 @@ from autogpu.passes.pipelines import (
 from autogpu.tools import autogpu_opt, autogpu_tune
 from autogpu.tuner import adapter
 from autogpu.tuner.space import build_space
-from paths import ROOT
 
 SAXPY = str(ROOT / "examples" / "saxpy.c")
 PIPELINES = (AutogpuVanillaPipeline, AutogpuOptimizePipeline, AutogpuTiledPipeline)
@@ -90,7 +88,7 @@ def test_an_undeclared_option_is_refused():
 
 
 def test_declared_checks_refuse_values_in_the_pass_s_words():
-    with pytest.raises(CompileError, match="agpu-unroll-serial: factor must be at least 1, "
+    with pytest.raises(CompileError, match=r"agpu-unroll-serial: factor must be at least 1, "
                                            "got 0$"):
         AgpuUnrollSerialPass(factor=0)
     with pytest.raises(CompileError, match=r"gpu-cache-shared: tile must be at least 1 \(or "
@@ -170,7 +168,8 @@ def test_the_options_no_pipeline_could_reach_before_are_forwarded():
 
 def test_switches_and_given_options_decide_which_stages_run():
     names = [p.name for p in AutogpuOptimizePipeline(stage=False, cache=False).passes()]
-    assert "agpu-stage-accumulations" not in names and "gpu-cache-shared" not in names
+    assert "agpu-stage-accumulations" not in names
+    assert "gpu-cache-shared" not in names
     assert "agpu-specialize" not in names  # no sizes given
 
 
@@ -190,7 +189,8 @@ def test_help_lists_each_option_with_its_facts(capsys):
     with pytest.raises(SystemExit):
         autogpu_opt.main(["--help-options"])
     out = capsys.readouterr().out
-    assert "gpu-cache-shared: Cache global reads" in out and "  cache_remarks: bool = false" in out
+    assert "gpu-cache-shared: Cache global reads" in out
+    assert "  cache_remarks: bool = false" in out
 
 
 @pytest.mark.parametrize("pipeline, dims, expected, valid", [
@@ -283,7 +283,9 @@ def test_one_declaration_is_a_knob_of_the_pipeline_the_cli_and_the_tuner(
     out = tmp_path / "saxpy.cu"
     code = autogpu_opt.main([SAXPY, "-p", "autogpu-optimize{cache_probe=3}", "-t", "cuda",
                              "-o", str(out)])
-    assert code == 0 and RUNS == [3] and "__global__" in out.read_text()
+    assert code == 0
+    assert RUNS == [3]
+    assert "__global__" in out.read_text()
     assert autogpu_opt.main([SAXPY, "-p", "autogpu-optimize{cache_probe=0}"]) == 1
     assert "error: gpu-cache-shared: probe must be at least 1, got 0" in capsys.readouterr().err
 
@@ -303,4 +305,5 @@ def test_a_knob_no_pipeline_reached_before_is_tunable(capsys):
     code = autogpu_tune.main([SAXPY, "--size", "n=1000", "--backend", "cpu", "--list-space",
                               "--set", 'dense_mode=["auto", "sparse"]', "--set", "block_size=64"])
     listed = json.loads(capsys.readouterr().out)
-    assert code == 0 and listed["parameters"]["dense_mode"]["values"] == ["auto", "sparse"]
+    assert code == 0
+    assert listed["parameters"]["dense_mode"]["values"] == ["auto", "sparse"]

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from lowered_differential import (
     agree_with_gcc,
     check_against_gcc,
@@ -179,7 +178,8 @@ def test_capture_read_write(pipeline: str):
     next_, seen, value = np.zeros(3, np.int32), np.zeros(n, np.int32), np.zeros(n, np.int32)
     even, down = np.zeros(n, np.int32), np.zeros(n, np.int32)
     runner.run("tickets", n, next_, seen, value, even, down)
-    assert next_.tolist() == [n, 2 * n, -n] and seen.tolist() == [1] * n
+    assert next_.tolist() == [n, 2 * n, -n]
+    assert seen.tolist() == [1] * n
     assert value.tolist() == [1] * n
     assert sorted(even.tolist()) == list(range(0, 2 * n, 2))
     assert sorted(down.tolist()) == list(range(-n, 0))

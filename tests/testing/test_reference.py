@@ -20,11 +20,11 @@ from autogpu.testing import (
     copy_args,
     dtype_of_ctype,
     first_difference,
+    gcc_reference,
     parse_c_signature,
     random_args,
     signature_of,
 )
-from autogpu.testing import gcc_reference
 
 
 @pytest.fixture(autouse=True)
@@ -127,7 +127,8 @@ def test_compiled_objects_are_cached_by_source(monkeypatch):
     assert compile_c_reference(SAXPY, "saxpy").library == first
     assert not [c for c in calls if "-shared" in c]
     other = compile_c_reference(SAXPY + "\n// changed\n", "saxpy").library
-    assert other != first and [c for c in calls if "-shared" in c]
+    assert other != first
+    assert [c for c in calls if "-shared" in c]
 
 
 def test_gcc_errors_are_reported_with_the_users_line_numbers():
@@ -228,9 +229,12 @@ def test_signature_from_the_frontends_arg_attrs():
         CParameter("y", "unsigned", i32, True),
     )
     args = random_args(module, {"n": 5, "a": 0.5, "x": 5, "y": (2, 3)}, seed=0)
-    assert args[0] == 5 and args[1] == 0.5
-    assert args[2].dtype == np.float32 and args[2].shape == (5,)
-    assert args[3].dtype == np.uint32 and args[3].shape == (2, 3)
+    assert args[0] == 5
+    assert args[1] == 0.5
+    assert args[2].dtype == np.float32
+    assert args[2].shape == (5,)
+    assert args[3].dtype == np.uint32
+    assert args[3].shape == (2, 3)
 
 
 # --- random inputs and comparison -------------------------------------------------------------
@@ -242,8 +246,10 @@ def test_random_args_are_reproducible_and_in_range():
     b = random_args(sig, {"n": 100, "a": 2, "x": 100, "y": 100}, seed=7)
     c = random_args(sig, {"n": 100, "a": 2, "x": 100, "y": 100}, seed=8)
     assert isinstance(a[1], float)
-    assert first_difference(a[2], b[2]) is None and first_difference(a[2], c[2]) is not None
-    assert a[2].min() >= -1 and a[2].max() <= 1
+    assert first_difference(a[2], b[2]) is None
+    assert first_difference(a[2], c[2]) is not None
+    assert a[2].min() >= -1
+    assert a[2].max() <= 1
 
 
 def test_random_args_needs_every_parameter_and_nothing_else():

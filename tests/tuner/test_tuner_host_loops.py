@@ -10,12 +10,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from paths import EXAMPLES
 
 from autogpu.target.launch import evaluate
 from autogpu.target.launch_steps import steps_of, trace
 from autogpu.tuner.adapter import Artifact
 from autogpu.tuner.host_program import launcher
-from paths import EXAMPLES
 
 JACOBI_2D = str(EXAMPLES / "omp" / "jacobi_2d.c")
 

@@ -57,7 +57,8 @@ def test_exhaustive_keeps_enumeration_order_and_random_shuffles_by_seed():
     a = _drive(make_strategy("random", CANDIDATES, seed=1), _table())
     b = _drive(make_strategy("random", CANDIDATES, seed=1), _table())
     c = _drive(make_strategy("random", CANDIDATES, seed=2), _table())
-    assert a == b != c and a != CANDIDATES
+    assert a == b != c
+    assert a != CANDIDATES
 
 
 def test_several_outstanding_asks_are_all_different():
@@ -99,10 +100,12 @@ def test_compare_strategies_counts_evaluations_to_within_three_percent():
     # Exhaustive walks the table in order: the first variant within 3% of the optimum.
     first = next(i for i, (c, t) in enumerate(rows)
                  if t is not None and t <= 1.03 * result["optimum_s"])
-    assert ex["evaluations"] == [first + 1] and ex["median"] == first + 1
+    assert ex["evaluations"] == [first + 1]
+    assert ex["median"] == first + 1
     for name in ("random", "model"):
         runs = result["strategies"][name]["evaluations"]
-        assert len(runs) == 3 and all(1 <= r <= len(CANDIDATES) for r in runs)
+        assert len(runs) == 3
+        assert all(1 <= r <= len(CANDIDATES) for r in runs)
         assert result["strategies"][name]["max"] == max(runs)
 
 

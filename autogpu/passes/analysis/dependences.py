@@ -127,7 +127,7 @@ def parallel_loop_findings(root: Operation, assume_no_alias: bool = True) -> lis
             continue
         for finding in _loop_findings(loop, polys, assume_no_alias):
             known = by_write.get(finding.write)
-            if known is None or finding.proven and not known.proven:
+            if known is None or (finding.proven and not known.proven):
                 by_write[finding.write] = finding
     return list(by_write.values())
 
@@ -397,7 +397,7 @@ def _divided(poly: Polynomial, levels: list[_Level]) -> tuple[dict[tuple, int], 
         lead = _lead(level.stride)
         stride, value = level.stride.signed(lead), poly.signed(lead)
         quotient = abs(value) // abs(stride) * (1 if (value < 0) == (stride < 0) else -1)
-        if not quotient or lead and quotient * stride != value:
+        if not quotient or (lead and quotient * stride != value):
             continue
         multiples[level.stride.key] = quotient
         poly = poly.minus(level.stride.scaled(quotient))
@@ -563,7 +563,7 @@ def _impossible(
     # k * (i - i') + c = 0: the iterations are `-c / k` apart.
     distance = -level.constant // level.first[loop]
     step = constant_int(loop.step)
-    if distance == 0 or step is not None and distance % step:
+    if distance == 0 or (step is not None and distance % step):
         return True
     span = polys.poly(loop.ub).minus(polys.poly(loop.lb))  # more than any distance in range
     return facts.nonnegative(span.scaled(-1).plus(Polynomial.constant_of(span.type, abs(distance))))

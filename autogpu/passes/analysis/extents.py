@@ -113,7 +113,7 @@ class _Analysis:
                 self.args[arg] = Interval(value, value)
             else:
                 self.args[arg] = None
-        self.loops: dict[Operation, Interval | None | str] = {}
+        self.loops: dict[Operation, Interval | str | None] = {}
         self.evaluators: dict[tuple, _Evaluator] = {}
         self.polynomials = PolynomialAnalysis()
 
@@ -144,7 +144,7 @@ class _Analysis:
         return evaluator
 
     # --- loops ------------------------------------------------------------------------------
-    def loop_interval(self, loop: Operation) -> Interval | None | str:
+    def loop_interval(self, loop: Operation) -> Interval | str | None:
         """The induction variable's values, None if unbounded, "empty" if the loop never runs."""
         if loop in self.loops:
             return self.loops[loop]
@@ -152,7 +152,7 @@ class _Analysis:
         assert isinstance(loop, (scf.ForOp, ParallelForOp))
         evaluator = self.evaluator_at(loop)
         lb, ub, step = (evaluator.eval(v) for v in (loop.lb, loop.ub, loop.step))
-        result: Interval | None | str = None
+        result: Interval | str | None = None
         if lb is not None and ub is not None:
             if ub.hi <= lb.lo:
                 result = "empty"
@@ -316,7 +316,7 @@ class _Evaluator:
     def refine(self, cond: SSAValue, truth: bool) -> dict[SSAValue, Interval]:
         """What `cond == truth` says about the values it compares."""
         op = cond.owner
-        if isinstance(op, arith.AndIOp) and truth or isinstance(op, arith.OrIOp) and not truth:
+        if (isinstance(op, arith.AndIOp) and truth) or (isinstance(op, arith.OrIOp) and not truth):
             return {**self.refine(op.lhs, truth), **self.refine(op.rhs, truth)}
         if isinstance(op, scf.IfOp):  # `a && b` (`a || b`): if a, b; else false (true)
             other = op.false_region if truth else op.true_region
@@ -341,7 +341,7 @@ class _Evaluator:
                 continue
             p = _swapped(pred, swap)
             narrowed = None
-            if p in (8, 9) or p in (6, 7) and not theirs.nonnegative:
+            if p in (8, 9) or (p in (6, 7) and not theirs.nonnegative):
                 narrowed = None  # unsigned `>`: says nothing on the signed reading
             elif p == 0:
                 narrowed = mine.meet(theirs.lo, theirs.hi)

@@ -23,7 +23,6 @@ from xdsl.ir import Operation, SSAValue
 
 from autogpu.diagnostics import location_of
 from autogpu.dialects.agpu import ParallelForOp
-from autogpu.passes.analysis.aliasing import c_name
 from autogpu.passes.analysis.extents import ValueIntervals, parameter_names
 from autogpu.passes.analysis.integers import ceil_div
 from autogpu.passes.analysis.loops import inside_parallel_loop

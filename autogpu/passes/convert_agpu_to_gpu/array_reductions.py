@@ -126,7 +126,7 @@ def start_array_reductions(builder: Builder, sections: list[tuple[ReductionKind,
             red.private = builder.insert(memref.AllocaOp.get(red.element, shape=[count])).memref
             red.private.name_hint = f"{name}_private"
             _counted_loop(builder, count,
-                          lambda body, j, red=red: _store_identity(body, red, red.private, j))  # fmt: skip
+                          lambda body, j, red=red: _store_identity(body, red, red.private, j))
     if any(red.shared is not None for red in reductions):
         builder.insert(gpu.BarrierOp())
     return reductions
@@ -137,7 +137,7 @@ def redirect_updates(kernel: Operation, reductions: list[ArrayReduction]) -> Non
     array for `global`), guarded by the section's bounds."""
     copied = {red.array: red for red in reductions if red.strategy != "global"}
     updates = [op for op in kernel.walk()
-               if isinstance(op, memref.AtomicRMWOp | AtomicUpdateOp) and op.memref in copied]  # fmt: skip
+               if isinstance(op, memref.AtomicRMWOp | AtomicUpdateOp) and op.memref in copied]
     for op in updates:
         _redirect(op, copied[op.memref])
 

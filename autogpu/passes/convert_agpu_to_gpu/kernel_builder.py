@@ -67,15 +67,16 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from autogpu.dialects.agpu import ParallelForOp, YieldOp
 from autogpu.dialects.signature import CParameter
-from autogpu.passes.convert_agpu_to_gpu.coverage import Coverage, known_int
-from autogpu.passes.convert_agpu_to_gpu.function_plan import FunctionPlan, Segment
-from autogpu.passes.convert_agpu_to_gpu.jam import Env, Jammer
+from autogpu.passes.analysis.integers import ceil_div
 from autogpu.passes.analysis.nest_mapping import DIMS, Level
 from autogpu.passes.convert_agpu_to_gpu.array_reductions import (
     finish_array_reductions,
     redirect_updates,
     start_array_reductions,
 )
+from autogpu.passes.convert_agpu_to_gpu.coverage import Coverage, known_int
+from autogpu.passes.convert_agpu_to_gpu.function_plan import FunctionPlan, Segment
+from autogpu.passes.convert_agpu_to_gpu.jam import Env, Jammer
 from autogpu.passes.convert_agpu_to_gpu.reductions import (
     Reduction,
     combine_replica,
@@ -83,7 +84,6 @@ from autogpu.passes.convert_agpu_to_gpu.reductions import (
     replica_private,
     start_reduction,
 )
-from autogpu.passes.analysis.integers import ceil_div
 from autogpu.passes.utils.errors import error_at
 from autogpu.passes.utils.index_arith import IndexArith
 from autogpu.passes.utils.slices import SliceCloner
@@ -286,7 +286,8 @@ class KernelBuilder:
         reductions: list[Reduction] = []
         for kind, var in self.seg.scalar_reductions():
             slot = self.plan.slots[var]
-            assert slot.global_name is not None and isinstance(var.type, MemRefType)
+            assert slot.global_name is not None
+            assert isinstance(var.type, MemRefType)
             cell = self._get_global(slot.global_name, var.type)
             cell.name_hint = var.name_hint
             red = start_reduction(

@@ -37,8 +37,8 @@ from xdsl.dialects import arith, func, gpu, memref, scf
 from xdsl.dialects.builtin import (
     AnyFloat,
     FloatAttr,
-    IntegerAttr,
     IndexType,
+    IntegerAttr,
     IntegerType,
     MemRefType,
     i32,
@@ -47,10 +47,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from autogpu.target.cuda_atomics import ATOMIC_KINDS
 from autogpu.dialects.agpu import ParallelForOp, ReductionKind
 from autogpu.passes.utils.errors import describe_value, error_at
 from autogpu.passes.utils.index_arith import IndexArith
+from autogpu.target.cuda_atomics import ATOMIC_KINDS
 
 ATOMIC_RMW_KIND: dict[str, int] = {kind: i for i, kind in enumerate(ATOMIC_KINDS)}
 """MLIR's `arith::AtomicRMWKind` numbering: the `kind` property of `memref.atomic_rmw`."""

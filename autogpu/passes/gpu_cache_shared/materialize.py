@@ -25,7 +25,14 @@ from autogpu.passes.analysis.integers import (
 )
 from autogpu.passes.analysis.loops import defined_inside
 from autogpu.passes.analysis.polynomial import Polynomial
-from autogpu.passes.gpu_cache_shared.facts import KernelFacts, ancestors, enclosing_block_in, is_speculatable
+from autogpu.passes.gpu_cache_shared.facts import (
+    KernelFacts,
+    ancestors,
+    enclosing_block_in,
+    is_speculatable,
+)
+
+INDEX = IndexType()
 
 
 class NotAvailable(Exception):
@@ -45,7 +52,7 @@ class Emitter:
             result.name_hint = name
         return result
 
-    def const(self, value: int, type: Attribute = IndexType()) -> SSAValue:
+    def const(self, value: int, type: Attribute = INDEX) -> SSAValue:
         width = bit_width(type)
         assert width is not None
         return self.insert(arith.ConstantOp(IntegerAttr(to_signed(value, width), type)))
@@ -59,7 +66,8 @@ class Emitter:
         if isinstance(value.type, IndexType) or isinstance(type, IndexType):
             return self.insert(arith.IndexCastOp(value, type), name)
         source, target = bit_width(value.type), bit_width(type)
-        assert source is not None and target is not None
+        assert source is not None
+        assert target is not None
         assert isinstance(type, IntegerType)
         if target < source:
             return self.insert(arith.TruncIOp(value, type), name)

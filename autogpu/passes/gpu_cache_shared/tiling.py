@@ -32,8 +32,8 @@ from xdsl.dialects.builtin import IndexType, MemRefType, StringAttr, UnitAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from autogpu.passes.convert_agpu_to_gpu.reductions import SHARED_MEMORY_SPACE
 from autogpu.passes.analysis.integers import constant_int, is_unsigned
+from autogpu.passes.convert_agpu_to_gpu.reductions import SHARED_MEMORY_SPACE
 from autogpu.passes.gpu_cache_shared.facts import DIMS, KernelFacts
 from autogpu.passes.gpu_cache_shared.footprint import Access, Group, element_bytes, thread_index
 from autogpu.passes.gpu_cache_shared.materialize import Emitter, Materializer
@@ -58,7 +58,9 @@ def strip_mine(loop: scf.ForOp, tile: int) -> tuple[scf.ForOp, scf.ForOp]:
     `tile` iterations (in `index`) and a loop over one tile (in the loop's own type, its
     bounds within the original ones); returns (outer, inner)."""
     step = constant_int(loop.step)
-    assert step is not None and step > 0 and not loop.iter_args
+    assert step is not None
+    assert step > 0
+    assert not loop.iter_args
     index = IndexType()
     at = Emitter(loop)
     lb = at.cast(loop.lb, index)
@@ -257,7 +259,7 @@ def _cooperative_load(
 
     inside = Emitter(end)
     offsets: list[SSAValue] = []
-    for d, dim in enumerate(group.dims):
+    for dim in group.dims:
         offset = inside.div(element, dim.load_stride)
         if dim.load_stride * dim.extent < elements:
             offset = inside.rem(offset, dim.extent)

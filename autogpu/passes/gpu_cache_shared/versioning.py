@@ -29,7 +29,8 @@ def version_on_extents(facts: KernelFacts, group: Group, p_op: Operation, skip: 
     ok = None
     seen: set[object] = set()
     for _, var in group.checked_vars:
-        assert var.loop is not None and var.bound is not None
+        assert var.loop is not None
+        assert var.bound is not None
         key = (key_of(var.loop.lb), key_of(var.loop.ub), var.step, var.bound)
         if key in seen:
             continue

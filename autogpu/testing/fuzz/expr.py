@@ -366,9 +366,7 @@ def wrap_into(e: Expr, target: CType, interval: Interval) -> Expr:
     reduced.interval = (-(k - 1) if ie[0] < 0 else 0, k - 1 if ie[1] > 0 else 0)
     result = cast(reduced, target)
     result.interval = converted(reduced.interval, target)
-    assert interval[0] <= result.interval[0] and result.interval[1] <= interval[1], (
-        e.render(),
-        interval,
-        result.interval,
-    )
+    where = (e.render(), interval, result.interval)
+    assert interval[0] <= result.interval[0], where
+    assert result.interval[1] <= interval[1], where
     return result

@@ -105,7 +105,7 @@ class Generator(Reads):
             [Var(p.name, p.ctype, (0, p.max)) for p in self.sizes]
             + [Var(p.name, p.ctype, p.interval) for p in self.scalars]
         )
-        for number in range(rng.choice((1, 1, 2, 2, 3))):
+        for _ in range(rng.choice((1, 1, 2, 2, 3))):
             if self.chance(0.35):
                 body += self.statements(scope, rng.randint(1, 3))
             body += self.nest(scope)
@@ -164,7 +164,7 @@ class Generator(Reads):
             if r.float_sum is None and r not in self.int_reductions:
                 self.int_reductions.append(r)
                 scope.vars.append(Var(r.var.name, r.var.ctype, self.reduced_interval(r)))
-        return before + [loop] + after
+        return [*before, loop, *after]
 
     def kernel_nest(self, scope: Scope) -> Loop:
         """A nest shaped like the kernels autogpu optimises (matmul, convolution, stencil):
@@ -224,7 +224,7 @@ class Generator(Reads):
             self.arrays.append(array)
             loads.append(self.array_load(array, [v.ref() for v, _ in pairs], None))
         update = Assign(acc.ref(), "+=", X.cast(X.arithmetic("*", *loads), acc.ctype))
-        loop.body = [update] + self.statements(inner, self.rng.randint(0, 1))
+        loop.body = [update, *self.statements(inner, self.rng.randint(0, 1))]
         return loop
 
     def store_accumulator(self, nest: Nest, acc: Var, row: tuple[Var, SizeParam],
@@ -258,7 +258,7 @@ class Generator(Reads):
         rectangular = form == "collapse" or level == 0
         loop, var, inner = self.loop(scope, parallel=form != "serial", rectangular=rectangular)
         if form != "serial":
-            inner = inner.child(parallel=scope.parallel + (var,))
+            inner = inner.child(parallel=(*scope.parallel, var))
         if level == 0 and form != "serial":
             clauses = f" collapse({levels})" if form == "collapse" else ""
             for op in dict.fromkeys(r.op for r in nest.reductions):
@@ -274,7 +274,7 @@ class Generator(Reads):
             before = self.statements(inner, 1) if around else []
             inner_loop = self.parallel_level(inner, form, levels, level + 1, nest)
             after = self.statements(inner, 1) if around and self.chance(0.5) else []
-            loop.body = before + [inner_loop] + after
+            loop.body = [*before, inner_loop, *after]
         else:
             loop.body = self.innermost_body(inner)
         return loop
@@ -369,7 +369,7 @@ class Generator(Reads):
         body = self.statements(inner, self.rng.randint(1, 2))
         step = Assign(X.ref(name, INT, None), "=", frozen(X.arithmetic(
             "+", X.ref(name, INT, (0, count - 1)), X.const(INT, 1))), removable=False)  # fmt: skip
-        loop = Loop(f"while ({name} < {count})", body + [step], Trip(None, count), removable=False)
+        loop = Loop(f"while ({name} < {count})", [*body, step], Trip(None, count), removable=False)
         if self.chance(0.4):  # count >= 1: the same iterations
             loop.header, loop.tail = "do", f"while ({name} < {count});"
         return Block([Decl(INT, name, X.const(INT, 0), removable=False), loop])

@@ -176,7 +176,7 @@ class If(Stmt):
         out = [f"{indent}if ({self.cond.render()}) {{", *_block(self.then, indent)]
         if self.other is not None:
             out += [f"{indent}}} else {{", *_block(self.other, indent)]
-        return out + [f"{indent}}}"]
+        return [*out, f"{indent}}}"]
 
     def bodies(self) -> list[list[Stmt]]:
         return [self.then] + ([self.other] if self.other is not None else [])

@@ -66,7 +66,7 @@ class Reads:
             return None
         if not ctype.signed:
             return ctype.full if self.chance(0.7) else (0, 100)
-        choices = list(SIGNED_INTERVALS) + [ctype.full]
+        choices = [*list(SIGNED_INTERVALS), ctype.full]
         return self.rng.choice(choices)
 
     def new_array(

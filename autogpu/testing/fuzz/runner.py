@@ -24,6 +24,8 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from autogpu.api import Kernel, pipeline_spec, run_pipeline
+from autogpu.diagnostics import CompileError
+from autogpu.frontend import parse_c
 from autogpu.runtime.arguments import (
     KernelArgumentError,
     KernelCompileError,
@@ -33,8 +35,6 @@ from autogpu.runtime.arguments import (
 from autogpu.runtime.cpu_exec import CpuProgram
 from autogpu.target.cuda_limits import MAX_THREADS_PER_BLOCK, SHARED_BYTES_PER_BLOCK
 from autogpu.target.cuda_target import emit_cuda
-from autogpu.diagnostics import CompileError
-from autogpu.frontend import parse_c
 from autogpu.testing.c_signature import parse_c_signature
 from autogpu.testing.fuzz.program import ArrayParam, FloatSum, Program
 from autogpu.testing.gcc_reference import (

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
 import pytest
 from lowered_differential import check_against_gcc
+from paths import EXAMPLES
 from xdsl.parser import Parser
 
 import autogpu
@@ -20,8 +20,6 @@ from autogpu.diagnostics import CompileError
 from autogpu.frontend import parse_c
 from autogpu.passes.analysis.dependences import check_parallel_loops, parallel_loop_findings
 from autogpu.passes.utils.errors import PassError
-from paths import EXAMPLES
-
 
 
 def unlocated(message: str) -> str:
@@ -246,7 +244,8 @@ def test_werror_makes_the_warning_an_error(case):
     with pytest.raises(CompileError, match=r"warning\(s\) treated as errors \(--Werror\)"):
         parse_c(source, "k.c", warn=reported.append, werror=True)
     diagnostic = reported[0]
-    assert diagnostic.severity == "error" and message in unlocated(diagnostic.message)
+    assert diagnostic.severity == "error"
+    assert message in unlocated(diagnostic.message)
     with pytest.raises(CompileError, match="treated as errors"):
         autogpu.compile(source, werror=True)
 
@@ -389,7 +388,8 @@ def test_each_store_is_reported_once_at_the_outermost_loop(monkeypatch):
     )
     monkeypatch.setattr(autogpu.frontend, "check_parallel_loops", lambda *args: None)
     (finding,) = parallel_loop_findings(parse_c(source, "k.c"))
-    assert finding.proven and finding.loop.induction_var.name_hint == "i"
+    assert finding.proven
+    assert finding.loop.induction_var.name_hint == "i"
     assert finding.message.startswith("every iteration of the parallel loop over 'i' ")
 
 
@@ -418,7 +418,7 @@ def _random_kernel(rng: random.Random) -> tuple[str, list[tuple[str, str, str, i
 
     def affine() -> str:
         terms = [f"({rng.choice(['0', '1', '2', '-1', 'n', 'm', '3'])})*{v}" for v in names]
-        return " + ".join(terms + [f"({rng.choice(['0', '1', '-1', '2', 'n', 'm', 'n*m'])})"])
+        return " + ".join([*terms, f"({rng.choice(['0', '1', '-1', '2', 'n', 'm', 'n*m'])})"])
 
     if rng.random() < 0.5:
         write = affine()
@@ -469,8 +469,9 @@ def test_verdicts_agree_with_brute_force_on_random_nests():
             parse_c(source, "k.c", warn=warnings.append)
             verdict = "warning" if warnings else "accepted"
         except CompileError as e:
-            assert "the loop is not parallel" in e.message, source
-            verdict = "error"
+            error, verdict = e.message, "error"
+        if verdict == "error":
+            assert "the loop is not parallel" in error, source
         verdicts[verdict] += 1
         if verdict == "accepted":
             for n, m in ((3, 4), (5, 7), (6, 4), (8, 8), (2, 9), (9, 11)):
@@ -497,7 +498,7 @@ def _random_unsigned_kernel(rng: random.Random):
 
     def subscript() -> str:
         terms = [f"{rng.choice(UNSIGNED_COEFFICIENTS)} * {v}" for v in names]
-        return " + ".join(terms + [rng.choice(UNSIGNED_OFFSETS)])
+        return " + ".join([*terms, rng.choice(UNSIGNED_OFFSETS)])
 
     write = subscript()
     read = rng.choice([subscript(), f"{write} + {rng.choice(UNSIGNED_OFFSETS)}"])
@@ -527,8 +528,9 @@ def test_unsigned_wrapping_verdicts_agree_with_brute_force():
             parse_c(source, "k.c", warn=warnings.append)
             verdict = "warning" if warnings else "accepted"
         except CompileError as e:
-            assert "the loop is not parallel" in e.message, source
-            verdict = "error"
+            error, verdict = e.message, "error"
+        if verdict == "error":
+            assert "the loop is not parallel" in error, source
         verdicts[verdict] += 1
         if verdict == "accepted":
             for n, m in ((3, 4), (5, 7), (8, 8), (2, 9), (9, 11)):
