@@ -172,10 +172,12 @@ class Runner:
                 source = getattr(kernel, "cuda_source", None)
                 if source is not None and row.status == OK and source in sources:
                     row.detail = f"same kernel as {sources[source]}"  # a transformation did nothing
-                sources.setdefault(source, variant.name)
+                if source is not None:
+                    sources.setdefault(source, variant.name)
                 if self.pycuda and row.status == OK:
                     self.time_with_executor(row, kernel, problem, sizes, host, reference, scale)
-            if row.status == OK and peer_row.status == OK:
+            if (row.status == OK and peer_row.status == OK and row.median_ms is not None
+                    and peer_row.median_ms is not None):
                 row.vs_peer = peer_row.median_ms / row.median_ms
             self.report(row)
             rows.append(row)

@@ -18,7 +18,7 @@ import dataclasses
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import builtin
@@ -103,6 +103,11 @@ class Pipeline(DeclaredOptionsPass):
     STAGES: ClassVar[tuple[Stage, ...]] = ()
     FORWARDS: ClassVar[tuple[Forward, ...]] = ()
     DIFFERS: ClassVar[Mapping[str, Differs]] = {}
+
+    if TYPE_CHECKING:  # the fields are made at run time from the stage table (pipeline_class)
+        def __init__(self, **options: Any) -> None: ...
+
+        def __getattr__(self, option: str) -> Any: ...
 
     def __post_init__(self) -> None:
         super().__post_init__()

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from autogpu.runtime.arguments import KernelEnvironmentError
 from autogpu.tuner.lifetime import lifeline, run_tied
@@ -145,7 +146,7 @@ def failure(stage: str, error: BaseException | str, order: str | None = None) ->
     return Outcome.failed(stage, text)
 
 
-def tolerance(dtype: np.dtype, reduction_length: int, factor: float = TOLERANCE_FACTOR) -> float:
+def tolerance(dtype: DTypeLike, reduction_length: int, factor: float = TOLERANCE_FACTOR) -> float:
     """rtol for floating-point outputs of `dtype` (0 for exact types)."""
     dtype = np.dtype(dtype)
     if dtype.kind not in "fc":
