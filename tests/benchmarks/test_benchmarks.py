@@ -9,7 +9,8 @@ import json
 import subprocess
 import sys
 import types
-from typing import ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 import numpy as np
 import pytest
@@ -65,6 +66,7 @@ def test_specialised_variants_are_compiled_for_their_cases_sizes(quick):
         (spec,) = parse_pipeline(case.variant.pipeline)
         if spec.name in ("autogpu-optimize", "autogpu-tiled") and "sizes" in spec.parameters:
             (sizes,) = spec.parameters["sizes"]
+            assert isinstance(sizes, str), sizes
             compiled = dict(item.split("=") for item in sizes.split(","))
             assert {k: int(v) for k, v in compiled.items()} == case.size_dict, case
 
@@ -314,16 +316,19 @@ MATMUL_PARAMS = [
 class FakeKernel:
     """An autogpu.Kernel stand-in: a launch description and a NumPy body for backend="cpu"."""
 
-    def __init__(self, body=None, launches=None, configs=None, params=MATMUL_PARAMS):
+    def __init__(self, body: Callable[..., None] | None = None, launches=None, configs=None,
+                 params=MATMUL_PARAMS):
         self.name, self.params, self.body = "matmul", params, body
         self.launch = {"params": params, "launches": launches or []}
         self.configs = configs or []
+        self.cuda_source: str | None = None  # the runner compares sources only where one is set
 
     def launch_config(self, **scalars):
         return [dict(c, kernel=e["kernel"]) for c, e in zip(self.configs, self.launch["launches"])]
 
     def __call__(self, backend="cpu", **named):
         assert backend == "cpu"
+        assert self.body is not None, "this fake kernel was made without a body"
         self.body(**named)
 
     def program(self, backend):
@@ -334,6 +339,7 @@ class FakeKernel:
         class Program:
             def time(self, name, args, named, repetitions, warmup, copies):
                 assert (name, args, repetitions, warmup, copies) == ("matmul", (), 3, 1, False)
+                assert kernel.body is not None, "this fake kernel was made without a body"
                 kernel.body(**named)
                 return types.SimpleNamespace(kernel_s=1.5e-3)
 
@@ -455,6 +461,7 @@ def test_runner_verifies_then_times_and_compares_with_the_peer():
     assert ours.gbs == pytest.approx(MATMUL.min_bytes(dict(SMALL)) / 2e-3 / 1e9)
     assert ours.pct_roofline == pytest.approx(100 * flops / 2e-3 / Roofline(
         1e12, 1e11, "", "").attainable(flops, MATMUL.min_bytes(dict(SMALL))))
+    assert ours.rel_err is not None
     assert ours.rel_err < 1e-6
     assert ours.max_abs_err is not None
     assert timer.calls == 6
@@ -529,6 +536,7 @@ def test_pycuda_cross_check_times_and_verifies_through_the_executor():
     rows, _ = run_fake("good", "corrupt", "wrong", pycuda=True)
     peer, good, corrupt, wrong = rows
     assert good.pycuda_ms == 1.5
+    assert good.pycuda_rel_err is not None
     assert good.pycuda_rel_err < 1e-6
     assert good.pycuda_error is None
     assert corrupt.pycuda_ms == 1.5  # its scribbling reached a copy, not the shared inputs
@@ -668,6 +676,8 @@ class FakeCupy:
 
     float32, float64 = np.float32, np.float64
     __version__ = "fake"
+    ones: Callable[..., Any]  # set by the tests that need them
+    empty_like: Callable[..., Any]
 
     def __init__(self):
         import types
@@ -761,6 +771,13 @@ def test_cuda_device_compiles_the_kernel_source_and_launches_its_description(mon
                         ("launch", "matmul_kernel", (2, 3, 1), (256, 1, 1), 0)]
 
 
+def fake_module(name: str, **attributes: object) -> types.ModuleType:
+    """A module holding `attributes`, to stand in for one in sys.modules."""
+    module = types.ModuleType(name)
+    module.__dict__.update(attributes)
+    return module
+
+
 def test_gpu_peers_call_cublas_gemm_and_cupyx_correlate(monkeypatch):
     """With NumPy/SciPy installed under CuPy's module names, the GPU peers compute the right
     thing: this checks their wiring; the layouts are checked above."""
@@ -770,10 +787,8 @@ def test_gpu_peers_call_cublas_gemm_and_cupyx_correlate(monkeypatch):
 
     from benchmarks.peers import gpu_peer
 
-    cupy = types.ModuleType("cupy")
-    cupy.cublas = types.SimpleNamespace(gemm=numpy_gemm)
-    cupyx = types.ModuleType("cupyx")
-    cupyx.scipy = types.SimpleNamespace(ndimage=scipy.ndimage)
+    cupy = fake_module("cupy", cublas=types.SimpleNamespace(gemm=numpy_gemm))
+    cupyx = fake_module("cupyx", scipy=types.SimpleNamespace(ndimage=scipy.ndimage))
     for name, module in {"cupy": cupy, "cupy.cublas": cupy.cublas, "cupyx": cupyx,
                          "cupyx.scipy": cupyx.scipy, "cupyx.scipy.ndimage": scipy.ndimage}.items():
         monkeypatch.setitem(sys.modules, name, module)
@@ -806,4 +821,4 @@ def test_real_vanilla_kernels_verify_on_the_cpu_device():
     rows = runner.run(cases)
     assert [(r.variant, r.status) for r in rows] == [
         ("numpy-gemm", OK), ("mm_0", OK), ("scipy.correlate", OK), ("conv5_0", OK)], rows
-    assert all(r.rel_err < 1e-6 for r in rows)
+    assert all(r.rel_err is not None and r.rel_err < 1e-6 for r in rows)
