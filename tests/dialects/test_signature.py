@@ -31,6 +31,7 @@ from autogpu.dialects.signature import (
 from autogpu.frontend import parse_c
 from autogpu.tuner import adapter
 from autogpu.tuner.kernel import KernelCompiler
+from autogpu.tuner.space import Space
 
 PACKAGE = Path(autogpu.__file__).parent
 OWNER = PACKAGE / "dialects" / "signature.py"
@@ -87,6 +88,7 @@ def test_the_frontends_types_are_the_tables():
 
     for scalar in SCALARS:
         t = c_type(scalar.name)
+        assert t is not None, scalar.name
         assert (t.ir, t.is_float, t.bits, t.signed) == (
             scalar.ir, scalar.is_float, scalar.bits, scalar.signed)
 
@@ -149,6 +151,7 @@ def test_c_level_ir_records_the_signature_the_frontend_read():
 def test_unrecorded_names_and_types_fall_back_to_the_ir():
     ir = 'func.func @g(%len: i64, %v: memref<?xi1>) {\n  func.return\n}\n'
     function = Parser(make_context(), ir).parse_module().body.block.first_op
+    assert isinstance(function, func.FuncOp)
     params = CSignature.of(function).params
     assert [(p.name, p.ctype, p.dtype.name) for p in params] == [
         ("len", "long long", "int64"), ("v", "bool", "bool")]
@@ -198,6 +201,6 @@ def test_the_tuner_checks_the_described_static_shared_bytes():
         {"kernel": "k", "grid": ["1", "1", "1"], "block": ["32", "1", "1"], "args": [],
          "dynamic_shared_bytes": "1024", "static_shared_bytes": 48 * 1024}]}]}
     artifact = adapter.Artifact('extern "C" __global__ void k() {}\n', launch, "f")
-    compiler = KernelCompiler("", "f.c", "f", None, {}, max_shared=48 * 1024)
+    compiler = KernelCompiler("", "f.c", "f", Space([]), {}, max_shared=48 * 1024)
     assert compiler.check({}, artifact) == (
         f"k: {49 * 1024} bytes of shared memory per block > limit {48 * 1024}")

@@ -60,8 +60,10 @@ def test_ops_are_located_at_their_c_construct():
     source = (EXAMPLES / "dot.c").read_text()
     module = parse_c(source, "dot.c")
     (loop,) = [op for op in module.walk() if isinstance(op, ParallelForOp)]
+    assert isinstance(loop.location, FileLineColLoc)
     assert (loop.location.line.data, loop.location.column.data) == (5, 3)  # `for`
     (mul,) = [op for op in module.walk() if op.name == "arith.mulf"]
+    assert isinstance(mul.location, FileLineColLoc)
     assert (mul.location.line.data, mul.location.column.data) == (6, 15)  # `*`
 
 
@@ -350,7 +352,7 @@ def reduced(ctype: str, xtype: str, op: str, body: str, pragma_extra: str = "") 
 def reduction_kind(source: str) -> str:
     (loop,) = [op for op in parse_c(source).walk() if isinstance(op, ParallelForOp)]
     ((kind, _),) = loop.reduction_list
-    return kind.value
+    return str(kind)  # the operator's spelling
 
 
 @pytest.mark.parametrize(
@@ -483,6 +485,8 @@ def test_array_sections_are_flat_element_ranges(clause, h, section):
     (loop,) = [op for op in parse_c(array_reduction(clause, body, h=h)).walk()
                if isinstance(op, ParallelForOp)]  # fmt: skip
     ((_, var),) = loop.reduction_list
-    lo, length = loop.section_of(var)
+    bounds = loop.section_of(var)
+    assert bounds is not None, "an array reduction has a section"
+    lo, length = bounds
     from autogpu.passes.convert_agpu_to_gpu.coverage import known_int
     assert (known_int(lo), known_int(length)) == section

@@ -113,7 +113,8 @@ def kernel_with(spelling: str) -> str:
     construct = next(c for c in DIRECTIVES if c.spelling == spelling)
     maps = " map(to: x[0:n]) map(tofrom: y[0:n])" if "target" in construct.words else ""
     pragma = f"#pragma omp {spelling} reduction(+: h){maps}"
-    opening = {PARALLEL: "#pragma omp parallel\n  {", TEAMS: "#pragma omp target teams\n  {"}
+    opening: dict[str | None, str] = {PARALLEL: "#pragma omp parallel\n  {",
+                                      TEAMS: "#pragma omp target teams\n  {"}
     before = opening.get(construct.needs, "{")
     return f"""
 void k(int n, float a, const float *x, float *y, int *hits) {{

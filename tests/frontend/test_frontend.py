@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from paths import EXAMPLES
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
@@ -66,20 +66,30 @@ def test_examples_parse_to_verified_modules_that_round_trip(example: Path):
     assert printed(reparsed) == text
 
 
+def functions_of(module: ModuleOp) -> list[func.FuncOp]:
+    """The module's ops, each of which must be a function."""
+    functions: list[func.FuncOp] = []
+    for op in module.ops:
+        assert isinstance(op, func.FuncOp), op.name
+        functions.append(op)
+    return functions
+
+
 def test_one_function_per_c_function_in_order():
     module = parse_c("void b(int n) {}\nvoid a(float *x) { x[0] = 1; }\n")
-    assert [op.sym_name.data for op in module.ops] == ["b", "a"]
+    assert [op.sym_name.data for op in functions_of(module)] == ["b", "a"]
 
 
 def test_argument_attributes():
     module = parse_c("void f(int n, const float *restrict x, double A[n][4]) {}")
-    (function,) = module.ops
+    (function,) = functions_of(module)
+    assert function.arg_attrs is not None
     attrs = [dict(d.data) for d in function.arg_attrs.data]
-    assert attrs[0]["agpu.name"].data == "n"
-    assert attrs[0]["agpu.ctype"].data == "int"
+    assert attrs[0]["agpu.name"] == StringAttr("n")
+    assert attrs[0]["agpu.ctype"] == StringAttr("int")
     assert "agpu.const" in attrs[1]
     assert "agpu.restrict" in attrs[1]
-    assert [e.data for e in attrs[2]["agpu.extents"].data] == ["n", "4"]
+    assert attrs[2]["agpu.extents"] == ArrayAttr([StringAttr("n"), StringAttr("4")])
     assert [arg.name_hint for arg in function.body.block.args] == ["n", "x", "A"]
 
 
@@ -108,6 +118,7 @@ def test_warnings_can_be_collected():
     parse_c("#pragma once\nvoid f(void) {}", "k.c", warn=warnings.append)
     (warning,) = warnings
     assert warning.severity == "warning"
+    assert warning.location is not None
     assert (warning.location.line, warning.location.column) == (1, 9)
 
 
@@ -120,6 +131,7 @@ def test_operands_are_typed_once(monkeypatch):
     parse_c("void f(double *a) { a[0] = 1.0L + a[1]; }", "k.c", warn=warnings.append)
     (warning,) = warnings
     assert warning.message == "long double literal '1.0L' is computed as double"
+    assert warning.location is not None
     assert (warning.location.line, warning.location.column) == (1, 28)
 
     typed = []
@@ -136,6 +148,7 @@ def test_compile_error_attributes():
         parse_c(source, "bad.c")
     error = info.value
     assert error.severity == "error"
+    assert error.location is not None
     assert error.location.file == "bad.c"
     assert (error.location.line, error.location.column) == (2, 10)
     assert error.source_line == "  a[0] = b;"
@@ -151,6 +164,7 @@ def test_error_inside_macro_points_at_its_use():
     source = "#define TWO_TOKENS 2 2\nvoid f(float *a) {\n  a[0] = 1 + TWO_TOKENS;\n}\n"
     with pytest.raises(CompileError) as info:
         parse_c(source, "m.c")
+    assert info.value.location is not None
     assert (info.value.location.line, info.value.location.column) == (3, 14)
     assert info.value.source_line == "  a[0] = 1 + TWO_TOKENS;"
 
@@ -315,6 +329,7 @@ def _frontend_type(expression: str) -> str:
     (function,) = Sema(source, "probe.c", {}, lambda w: None).run(unit)
     (statement,) = function.body.items
     assert isinstance(statement, ast.ExprStmt)
+    assert isinstance(statement.expr, ast.Assign)
     return str(statement.expr.value.ctype)
 
 

@@ -249,4 +249,5 @@ def test_what_stays_refused_is_a_located_error(name):
         _ = autogpu.compile(source).cuda_source
     error = info.value
     assert message in error.format()
+    assert error.location is not None, error.format()
     assert (error.location.line, error.location.column) == (line, column), error.format()

@@ -90,6 +90,7 @@ def test_a_huge_factor_is_a_prompt_one_line_error_of_the_tools():
 def test_options_from_a_pipeline_spec():
     (unroll,) = PassPipeline.parse_spec(get_all_passes(), "agpu-unroll-parallel{x=2 y=8}").passes
     assert unroll == AgpuUnrollParallelPass(x=2, y=8)
+    assert isinstance(unroll, AgpuUnrollParallelPass)
     assert unroll.factors() == {DimensionEnum.X: 2, DimensionEnum.Y: 8}
 
 

@@ -255,7 +255,7 @@ def _thread_dependent(value: SSAValue, block: tuple[int, ...], seen=None) -> boo
             return any(_thread_dependent(v, block, seen) for v in (parent.lb, parent.step))
         return not isinstance(parent, gpu.FuncOp)
     if isinstance(owner, gpu.ThreadIdOp):
-        return block["xyz".index(owner.dimension.data.value)] > 1
+        return block["xyz".index(str(owner.dimension.data))] > 1
     if isinstance(owner, (memref.LoadOp, memref.AllocaOp)):
         return True
     return any(_thread_dependent(v, block, seen) for v in owner.operands)
@@ -266,6 +266,7 @@ def assert_barriers_uniform(module: ModuleOp) -> int:
     around it (a syntactic check, stricter than the pass's). Returns the number of barriers."""
     count = 0
     for kernel in kernels(module):
+        assert kernel.known_block_size is not None, kernel.sym_name
         block = kernel.known_block_size.get_values()
         for op in kernel.walk():
             if not isinstance(op, gpu.BarrierOp):
@@ -273,6 +274,7 @@ def assert_barriers_uniform(module: ModuleOp) -> int:
             count += 1
             parent = op.parent_op()
             while parent is not kernel:
+                assert parent is not None, "a barrier outside its kernel"
                 if isinstance(parent, scf.IfOp):
                     assert not _thread_dependent(parent.cond, block), "barrier under a guard"
                 elif isinstance(parent, scf.ForOp):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
@@ -36,6 +37,7 @@ from autogpu.passes.pipelines import (
     AutogpuOptimizePipeline,
     AutogpuTiledPipeline,
     AutogpuVanillaPipeline,
+    Pipeline,
 )
 from autogpu.tools import autogpu_opt, autogpu_tune
 from autogpu.tuner import adapter
@@ -232,10 +234,14 @@ def test_the_tiled_pipeline_tunes_the_block_and_register_tiles():
                                                         "block_size * block_y >= 64")
     assert len(space.enumerate()) == 432
     built = {p.name: p for p in AutogpuTiledPipeline(tm=2, tn=4, bk=16).passes()}
-    assert (built["agpu-unroll-parallel"].x, built["agpu-unroll-parallel"].y) == (2, 4)
-    assert built["gpu-cache-shared"].tile == 16
-    assert (built["convert-agpu-to-gpu"].block_size, built["convert-agpu-to-gpu"].block_y) == (
-        16, 16)
+    unroll, cache = built["agpu-unroll-parallel"], built["gpu-cache-shared"]
+    convert = built["convert-agpu-to-gpu"]
+    assert isinstance(unroll, AgpuUnrollParallelPass)
+    assert isinstance(cache, GpuCacheSharedPass)
+    assert isinstance(convert, ConvertAgpuToGpuPass)
+    assert (unroll.x, unroll.y) == (2, 4)
+    assert cache.tile == 16
+    assert (convert.block_size, convert.block_y) == (16, 16)
 
 
 # --- the proof: one declaration, a knob everywhere ------------------------------------------
@@ -257,10 +263,10 @@ class GpuCacheSharedWithProbe(GpuCacheSharedPass):
 
 
 @pytest.fixture
-def pass_with_a_new_option():
+def pass_with_a_new_option() -> Iterator[type[Pipeline]]:
     """gpu-cache-shared as if its file had one more `option(...)`: the pipelines are generated
     again from their unchanged table."""
-    original = dict(vars(pipelines))  # the classes other tests imported must stay the ones
+    original = dict(pipelines.__dict__)  # the classes other tests imported must stay the ones
     gpu_cache_shared.GpuCacheSharedPass = GpuCacheSharedWithProbe
     importlib.reload(pipelines)
     RUNS.clear()
@@ -268,17 +274,19 @@ def pass_with_a_new_option():
         yield pipelines.AutogpuOptimizePipeline
     finally:
         gpu_cache_shared.GpuCacheSharedPass = GpuCacheSharedPass
-        vars(pipelines).clear()
-        vars(pipelines).update(original)
+        pipelines.__dict__.clear()
+        pipelines.__dict__.update(original)
 
 
 def test_one_declaration_is_a_knob_of_the_pipeline_the_cli_and_the_tuner(
-        pass_with_a_new_option, capsys, tmp_path):
+        pass_with_a_new_option: type[Pipeline], capsys, tmp_path):
     pipeline = pass_with_a_new_option
     assert pipeline is get_all_passes()["autogpu-optimize"]()
     field = {f.name: f for f in dataclasses.fields(pipeline)}["cache_probe"]
     assert field.default == 2
-    assert pipeline(cache_probe=3).passes()[4].probe == 3
+    cache = pipeline(cache_probe=3).passes()[4]
+    assert isinstance(cache, GpuCacheSharedWithProbe)
+    assert cache.probe == 3
 
     out = tmp_path / "saxpy.cu"
     code = autogpu_opt.main([SAXPY, "-p", "autogpu-optimize{cache_probe=3}", "-t", "cuda",

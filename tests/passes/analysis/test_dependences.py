@@ -11,9 +11,11 @@ import re
 import pytest
 from lowered_differential import check_against_gcc
 from paths import EXAMPLES
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
 import autogpu
+import autogpu.frontend
 from autogpu.api import run_pipeline
 from autogpu.context import make_context
 from autogpu.diagnostics import CompileError
@@ -27,7 +29,7 @@ def unlocated(message: str) -> str:
     return re.sub(r" \(line \d+:\d+\)", "", message)
 
 
-def compiled(source: str) -> tuple[object, list[CompileError]]:
+def compiled(source: str) -> tuple[ModuleOp, list[CompileError]]:
     """The frontend's module of `source` and the warnings it gave."""
     warnings: list[CompileError] = []
     module = parse_c(source, "k.c", warn=warnings.append)
@@ -465,6 +467,7 @@ def test_verdicts_agree_with_brute_force_on_random_nests():
     for _ in range(120):
         source, loops, write, read = _random_kernel(rng)
         warnings: list[CompileError] = []
+        error = ""  # the message, if the frontend rejects the kernel
         try:
             parse_c(source, "k.c", warn=warnings.append)
             verdict = "warning" if warnings else "accepted"
@@ -524,6 +527,7 @@ def test_unsigned_wrapping_verdicts_agree_with_brute_force():
         source, loops, write, read = _random_unsigned_kernel(rng)
         py_loops = [(v, lo, hi.rstrip("u"), step) for v, lo, hi, step in loops]
         warnings: list[CompileError] = []
+        error = ""  # the message, if the frontend rejects the kernel
         try:
             parse_c(source, "k.c", warn=warnings.append)
             verdict = "warning" if warnings else "accepted"

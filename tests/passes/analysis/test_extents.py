@@ -7,8 +7,10 @@ import math
 import numpy as np
 import pytest
 from paths import EXAMPLES
+from xdsl.dialects import func
 
 import autogpu
+from autogpu.dialects.signature import CSignature
 from autogpu.frontend import parse_c
 from autogpu.passes.analysis.extents import (
     IndexRange,
@@ -19,17 +21,18 @@ from autogpu.passes.analysis.extents import (
 from autogpu.runtime.arguments import KernelArgumentError
 
 
-def function_of(source: str, name: str | None = None):
+def function_of(source: str, name: str | None = None) -> func.FuncOp:
     module = parse_c(source, "test.c")
     if name is None:
         (function,) = list(module.ops)
+        assert isinstance(function, func.FuncOp)
         return function
     function = find_function(module, name)
     assert function is not None
     return function
 
 
-def example(name: str, function: str | None = None):
+def example(name: str, function: str | None = None) -> func.FuncOp:
     return function_of((EXAMPLES / f"{name}.c").read_text(), function)
 
 
@@ -80,15 +83,14 @@ def test_stencil2d_within_its_c99_extents(n, m):
     ranges = touched_ranges(function, {"n": n, "m": m})
     # The interior sweep: in[i±1][j±1] for 1 <= i < n-1, 1 <= j < m-1.
     assert ranges == {"in": IndexRange(1, n * m - 2), "out": IndexRange(m + 1, (n - 1) * m - 2)}
-    attrs = function.arg_attrs.data
-    for arg_attrs in attrs:
-        declared = arg_attrs.data.get("agpu.extents")
-        if declared is None:
+    for param in CSignature.of(function).params:
+        if param.extents is None:
             continue
-        name = arg_attrs.data["agpu.name"].data
-        total = math.prod({"n": n, "m": m}[e.data] for e in declared.data)
-        assert 0 <= ranges[name].lo, name
-        assert ranges[name].extent <= total, name
+        total = math.prod({"n": n, "m": m}[str(e)] for e in param.extents)
+        touched = ranges[param.name]
+        assert touched is not None, param.name
+        assert 0 <= touched.lo, param.name
+        assert touched.extent <= total, param.name
 
 
 def test_saxpy_and_dot():
