@@ -4,15 +4,9 @@ the serial order)."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "target"))
-
 from lowered_differential import agree_with_gcc, parsed_c
-from test_cuda_sync import CAS_FORMS, CRITICAL, HISTOGRAM, SCALAR_SUM
+from sync_kernels import CAS_FORMS, CRITICAL, HISTOGRAM, SCALAR_SUM
 
 from autogpu.interpreters import run_function
 

@@ -20,26 +20,13 @@ from lowered_differential import (
     cuda_of,
     one_translation_unit,
 )
+from sync_kernels import CAS_FORMS, CRITICAL, HISTOGRAM, SCALAR_SUM
 
 from autogpu.runtime import cuda_exec
 from autogpu.testing import assert_same_outputs
 from autogpu.testing.nvcc import assert_compiles_with_nvcc
 
 PIPELINES = ["autogpu-vanilla", "autogpu-optimize"]
-
-HISTOGRAM = """
-void histogram(int n, int k, const unsigned *x, int *h, unsigned *u, float *hf) {
-  #pragma omp parallel for
-  for (int i = 0; i < n; i++) {
-    #pragma omp atomic
-    h[x[i] % k] += 1;
-    #pragma omp atomic update
-    u[x[i] % k]++;
-    #pragma omp atomic
-    hf[x[i] % k] += 0.5f;
-  }
-}
-"""
 
 MATVEC_T = """
 void atax(int m, int n, float A[m][n], const float *t, float *y) {
@@ -49,58 +36,6 @@ void atax(int m, int n, float A[m][n], const float *t, float *y) {
       #pragma omp atomic
       y[j] += A[i][j] * t[i];
     }
-}
-"""
-
-SCALAR_SUM = """
-void total(int n, const float *x, const int *c, float *out, long *count) {
-  float s = 0;
-  long k = 0;
-  #pragma omp parallel for
-  for (int i = 0; i < n; i++) {
-    #pragma omp atomic
-    s += x[i];
-    #pragma omp atomic
-    k = k + c[i];
-  }
-  out[0] = s;
-  count[0] = k;
-}
-"""
-
-CAS_FORMS = """
-void cas(int n, int k, const unsigned *x, double *p, unsigned *bits, int *d, float *r) {
-  #pragma omp parallel for
-  for (int i = 0; i < n; i++) {
-    #pragma omp atomic
-    p[x[i] % k] *= 2.0;
-    #pragma omp atomic
-    bits[x[i] % k] <<= 1;
-    #pragma omp atomic
-    d[x[i] % k] /= 2;
-    #pragma omp atomic
-    r[x[i] % k] = 1.0 * r[x[i] % k];
-  }
-}
-"""
-
-CRITICAL = """
-void stats(int n, const float *x, int *count, float *sum) {
-  int c = 0;
-  float s = 0;
-  #pragma omp parallel for
-  for (int i = 0; i < n; i++) {
-    if (x[i] > 0) {
-      #pragma omp critical (acc)
-      {
-        c++;
-        s += x[i];
-        count[1] = count[1] + c - c + 1;
-      }
-    }
-  }
-  count[0] = c;
-  sum[0] = s;
 }
 """
 
@@ -214,7 +149,7 @@ def test_every_arithmetic_type(ctype: str, pipeline: str):
     cases = [{"n": n, "k": 3, "x": n, "v": n, "a": 3, "b": 3, "c": 3, "d": 3} for n in (1, 257)]
     exact = ctype not in ("float", "double")
     check_against_gcc(source, "typed", pipeline, cases,
-                      **({} if exact else {"compare": close_sums}))  # fmt: skip
+                      compare=assert_same_outputs if exact else close_sums)
 
 
 def test_nvcc_compiles_every_form():

@@ -311,6 +311,7 @@ def test_filecheck_kernels_compute_what_the_interpreter_computes(stem: str):
             call_kernel(library, kernel, args)
             for position, (want, got) in enumerate(zip(expected, args)):
                 if isinstance(want, np.ndarray):
+                    assert isinstance(got, np.ndarray), position
                     assert same_values(want, got), (
                         f"{kernel.sym_name.data}: argument {position} differs\n"
                         f"interpreter {want}\nCUDA        {got}"

@@ -499,6 +499,7 @@ def test_printed_host_sizes_compute_what_the_ir_computes():
             except Undefined:
                 continue
             typed = {name: DTYPES[name](value) for name, value in scalars.items()}
+            grid: int | None = None  # stays None where evaluate refuses
             try:
                 grid = evaluate(launch["grid"][0], typed)
             except ValueError as e:
