@@ -34,12 +34,14 @@ def test_results_and_failures_are_kept_across_opens(tmp_path):
     with Cache(path) as c:
         assert c.register_context({"sizes": {"n": 1}, "kernel": "k"}) == ctx  # order-independent
         ok = c.lookup(ctx, {"b": 32})
+        assert ok is not None
         assert ok.ok
         assert ok.time_s == 1.5e-3
         assert ok.times == [1.5e-3, 1.6e-3]
         assert ok.cuda_source == "__global__ ..."
         assert ok.launch == {"functions": []}
         bad = c.lookup(ctx, {"b": 64})
+        assert bad is not None
         assert bad.status == "failed"
         assert bad.stage == "verify"
         assert bad.reason == "y[3] wrong"

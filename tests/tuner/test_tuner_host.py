@@ -205,4 +205,5 @@ def test_tuning_inside_a_real_cuda_program(tmp_path):
         assert right["status"] == "ok"
         assert len(right["times_s"]) == 5
         assert right["time_s"] > 0
+    assert result.best_params is not None
     assert result.best_params["block_size"] == 128

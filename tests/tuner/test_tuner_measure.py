@@ -12,6 +12,20 @@ from autogpu.tuner import measure
 from autogpu.tuner.measure import TOLERANCE_FACTOR, compare, tolerance
 
 
+def mismatch(name: str, out: np.ndarray, ref: np.ndarray, rtol: float) -> str:
+    """compare's sentence for outputs that must not match."""
+    problem = compare(name, out, ref, rtol)
+    assert problem is not None, "the outputs should not match"
+    return problem
+
+
+def checked_problem(name: str, out: np.ndarray, ref: np.ndarray, rtol: float) -> str:
+    """measure.check's problem for outputs that must not match."""
+    problem = measure.check(name, out, ref, rtol).problem
+    assert problem is not None, "the outputs should not match"
+    return problem
+
+
 def test_tolerance_formula():
     eps32 = np.finfo(np.float32).eps
     assert tolerance(np.float32, 1) == pytest.approx(TOLERANCE_FACTOR * eps32)
@@ -52,7 +66,7 @@ def test_outputs_that_cancel_to_zero_are_checked_normwise():
     out = ref + np.float32(1e-7)
     assert compare("y", out, ref, tolerance(np.float32, 16)) is None
     out[1] = 0.5
-    assert "y[1]" in compare("y", out, ref, tolerance(np.float32, 16))
+    assert "y[1]" in mismatch("y", out, ref, tolerance(np.float32, 16))
 
 
 def test_the_check_goes_chunk_by_chunk_and_reports_the_worst_element(monkeypatch):
@@ -62,12 +76,13 @@ def test_the_check_goes_chunk_by_chunk_and_reports_the_worst_element(monkeypatch
     out[2] += np.float32(0.01)
     out[13] += np.float32(0.5)  # the worst, in a later chunk than the first bad one
     result = measure.check("y", out, ref, tolerance(np.float32, 4))
+    assert result.problem is not None
     assert result.problem.startswith("y[13] = ")
     assert "(2 of 22 elements wrong" in result.problem
     assert result.max_error == pytest.approx(0.5, rel=1e-6)
     out = ref.copy()
     out[21] = np.nan  # NaN in the last, partial chunk
-    assert "y[21] = nan" in measure.check("y", out, ref, 1e-6).problem
+    assert "y[21] = nan" in checked_problem("y", out, ref, 1e-6)
     assert measure.check("y", ref.copy(), ref, 1e-6) == measure.Check(None, 0.0)
 
 
@@ -82,10 +97,10 @@ def test_integers_must_match_exactly():
 def test_nan_and_infinity_must_match():
     ref = np.array([1.0, np.nan, np.inf], np.float64)
     assert compare("z", ref.copy(), ref, 1e-12) is None
-    assert "NaN mismatch" in compare("z", np.array([1.0, 0.0, np.inf]), ref, 1e-12)
-    assert "NaN mismatch" in compare("z", np.array([np.nan, np.nan, np.inf]), ref, 1e-12)
-    assert "infinity" in compare("z", np.array([1.0, np.nan, -np.inf]), ref, 1e-12)
-    assert compare("z", np.array([1.0, np.nan, np.inf, 1.0]), ref, 1e-12).startswith("z: shape")
+    assert "NaN mismatch" in mismatch("z", np.array([1.0, 0.0, np.inf]), ref, 1e-12)
+    assert "NaN mismatch" in mismatch("z", np.array([np.nan, np.nan, np.inf]), ref, 1e-12)
+    assert "infinity" in mismatch("z", np.array([1.0, np.nan, -np.inf]), ref, 1e-12)
+    assert mismatch("z", np.array([1.0, np.nan, np.inf, 1.0]), ref, 1e-12).startswith("z: shape")
 
 
 @pytest.mark.parametrize("example, function, sizes, k", [
@@ -149,6 +164,7 @@ def test_writable_inputs_are_verified_and_const_ones_are_not_copied():
     assert clobbering.cuda_source != good.cuda_source
     outcome = measurer.measure({}, clobbering)
     assert outcome.stage == "verify"
+    assert outcome.reason is not None
     assert outcome.reason.startswith("scratch[")
 
 

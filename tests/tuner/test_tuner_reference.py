@@ -3,6 +3,8 @@ interpreter where gcc is missing), so a bug every variant shares is caught, not 
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from paths import EXAMPLES
 
@@ -79,9 +81,11 @@ def test_without_gcc_the_interpreter_is_the_reference_and_the_report_says_why(
 def test_the_reference_kind_is_part_of_the_cache_context():
     from autogpu.tuner.driver import TuneOptions, context_description, prepare
 
-    def context(**options):
+    def context(**options: Any) -> dict[str, Any]:
         prepared = prepare(TuneOptions(SAXPY, sizes={"n": 16}, backend="cpu", **options))
-        return context_description(prepared, {"backend": "cpu"})["reference"]
+        reference = context_description(prepared, {"backend": "cpu"})["reference"]
+        assert isinstance(reference, dict), reference
+        return reference
 
     assert context()["kind"] == "gcc"
     assert context(reference="interpreter") == {"kind": "interpreter"}
@@ -156,8 +160,10 @@ void scatter(int n, const int *idx, const float *x, float *y) {
 
 
 def _resolved(source: str, function: str) -> reference_mod.Reference:
-    return reference_mod.resolved(reference_mod.Reference(reference_mod.GCC, source, "k.c",
-                                                          function))
+    resolved = reference_mod.resolved(reference_mod.Reference(reference_mod.GCC, source, "k.c",
+                                                              function))
+    assert resolved is not None  # a reference resolves to one
+    return resolved
 
 
 @pytest.mark.parametrize("example, function", [("matmul.c", "matmul"), ("dot.c", "dot"),

@@ -71,6 +71,7 @@ def test_a_scatter_through_a_permutation_tunes_race_free(tmp_path):
     prepared = prepare(TuneOptions(SCATTER, sizes={"n": 200}, arrays={"a": "n + 10"},
                                    backend="cpu"))
     idx = prepared.args[2]
+    assert isinstance(idx, np.ndarray), idx
     assert idx.dtype == np.int32
     assert len(set(idx.tolist())) == 200
     assert 0 <= idx.min()
