@@ -140,6 +140,7 @@ def test_c_level_ir_records_the_signature_the_frontend_read():
     module = parse_c("void f(int m, const double x[][m], unsigned long k, float *restrict y)"
                      " {\n}\n")
     (function,) = module.body.block.ops
+    assert isinstance(function, func.FuncOp)
     assert CSignature.of(function) == CSignature("f", (
         CParameter("m", "int", i32, False),
         CParameter("x", "double", f64, True, const=True, extents=("?", "m")),

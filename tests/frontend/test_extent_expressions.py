@@ -9,6 +9,7 @@ import shutil
 
 import numpy as np
 import pytest
+from xdsl.dialects import func
 
 from autogpu.dialects.signature import CParameter, CSignature
 from autogpu.frontend import parse_c
@@ -41,6 +42,7 @@ def test_extent_texts_evaluate_as_gcc_computes():
     declared = ", ".join(f"float a{k}[2][{e}]" for k, e in enumerate(EXTENTS))
     source = f"void f({PARAMS}, {declared}) {{ }}\n"
     (fn,) = parse_c(source).ops
+    assert isinstance(fn, func.FuncOp)
     texts = [written_extent(p) for p in CSignature.of(fn).params[4:]]
     body = "\n".join(f"  out[{k}] = (unsigned long long)({e});" for k, e in enumerate(EXTENTS))
     reference = compile_c_reference(

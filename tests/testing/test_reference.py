@@ -7,6 +7,7 @@ import subprocess
 
 import numpy as np
 import pytest
+from xdsl.dialects import func
 from xdsl.dialects.builtin import f32, f64, i32, i64
 from xdsl.parser import Parser
 
@@ -186,6 +187,7 @@ def test_signature_parser_is_the_frontends():
 
     source = "void f(unsigned n, const long *restrict a, double b[][n]) { }\n"
     (function,) = parse_c(source).body.block.ops
+    assert isinstance(function, func.FuncOp)
     assert parse_c_signature(source, "f") == CSignature.of(function)
 
 
