@@ -126,7 +126,7 @@ class IntLiteral(Expr):
     must be in range); the most negative value is spelled `-2147483647 - 1`, as limits.h does."""
 
     value: int
-    ctype: str = "int"
+    ctype: str = "int"  # pyright: ignore[reportIncompatibleVariableOverride]  # frozen field
 
     @property
     def precedence(self) -> int:  # type: ignore[override]

@@ -16,6 +16,7 @@ Canonical spellings (no header needed, same in nvcc and g++ on LP64):
 from __future__ import annotations
 
 from enum import Enum, auto
+from typing import TypeGuard
 
 import numpy as np
 from xdsl.dialects.builtin import Float32Type, Float64Type
@@ -45,7 +46,7 @@ def is_float(ctype: str | None) -> bool:
     return ctype in FLOAT_CTYPES
 
 
-def is_integer(ctype: str | None) -> bool:
+def is_integer(ctype: str | None) -> TypeGuard[str]:
     return ctype in INTEGER_CTYPES
 
 

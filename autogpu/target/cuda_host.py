@@ -67,7 +67,9 @@ def describe_host_function(
             return launch_sizes.constant(attr.value.data, _width(value))
         args = [expression(o, op) for o in op.operands]
         if op.name == "arith.cmpi":
-            return launch_sizes.compare(op.properties["predicate"].value.data, args)
+            predicate = op.properties["predicate"]
+            assert isinstance(predicate, IntegerAttr)
+            return launch_sizes.compare(predicate.value.data, args)
         if op.name in ("arith.andi", "arith.ori", "arith.xori") and _width(value) == 1:
             return launch_sizes.logical(op.name, args)
         if op.name not in launch_sizes.OPS:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects import gpu, memref
 from xdsl.dialects.builtin import (
+    IntAttr,
     IntegerAttr,
     MemRefType,
     NoneAttr,
@@ -85,7 +86,7 @@ def _is_identity(layout: StridedLayoutAttr, type: MemRefType) -> bool:
     for size in reversed(shape):
         expected.append(stride)
         stride *= max(size, 1)
-    strides = [s.data if hasattr(s, "data") else s for s in layout.strides.data]
+    strides = [s.data if isinstance(s, IntAttr) else s for s in layout.strides.data]
     offset = layout.offset
-    offset_value = offset.data if hasattr(offset, "data") else offset
+    offset_value = offset.data if isinstance(offset, IntAttr) else offset
     return offset_value == 0 and strides == list(reversed(expected))

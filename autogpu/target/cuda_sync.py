@@ -35,6 +35,7 @@ from autogpu.dialects.agpu_sync import AtomicUpdateOp, CriticalOp
 from autogpu.target.c_expr import Name
 from autogpu.target.c_types import Mode, convert
 from autogpu.target.cuda_atomics import AtomicUnsupported, bit_view
+from autogpu.target.kernel_state import KernelState
 
 LOCK_PREFIX = "agpu_lock"
 MAX_BACKOFF_NS = 32768
@@ -48,9 +49,9 @@ def lock_name(op: CriticalOp) -> str:
     return f"{LOCK_PREFIX}_{name}" if name else LOCK_PREFIX
 
 
-class Synchronization:
-    """Mixin of `KernelEmitter`: it provides `line`, `nested`, `block`, `value`, `access`,
-    `scopes`, `exprs`, `helpers` and `fail`."""
+class Synchronization(KernelState):
+    """Mixin of `KernelEmitter` printing the atomic and critical ops; the emitter provides its
+    `KernelState`."""
 
     def atomic_update(self, op: AtomicUpdateOp) -> None:
         target = self.access(op.memref, op.indices, op)

@@ -110,7 +110,10 @@ def device_global(op: memref.GlobalOp, globals: dict[str, Memory]) -> str:
     initializer = ""
     initial = op.initial_value
     if isinstance(initial, DenseIntOrFPElementsAttr):
-        values = list(initial.get_values())
+        values: list[int | float] = []
+        for v in initial.get_values():
+            assert not isinstance(v, tuple), "complex: ctype_of refused it above"
+            values.append(v)
         if initial.is_splat() and len(values) == 1:
             count = 1
             for size in shape:
