@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, gpu, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, ModuleOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -50,6 +50,7 @@ _NSW = arith.IntegerOverflowAttr([arith.IntegerOverflowFlag.NSW])
 def _constant(value: int, type: Attribute, rewriter: PatternRewriter, at: InsertPoint) -> SSAValue:
     width = bit_width(type)
     assert width is not None
+    assert isinstance(type, IntegerType | IndexType)
     op = arith.ConstantOp(IntegerAttr(to_signed(value, width), type))
     rewriter.insert(op, at)
     return op.result

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, func, memref, scf
-from xdsl.dialects.builtin import IntegerAttr, MemRefType
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, StringAttr
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from autogpu.dialects.agpu import ParallelForOp
@@ -92,7 +92,7 @@ def parameter_names(function: func.FuncOp) -> list[str]:
     names = []
     for i, arg in enumerate(function.body.blocks[0].args):
         name = attrs[i].data.get(NAME) if i < len(attrs) else None
-        names.append(name.data if name is not None else (arg.name_hint or f"arg{i}"))
+        names.append(name.data if isinstance(name, StringAttr) else (arg.name_hint or f"arg{i}"))
     return names
 
 

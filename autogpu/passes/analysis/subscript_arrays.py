@@ -47,7 +47,7 @@ def subscript_arrays(
     values that keep its accesses in bounds, or why none can be derived. `lengths` are the
     elements of each array parameter."""
     names = parameter_names(function)
-    arrays = dict(zip(function.body.blocks[0].args, names))
+    arrays: dict[SSAValue, str] = dict(zip(function.body.blocks[0].args, names))
     intervals = ValueIntervals(function, sizes)
     polys = through_sign_extensions()
     result: dict[str, SubscriptValues | str] = {}

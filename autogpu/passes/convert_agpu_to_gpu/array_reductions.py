@@ -150,11 +150,12 @@ def finish_array_reductions(builder: Builder, reductions: list[ArrayReduction],
     if not copied:
         return
     for red in copied:
-        if red.private is not None:
+        private = red.private
+        if private is not None:
             count = known_int(red.length)
             assert count is not None
-            _counted_loop(builder, count, lambda body, j, red=red: _fold(
-                body, red, body.insert(memref.LoadOp.get(red.private, [j])).res, red.shared, j))
+            _counted_loop(builder, count, lambda body, j, red=red, private=private: _fold(
+                body, red, body.insert(memref.LoadOp.get(private, [j])).res, red.shared, j))
     builder.insert(gpu.BarrierOp())
     for red in copied:
         count = known_int(red.length)
@@ -273,7 +274,7 @@ def _update_copy(builder: Builder, op: memref.AtomicRMWOp | AtomicUpdateOp, red:
         new = builder.insert(_COMBINE[kind](current, op.value)).results[0]  # pyright: ignore
     else:
         block = op.body.block
-        mapping = {block.args[0]: current}
+        mapping: dict[SSAValue, SSAValue] = {block.args[0]: current}
         new = current
         for inner in block.ops:
             if isinstance(inner, AtomicYieldOp):

@@ -499,6 +499,7 @@ def _least_value(value: SSAValue) -> int | None:
     loop = owner.parent_op() if isinstance(owner, Block) else None
     if isinstance(loop, scf.ForOp | ParallelForOp):
         step = _constant_int(loop.step)
+        assert isinstance(owner, Block)
         if value is owner.args[0] and step is not None and step > 0:
             return _constant_int(loop.lb)
         return None

@@ -585,8 +585,8 @@ class KernelBuilder:
             body.args[0].name_hint = loop.induction_var.name_hint
             for env in envs:
                 env[loop.induction_var] = body.args[0]
-            bounds = [envs[0][v] for v in loop.operands[:3]]
-            self.builder.insert(scf.ForOp(*bounds, [], body))
+            lb, ub, step = (envs[0][v] for v in loop.operands[:3])
+            self.builder.insert(scf.ForOp(lb, ub, step, [], body))
             self.builder.insertion_point = InsertPoint.at_end(body)
         inner = mapping.levels[k + 1].loop if k + 1 < len(mapping.levels) else None
         for op in loop.body.block.ops:

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from xdsl.dialects import arith, gpu, memref, scf
 from xdsl.dialects.builtin import MemRefType
 from xdsl.dialects.gpu import DimensionAttr, DimensionEnum
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from autogpu.passes.analysis.integers import bit_width, ceil_div, constant_int
 from autogpu.passes.analysis.loops import constant_trip_count
@@ -126,7 +126,7 @@ class Access:
     """One load of the group, analysed at P."""
 
     load: memref.LoadOp
-    type: object  # the integer type the index is computed in (`ui32`: zero-extended)
+    type: Attribute  # the integer type the index is computed in (`ui32`: zero-extended)
     vars: list[Var]
     coefficients: dict[int, Polynomial]  # var position -> c_v (non-zero)
     base: Polynomial  # the index with every q_v = 0

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
-from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from autogpu.passes.analysis.integers import (
@@ -55,6 +55,7 @@ class Emitter:
     def const(self, value: int, type: Attribute = INDEX) -> SSAValue:
         width = bit_width(type)
         assert width is not None
+        assert isinstance(type, IntegerType | IndexType)
         return self.insert(arith.ConstantOp(IntegerAttr(to_signed(value, width), type)))
 
     def cast(self, value: SSAValue, type: Attribute, name: str | None = None) -> SSAValue:
@@ -240,6 +241,7 @@ class Materializer(Emitter):
             mapping = {operand: self.get(operand) for operand in owner.operands}
             clone = owner.clone(value_mapper=mapping)
             Rewriter.insert_op(clone, InsertPoint.before(self.point))
+            assert isinstance(value, OpResult)
             result = clone.results[list(owner.results).index(value)]
         self._values[value] = result
         return result

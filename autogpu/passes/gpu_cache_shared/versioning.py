@@ -31,6 +31,7 @@ def version_on_extents(facts: KernelFacts, group: Group, p_op: Operation, skip: 
     for _, var in group.checked_vars:
         assert var.loop is not None
         assert var.bound is not None
+        assert var.step is not None
         key = (key_of(var.loop.lb), key_of(var.loop.ub), var.step, var.bound)
         if key in seen:
             continue
