@@ -13,6 +13,7 @@ import struct
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Protocol
 
 from xdsl.dialects import arith, math, memref, scf
 from xdsl.dialects.builtin import (
@@ -26,7 +27,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     i1,
 )
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 
 from autogpu.frontend import ast
 from autogpu.frontend.consteval import fold_binary
@@ -187,8 +188,18 @@ class Emitter:
         return Region(block)
 
 
-class ExpressionGen(Emitter):
-    """Expressions and conversions; `read` and `block_arg` come from FunctionGen."""
+class FunctionHooks(Protocol):
+    """What `ExpressionGen` reads from `irgen.FunctionGen`: variables and the entry block."""
+
+    entry_args: tuple[BlockArgument, ...]
+
+    def read(self, var: Var) -> Val: ...
+
+    def write(self, var: Var, value: Val) -> None: ...
+
+
+class ExpressionGen(Emitter, FunctionHooks):
+    """Expressions and conversions; variables are read through FunctionGen (`FunctionHooks`)."""
 
     def expr(self, e: ast.Expr) -> Val:
         with self.at(e.pos):

@@ -10,6 +10,7 @@ from xdsl.ir import SSAValue
 
 from autogpu.dialects.agpu import ReductionKind
 from autogpu.frontend.atomics import AtomicInfo
+from autogpu.frontend.irgen_atomics import SynchronizationGen
 from autogpu.frontend.irgen_expr import Val
 from autogpu.frontend.openmp import ParallelInfo
 from autogpu.frontend.reductions import ArrayUpdate
@@ -24,8 +25,8 @@ _MIN_MAX_OPS = {("min", "float"): arith.MinnumfOp, ("max", "float"): arith.Maxnu
                 ("min", False): arith.MinUIOp, ("max", False): arith.MaxUIOp}  # fmt: skip
 
 
-class ReductionGen:
-    """Mixin of `irgen.FunctionGen` (which provides `emit`, `expr`, `convert`, `rmw`, ...)."""
+class ReductionGen(SynchronizationGen):
+    """Mixin of `irgen.FunctionGen`: array reductions, through `SynchronizationGen`'s atomics."""
 
     def reduction_operands(self, parallel: ParallelInfo):
         """The `(kind, memory)` pairs and the sections of a parallel loop's reductions."""
