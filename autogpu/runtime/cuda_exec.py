@@ -52,7 +52,7 @@ class GpuUnavailableError(RuntimeError):
 def _driver() -> Any:
     """pycuda.driver, initialised."""
     try:
-        import pycuda.driver as driver
+        import pycuda.driver as driver  # pyright: ignore[reportMissingImports]  # GPU hosts only
     except ImportError as e:
         raise GpuUnavailableError(
             f"running kernels on the GPU needs pycuda ({e}); install it with"
@@ -128,8 +128,8 @@ def prebuild(
     of measuring), so that a later `CudaProgram` with the same options loads it at once. With
     `arch` given it does not touch the GPU (no CUDA context in compile workers)."""
     try:
-        from pycuda.compiler import compile as compile_cubin
-        from pycuda.driver import CompileError
+        from pycuda.compiler import compile as compile_cubin  # pyright: ignore[reportMissingImports]  # GPU hosts only
+        from pycuda.driver import CompileError  # pyright: ignore[reportMissingImports]  # GPU hosts only
     except ImportError as e:
         raise GpuUnavailableError(f"compiling for the GPU needs pycuda ({e})") from None
     try:
@@ -186,7 +186,7 @@ class CudaProgram:
         self.device = device
         self.options = nvcc_options(options, fmad)
         with _on_device(device) as driver:
-            from pycuda.compiler import SourceModule
+            from pycuda.compiler import SourceModule  # pyright: ignore[reportMissingImports]  # GPU hosts only
 
             self.arch = arch or device_arch(device)
             try:
@@ -376,12 +376,14 @@ class _DeviceArrays:
         self.params = {p.name: p for p, _ in call.arrays()}
         self.host = {p.name: a for p, a in call.arrays()}
         self.arrays: dict[str, Any] = {}
-        try:
-            for name, a in self.host.items():
+        for name, a in self.host.items():
+            try:
                 self.arrays[name] = driver.mem_alloc(max(a.nbytes, 1))
-        except driver.Error as e:
-            self.free()
-            raise KernelLaunchError(f"cannot allocate device memory for '{name}': {e}") from None
+            except driver.Error as e:
+                self.free()
+                raise KernelLaunchError(
+                    f"cannot allocate device memory for '{name}': {e}"
+                ) from None
         self.copy_in()
 
     def pointer(self, name: str) -> int:
