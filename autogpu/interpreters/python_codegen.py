@@ -326,7 +326,9 @@ class _FunctionWriter:
 
     def _cmpi(self, op: Operation) -> None:
         (a, b), width = self._int_operands(op)
-        predicate = CMPI_COMPARISON_OPERATIONS[op.properties["predicate"].value.data]  # type: ignore
+        predicate_attr = op.properties["predicate"]
+        assert isinstance(predicate_attr, IntegerAttr)
+        predicate = CMPI_COMPARISON_OPERATIONS[predicate_attr.value.data]
         test = _CMPI[predicate].format(a=a, b=b, m=(1 << width) - 1)
         self._result(op, f"-1 if {test} else 0")
 
@@ -409,7 +411,9 @@ class _FunctionWriter:
 
     def _cmpf(self, op: Operation) -> None:
         (a, b), _ = self._float_operands(op)
-        predicate = CMPF_COMPARISON_OPERATIONS[op.properties["predicate"].value.data]  # type: ignore
+        predicate_attr = op.properties["predicate"]
+        assert isinstance(predicate_attr, IntegerAttr)
+        predicate = CMPF_COMPARISON_OPERATIONS[predicate_attr.value.data]
         self._result(op, f"-1 if {_CMPF[predicate].format(a=a, b=b)} else 0")
 
     def _minmax_f(self, op: Operation) -> None:
@@ -526,7 +530,9 @@ class _FunctionWriter:
                "andi": f"{old} & {v}", "ori": f"{old} | {v}", "xori": f"{old} ^ {v}"}.get(kind)
         if kind in ("addi", "muli"):
             symbol = "+" if kind == "addi" else "*"
-            new = _wrap_expr(f"{old} {symbol} {v}", bit_width(type_.element_type))
+            width = bit_width(type_.element_type)
+            assert width is not None  # addi and muli act on integers
+            new = _wrap_expr(f"{old} {symbol} {v}", width)
         if new is None:
             raise self.unsupported(op, f"atomic kind {kind}")
         self.emit(f"{ref}[{index}] = {new}")
