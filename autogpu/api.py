@@ -23,7 +23,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
 from xdsl.transforms import get_all_passes as get_xdsl_passes
-from xdsl.utils.arg_spec import ArgSpecParseError
+from xdsl.utils.exceptions import ArgSpecParseError
 
 from autogpu.context import make_context
 from autogpu.diagnostics import CompileError, read_source
@@ -257,7 +257,9 @@ class Kernel:
     def _parameter_names(self) -> list[str]:
         from autogpu.passes.analysis.extents import parameter_names
 
-        return parameter_names(self._c_function)
+        function = self._c_function
+        assert function is not None  # read only once a C function was found
+        return parameter_names(function)
 
     def _relevant_sizes(self, array: str, sizes: Mapping[str, int]) -> str:
         """`m=10, n=12`: the sizes without which the array's range is unknown (all of them if

@@ -24,6 +24,7 @@ from types import NoneType, UnionType
 from typing import Any, Protocol
 
 from xdsl.dialects import func
+from xdsl.dialects.builtin import IntegerAttr
 
 from autogpu.api import Kernel
 from autogpu.api import compile as compile_c
@@ -84,11 +85,11 @@ def parse_pipeline_spec(spec: str) -> list[PassSpec]:
 
 def format_pipeline(passes: list[PassSpec]) -> str:
     """The inverse of parse_pipeline_spec: `name{opt=v ...}` joined by commas."""
-    from xdsl.utils.arg_spec import ArgSpec
+    from xdsl.utils.arg_spec import ArgSpec, ParameterListType
 
     parts = []
     for p in passes:
-        params = {k: tuple(v) if isinstance(v, tuple | list) else (v,)
+        params: dict[str, ParameterListType] = {k: tuple(v) if isinstance(v, tuple | list) else (v,)
                   for k, v in p.options.items()}
         parts.append(str(ArgSpec(p.name, params)))
     return ",".join(parts)
@@ -225,8 +226,12 @@ def parallel_depth(function: func.FuncOp) -> int:
 def thread_limit(function: func.FuncOp) -> int | None:
     """The smallest OpenMP `thread_limit(N)` recorded on the function's parallel loops
     (`agpu.thread_limit`, docs/ir.md): the threads per block the user allows, None if no limit."""
-    limits = [op.attributes["agpu.thread_limit"].value.data for op in function.walk()
-              if "agpu.thread_limit" in op.attributes]  # fmt: skip
+    limits: list[int] = []
+    for op in function.walk():
+        limit = op.attributes.get("agpu.thread_limit")
+        if limit is not None:
+            assert isinstance(limit, IntegerAttr)
+            limits.append(limit.value.data)
     return min(limits, default=None)
 
 
@@ -330,7 +335,10 @@ class Executor(Protocol):
     function's launches on arguments in C parameter order, outputs in place. `CudaProgram` also
     has `time` (CUDA-event timing, see `time_program`)."""
 
-    def run(self, function_name: str, /, *args: Argument) -> None: ...
+    def run(
+        self, function_name: str, /, *args: Argument | tuple[Argument, ...] | dict[str, Argument]
+    ) -> None:
+        """`run(fn, *args)`, or `run(fn, args, named)` where the executor takes no varargs."""
 
 
 def make_program(artifact: Artifact, backend: str, device: int = 0) -> Executor:
@@ -514,7 +522,7 @@ def cuda_device_info(device: int) -> DeviceInfo:
     """Name, compute capability, driver version and limits of the GPU (in the measurement
     process, after select_gpu: it initialises CUDA)."""
     try:
-        import pycuda.driver as drv
+        import pycuda.driver as drv  # pyright: ignore[reportMissingImports]  # GPU hosts only
     except ImportError:
         raise CompileError("the cuda backend needs pycuda and an NVIDIA GPU (pip install -e "
                            "'.[gpu]'); --backend cpu tunes on the CPU emulation instead") from None

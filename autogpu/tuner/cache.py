@@ -403,7 +403,7 @@ class Cache:
         return cls._COLUMNS.index(name)
 
     def _record(self, row: tuple[Any, ...]) -> Record:
-        get = dict(zip(self._COLUMNS, row))
+        get: dict[str, Any] = dict(zip(self._COLUMNS, row))
 
         def parsed(column: str, empty: Any) -> Any:
             text = get[column]

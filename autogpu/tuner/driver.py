@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import TextIO
+from typing import Any, TextIO
 
 from autogpu.api import Kernel
 from autogpu.diagnostics import CompileError
@@ -64,7 +64,7 @@ class TunedKernel(Kernel):
 
 
 def tune(path_or_source: str, pipeline: str = "autogpu-optimize", function: str | None = None, *,
-         sizes: Mapping[str, SizeValue], backend: str = "cuda", **options: object) -> TunedKernel:
+         sizes: Mapping[str, SizeValue], backend: str = "cuda", **options: Any) -> TunedKernel:
     """Tune a C kernel and return the fastest verified variant as a callable `Kernel`.
 
         kernel = autogpu.tune("examples/saxpy.c", sizes={"n": 1 << 20}, strategy="model",

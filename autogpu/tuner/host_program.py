@@ -28,7 +28,7 @@ import shlex
 import statistics
 import subprocess
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -42,6 +42,7 @@ from autogpu.target.launch_steps import counters, steps_of, to_cxx
 from autogpu.tuner import adapter
 from autogpu.tuner.kernel import KernelCompiler, compile_task
 from autogpu.tuner.measure import Measurer, Outcome
+from autogpu.tuner.values import DeviceInfo
 
 if TYPE_CHECKING:  # options.py refers to HostProgram the same way
     from autogpu.tuner.options import TuneOptions
@@ -295,6 +296,7 @@ def host_compile_task(source: str, filename: str, function: str, pipeline: str, 
     (directory / "params.json").write_text(json.dumps(dict(config), indent=2, default=str))
     values = _values(host, directory, config)
     if instrumented is not None:
+        assert host.host_source is not None  # what was instrumented
         (directory / Path(host.host_source).name).write_text(instrumented)
     command = substitute(host.build, values)
     try:
@@ -328,12 +330,13 @@ class HostCompiler(KernelCompiler):
     @cached_property
     def instrumented(self) -> str | None:
         """The host source with the timing code, made once for every variant."""
+        assert self.host is not None  # a HostCompiler is made with its host program
         if self.host.host_source is None:
             return None
         path = Path(self.host.host_source)
         return instrument(path.read_text(), str(path))
 
-    def task(self, config: Mapping[str, Any]):
+    def task(self, config: Mapping[str, Any]) -> tuple[Callable[..., Any], tuple[Any, ...]]:
         return host_compile_task, (self.source, self.filename, self.function,
                                    self.pipeline(config), self.hook, self.host,
                                    self.instrumented, dict(config))
@@ -351,7 +354,7 @@ class HostMeasurer(Measurer):
 
     host: HostProgram
 
-    def setup(self) -> dict[str, Any]:
+    def setup(self) -> DeviceInfo:
         return {"backend": "host-program", "program": self.host.fingerprint()}
 
     def measure(self, config: Mapping[str, Any], artifact: Any) -> Outcome:

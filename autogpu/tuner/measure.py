@@ -48,6 +48,7 @@ from numpy.typing import DTypeLike
 
 from autogpu.runtime.arguments import KernelEnvironmentError
 from autogpu.tuner.lifetime import lifeline, run_tied
+from autogpu.tuner.values import DeviceInfo
 
 TOLERANCE_FACTOR = 8.0
 
@@ -256,12 +257,12 @@ def compare(name: str, out: np.ndarray, ref: np.ndarray, rtol: float) -> str | N
 class Measurer:
     """Measures variants; lives in the measurement process. Subclasses must be picklable."""
 
-    def setup(self) -> dict[str, Any]:
+    def setup(self) -> DeviceInfo:
         """Initialise the device; returns its description (part of the cache context). Quick:
         the tuner starts compiling once it has this."""
         return {}
 
-    def static_info(self) -> dict[str, Any] | None:
+    def static_info(self) -> DeviceInfo | None:
         """The device description if it can be had without starting the measurement process
         (then the process starts only when a variant needs measuring: a run answered entirely
         from the cache never starts it); None otherwise."""
@@ -306,7 +307,7 @@ class KernelMeasurer(Measurer):
     def _uses_gpu(self) -> bool:
         return self.backend == "cuda" or getattr(self.reference, "backend", None) == "cuda"
 
-    def setup(self) -> dict[str, Any]:
+    def setup(self) -> DeviceInfo:
         from autogpu.tuner import adapter
 
         if self._uses_gpu():
@@ -314,7 +315,7 @@ class KernelMeasurer(Measurer):
         return adapter.cuda_device_info(self.device) if self.backend == "cuda" \
             else adapter.cpu_device_key()
 
-    def static_info(self) -> dict[str, Any] | None:
+    def static_info(self) -> DeviceInfo | None:
         from autogpu.tuner import adapter
 
         return None if self._uses_gpu() else adapter.cpu_device_key()
@@ -384,6 +385,7 @@ class KernelMeasurer(Measurer):
         """The first written array that differs from the reference (None if none), and the
         largest normwise error."""
         worst = 0.0
+        assert self._reference_outputs is not None  # computed before any variant is measured
         for i in sorted(written):
             out, ref = args[i], self._reference_outputs[i]
             rtol = tolerance(out.dtype, self.reduction_length, self.tolerance_factor)
@@ -396,6 +398,7 @@ class KernelMeasurer(Measurer):
     def _scale(self, i: int) -> float:
         """The normwise scale of reference output i, computed once."""
         if i not in self._reference_scales:
+            assert self._reference_outputs is not None
             self._reference_scales[i] = reference_scale(self._reference_outputs[i])
         return self._reference_scales[i]
 
@@ -453,9 +456,9 @@ class Local:
 
     def __init__(self, measurer: Measurer):
         self.measurer = measurer
-        self.device_info: dict[str, Any] | None = None
+        self.device_info: DeviceInfo | None = None
 
-    def start(self) -> dict[str, Any]:
+    def start(self) -> DeviceInfo:
         self.device_info = self.measurer.setup()
         self.measurer.prepare()
         return self.device_info
@@ -556,13 +559,13 @@ class Isolated:
         self.context = process_context(start_method)
         self.process = None
         self.conn = None
-        self.device_info: dict[str, Any] | None = None
+        self.device_info: DeviceInfo | None = None
         self.setup_timeout = max(120.0, timeout)  # initialising a device can take a while
         self._fresh = False  # the next measurement is the first of this process (it waits
         # for the reference too)
         self._ready_at = 0.0  # when the child started preparing
 
-    def start(self) -> dict[str, Any]:
+    def start(self) -> DeviceInfo:
         """The device description; starts the process now unless the measurer can describe
         the device without it (then it starts with the first measurement)."""
         info = self.measurer.static_info()
@@ -571,7 +574,7 @@ class Isolated:
             return info
         return self._spawn()
 
-    def _spawn(self) -> dict[str, Any]:
+    def _spawn(self) -> DeviceInfo:
         parent, child = self.context.Pipe()
         self.process = self.context.Process(target=run_tied,  # it ends if the tuner is killed
                                             args=(lifeline(), _serve, child, self.measurer),

@@ -463,7 +463,8 @@ def build_space(
     for texts in (pass_restrictions or {}).values():
         for text in texts:
             restriction = Restriction.from_expression(text)
-            if restriction.names & tuned:  # else it reads only values the user fixed
+            # else it reads only values the user fixed (None: it may read any)
+            if restriction.names is None or restriction.names & tuned:
                 all_restrictions.append(restriction)
     all_restrictions += [as_restriction(r) for r in restrictions]
     return Space(params, all_restrictions, env, list(base_pipeline), fixed)

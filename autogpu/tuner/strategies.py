@@ -121,7 +121,7 @@ class Model(Strategy):
                                                      constant_liar=True)
         elif sampler == "gp":
             try:
-                import torch  # noqa: F401
+                import torch  # noqa: F401  # pyright: ignore[reportMissingImports]  # optional: 'gp' only
             except ImportError:
                 raise CompileError("strategy 'gp' needs PyTorch (pip install torch); "
                                    "use --strategy model (TPE) instead") from None

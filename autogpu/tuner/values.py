@@ -53,6 +53,7 @@ class DeviceInfo(TypedDict, total=False):
     max_threads_per_block: int
     max_shared_per_block: int
     host_program: str
+    program: str  # the user's program (`HostMeasurer`): its fingerprint
 
 
 class LaunchConfig(TypedDict):
