@@ -24,6 +24,7 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -37,7 +38,7 @@ def digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _compile_outputs(example: Path, pipeline: str, options: dict[str, object]) -> dict[str, str]:
+def _compile_outputs(example: Path, pipeline: str, options: dict[str, Any]) -> dict[str, str]:
     import autogpu
     from autogpu.diagnostics import CompileError
 
@@ -59,7 +60,7 @@ UNSAMPLED_OPTIONS = {
 """Tuned options the sample leaves at their defaults, and why."""
 
 
-def _space_sample() -> list[dict[str, object]]:
+def _space_sample() -> list[dict[str, Any]]:
     from autogpu.passes.pipelines import AutogpuOptimizePipeline
 
     space = AutogpuOptimizePipeline.TUNING_SPACE
@@ -145,7 +146,7 @@ def compare(before: dict[str, dict[str, str]], after: dict[str, dict[str, str]])
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--compare", metavar="JSON", help="compare with an earlier run")
     parser.add_argument("--no-filecheck", action="store_true", help="skip the RUN lines")
     args = parser.parse_args(argv)

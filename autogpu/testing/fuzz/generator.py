@@ -56,6 +56,7 @@ from autogpu.testing.fuzz.values import (
     ULONG,
     CType,
     Interval,
+    int_interval,
 )
 
 MAX_SITE_TRIPS = 1 << 24
@@ -238,7 +239,8 @@ class Generator(Reads):
         op = "+=" if out.ctype.is_float and self.chance(0.5) else "="
         if out.ctype.is_float or out.values == out.ctype.full:
             return Assign(self.owned_load(owned), op, X.cast(acc.ref(), out.ctype))
-        return Assign(self.owned_load(owned), "=", X.wrap_into(acc.ref(), out.ctype, out.values))
+        values = int_interval(out.values)
+        return Assign(self.owned_load(owned), "=", X.wrap_into(acc.ref(), out.ctype, values))
 
     def sized_loop(self, scope: Scope, size: SizeParam) -> tuple[Loop, Var, Scope]:
         """`for (T v = 0; v < size; v++)`."""
@@ -327,7 +329,8 @@ class Generator(Reads):
         positive = scope.positive
         if var.size is not None and var.lo >= var.offset:
             positive = positive | {var.size}
-        most = var.interval[1] - var.interval[0] + 1
+        lo, hi = int_interval(var.interval)
+        most = hi - lo + 1
         inner = scope.child(positive=positive, trips=scope.trips * max(most, 1),
                             loops=scope.loops + 1)  # fmt: skip
         inner.vars.append(var)
@@ -349,10 +352,12 @@ class Generator(Reads):
     def triangular_loop(self, scope: Scope, name: str, outer: Var) -> tuple[Loop, Var, Scope]:
         t = outer.ctype
         if self.chance(0.5):
-            var = Var(name, t, (0, max(outer.interval[1] - 1, 0)), size=outer.size, lo=0,
+            last = int_interval(outer.interval)[1]
+            var = Var(name, t, (0, max(last - 1, 0)), size=outer.size, lo=0,
                       offset=outer.offset - 1, is_loop=True)  # fmt: skip
             header = f"for ({t} {name} = 0; {name} < {outer.name}; {name}++)"
         else:
+            assert outer.size is not None  # the loop variable of a loop over a size
             var = Var(name, t, (outer.lo, self.size(outer.size).max - 1), size=outer.size,
                       lo=outer.lo, offset=0, is_loop=True)  # fmt: skip
             if self.size(outer.size).ctype != t:
@@ -410,7 +415,7 @@ class Generator(Reads):
             bound = (ctype.hi - 100) // (MAX_REDUCTION_SITES * MAX_SITE_TRIPS)
             terms = (-bound, bound)
         elif op in ("min", "max"):
-            terms = self.value_interval(ctype)
+            terms = int_interval(self.value_interval(ctype))  # min and max are on integers
             init = rng.randint(*terms) if terms[1] - terms[0] < 1 << 40 else terms[0] // 3
         else:
             terms = None
@@ -442,13 +447,13 @@ class Generator(Reads):
     def reduced_interval(self, r: Reduction) -> Interval:
         t = r.var.ctype
         if r.op in ("min", "max"):
-            return r.terms
+            return int_interval(r.terms)
         return t.full
 
     def store_reduction(self, r: Reduction) -> Stmt:
         if r.float_sum is not None:
             slot, name = r.float_sum.slot, r.var.name
-            stores = [Assign(frozen(X.Load(DOUBLE, None, array="fsums",
+            stores: list[Stmt] = [Assign(frozen(X.Load(DOUBLE, None, array="fsums",
                                            indices=[X.const(INT, slot + k)])),
                              "=", frozen(X.ref(f"{name}{suffix}", r.var.ctype if k < 2 else INT,
                                                None)),
@@ -464,6 +469,7 @@ class Generator(Reads):
 
     def reduction_update(self, scope: Scope) -> Stmt | None:
         nest = scope.nest
+        assert nest is not None  # reductions are updated inside their parallel nest
         open_ = [r for r in nest.reductions if r.sites < MAX_REDUCTION_SITES]
         if not open_:
             return None
@@ -593,7 +599,7 @@ class Generator(Reads):
             op = rng.choice(("=", "=", "+=", "-=", "*=", "/="))
             return Assign(target, op, X.cast(value, ctype))
         if interval != ctype.full or ctype.signed:
-            return Assign(target, "=", X.wrap_into(value, ctype, interval))
+            return Assign(target, "=", X.wrap_into(value, ctype, int_interval(interval)))
         if self.chance(0.1):
             return Assign(target, rng.choice(("++", "--")), None)
         op = rng.choice(("=", "+=", "-=", "*=", "^=", "|=", "&=", "<<=", ">>=", "/=", "%="))

@@ -131,7 +131,7 @@ def specialized(rng: random.Random, programs: Sequence[Program]) -> Pipeline:
     for _ in range(20):
         if all(p.work(sizes) <= WORK_BUDGET for p in programs):
             break
-        big = max(sizes, key=sizes.get)
+        big = max(sizes, key=lambda n: sizes[n])
         sizes[big] = max(sizes[big] // 3, 1)
     return replace(random_optimize(rng), sizes=tuple(sorted(sizes.items())))
 
@@ -211,7 +211,7 @@ def cases_for(program: Program, rng: random.Random, count: int) -> list[Case]:
         for _ in range(20):
             if program.work(sizes) <= WORK_BUDGET:
                 break
-            big = max(sizes, key=sizes.get)
+            big = max(sizes, key=lambda n: sizes[n])
             sizes[big] = max(sizes[big] // 3, 1)
         chosen.append(sizes)
     return [Case(s, rng.randrange(1 << 30)) for s in chosen[:count]]
