@@ -73,6 +73,8 @@ class ReductionKind(StrEnum):
     (the frontend picks them for an `unsigned` variable, or an update that compares unsigned).
     `land`/`lor` are C's `&&`/`||`: the result is 0 or 1 in the variable's type."""
 
+    _value_: str  # auto() gives each its lower-case name
+
     ADD = auto()
     SUB = auto()
     MUL = auto()

@@ -94,7 +94,8 @@ def parse_text(pre: Preprocessed, source: str, filename: str) -> ast.Translation
     try:
         tree = _parser().parse(pre.text)
     except _Keyword as e:
-        raise error(UNSUPPORTED_KEYWORDS[e.token.value], e.token.line, e.token.column) from None
+        line, column = _token_position(pre.text, e.token)
+        raise error(UNSUPPORTED_KEYWORDS[e.token.value], line, column) from None
     except UnexpectedInput as e:
         raise _syntax_error(e, pre, error) from None
     try:
@@ -175,7 +176,7 @@ def _syntax_error(e: UnexpectedInput, pre: Preprocessed, error) -> CompileError:
 
 
 def _token_position(text: str, token: Token) -> tuple[int, int]:
-    if token.type != "$END" and token.line is not None:
+    if token.type != "$END" and token.line is not None and token.column is not None:
         return token.line, token.column
     lines = text.rstrip().split("\n")
     return len(lines), len(lines[-1]) + 1
