@@ -73,8 +73,6 @@ class ReductionKind(StrEnum):
     (the frontend picks them for an `unsigned` variable, or an update that compares unsigned).
     `land`/`lor` are C's `&&`/`||`: the result is 0 or 1 in the variable's type."""
 
-    _value_: str  # auto() gives each its lower-case name
-
     ADD = auto()
     SUB = auto()
     MUL = auto()
@@ -273,7 +271,10 @@ class ParallelForOp(IRDLOperation):
             )
         for kind, var in self.reduction_list:
             _verify_reduction(kind, var)
-        arrays = sum(1 for _, var in self.reduction_list if var.type.get_shape())  # pyright: ignore
+        arrays = sum(
+            1 for _, var in self.reduction_list
+            if isinstance(var.type, MemRefType) and var.type.get_shape()
+        )
         if len(self.section_bounds) != 2 * arrays:
             raise VerifyException(
                 f"agpu.parallel_for has {arrays} array reductions but {len(self.section_bounds)} "
@@ -299,7 +300,7 @@ def _verify_reduction(kind: ReductionKind, var: SSAValue) -> None:
     element = var.type.element_type
     if isinstance(element, IntegerType) and element.signedness.data == Signedness.SIGNLESS:
         return
-    if not isinstance(element, AnyFloat):  # pyright: ignore[reportArgumentType]
+    if not isinstance(element, AnyFloat):
         raise VerifyException(
             f"agpu.parallel_for reduction variable must hold a signless integer or a float, "
             f"got {element}"

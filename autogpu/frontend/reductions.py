@@ -222,7 +222,7 @@ def _array_update(expr: ast.Expr, kinds: dict[Var, ReductionKind],
     if kind in (ReductionKind.MIN, ReductionKind.MAX):
         compared = _compared_in(expr.value, var)
         comparisons.setdefault(var, []).append((compared, expr.pos))
-        return ArrayUpdate(target, kind.value, value, compared)
+        return ArrayUpdate(target, str(kind), value, compared)
     if expr.op != "=":
         assert expr.operand_type is not None
         return ArrayUpdate(target, expr.op[:-1], value, expr.operand_type)
@@ -353,7 +353,7 @@ def _min_max_if(stmt: ast.If, kinds: dict[Var, ReductionKind],
     _refuse_reads(operand, kinds, error)
     if isinstance(e.target, ast.Index):
         _refuse_reads(_subscripts(e.target), kinds, error)
-        stmt.sync = ArrayUpdate(e.target, kind.value, operand, stmt.cond.operand_type)
+        stmt.sync = ArrayUpdate(e.target, str(kind), operand, stmt.cond.operand_type)
     return True
 
 

@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     MemRefType,
     ModuleOp,
+    SymbolRefAttr,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.traits import IsTerminator
@@ -389,7 +390,7 @@ class _FunctionWriter:
         if key[0] == key[1] and key[0] is not None:
             self._result(op, a)
         elif key in conversions:
-            self._result(op, conversions[key].format(a=a))  # type: ignore[index]
+            self._result(op, conversions[key].format(a=a))
         else:
             raise self.unsupported(op, f"{source} -> {target}")
 
@@ -521,7 +522,9 @@ class _FunctionWriter:
     def _atomic_rmw(self, op: Operation) -> None:
         value, memref_value, *indices = op.operands
         type_ = self._memref_type(op, memref_value)
-        kind = ATOMIC_KINDS[op.properties["kind"].value.data]  # type: ignore[union-attr]
+        kind_attr = op.properties["kind"]
+        assert isinstance(kind_attr, IntegerAttr)
+        kind = ATOMIC_KINDS[kind_attr.value.data]
         ref, index = self._atomic_location(op, memref_value, indices)
         old = self.define(op.results[0])
         self.emit(f"{old} = {self._load_expr(type_.element_type, ref, index)}")
@@ -563,7 +566,9 @@ class _FunctionWriter:
     # --- func ------------------------------------------------------------------------------
 
     def _call(self, op: Operation) -> None:
-        callee = op.properties["callee"].string_value()  # type: ignore[union-attr]
+        callee_attr = op.properties["callee"]
+        assert isinstance(callee_attr, SymbolRefAttr)
+        callee = callee_attr.string_value()
         if callee not in self.python_names:
             raise self.unsupported(op, f"callee @{callee} is not a function defined in the module")
         call = f"{self.python_names[callee]}({', '.join(self.use(v) for v in op.operands)})"

@@ -24,7 +24,7 @@ from types import NoneType, UnionType
 from typing import Any, Protocol
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import IntegerAttr
+from xdsl.dialects.builtin import IntegerAttr, MemRefType
 
 from autogpu.api import Kernel
 from autogpu.api import compile as compile_c
@@ -214,7 +214,8 @@ def array_reductions(function: func.FuncOp) -> int:
     """How many array reductions the parallel loops of a frontend function have (their
     strategy is tuned: convert-agpu-to-gpu's `array_reduction`)."""
     return sum(1 for op in function.walk() if isinstance(op, ParallelForOp)
-               for _, var in op.reduction_list if var.type.get_shape())  # pyright: ignore
+               for _, var in op.reduction_list
+               if isinstance(var.type, MemRefType) and var.type.get_shape())
 
 
 def parallel_depth(function: func.FuncOp) -> int:

@@ -123,8 +123,8 @@ def array_lengths(params: Sequence[Param], sizes: Mapping[str, Any],
         elif p.extents:
             lengths[name] = _extents_product(name, p.extents, sizes)
             continue
-        elif inferred is not None and inferred.get(name) is not None:
-            lengths[name] = int(inferred[name])  # type: ignore[arg-type]
+        elif inferred is not None and (length := inferred.get(name)) is not None:
+            lengths[name] = int(length)
             continue
         else:
             missing.append(name)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, StringAttr
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 
 from autogpu.dialects.agpu import ParallelForOp
 from autogpu.dialects.signature import NAME
@@ -321,7 +321,8 @@ class _Evaluator:
         if isinstance(op, scf.IfOp):  # `a && b` (`a || b`): if a, b; else false (true)
             other = op.false_region if truth else op.true_region
             if other.blocks and (yielded := other.blocks[-1].last_op) is not None:
-                constant = yielded.operands[cond.index].owner  # pyright: ignore
+                assert isinstance(cond, OpResult)  # a result of the scf.if
+                constant = yielded.operands[cond.index].owner
                 if (
                     isinstance(constant, arith.ConstantOp)
                     and isinstance(constant.value, IntegerAttr)

@@ -116,7 +116,9 @@ def _lower_module(op: builtin.ModuleOp, block: BlockShape, jam: bool, array_redu
         StringAttr(KERNEL_MODULE),  # pyright: ignore[reportArgumentType]
         Region(Block()),
     )
-    op.body.block.insert_ops_before([kernels], op.body.block.first_op)  # pyright: ignore
+    first = op.body.block.first_op
+    assert first is not None  # the module has functions (apply returns early otherwise)
+    op.body.block.insert_ops_before([kernels], first)
     namer = SymbolNamer(set())
     for fn in functions:
         normalise_logical_starts(fn)

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, gpu, memref, scf
-from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerAttr, MemRefType, i64
+from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerAttr, IntegerType, MemRefType, i64
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -174,7 +174,10 @@ def finish_array_reductions(builder: Builder, reductions: list[ArrayReduction],
 
 
 def _bytes(element: Attribute) -> int:
-    width = element.bitwidth if isinstance(element, AnyFloat) else element.width.data  # pyright: ignore
+    if isinstance(element, AnyFloat):
+        return max(element.bitwidth // 8, 1)
+    assert isinstance(element, IntegerType)
+    width = element.width.data
     return max(width // 8, 1)
 
 
@@ -239,7 +242,7 @@ def _redirect(op: memref.AtomicRMWOp | AtomicUpdateOp, red: ArrayReduction) -> N
     inside = Builder(InsertPoint.at_end(Block()))
     _update_copy(inside, op, red, offset)
     if known is not None and length is not None and 0 <= known < length:
-        for moved in list(inside.insertion_point.block.ops):  # pyright: ignore
+        for moved in list(inside.insertion_point.block.ops):
             moved.detach()
             before.insert(moved)
         Rewriter.erase_op(op)
@@ -271,7 +274,7 @@ def _update_copy(builder: Builder, op: memref.AtomicRMWOp | AtomicUpdateOp, red:
     current = builder.insert(memref.LoadOp.get(red.private, [offset])).res
     if isinstance(op, memref.AtomicRMWOp):
         kind = ATOMIC_KINDS[op.kind.value.data]
-        new = builder.insert(_COMBINE[kind](current, op.value)).results[0]  # pyright: ignore
+        new = builder.insert(_COMBINE[kind](current, op.value)).results[0]
     else:
         block = op.body.block
         mapping: dict[SSAValue, SSAValue] = {block.args[0]: current}

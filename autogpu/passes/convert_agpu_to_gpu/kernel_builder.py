@@ -261,7 +261,7 @@ class KernelBuilder:
             level.dim: self._dim_index(level)
             for level in sorted(
                 (level for level in mapping.levels if level.dim is not None),
-                key=lambda level: DIMS.index(level.dim),  # pyright: ignore[reportArgumentType]
+                key=lambda level: DIMS.index(level.dim),
             )
         }
         order = [dims[d] for d in (DimensionEnum.Z, DimensionEnum.Y, DimensionEnum.X) if d in dims]

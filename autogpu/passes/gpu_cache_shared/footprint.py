@@ -671,7 +671,9 @@ def thread_index(facts: KernelFacts, dim: DimensionEnum) -> SSAValue:
             return op.result
     op = gpu.ThreadIdOp(DimensionAttr(dim))
     op.result.name_hint = f"t{dim.value}"
-    facts.entry.insert_op_before(op, facts.entry.first_op)  # pyright: ignore
+    first = facts.entry.first_op
+    assert first is not None  # a kernel's entry block ends with its terminator
+    facts.entry.insert_op_before(op, first)
     return op.result
 
 

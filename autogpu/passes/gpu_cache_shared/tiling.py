@@ -134,7 +134,9 @@ def cache_group(
         array_type.element_type, shape=[group.elements], memory_space=SHARED_MEMORY_SPACE
     )
     shared.memref.name_hint = f"{name}_sh"
-    facts.entry.insert_op_before(shared, facts.entry.first_op)  # pyright: ignore
+    first = facts.entry.first_op
+    assert first is not None  # a kernel's entry block ends with its terminator
+    facts.entry.insert_op_before(shared, first)
 
     previous = p_op.prev_op
     merged = isinstance(previous, gpu.BarrierOp) and _role(previous) == "prologue"
@@ -324,14 +326,13 @@ def _merged(bounds: list[_Bounds], facts: KernelFacts) -> list[_Bounds]:
             return x if not differing else None
         (d,) = differing
         ends = [constant_int(v) for v in (x.low[d], x.high[d], y.low[d], y.high[d])]
-        if any(e is None for e in ends):
-            return None
         x_low, x_high, y_low, y_high = ends
-        assert None not in (x_low, x_high, y_low, y_high)
-        if x_high < y_low or y_high < x_low:  # type: ignore[operator]
+        if x_low is None or x_high is None or y_low is None or y_high is None:
             return None
-        low = x.low[d] if x_low <= y_low else y.low[d]  # type: ignore[operator]
-        high = x.high[d] if x_high >= y_high else y.high[d]  # type: ignore[operator]
+        if x_high < y_low or y_high < x_low:
+            return None
+        low = x.low[d] if x_low <= y_low else y.low[d]
+        high = x.high[d] if x_high >= y_high else y.high[d]
         return _Bounds(
             x.runs,
             [low if k == d else v for k, v in enumerate(x.low)],
