@@ -4,7 +4,7 @@ from autogpu.api import Kernel, compile
 from autogpu.diagnostics import CompileError
 from autogpu.version import __version__
 
-__all__ = ["CompileError", "Kernel", "compile", "tune"]
+__all__ = ["CompileError", "Kernel", "__version__", "compile", "tune"]
 
 
 def tune(*args, **kwargs):

@@ -23,7 +23,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
 from xdsl.transforms import get_all_passes as get_xdsl_passes
-from xdsl.utils.arg_spec import ArgSpecParseError
+from xdsl.utils.exceptions import ArgSpecParseError
 
 from autogpu.context import make_context
 from autogpu.diagnostics import CompileError, read_source
@@ -221,13 +221,14 @@ class Kernel:
         return self._touched[key]
 
     def check_array_sizes(self, *args: Any, **named_args: Any) -> None:
-        """Raise `KernelArgumentError` if an array argument (NumPy or device) has fewer elements than the
+        """Raise `KernelArgumentError` if an array argument (NumPy or device) has fewer elements
+        than the
         kernel indexes for the call's scalar sizes, or would be indexed below 0. Arguments that
         do not match the parameters are left to the executors' own checks."""
         import numpy as np
 
-        from autogpu.runtime.array_views import ArrayInterfaceError, array_view, is_array
         from autogpu.runtime.arguments import KernelArgumentError, call_arguments
+        from autogpu.runtime.array_views import ArrayInterfaceError, array_view, is_array
 
         if self._c_function is None:
             return
@@ -266,7 +267,9 @@ class Kernel:
     def _parameter_names(self) -> list[str]:
         from autogpu.passes.analysis.extents import parameter_names
 
-        return parameter_names(self._c_function)
+        function = self._c_function
+        assert function is not None  # read only once a C function was found
+        return parameter_names(function)
 
     def _relevant_sizes(self, array: str, sizes: Mapping[str, int]) -> str:
         """`m=10, n=12`: the sizes without which the array's range is unknown (all of them if
@@ -281,7 +284,8 @@ class Kernel:
             and touched_ranges(function, {k: v for k, v in sizes.items() if k != name}).get(array)
             is None
         ]
-        return ", ".join(f"{name}={sizes[name]}" for name in relevant or list(sizes)) or "these sizes"
+        shown = relevant or list(sizes)
+        return ", ".join(f"{name}={sizes[name]}" for name in shown) or "these sizes"
 
 
 def select_function(module: ModuleOp, filename: str, function: str | None,

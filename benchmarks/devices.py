@@ -23,9 +23,9 @@ from typing import Any
 
 import numpy as np
 
+from autogpu.diagnostics import CompileError
 from autogpu.target.cuda_limits import SHARED_BYTES_PER_BLOCK
 from autogpu.target.launch_steps import steps_of, trace
-from autogpu.diagnostics import CompileError
 from benchmarks.peers import Peer, cpu_peer, gpu_peer
 from benchmarks.roofline import Roofline, gpu_roofline
 from benchmarks.timing import Timer, cuda_event_timer, wall_timer
@@ -119,7 +119,7 @@ class CudaDevice:
     def __init__(self, gemm_peer: str = "cupy", compiler: str = "nvrtc", copy_bytes: int = 1 << 30,
                  options: tuple[str, ...] = ()):
         try:
-            import cupy
+            import cupy  # pyright: ignore[reportMissingImports]  # on the GPU machine only
         except ImportError as e:
             raise RuntimeError(
                 f"the cuda device needs CuPy ({e}); install cupy-cuda13x, or use --device cpu"

@@ -70,7 +70,7 @@ def torch_sgemm_peer() -> Peer:
     """cuBLAS SGEMM through PyTorch, TF32 off. Row-major views: A^T (n x m) += C^T (n x p) @
     B^T (p x m), the same memory as the column-major A, B, C."""
     try:
-        import torch
+        import torch  # pyright: ignore[reportMissingImports]  # on the GPU machine only
     except ImportError as e:
         raise PeerUnavailable(f"PyTorch is not installed ({e})") from None
     torch.backends.cuda.matmul.allow_tf32 = False
@@ -88,7 +88,7 @@ def torch_sgemm_peer() -> Peer:
 
 def cupy_sgemm_peer() -> Peer:
     try:
-        import cupy.cublas
+        import cupy.cublas  # pyright: ignore[reportMissingImports]  # on the GPU machine only
     except ImportError as e:
         raise PeerUnavailable(f"CuPy is not installed ({e})") from None
     return sgemm_peer("cublas-sgemm (cupy)", cupy.cublas.gemm)
@@ -96,7 +96,7 @@ def cupy_sgemm_peer() -> Peer:
 
 def cupyx_correlate_peer() -> Peer:
     try:
-        import cupyx.scipy.ndimage
+        import cupyx.scipy.ndimage  # pyright: ignore[reportMissingImports]  # on the GPU machine only
     except ImportError as e:
         raise PeerUnavailable(f"cupyx.scipy.ndimage is not available ({e})") from None
     return correlate_peer("cupyx.correlate", cupyx.scipy.ndimage)

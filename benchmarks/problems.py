@@ -73,26 +73,26 @@ class Matmul(Problem):
     def tolerance(self, sizes: dict[str, int]) -> float:
         return 16 * float(np.finfo(self.dtype).eps) * self.reduction_length(sizes) ** 0.5
 
-    def reduction_length(self, s: dict[str, int]) -> int:
-        return s["p"]
+    def reduction_length(self, sizes: dict[str, int]) -> int:
+        return sizes["p"]
 
-    def label(self, s: dict[str, int]) -> str:
-        return f"{s['m']}x{s['n']}x{s['p']}"
+    def label(self, sizes: dict[str, int]) -> str:
+        return f"{sizes['m']}x{sizes['n']}x{sizes['p']}"
 
-    def flops(self, s: dict[str, int]) -> int:
-        return 2 * s["m"] * s["n"] * s["p"]
+    def flops(self, sizes: dict[str, int]) -> int:
+        return 2 * sizes["m"] * sizes["n"] * sizes["p"]
 
-    def min_bytes(self, s: dict[str, int]) -> int:
-        m, n, p = s["m"], s["n"], s["p"]
+    def min_bytes(self, sizes: dict[str, int]) -> int:
+        m, n, p = sizes["m"], sizes["n"], sizes["p"]
         return np.dtype(self.dtype).itemsize * (m * p + p * n + 2 * m * n)
 
-    def inputs(self, s: dict[str, int], rng: np.random.Generator) -> dict[str, np.ndarray]:
-        m, n, p = s["m"], s["n"], s["p"]
+    def inputs(self, sizes: dict[str, int], rng: np.random.Generator) -> dict[str, np.ndarray]:
+        m, n, p = sizes["m"], sizes["n"], sizes["p"]
         return {name: uniform(rng, count).astype(self.dtype)
                 for name, count in (("A", m * n), ("B", m * p), ("C", p * n))}
 
-    def reference(self, xp: Any, arrays: dict[str, Any], s: dict[str, int]) -> Any:
-        m, n, p = s["m"], s["n"], s["p"]
+    def reference(self, xp: Any, arrays: dict[str, Any], sizes: dict[str, int]) -> Any:
+        m, n, p = sizes["m"], sizes["n"], sizes["p"]
         # A[i + j*m] is element (i, j) of an m x n Fortran-order matrix, and so on.
         a = arrays["A"].astype(xp.float64).reshape((m, n), order="F")
         b = arrays["B"].astype(xp.float64).reshape((m, p), order="F")
@@ -108,21 +108,21 @@ class Conv2d(Problem):
     def __init__(self) -> None:
         super().__init__("conv2d", "conv2d.c", "out", ("n", "m", "t"))
 
-    def reduction_length(self, s: dict[str, int]) -> int:
-        return s["t"] ** 2
+    def reduction_length(self, sizes: dict[str, int]) -> int:
+        return sizes["t"] ** 2
 
-    def label(self, s: dict[str, int]) -> str:
-        return f"{s['n']}x{s['m']} t={s['t']}"
+    def label(self, sizes: dict[str, int]) -> str:
+        return f"{sizes['n']}x{sizes['m']} t={sizes['t']}"
 
-    def flops(self, s: dict[str, int]) -> int:
-        return 2 * s["n"] * s["m"] * s["t"] ** 2
+    def flops(self, sizes: dict[str, int]) -> int:
+        return 2 * sizes["n"] * sizes["m"] * sizes["t"] ** 2
 
-    def min_bytes(self, s: dict[str, int]) -> int:
-        n, m, t = s["n"], s["m"], s["t"]
+    def min_bytes(self, sizes: dict[str, int]) -> int:
+        n, m, t = sizes["n"], sizes["m"], sizes["t"]
         return BYTES_PER_FLOAT * ((n + t - 1) * (m + t - 1) + t * t + n * m)
 
-    def inputs(self, s: dict[str, int], rng: np.random.Generator) -> dict[str, np.ndarray]:
-        n, m, t = s["n"], s["m"], s["t"]
+    def inputs(self, sizes: dict[str, int], rng: np.random.Generator) -> dict[str, np.ndarray]:
+        n, m, t = sizes["n"], sizes["m"], sizes["t"]
         image = uniform(rng, n * m)
         before, after = t // 2, t - 1 - t // 2
         # Row-major (m, n) is column-major n x m; padding it pads both dimensions.
@@ -134,8 +134,8 @@ class Conv2d(Problem):
             "image": image,  # the peer's input: the same pixels without the padding
         }
 
-    def reference(self, xp: Any, arrays: dict[str, Any], s: dict[str, int]) -> Any:
-        n, m, t = s["n"], s["m"], s["t"]
+    def reference(self, xp: Any, arrays: dict[str, Any], sizes: dict[str, int]) -> Any:
+        n, m, t = sizes["n"], sizes["m"], sizes["t"]
         # padded[jj, ii] = in[ii + jj*pn]; window[v, u] = tmpl[u + v*t]
         padded = arrays["in"].astype(xp.float64).reshape(m + t - 1, n + t - 1)
         window = arrays["tmpl"].astype(xp.float64).reshape(t, t)

@@ -72,9 +72,9 @@ def format_table(rows: list[Row]) -> str:
     row was also timed through autogpu's pycuda executor."""
     columns, cells = COLUMNS, [table_cells(r) for r in rows]
     if any(r.pycuda_ms is not None or r.pycuda_error for r in rows):
-        columns = columns[:4] + ("pycuda ms",) + columns[4:]
-        cells = [c[:4] + (pycuda_cell(r),) + c[4:] for c, r in zip(cells, rows)]
-    cells = [columns] + cells
+        columns = (*columns[:4], "pycuda ms", *columns[4:])
+        cells = [(*c[:4], pycuda_cell(r), *c[4:]) for c, r in zip(cells, rows)]
+    cells = [columns, *cells]
     widths = [max(len(line[i]) for line in cells) for i in range(len(columns))]
     numeric = set(range(3, len(columns) - 1))
 

@@ -61,7 +61,6 @@ def copy_bandwidth(cupy: Any, timer: Timer, nbytes: int, reps: int = 10) -> tupl
 
     median_ms = measure(copy, timer, warmup=2, reps=reps).median_ms
     bandwidth = 2 * src.nbytes / (median_ms * 1e-3)
-    del src, dst
     return bandwidth, f"cudaMemcpy D2D of {nbytes / 2**20:.0f} MiB, median of {reps}"
 
 

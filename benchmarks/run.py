@@ -88,9 +88,11 @@ def compile_only(cases: list[Case], timeout: float) -> int:
     spending GPU time."""
     from autogpu.diagnostics import CompileError
     from benchmarks.devices import Unavailable
+    from benchmarks.roofline import Roofline
     from benchmarks.runner import Runner
 
-    runner = Runner(None, warmup=0, reps=1, roofline=object(), compile_timeout=timeout)
+    no_device = Roofline(1.0, 1.0, "not measured", "not measured")  # compiling needs none
+    runner = Runner(None, warmup=0, reps=1, roofline=no_device, compile_timeout=timeout)
     failed = False
     for variant in {c.variant.name: c.variant for c in cases}.values():
         try:

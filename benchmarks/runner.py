@@ -141,7 +141,7 @@ class Runner:
                     row.detail = f"wrong result: rel err {row.rel_err:.1e} > {tolerance:.1e}"
                     return row
                 timing = measure(run, device.timer, self.warmup, self.reps)
-            except Exception as e:  # a launch or library error: report it, keep going
+            except Exception as e:  # noqa: BLE001 - a launch or library error is a row's result
                 row.status, row.detail = FAILED, f"{type(e).__name__}: {e}".splitlines()[0]
                 return row
             self.fill_metrics(row, problem, sizes, timing)
@@ -168,15 +168,17 @@ class Runner:
             except CompileError as e:
                 row.status, row.detail = FAILED, f"compile: {e.message}".splitlines()[0]
             else:
-                evaluate(row, lambda: device.load(kernel, arrays, sizes))
+                evaluate(row, lambda kernel=kernel: device.load(kernel, arrays, sizes))
                 source = getattr(kernel, "cuda_source", None)
                 if source is not None and row.status == OK and source in sources:
                     row.detail = f"same kernel as {sources[source]}"  # a transformation did nothing
-                sources.setdefault(source, variant.name)
+                if source is not None:
+                    sources.setdefault(source, variant.name)
                 if self.pycuda and row.status == OK:
                     self.time_with_executor(row, kernel, problem, sizes, arrays, pristine,
                                             reference, scale)
-            if row.status == OK and peer_row.status == OK:
+            if (row.status == OK and peer_row.status == OK and row.median_ms is not None
+                    and peer_row.median_ms is not None):
                 row.vs_peer = peer_row.median_ms / row.median_ms
             self.report(row)
             rows.append(row)
@@ -198,7 +200,7 @@ class Runner:
         try:
             timing = kernel.program("cuda").time(kernel.name, (), named, repetitions=self.reps,
                                                  warmup=self.warmup, copies=False)
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 - the pycuda path's failure is a row's result
             row.pycuda_error = f"{type(e).__name__}: {e}".splitlines()[0]
             return
         row.pycuda_ms = timing.kernel_s * 1e3

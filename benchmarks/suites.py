@@ -262,7 +262,7 @@ def reductions(quick: bool = False) -> list[Case]:
     """Reductions against PyTorch (benchmarks/reductions.py): sum, dot, int max and an `&&`
     all-check of 2^28 elements in every REDUCE_SHAPES shape and deterministic; a 256-bin
     histogram of 2^28 bytes (array reduction); column sums of a 16384² matrix."""
-    from benchmarks.reductions import (ALL_POSITIVE, COLSUM, DOT, HISTOGRAM, MAX_INT, SUM)
+    from benchmarks.reductions import ALL_POSITIVE, COLSUM, DOT, HISTOGRAM, MAX_INT, SUM
 
     n, side = (1 << 20, 1024) if quick else (1 << 28, 16384)
     cases = []

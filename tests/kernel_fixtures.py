@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-
 C_TYPES = {
     "float32": "float",
     "float64": "double",

@@ -12,9 +12,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp
-
 from pass_differential import example, parsed_c  # noqa: F401 (example: for the tests)
+from xdsl.dialects.builtin import ModuleOp
 
 from autogpu.api import run_pipeline
 from autogpu.runtime.cpu_exec import CpuProgram

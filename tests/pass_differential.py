@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
+from paths import EXAMPLES
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.passes import ModulePass
@@ -17,8 +17,6 @@ from autogpu.context import make_context
 from autogpu.frontend import parse_c
 from autogpu.interpreters import run_function
 from autogpu.testing import assert_same_outputs, copy_args, random_args
-from paths import EXAMPLES
-
 
 
 @functools.cache

@@ -38,7 +38,7 @@ def run_sanitized(job: dict[str, Any]) -> None:
         [sys.executable, __file__, json.dumps(job)],
         capture_output=True,
         text=True,
-        cwd=Path(__file__).parent,
+        cwd=Path(__file__).parent, check=False,
     )
     if result.returncode != 0:
         raise AssertionError(f"sanitized run failed ({result.returncode}):\n"

@@ -6,12 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from paths import EXAMPLES
 from xdsl.utils.arg_spec import parse_pipeline
 
 import autogpu
 from autogpu.api import load_source, option_value
 from autogpu.diagnostics import CompileError
-from paths import EXAMPLES
 
 MATMUL = str(EXAMPLES / "matmul.c")
 

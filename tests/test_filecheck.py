@@ -23,5 +23,5 @@ def test_filecheck(test: Path, tmp_path: Path):
     # lit rewrites a timing file in its exec root after each run: one per test, so that the
     # workers of `pytest -n` never read a file another is writing.
     env = {**os.environ, "AUTOGPU_LIT_EXEC_ROOT": str(tmp_path)}
-    result = subprocess.run([lit, "-v", str(test)], capture_output=True, text=True, env=env)
+    result = subprocess.run([lit, "-v", str(test)], capture_output=True, text=True, env=env, check=False)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -271,7 +271,10 @@ class ParallelForOp(IRDLOperation):
             )
         for kind, var in self.reduction_list:
             _verify_reduction(kind, var)
-        arrays = sum(1 for _, var in self.reduction_list if var.type.get_shape())  # pyright: ignore
+        arrays = sum(
+            1 for _, var in self.reduction_list
+            if isinstance(var.type, MemRefType) and var.type.get_shape()
+        )
         if len(self.section_bounds) != 2 * arrays:
             raise VerifyException(
                 f"agpu.parallel_for has {arrays} array reductions but {len(self.section_bounds)} "
@@ -297,7 +300,7 @@ def _verify_reduction(kind: ReductionKind, var: SSAValue) -> None:
     element = var.type.element_type
     if isinstance(element, IntegerType) and element.signedness.data == Signedness.SIGNLESS:
         return
-    if not isinstance(element, AnyFloat):  # pyright: ignore[reportArgumentType]
+    if not isinstance(element, AnyFloat):
         raise VerifyException(
             f"agpu.parallel_for reduction variable must hold a signless integer or a float, "
             f"got {element}"
@@ -410,9 +413,9 @@ def _parse_parallel_for(parser: Parser) -> ParallelForOp:
     return op
 
 
+from autogpu.dialects.agpu_combine import COMBINE_OPS  # noqa: E402 (its ops are in the dialect below)
 from autogpu.dialects.agpu_math import MATH_OPS  # noqa: E402 (its ops are in the dialect below)
 from autogpu.dialects.agpu_sync import SYNC_OPS  # noqa: E402 (its ops are in the dialect below)
-from autogpu.dialects.agpu_combine import COMBINE_OPS  # noqa: E402 (its ops are in the dialect below)
 
 AGPU = Dialect(
     "agpu",

@@ -1,7 +1,8 @@
 """What threads need to combine a reduction's values, in the `agpu` dialect (`reductions.py`).
 
-`agpu.shuffle_down`: MLIR's `gpu.shuffle`, which xDSL 0.74 lacks, restricted to what the block combine of a
-reduction needs (`reductions.py`): `%r = agpu.shuffle_down %v, offset` is the value `%v` of the
+`agpu.shuffle_down`: MLIR's `gpu.shuffle`, which xDSL 0.74 lacks, restricted to what the block
+combine of a reduction needs (`reductions.py`): `%r = agpu.shuffle_down %v, offset` is the
+value `%v` of the
 thread `offset` lanes further in the same warp of 32 (the linear thread index divided by 32),
 or the thread's own `%v` when that lane is past the warp's end: CUDA's
 `__shfl_down_sync(0xffffffff, v, offset)`. Every thread of the warp must execute it together

@@ -47,7 +47,6 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-
 _COMPUTING = ("arith.", "math.")
 
 

@@ -231,13 +231,13 @@ class CSignature:
         return ArrayAttr(DictionaryAttr(p.attributes()) for p in self.params)
 
     @staticmethod
-    def of(function: Operation) -> CSignature:
+    def of(function: func.FuncOp | gpu.FuncOp) -> CSignature:
         """The signature recorded on a `func.func` or `gpu.func` (its arg attrs), the IR types
         standing in for what is not recorded; parameter names default to the SSA name hint."""
         inputs = function.function_type.inputs.data
         outputs = function.function_type.outputs.data
-        blocks = function.regions[0].blocks if function.regions else ()
-        args = blocks.first.args if blocks else ()
+        entry = function.body.blocks.first
+        args = entry.args if entry is not None else ()
         params = []
         for index, type in enumerate(inputs):
             hint = args[index].name_hint if index < len(args) else None
@@ -271,7 +271,8 @@ def value_attributes(value: SSAValue) -> dict[str, Attribute]:
     block = value.owner
     if not isinstance(block, Block) or (function := block.parent_op()) is None:
         return {}
-    if not isinstance(function, func.FuncOp | gpu.FuncOp) or block is not function.body.blocks.first:
+    if (not isinstance(function, func.FuncOp | gpu.FuncOp)
+            or block is not function.body.blocks.first):
         return {}
     return argument_attributes(function, block.args.index(value))
 

@@ -42,8 +42,8 @@ from xdsl.dialects.builtin import ModuleOp
 
 from autogpu.diagnostics import CompileError, located, read_source
 from autogpu.frontend.directives import classify, pragma_targets
-from autogpu.frontend.irgen import generate
 from autogpu.frontend.inlining import inline_helpers, inline_tables
+from autogpu.frontend.irgen import generate
 from autogpu.frontend.parse import parse_text
 from autogpu.frontend.preprocess import Pragma, Preprocessed, preprocess
 from autogpu.frontend.sema import Sema

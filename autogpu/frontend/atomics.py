@@ -166,7 +166,7 @@ def _read(sema: Sema, expr: ast.Expr, where: ast.Pos) -> AtomicInfo:
     if (isinstance(expr, ast.Assign) and expr.op == "=" and _is_lvalue(expr.value)
             and not same_lvalue(expr.target, expr.value)):  # fmt: skip
         return AtomicInfo("read", expr.value, v=expr.target)
-    raise sema.error(f"'#pragma omp atomic read' needs a statement of the form 'v = x', with "
+    raise sema.error("'#pragma omp atomic read' needs a statement of the form 'v = x', with "
                      "v and x two different variables or array elements", expr.pos)  # fmt: skip
 
 

@@ -33,7 +33,7 @@ def loop_variable_names(loop: ast.For, depth: int) -> set[str]:
             break
         init = current.init
         if isinstance(init, ast.Decl):
-            names.update(d.declarator.name for d in init.declarators)
+            names.update(d.declarator.name for d in init.declarators if d.declarator.name)
         elif isinstance(init.expr, ast.Assign) and isinstance(init.expr.target, ast.Name):
             names.add(init.expr.target.name)
         body = current.body

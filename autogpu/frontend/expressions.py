@@ -6,6 +6,10 @@ its record of writes (`assigned`, `stored`).
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
+from typing import Protocol
+
+from autogpu.diagnostics import CompileError
 from autogpu.dialects import c_math
 from autogpu.frontend import ast
 from autogpu.frontend.consteval import const_int, undefined_operation
@@ -54,7 +58,28 @@ _INTEGER_ONLY = {"%", "<<", ">>", "&", "|", "^"}
 _COMPARISONS = {"<", ">", "<=", ">=", "==", "!="}
 
 
-class ExpressionTyping:
+class SemaState(Protocol):
+    """What `ExpressionTyping` reads from `sema.Sema`."""
+
+    user_functions: dict[str, ast.Pos]
+    current: str
+
+    def error(self, message: str, pos: ast.Pos) -> CompileError: ...
+
+    def warning(self, message: str, pos: ast.Pos) -> None: ...
+
+    def nested(self, pos: ast.Pos, what: str) -> AbstractContextManager[None]: ...
+
+    def lookup(self, name: str) -> Var | None: ...
+
+    def assigned(self, var: Var) -> None: ...
+
+    def stored(self) -> None: ...
+
+    def condition(self, expr: ast.Expr) -> None: ...
+
+
+class ExpressionTyping(SemaState):
     def rvalue(self, expr: ast.Expr) -> Scalar:
         """Types an expression used for its value: a number (never an array)."""
         return self.as_value(self.expr(expr), expr)

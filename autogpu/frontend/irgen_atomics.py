@@ -12,6 +12,8 @@ the statement is ordinary loads and stores. A critical section in a parallel loo
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import IntegerAttr, i64
 from xdsl.ir import SSAValue
@@ -19,7 +21,7 @@ from xdsl.ir import SSAValue
 from autogpu.dialects.agpu_sync import AtomicUpdateOp, AtomicYieldOp, CriticalEndOp, CriticalOp
 from autogpu.frontend import ast
 from autogpu.frontend.atomics import AtomicInfo, CriticalInfo
-from autogpu.frontend.irgen_expr import Val
+from autogpu.frontend.irgen_expr import ExpressionGen, Val
 from autogpu.frontend.reductions import ArrayUpdate
 from autogpu.frontend.types import Scalar
 from autogpu.target.cuda_atomics import ATOMIC_KINDS
@@ -29,8 +31,14 @@ _INT_KINDS = {"+": "addi", "-": "addi", "*": "muli", "&": "andi", "|": "ori", "^
 _COMMUTATIVE = ("+", "*", "&", "|", "^")
 
 
-class SynchronizationGen:
-    """Mixin of `irgen.FunctionGen` (which provides `emit`, `expr`, `arith`, `convert`, ...)."""
+class ArrayUpdates(Protocol):
+    """What `SynchronizationGen` reads from `irgen_reductions.ReductionGen`."""
+
+    def array_update(self, update: ArrayUpdate) -> None: ...
+
+
+class SynchronizationGen(ExpressionGen, ArrayUpdates):
+    """Mixin of `irgen.FunctionGen`: `omp atomic` and `omp critical`."""
 
     def synchronized(self, stmt: ast.Stmt, plain) -> None:
         """`plain(stmt)` translates the statement as if it had no pragma."""

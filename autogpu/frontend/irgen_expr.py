@@ -1,7 +1,8 @@
 """Expressions to IR: C's operators, conversions and math functions on typed values.
 
 `Emitter` places ops (constants at the top of their block, reused there; index casts reused)
-and gives each the location of the C construct being translated (`at`), and `ExpressionGen` turns typed expressions (sema.py) into arith/math/memref ops. Each C value
+and gives each the location of the C construct being translated (`at`), and `ExpressionGen`
+turns typed expressions (sema.py) into arith/math/memref ops. Each C value
 is a `Val`: an SSA value with its C type, where a C `int` that holds a comparison result stays
 an `i1` until it is used as a number (then `extui`), so conditions read naturally.
 """
@@ -12,6 +13,7 @@ import struct
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Protocol
 
 from xdsl.dialects import arith, math, memref, scf
 from xdsl.dialects.builtin import (
@@ -25,7 +27,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     i1,
 )
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 
 from autogpu.dialects import agpu_math, c_math
 from autogpu.frontend import ast
@@ -188,8 +190,18 @@ class Emitter:
         return Region(block)
 
 
-class ExpressionGen(Emitter):
-    """Expressions and conversions; `read` and `block_arg` come from FunctionGen."""
+class FunctionHooks(Protocol):
+    """What `ExpressionGen` reads from `irgen.FunctionGen`: variables and the entry block."""
+
+    entry_args: tuple[BlockArgument, ...]
+
+    def read(self, var: Var) -> Val: ...
+
+    def write(self, var: Var, value: Val) -> None: ...
+
+
+class ExpressionGen(Emitter, FunctionHooks):
+    """Expressions and conversions; variables are read through FunctionGen (`FunctionHooks`)."""
 
     def expr(self, e: ast.Expr) -> Val:
         with self.at(e.pos):

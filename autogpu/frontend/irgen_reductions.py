@@ -10,6 +10,7 @@ from xdsl.ir import SSAValue
 
 from autogpu.dialects.agpu import ReductionKind
 from autogpu.frontend.atomics import AtomicInfo
+from autogpu.frontend.irgen_atomics import SynchronizationGen
 from autogpu.frontend.irgen_expr import Val
 from autogpu.frontend.openmp import ParallelInfo
 from autogpu.frontend.reductions import ArrayUpdate
@@ -24,8 +25,8 @@ _MIN_MAX_OPS = {("min", "float"): arith.MinnumfOp, ("max", "float"): arith.Maxnu
                 ("min", False): arith.MinUIOp, ("max", False): arith.MaxUIOp}  # fmt: skip
 
 
-class ReductionGen:
-    """Mixin of `irgen.FunctionGen` (which provides `emit`, `expr`, `convert`, `rmw`, ...)."""
+class ReductionGen(SynchronizationGen):
+    """Mixin of `irgen.FunctionGen`: array reductions, through `SynchronizationGen`'s atomics."""
 
     def reduction_operands(self, parallel: ParallelInfo):
         """The `(kind, memory)` pairs and the sections of a parallel loop's reductions."""
@@ -74,7 +75,7 @@ class ReductionGen:
             return
         compared = update.operand_type
         key = (update.op, "float" if compared.is_float else compared.signed)
-        if compared == t or compared.is_int and t.is_int and compared.bits == t.bits:
+        if compared == t or (compared.is_int and t.is_int and compared.bits == t.bits):
             self.rmw(_MIN_MAX_RMW[key], self.convert(value, t), location)
             return
         op = _MIN_MAX_OPS[key]

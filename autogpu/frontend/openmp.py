@@ -21,7 +21,6 @@ from autogpu.frontend.sections import Section, reduction_item, section_of, split
 from autogpu.frontend.symbols import Var
 
 if TYPE_CHECKING:
-    from autogpu.frontend import ast
     from autogpu.frontend.sema import Sema
 
 DATA_SHARING = ("private", "firstprivate", "lastprivate", "shared")
@@ -307,7 +306,7 @@ class ClauseParser:
             section = None
             if var.is_array or brackets:
                 section = section_of(self.sema, var, brackets, column, where)
-            if var.const or var.is_array and var.type.const:
+            if var.const or (var.is_array and var.type.const):
                 raise self.sema.error(f"reduction variable '{name}' is const", where)
             element = var.type.element if var.is_array else var.type
             if kind.is_bitwise and element.is_float:

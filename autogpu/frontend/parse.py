@@ -14,9 +14,9 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from lark.visitors import Transformer_NonRecursive
 
 from autogpu.diagnostics import CompileError, located
+from autogpu.dialects.signature import c_type
 from autogpu.frontend import ast
 from autogpu.frontend.preprocess import Preprocessed
-from autogpu.dialects.signature import c_type
 from autogpu.frontend.types import (
     INT,
     LONG,
@@ -92,7 +92,8 @@ def parse_text(pre: Preprocessed, source: str, filename: str) -> ast.Translation
     try:
         tree = _parser().parse(pre.text)
     except _Keyword as e:
-        raise error(UNSUPPORTED_KEYWORDS[e.token.value], e.token.line, e.token.column) from None
+        line, column = _token_position(pre.text, e.token)
+        raise error(UNSUPPORTED_KEYWORDS[e.token.value], line, column) from None
     except UnexpectedInput as e:
         raise _syntax_error(e, pre, error) from None
     try:
@@ -165,7 +166,7 @@ def _syntax_error(e: UnexpectedInput, pre: Preprocessed, error) -> CompileError:
             return error(what, line, column)
     if _EXPRESSION_STARTS <= expected:
         return error(f"expected an expression before {_describe(token)}", line, column)
-    if expected == {"NAME"} or "NAME" in expected and "INT_LIT" not in expected:
+    if expected == {"NAME"} or ("NAME" in expected and "INT_LIT" not in expected):
         return error(f"expected an identifier before {_describe(token)}", line, column)
     names = sorted(_READABLE.get(t, f"'{terminals.get(t, t)}'") for t in expected)
     shown = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
@@ -173,7 +174,7 @@ def _syntax_error(e: UnexpectedInput, pre: Preprocessed, error) -> CompileError:
 
 
 def _token_position(text: str, token: Token) -> tuple[int, int]:
-    if token.type != "$END" and token.line is not None:
+    if token.type != "$END" and token.line is not None and token.column is not None:
         return token.line, token.column
     lines = text.rstrip().split("\n")
     return len(lines), len(lines[-1]) + 1

@@ -1,7 +1,8 @@
 """The uses a `reduction(op: s)` variable may have in its loop, checked before IR exists.
 
 Each thread accumulates into a private copy of `s` that starts at the operator's identity and is
-combined with the operator after the loop (OpenMP; autogpu/passes/convert_agpu_to_gpu/reductions.py).
+combined with the operator after the loop (OpenMP;
+autogpu/passes/convert_agpu_to_gpu/reductions.py).
 That computes the serial loop's result only if every update of `s` in the loop applies the
 clause's operator to `s` and a value that does not depend on `s`, and nothing else reads the
 partial value. Anything else (`reduction(*: s)` with `s += x`, `reduction(+: s)` with `s = x`, a
@@ -180,7 +181,7 @@ def _check_bool_difference(expr: ast.Assign | ast.IncDec, var: Var, operands: li
     """Refuse an update of a `reduction(-: b)` _Bool other than `b -= e`, `b = b - e` or `b--`
     with `e` 0 or 1: only those are `b ^= e`, which private copies can compute in any order."""
     subtracts = expr.op == "--" if isinstance(expr, ast.IncDec) else (
-        expr.op == "-=" or isinstance(expr.value, ast.Binary) and expr.value.op == "-")
+        expr.op == "-=" or (isinstance(expr.value, ast.Binary) and expr.value.op == "-"))
     if subtracts and all(_zero_or_one(operand) for operand in operands):
         return
     raise error(
@@ -251,7 +252,7 @@ def _array_update(expr: ast.Expr, kinds: dict[Var, ReductionKind],
     if kind in (ReductionKind.MIN, ReductionKind.MAX):
         compared = _compared_in(expr.value, var)
         comparisons.setdefault(var, []).append((compared, expr.pos))
-        return ArrayUpdate(target, kind.value, value, compared)
+        return ArrayUpdate(target, str(kind), value, compared)
     if expr.op != "=":
         assert expr.operand_type is not None
         return ArrayUpdate(target, expr.op[:-1], value, expr.operand_type)
@@ -308,11 +309,11 @@ def _update_operands(e: ast.Assign | ast.IncDec, s: ast.Expr,
         return [] if additive else None
     if e.op != "=":
         op = e.op[:-1]
-        ok = op == _OPERATOR.get(kind) or additive and op in ("+", "-")
+        ok = op == _OPERATOR.get(kind) or (additive and op in ("+", "-"))
         return [e.value] if ok else None
     value = e.value
     if isinstance(value, ast.Binary):
-        ok = value.op == _OPERATOR.get(kind) or additive and value.op in ("+", "-")
+        ok = value.op == _OPERATOR.get(kind) or (additive and value.op in ("+", "-"))
         if ok and _is(value.lhs, s):
             return [value.rhs]
         if ok and value.op in _COMMUTATIVE and _is(value.rhs, s):
@@ -375,13 +376,14 @@ def _min_max_if(stmt: ast.If, kinds: dict[Var, ReductionKind],
     operand = _min_max_choice(stmt.cond, e.value, e.target, e.target, kind)
     if operand is None:
         raise error(_mismatch(s, kind, element=array is not None), e.pos)
-    assert isinstance(stmt.cond, ast.Binary) and isinstance(stmt.cond.operand_type, Scalar)
+    assert isinstance(stmt.cond, ast.Binary)
+    assert isinstance(stmt.cond.operand_type, Scalar)
     compared = _narrow_comparison(stmt.cond.operand_type, [stmt.cond.lhs, stmt.cond.rhs], s)
     comparisons.setdefault(s, []).append((compared, e.pos))
     _refuse_reads(operand, kinds, error)
     if isinstance(e.target, ast.Index):
         _refuse_reads(_subscripts(e.target), kinds, error)
-        stmt.sync = ArrayUpdate(e.target, kind.value, operand, stmt.cond.operand_type)
+        stmt.sync = ArrayUpdate(e.target, str(kind), operand, stmt.cond.operand_type)
     return True
 
 

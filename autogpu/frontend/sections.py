@@ -81,7 +81,7 @@ def reduction_item(sema: Sema, item: str, column: Callable[[int], tuple[int, int
 
 
 def section_of(sema: Sema, var: Var, brackets: list[tuple[str, int]],
-               column: Callable[[int], tuple[int, int]], where: tuple[int, int]) -> Section:  # fmt: skip
+               column: Callable[[int], tuple[int, int]], where: tuple[int, int]) -> Section:
     """The section a reduction item names: the whole array without brackets."""
     array = var.type
     if not isinstance(array, ArrayType):

@@ -18,17 +18,17 @@ from autogpu.frontend import ast
 from autogpu.frontend.atomics import synchronization
 from autogpu.frontend.consteval import const_int
 from autogpu.frontend.data_sharing import check_default_none, loop_variable_names, make_copies
+from autogpu.frontend.directives import Directive, OpenMP, unplaced
 from autogpu.frontend.expressions import ExpressionTyping
+from autogpu.frontend.extents import extent_text
 from autogpu.frontend.loops import Effects, canonical_form
 from autogpu.frontend.maps import function_maps
-from autogpu.frontend.directives import Directive, OpenMP, unplaced
-from autogpu.frontend.extents import extent_text
 from autogpu.frontend.openmp import ParallelInfo
+from autogpu.frontend.preprocess import Pragma
 from autogpu.frontend.reductions import check_reduction_uses
 from autogpu.frontend.symbols import Function, Var
 from autogpu.frontend.types import ArrayType
 from autogpu.nesting import MAX_NESTING, too_deep
-
 
 # The largest local array (elements): CUDA gives a thread up to 512 KiB of local memory, and
 # a table this size is already far past what stays in registers.

@@ -77,7 +77,8 @@ def is_name(e: ast.Expr, var: Var | None) -> bool:
 def array_var(e: ast.Expr) -> Var:
     while isinstance(e, ast.Index):
         e = e.base
-    assert isinstance(e, ast.Name) and e.var is not None
+    assert isinstance(e, ast.Name)
+    assert e.var is not None
     return e.var
 
 

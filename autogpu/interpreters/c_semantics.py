@@ -132,7 +132,7 @@ def int_to_f32(v: int) -> np.float32:
 def _truncate_or_indefinite(x: float, width: int) -> int:
     """cvttss2si/cvttsd2si with a `width`-bit destination: truncation, or INT_MIN if it does
     not fit (NaN and infinities included)."""
-    if x != x or math.isinf(x):
+    if math.isnan(x) or math.isinf(x):
         return -(1 << (width - 1))
     t = math.trunc(x)
     if -(1 << (width - 1)) <= t < 1 << (width - 1):
@@ -172,9 +172,9 @@ def divf64(a: float, b: float) -> float:
 
 def minimumf(a, b):
     """arith.minimumf: NaN-propagating, -0.0 below +0.0."""
-    if a != a:
+    if math.isnan(a):
         return a
-    if b != b:
+    if math.isnan(b):
         return b
     if a == b:
         return a if math.copysign(1.0, float(a)) < 0 else b
@@ -183,9 +183,9 @@ def minimumf(a, b):
 
 def maximumf(a, b):
     """arith.maximumf: NaN-propagating, +0.0 above -0.0."""
-    if a != a:
+    if math.isnan(a):
         return a
-    if b != b:
+    if math.isnan(b):
         return b
     if a == b:
         return b if math.copysign(1.0, float(a)) < 0 else a

@@ -29,15 +29,16 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     MemRefType,
     ModuleOp,
+    SymbolRefAttr,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.traits import IsTerminator
 
 from autogpu.dialects.agpu_math import MathCallOp
-from autogpu.target.cuda_atomics import ATOMIC_KINDS
 from autogpu.interpreters import c_semantics as cs
 from autogpu.interpreters.c_semantics import InterpreterError
 from autogpu.passes.analysis.integers import bit_width
+from autogpu.target.cuda_atomics import ATOMIC_KINDS
 
 # Helpers the generated code calls, by the names it uses.
 _HELPERS: dict[str, Any] = {
@@ -327,7 +328,9 @@ class _FunctionWriter:
 
     def _cmpi(self, op: Operation) -> None:
         (a, b), width = self._int_operands(op)
-        predicate = CMPI_COMPARISON_OPERATIONS[op.properties["predicate"].value.data]  # type: ignore
+        predicate_attr = op.properties["predicate"]
+        assert isinstance(predicate_attr, IntegerAttr)
+        predicate = CMPI_COMPARISON_OPERATIONS[predicate_attr.value.data]
         test = _CMPI[predicate].format(a=a, b=b, m=(1 << width) - 1)
         self._result(op, f"-1 if {test} else 0")
 
@@ -388,7 +391,7 @@ class _FunctionWriter:
         if key[0] == key[1] and key[0] is not None:
             self._result(op, a)
         elif key in conversions:
-            self._result(op, conversions[key].format(a=a))  # type: ignore[index]
+            self._result(op, conversions[key].format(a=a))
         else:
             raise self.unsupported(op, f"{source} -> {target}")
 
@@ -410,7 +413,9 @@ class _FunctionWriter:
 
     def _cmpf(self, op: Operation) -> None:
         (a, b), _ = self._float_operands(op)
-        predicate = CMPF_COMPARISON_OPERATIONS[op.properties["predicate"].value.data]  # type: ignore
+        predicate_attr = op.properties["predicate"]
+        assert isinstance(predicate_attr, IntegerAttr)
+        predicate = CMPF_COMPARISON_OPERATIONS[predicate_attr.value.data]
         self._result(op, f"-1 if {_CMPF[predicate].format(a=a, b=b)} else 0")
 
     def _minmax_f(self, op: Operation) -> None:
@@ -524,7 +529,9 @@ class _FunctionWriter:
     def _atomic_rmw(self, op: Operation) -> None:
         value, memref_value, *indices = op.operands
         type_ = self._memref_type(op, memref_value)
-        kind = ATOMIC_KINDS[op.properties["kind"].value.data]  # type: ignore[union-attr]
+        kind_attr = op.properties["kind"]
+        assert isinstance(kind_attr, IntegerAttr)
+        kind = ATOMIC_KINDS[kind_attr.value.data]
         ref, index = self._atomic_location(op, memref_value, indices)
         old = self.define(op.results[0])
         self.emit(f"{old} = {self._load_expr(type_.element_type, ref, index)}")
@@ -533,7 +540,9 @@ class _FunctionWriter:
                "andi": f"{old} & {v}", "ori": f"{old} | {v}", "xori": f"{old} ^ {v}"}.get(kind)
         if kind in ("addi", "muli"):
             symbol = "+" if kind == "addi" else "*"
-            new = _wrap_expr(f"{old} {symbol} {v}", bit_width(type_.element_type))
+            width = bit_width(type_.element_type)
+            assert width is not None  # addi and muli act on integers
+            new = _wrap_expr(f"{old} {symbol} {v}", width)
         if new is None:
             raise self.unsupported(op, f"atomic kind {kind}")
         self.emit(f"{ref}[{index}] = {new}")
@@ -564,7 +573,9 @@ class _FunctionWriter:
     # --- func ------------------------------------------------------------------------------
 
     def _call(self, op: Operation) -> None:
-        callee = op.properties["callee"].string_value()  # type: ignore[union-attr]
+        callee_attr = op.properties["callee"]
+        assert isinstance(callee_attr, SymbolRefAttr)
+        callee = callee_attr.string_value()
         if callee not in self.python_names:
             raise self.unsupported(op, f"callee @{callee} is not a function defined in the module")
         call = f"{self.python_names[callee]}({', '.join(self.use(v) for v in op.operands)})"

@@ -36,14 +36,14 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import BlockArgument
 
-from autogpu.target.c_types import int_range
-from autogpu.target.requirements import requirements_of
 from autogpu.dialects.signature import CTYPE, REQUIRES, resolve, string, value_attributes
 from autogpu.passes.analysis.aliasing import c_name
 from autogpu.passes.analysis.integers import bit_width, to_signed
-from autogpu.passes.options import DeclaredOptionsPass, option
 from autogpu.passes.canonicalize import HoistingCanonicalizePass
+from autogpu.passes.options import DeclaredOptionsPass, option
 from autogpu.passes.utils.errors import PassError, error_at
+from autogpu.target.c_types import int_range
+from autogpu.target.requirements import requirements_of
 
 _ENTRY = re.compile(r"^([A-Za-z_]\w*)=([+-]?\d+)$")
 _INT64 = (-(2**63), 2**63 - 1)

@@ -51,13 +51,13 @@ from xdsl.traits import is_side_effect_free
 from autogpu.dialects.agpu import ParallelForOp
 from autogpu.passes.analysis.aliasing import c_name, may_alias, memory_accesses
 from autogpu.passes.analysis.integers import constant_int
+from autogpu.passes.analysis.loops import defined_inside, hoist, is_invariant
 from autogpu.passes.analysis.polynomial import (
     Polynomial,
     PolynomialAnalysis,
     provably_distinct,
     provably_equal,
 )
-from autogpu.passes.analysis.loops import defined_inside, hoist, is_invariant
 from autogpu.passes.options import DeclaredOptionsPass, option
 
 
@@ -181,7 +181,10 @@ def _never_runs(nest: Sequence[scf.ForOp]) -> bool:
 
 
 def _stage(
-    element: Element, nest: Sequence[scf.ForOp], rewriter: PatternRewriter, analysis: PolynomialAnalysis
+    element: Element,
+    nest: Sequence[scf.ForOp],
+    rewriter: PatternRewriter,
+    analysis: PolynomialAnalysis,
 ) -> None:
     outer = nest[-1]
     mem_type = element.memref.type

@@ -25,8 +25,8 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
 from xdsl.dialects.gpu import DimensionEnum
 
 from autogpu.dialects.agpu import ParallelForOp
-from autogpu.passes.analysis.nest_mapping import map_nest
 from autogpu.passes.analysis.loops import check_unrolled_size
+from autogpu.passes.analysis.nest_mapping import map_nest
 from autogpu.passes.options import DeclaredOptionsPass, option, parallel_unroll
 
 
@@ -83,10 +83,14 @@ class AgpuUnrollParallelPass(DeclaredOptionsPass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         factors = self.factors()
         for nest in _outermost_parallel_loops(op):
-            levels = [level for level in map_nest(nest).levels if level.dim in factors]
-            given = " ".join(f"{level.dim.value}={factors[level.dim]}" for level in levels)
-            check_unrolled_size(nest, prod(factors[level.dim] for level in levels),
+            levels = [
+                (level, level.dim)
+                for level in map_nest(nest).levels
+                if level.dim is not None and level.dim in factors
+            ]
+            given = " ".join(f"{dim.value}={factors[dim]}" for _, dim in levels)
+            check_unrolled_size(nest, prod(factors[dim] for _, dim in levels),
                                 f"agpu-unroll-parallel: {given} on the nest of loop "
                                 f"'{nest.body.block.args[0].name_hint or '?'}'")
-            for level in levels:
-                level.loop.unroll = IntegerAttr(factors[level.dim], i64)
+            for level, dim in levels:
+                level.loop.unroll = IntegerAttr(factors[dim], i64)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, gpu, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, ModuleOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -50,6 +50,7 @@ _NSW = arith.IntegerOverflowAttr([arith.IntegerOverflowFlag.NSW])
 def _constant(value: int, type: Attribute, rewriter: PatternRewriter, at: InsertPoint) -> SSAValue:
     width = bit_width(type)
     assert width is not None
+    assert isinstance(type, IntegerType | IndexType)
     op = arith.ConstantOp(IntegerAttr(to_signed(value, width), type))
     rewriter.insert(op, at)
     return op.result
@@ -210,7 +211,8 @@ class UnrollSerialLoop(RewritePattern):
 
     def _unroll_constant(self, op: scf.ForOp, trips: int, rewriter: PatternRewriter) -> None:
         lb, step = constant_int(op.lb), constant_int(op.step)
-        assert lb is not None and step is not None
+        assert lb is not None
+        assert step is not None
         width = bit_width(op.lb.type)
         assert width is not None
         main_trips = trips - trips % self.factor

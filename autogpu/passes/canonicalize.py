@@ -96,4 +96,6 @@ class HoistingCanonicalizePass(CanonicalizePass):
         super().apply(ctx, op)
 
 
-__all__ = ["CanonicalizePass", "ConstantToTheRight", "HoistingCanonicalizePass", "hoist_loop_constants"]
+__all__ = [
+    "CanonicalizePass", "ConstantToTheRight", "HoistingCanonicalizePass", "hoist_loop_constants",
+]

@@ -41,8 +41,8 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import MemoryEffectKind, get_effects
 
-from autogpu.passes.analysis.polynomial import PolynomialAnalysis
 from autogpu.passes.analysis.loops import defined_inside, hoist, is_invariant
+from autogpu.passes.analysis.polynomial import PolynomialAnalysis
 from autogpu.passes.options import DeclaredOptionsPass
 from autogpu.passes.utils.slices import is_pure
 

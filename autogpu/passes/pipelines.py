@@ -18,20 +18,20 @@ import dataclasses
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 
-from autogpu.target.cuda_limits import REGISTERS_PER_SM
 from autogpu.passes.agpu_dense_indexing import AgpuDenseIndexingPass
 from autogpu.passes.agpu_flatten_nest import AgpuFlattenNestPass
 from autogpu.passes.agpu_specialize import AgpuSpecializePass
 from autogpu.passes.agpu_stage_accumulations import AgpuStageAccumulationsPass
 from autogpu.passes.agpu_unroll_parallel import AgpuUnrollParallelPass
 from autogpu.passes.agpu_unroll_serial import AgpuUnrollSerialPass
+from autogpu.passes.canonicalize import HoistingCanonicalizePass
 from autogpu.passes.convert_agpu_to_gpu import ConvertAgpuToGpuPass
 from autogpu.passes.gpu_cache_shared import GpuCacheSharedPass
 from autogpu.passes.gpu_infer_nsw import GpuInferNswPass
@@ -44,7 +44,7 @@ from autogpu.passes.options import (
     option,
     option_fields,
 )
-from autogpu.passes.canonicalize import HoistingCanonicalizePass
+from autogpu.target.cuda_limits import REGISTERS_PER_SM
 
 _SAME: Any = object()
 
@@ -104,6 +104,11 @@ class Pipeline(DeclaredOptionsPass):
     STAGES: ClassVar[tuple[Stage, ...]] = ()
     FORWARDS: ClassVar[tuple[Forward, ...]] = ()
     DIFFERS: ClassVar[Mapping[str, Differs]] = {}
+
+    if TYPE_CHECKING:  # the fields are made at run time from the stage table (pipeline_class)
+        def __init__(self, **options: Any) -> None: ...
+
+        def __getattr__(self, option: str) -> Any: ...
 
     def __post_init__(self) -> None:
         super().__post_init__()

@@ -138,7 +138,13 @@ class BoundCall:
         return {p.name: self.values[p.name].item() for p in self.function.params if not p.is_array}
 
     def arrays(self) -> list[ArrayArgument]:
-        return [self.values[p.name] for p in self.function.params if p.is_array]  # type: ignore[misc]
+        arrays: list[ArrayArgument] = []
+        for p in self.function.params:
+            if p.is_array:
+                argument = self.values[p.name]
+                assert isinstance(argument, ArrayArgument)  # as _bind_array made it
+                arrays.append(argument)
+        return arrays
 
 
 # --------------------------------------------------------------------------------------------
@@ -349,7 +355,7 @@ def check_launch_config(kernel: str, config: LaunchConfig) -> None:
 # --------------------------------------------------------------------------------------------
 def call_arguments(
     args: Sequence[Any], named: Mapping[str, Any]
-) -> tuple[Sequence[Any], Mapping[str, Any]]:
+) -> tuple[tuple[Any, ...], dict[str, Any]]:
     """The executors' `run` takes the arguments spread, `run(name, x, y, n=3)`, or as a sequence
     and a mapping, `run(name, (x, y), {"n": 3})`. The forms cannot be confused: a kernel
     argument is never a list, tuple or dict."""
@@ -360,7 +366,7 @@ def call_arguments(
         and (len(args) == 1 or isinstance(args[1], Mapping))
     ):
         return tuple(args[0]), dict(args[1]) if len(args) == 2 else {}
-    return args, named
+    return tuple(args), dict(named)
 
 
 def bind_arguments(function: Function, args: Sequence[Any], named: Mapping[str, Any]) -> BoundCall:
@@ -457,7 +463,7 @@ def _bind_scalar(function: Function, p: Param, value: Any) -> np.generic:
 
 
 def _bind_array(
-    function: Function, p: Param, value: Any, scalars: Mapping[str, np.generic]
+    function: Function, p: Param, value: Any, scalars: Mapping[str, np.ndarray | np.generic]
 ) -> ArrayArgument:
     """Checks an array of any kind (NumPy or a device array) through its view: the same rules
     hold for all, each error naming the parameter."""
@@ -507,7 +513,7 @@ def _bind_array(
 
 
 def _required_elements(
-    function: Function, p: Param, scalars: Mapping[str, np.generic]
+    function: Function, p: Param, scalars: Mapping[str, np.ndarray | np.generic]
 ) -> int | None:
     """Elements a C99 array parameter needs (None when unknowable: a plain pointer, or an
     extent that is not given, like the first one of `float A[][n]`)."""

@@ -103,7 +103,7 @@ def _compiler_identity(cxx: str) -> str:
             f"the CPU executor needs a C++17 compiler with OpenMP: '{cxx}' was not found"
             " (install g++ or set $CXX)"
         )
-    return subprocess.run([cxx, "--version"], capture_output=True, text=True).stdout
+    return subprocess.run([cxx, "--version"], capture_output=True, text=True, check=False).stdout
 
 
 # --------------------------------------------------------------------------------------------
@@ -223,7 +223,7 @@ def _compile_library(
             [cxx, *flags, "-I", str(HEADER.parent), str(source_path), *LIBRARIES, "-o",
              str(built)],
             capture_output=True,
-            text=True,
+            text=True, check=False,
         )
         if result.returncode < 0 or _COMPILER_STARVED.search(result.stderr):
             raise KernelEnvironmentError(
@@ -356,8 +356,8 @@ class CpuProgram:
         self._release()
 
     def run(self, function_name: str, /, *args: Any, **named: Any) -> None:
-        """Runs the function's launches (its host program) on the given arguments (outputs in place):
-        `run(name, x, y, n=3)` or `run(name, (x, y), {"n": 3})`."""
+        """Runs the function's launches (its host program) on the given arguments (outputs in
+        place): `run(name, x, y, n=3)` or `run(name, (x, y), {"n": 3})`."""
         if not self._release.alive:
             raise KernelLaunchError("the CPU program was closed: its kernels are unloaded")
         args, named = call_arguments(args, named)

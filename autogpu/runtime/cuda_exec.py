@@ -6,7 +6,8 @@ pycuda is imported only inside functions, so autogpu imports and works without i
 device (outputs may be read-modify-written, as in `y += a * x`), launches the function's kernels in
 order and copies the non-const arrays back, unless OpenMP maps say otherwise (docs/ir.md, "Data
 mapping"); device arrays (CuPy, PyTorch, `__cuda_array_interface__`, DLPack) are used in place,
-the launches ordered after their producers' streams. `CudaProgram.time` measures with CUDA events: the launches
+the launches ordered after their producers' streams. `CudaProgram.time` measures with CUDA events:
+the launches
 alone on device-resident data, and the launches with the copies; outputs are restored from a
 device copy of their initial state before each repetition (not timed), so kernels that accumulate
 into their output are timed on the same input every time, and the caller's arrays end up holding
@@ -59,7 +60,7 @@ class GpuUnavailableError(RuntimeError):
 def _driver() -> Any:
     """pycuda.driver, initialised."""
     try:
-        from pycuda import driver
+        from pycuda import driver  # pyright: ignore[reportMissingImports]  # GPU hosts only
     except ImportError as e:
         raise GpuUnavailableError(
             f"running kernels on the GPU needs pycuda ({e}); install it with"
@@ -68,7 +69,7 @@ def _driver() -> Any:
     try:
         driver.init()
         count = driver.Device.count()
-    except Exception as e:  # pycuda.driver.Error: no driver, no device
+    except driver.Error as e:  # no driver, no device
         raise GpuUnavailableError(f"no usable CUDA device: {e}") from None
     if count == 0:
         raise GpuUnavailableError("no usable CUDA device: the driver sees no GPU")
@@ -135,8 +136,8 @@ def prebuild(
     of measuring), so that a later `CudaProgram` with the same options loads it at once. With
     `arch` given it does not touch the GPU (no CUDA context in compile workers)."""
     try:
-        from pycuda.compiler import compile as compile_cubin
-        from pycuda.driver import CompileError
+        from pycuda.compiler import compile as compile_cubin  # pyright: ignore[reportMissingImports]  # GPU hosts only
+        from pycuda.driver import CompileError  # pyright: ignore[reportMissingImports]  # GPU hosts only
     except ImportError as e:
         raise GpuUnavailableError(f"compiling for the GPU needs pycuda ({e})") from None
     try:
@@ -197,7 +198,7 @@ class CudaProgram:
         self.last_plan: Any = None  # runtime.parts.PartPlan of the last call in parts
         self.options = nvcc_options(options, fmad)
         with _on_device(device) as driver:
-            from pycuda.compiler import SourceModule
+            from pycuda.compiler import SourceModule  # pyright: ignore[reportMissingImports]  # GPU hosts only
 
             self.arch = arch or device_arch(device)
             try:

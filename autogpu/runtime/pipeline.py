@@ -8,7 +8,8 @@ time of the call, so the asynchronous copies go straight from and to them, with 
 copy. Events order the work: a part's kernels wait for its copy in, its copy out for its
 kernels, and the copy in of part k + SLOTS for the copy out of part k (it reuses that buffer).
 Parts write disjoint rows, so lanes would need no ordering between them: several devices would
-split the parts, dealt in turn (one lane per device, issue #15; only one lane is built). With a `timeline`
+split the parts, dealt in turn (one lane per device, issue #15; only one lane is built). With a
+`timeline`
 list, every stage's start and end events are read back as (stage, part, start s, end s) from
 the first event.
 """

@@ -106,7 +106,7 @@ class Literal(Expr):
     ctype: str | None = None
 
     @property
-    def precedence(self) -> int:  # type: ignore[override]
+    def precedence(self) -> int:  # pyright: ignore[reportIncompatibleVariableOverride]  # read-only
         return UNARY if self.text.startswith("-") else POSTFIX
 
     def render(self) -> str:
@@ -126,10 +126,10 @@ class IntLiteral(Expr):
     must be in range); the most negative value is spelled `-2147483647 - 1`, as limits.h does."""
 
     value: int
-    ctype: str = "int"
+    ctype: str = "int"  # pyright: ignore[reportIncompatibleVariableOverride]  # frozen field
 
     @property
-    def precedence(self) -> int:  # type: ignore[override]
+    def precedence(self) -> int:  # pyright: ignore[reportIncompatibleVariableOverride]  # read-only
         if self.value == _SMALLEST.get(self.ctype):
             return ADDITIVE
         return UNARY if self.value < 0 else POSTFIX
@@ -163,7 +163,7 @@ class Unary(Expr):
 
 @dataclass(frozen=True, eq=False)
 class Cast(Expr):
-    ctype: str  # type: ignore[assignment]
+    ctype: str  # pyright: ignore[reportIncompatibleVariableOverride]  # frozen field
     operand: Expr
     precedence = UNARY
 
@@ -182,7 +182,7 @@ class Binary(Expr):
     ctype: str | None = None
 
     @property
-    def precedence(self) -> int:  # type: ignore[override]
+    def precedence(self) -> int:  # pyright: ignore[reportIncompatibleVariableOverride]  # read-only
         return BINARY_PRECEDENCE[self.op]
 
     def render(self) -> str:

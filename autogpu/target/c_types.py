@@ -16,14 +16,14 @@ Canonical spellings (no header needed, same in nvcc and g++ on LP64):
 from __future__ import annotations
 
 from enum import Enum, auto
+from typing import TypeGuard
 
 import numpy as np
 from xdsl.dialects.builtin import Float32Type, Float64Type
 from xdsl.ir import Attribute
 
-from autogpu.target.c_expr import Cast, Expr, IntLiteral, Literal, Unary
-
 from autogpu.dialects.signature import C_TYPES, UnsupportedType, ir_width, of_ir
+from autogpu.target.c_expr import Cast, Expr, IntLiteral, Literal, Unary
 
 __all__ = ["UnsupportedType", "ir_width"]
 
@@ -46,7 +46,7 @@ def is_float(ctype: str | None) -> bool:
     return ctype in FLOAT_CTYPES
 
 
-def is_integer(ctype: str | None) -> bool:
+def is_integer(ctype: str | None) -> TypeGuard[str]:
     return ctype in INTEGER_CTYPES
 
 

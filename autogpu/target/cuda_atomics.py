@@ -146,7 +146,7 @@ def subword_view(element: str) -> SubwordView | None:
 
 
 def _subword_helper(kind: str, element: str) -> tuple[str, str]:
-    bits, unsigned, signed = _SUBWORD[element]
+    bits, _unsigned, signed = _SUBWORD[element]
     view = SubwordView(bits)
     name = f"agpu_atomic_{kind}_u{bits}"
     combine = _SUBWORD_COMBINE[kind].format(S=signed)

@@ -14,24 +14,18 @@ from collections.abc import Sequence
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import MemRefType
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from autogpu.target.c_expr import Binary, Expr, IntLiteral, Name
-from autogpu.target.c_names import Scopes
 from autogpu.target.c_types import Mode, UnsupportedType, convert, ctype_of
 from autogpu.target.cuda_exprs import negate, pair, select
+from autogpu.target.kernel_state import KernelState
 
 INDENT = "  "
 
 
-class ControlFlow:
-    """Mixin of `KernelEmitter` printing the scf ops; the emitter provides the state below and
-    `fail`, `line`, `nested`, `capture`, `value`, `block` and `bind`."""
-
-    exprs: dict[SSAValue, Expr]
-    scopes: Scopes
-    lines: list[str]
-    depth: int
+class ControlFlow(KernelState):
+    """Mixin of `KernelEmitter` printing the scf ops; the emitter provides its `KernelState`."""
 
     def declare_variable(self, result: SSAValue, hint: str | None, init: Expr | None) -> Name:
         try:
@@ -171,7 +165,7 @@ class ControlFlow:
         results: list[Name] = []
         forwarded: list[tuple[Name, SSAValue]] = []
         for k, value in enumerate(condition_op.args):
-            if value in before.args:
+            if isinstance(value, BlockArgument) and value in before.args:
                 results.append(carried[list(before.args).index(value)])
             else:
                 hint = op.res[k].name_hint or after.args[k].name_hint

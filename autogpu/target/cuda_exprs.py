@@ -47,7 +47,6 @@ from autogpu.target.c_types import (
     width,
 )
 
-
 INTEGER_WIDTHS = {name: bits for name, (_, bits) in INTEGER_CTYPES.items()}
 _UNSIGNED_BY_WIDTH = {32: "unsigned", 64: "unsigned long long"}
 
@@ -511,7 +510,8 @@ def _library_call(op: Operation, args: Sequence[Expr], _: dict[str, str]) -> Exp
 def _fpowi(op: Operation, args: Sequence[Expr], _: dict[str, str]) -> Expr:
     want = ctype_of(op.results[0].type)
     exponent = convert(args[1], ctype_of(op.operands[1].type), Mode.PRESERVE)
-    return call(_math_name("pow", want), [convert(args[0], want, Mode.EXACT), Cast(want, exponent)], want)
+    base = convert(args[0], want, Mode.EXACT)
+    return call(_math_name("pow", want), [base, Cast(want, exponent)], want)
 
 
 def _int_math(op: Operation, args: Sequence[Expr], helpers: dict[str, str]) -> Expr:

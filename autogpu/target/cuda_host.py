@@ -19,20 +19,20 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
     IntegerAttr,
-    StringAttr,
-    UnitAttr,
     ModuleOp,
+    StringAttr,
     SymbolRefAttr,
+    UnitAttr,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
+from autogpu.diagnostics import CompileError, location_of
+from autogpu.dialects.signature import CSignature, maps_of, of_ir
 from autogpu.target import launch_sizes
 from autogpu.target.c_types import UnsupportedType, ir_width
 from autogpu.target.cuda_memory import static_shared_bytes
 from autogpu.target.launch_sizes import Size
 from autogpu.target.requirements import requirements_of
-from autogpu.dialects.signature import CSignature, maps_of, of_ir
-from autogpu.diagnostics import CompileError, location_of
 
 
 def describe_host_function(
@@ -71,7 +71,9 @@ def describe_host_function(
             return launch_sizes.constant(attr.value.data, _width(value))
         args = [expression(o, op) for o in op.operands]
         if op.name == "arith.cmpi":
-            return launch_sizes.compare(op.properties["predicate"].value.data, args)
+            predicate = op.properties["predicate"]
+            assert isinstance(predicate, IntegerAttr)
+            return launch_sizes.compare(predicate.value.data, args)
         if op.name in ("arith.andi", "arith.ori", "arith.xori") and _width(value) == 1:
             return launch_sizes.logical(op.name, args)
         if op.name not in launch_sizes.OPS:

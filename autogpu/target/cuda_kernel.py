@@ -17,6 +17,10 @@ from xdsl.dialects.arith import CMPI_COMPARISON_OPERATIONS
 from xdsl.dialects.builtin import IntegerAttr, MemRefType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
+from autogpu.diagnostics import CompileError, location_of
+from autogpu.dialects.agpu_combine import ShuffleDownOp, ThreadFenceOp
+from autogpu.dialects.agpu_sync import AtomicUpdateOp, CriticalOp
+from autogpu.dialects.signature import CParameter, CSignature, resolve
 from autogpu.target.c_expr import Binary, Call, Expr, Index, IntLiteral, Name
 from autogpu.target.c_names import RESERVED, Scopes
 from autogpu.target.c_types import (
@@ -30,9 +34,6 @@ from autogpu.target.c_types import (
 )
 from autogpu.target.cuda_atomics import ATOMIC_KINDS, AtomicUnsupported, atomic_call
 from autogpu.target.cuda_control import INDENT, ControlFlow
-from autogpu.target.cuda_sync import SYNC_WRITERS, Synchronization, writes_to
-from autogpu.dialects.agpu_sync import AtomicUpdateOp, CriticalOp
-from autogpu.dialects.agpu_combine import ShuffleDownOp, ThreadFenceOp
 from autogpu.target.cuda_exprs import (
     Unsupported,
     build_expression,
@@ -47,9 +48,7 @@ from autogpu.target.cuda_memory import (
     is_global,
     is_workgroup,
 )
-from autogpu.dialects.signature import CParameter, CSignature, resolve
-from autogpu.diagnostics import CompileError, location_of
-
+from autogpu.target.cuda_sync import SYNC_WRITERS, Synchronization, writes_to
 
 # Uses under which a value computed as `unsigned` is best declared `unsigned` (rather than
 # converted back to `int`): unsigned ops and ops that wrap the same either way.
@@ -225,7 +224,7 @@ class KernelEmitter(Synchronization, ControlFlow):
             if use is None or use.operation not in position:
                 continue
             user = use.operation
-            reading = isinstance(op, memref.LoadOp) or _is_pure_if(op) and _reads(op)
+            reading = isinstance(op, memref.LoadOp) or (_is_pure_if(op) and _reads(op))
             reading = reading or any(reads.get(o, False) for o in op.operands if o in self.inline)
             if needs_atomic_operands(user):
                 continue

@@ -8,16 +8,17 @@ from dataclasses import dataclass
 
 from xdsl.dialects import gpu, memref
 from xdsl.dialects.builtin import (
+    IntAttr,
     IntegerAttr,
     MemRefType,
     NoneAttr,
-    StringAttr,
     StridedLayoutAttr,
+    StringAttr,
 )
 from xdsl.ir import Attribute
 
-from autogpu.target.c_expr import Expr
 from autogpu.dialects.signature import of_ir
+from autogpu.target.c_expr import Expr
 
 # NVVM's numbering, which is what plain xDSL can parse (`memref<256xf32, 3 : i32>`), as
 # convert-agpu-to-gpu writes workgroup memory.
@@ -85,7 +86,7 @@ def _is_identity(layout: StridedLayoutAttr, type: MemRefType) -> bool:
     for size in reversed(shape):
         expected.append(stride)
         stride *= max(size, 1)
-    strides = [s.data if hasattr(s, "data") else s for s in layout.strides.data]
+    strides = [s.data if isinstance(s, IntAttr) else s for s in layout.strides.data]
     offset = layout.offset
-    offset_value = offset.data if hasattr(offset, "data") else offset
+    offset_value = offset.data if isinstance(offset, IntAttr) else offset
     return offset_value == 0 and strides == list(reversed(expected))

@@ -4,7 +4,8 @@
 exists for 32- and 64-bit unsigned words): read the current bits, compute the new value from
 them with the op's region, swap if the element still holds what was read, else retry with what
 it holds now. An 8- or 16-bit element is swapped as part of the aligned 32-bit word that holds
-it, only its bits changed (an update of a neighbouring element makes the swap fail and retry). A read (the region yields its argument) is one volatile load, which is atomic
+it, only its bits changed (an update of a neighbouring element makes the swap fail and retry).
+A read (the region yields its argument) is one volatile load, which is atomic
 for an aligned 32- or 64-bit word.
 
 `agpu.critical` → a spin lock per name, a `__device__ int` (0: free), taken with `atomicCAS`:
@@ -36,6 +37,7 @@ from autogpu.dialects.agpu_sync import AtomicUpdateOp, CriticalOp
 from autogpu.target.c_expr import Expr, Name
 from autogpu.target.c_types import Mode, convert
 from autogpu.target.cuda_atomics import AtomicUnsupported, SubwordView, bit_view, subword_view
+from autogpu.target.kernel_state import KernelState
 
 LOCK_PREFIX = "agpu_lock"
 MAX_BACKOFF_NS = 32768
@@ -49,9 +51,9 @@ def lock_name(op: CriticalOp) -> str:
     return f"{LOCK_PREFIX}_{name}" if name else LOCK_PREFIX
 
 
-class Synchronization:
-    """Mixin of `KernelEmitter`: it provides `line`, `nested`, `block`, `value`, `access`,
-    `scopes`, `exprs`, `helpers` and `fail`."""
+class Synchronization(KernelState):
+    """Mixin of `KernelEmitter` printing the atomic and critical ops; the emitter provides its
+    `KernelState`."""
 
     def atomic_update(self, op: AtomicUpdateOp) -> None:
         target = self.access(op.memref, op.indices, op)

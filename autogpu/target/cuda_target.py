@@ -17,14 +17,14 @@ from xdsl.dialects import func, gpu, memref
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, NoneAttr
 from xdsl.utils.target import Target
 
-from autogpu.target.cuda_exprs import HELPER_ORDER
-from autogpu.target.cuda_host import describe_module
+from autogpu.diagnostics import CompileError, location_of
 from autogpu.target.c_expr import Name
 from autogpu.target.c_names import sanitize
 from autogpu.target.c_types import UnsupportedType, ctype_of, float_literal, int_literal
+from autogpu.target.cuda_exprs import HELPER_ORDER
+from autogpu.target.cuda_host import describe_module
 from autogpu.target.cuda_kernel import KernelEmitter
 from autogpu.target.cuda_memory import Memory
-from autogpu.diagnostics import CompileError, location_of
 
 LAUNCH_COMMENT = "// autogpu-launch: "
 
@@ -110,7 +110,10 @@ def device_global(op: memref.GlobalOp, globals: dict[str, Memory]) -> str:
     initializer = ""
     initial = op.initial_value
     if isinstance(initial, DenseIntOrFPElementsAttr):
-        values = list(initial.get_values())
+        values: list[int | float] = []
+        for v in initial.get_values():
+            assert not isinstance(v, tuple), "complex: ctype_of refused it above"
+            values.append(v)
         if initial.is_splat() and len(values) == 1:
             count = 1
             for size in shape:

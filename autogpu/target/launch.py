@@ -66,7 +66,7 @@ _COMPARISONS = {"<": lambda x, y: x < y, "<=": lambda x, y: x <= y, ">": lambda 
 class _Value:
     """An integer of the language with its C type: `unsigned long long` or `long long`."""
 
-    __slots__ = ("value", "unsigned")
+    __slots__ = ("unsigned", "value")
 
     def __init__(self, value: int, unsigned: bool):
         self.value = value
@@ -177,8 +177,8 @@ class _Parser:
 
     def parse(self) -> int:
         value = self.logical_or()
-        if self.peek() is not None:
-            raise self.error(f"unexpected {self.peek()[1]!r}")  # type: ignore[index]
+        if (token := self.peek()) is not None:
+            raise self.error(f"unexpected {token[1]!r}")
         return value.value
 
     def logical_or(self) -> _Value:
@@ -223,14 +223,14 @@ class _Parser:
         value = self.term()
         while (token := self.peek()) in (("op", "+"), ("op", "-")):
             self.pos += 1
-            value = self.combine(token[1], value, self.term())  # type: ignore[index]
+            value = self.combine(token[1], value, self.term())
         return value
 
     def term(self) -> _Value:
         value = self.unary()
         while (token := self.peek()) in (("op", "*"), ("op", "/"), ("op", "%")):
             self.pos += 1
-            value = self.combine(token[1], value, self.unary())  # type: ignore[index]
+            value = self.combine(token[1], value, self.unary())
         return value
 
     def unary(self) -> _Value:
@@ -317,4 +317,4 @@ def launch_config(
     if len(grid) != 3 or len(block) != 3:
         raise ValueError(f"launch of {launch.get('kernel')!r}: grid and block need 3 sizes")
     shared = evaluate(launch.get("dynamic_shared_bytes", "0"), scalars)
-    return grid, block, shared  # type: ignore[return-value]
+    return grid, block, shared

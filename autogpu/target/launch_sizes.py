@@ -12,7 +12,8 @@ signed reading: the evaluator rejects anything outside the signed 64-bit range, 
 congruent value is the signed reading. One of type `unsigned long long` (an `unsigned long`
 parameter, or a `(unsigned long long)` cast, and arithmetic on them, which wraps modulo 2^64 as
 in C) is its unsigned reading, and gets `(long long)` where the signed one is needed: an
-`unsigned long` loop from `lo` to `n` launches `max(((long long)(n - min(lo, n)) + 255) / 256, 1)`. Arithmetic on C `int` values is taken not to overflow, as C (and the kernels,
+`unsigned long` loop from `lo` to `n` launches `max(((long long)(n - min(lo, n)) + 255) / 256, 1)`.
+Arithmetic on C `int` values is taken not to overflow, as C (and the kernels,
 compiled without `-fwrapv`) takes it: `m - 1` on `int m` is printed as is.
 """
 

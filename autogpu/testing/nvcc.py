@@ -40,7 +40,7 @@ def nvcc_path() -> str | None:
 
 @functools.cache
 def _nvcc_version(nvcc: str) -> str:
-    return subprocess.run([nvcc, "--version"], capture_output=True, text=True).stdout
+    return subprocess.run([nvcc, "--version"], capture_output=True, text=True, check=False).stdout
 
 
 def _cache_dir() -> Path:
@@ -74,7 +74,7 @@ def compile_with_nvcc(source: str, flags: tuple[str, ...] = DEFAULT_FLAGS) -> Nv
                 [nvcc, *flags, str(path), "-o", str(Path(tmp) / "kernels.o")],
                 capture_output=True,
                 text=True,
-                cwd=tmp,
+                cwd=tmp, check=False,
             )
         result = NvccResult(run.returncode == 0, (run.stdout + run.stderr).strip())
         cache.parent.mkdir(parents=True, exist_ok=True)

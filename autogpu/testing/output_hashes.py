@@ -24,6 +24,7 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -37,7 +38,7 @@ def digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _compile_outputs(example: Path, pipeline: str, options: dict[str, object]) -> dict[str, str]:
+def _compile_outputs(example: Path, pipeline: str, options: dict[str, Any]) -> dict[str, str]:
     import autogpu
     from autogpu.diagnostics import CompileError
 
@@ -61,7 +62,7 @@ UNSAMPLED_OPTIONS = {
 """Tuned options the sample leaves at their defaults, and why."""
 
 
-def _space_sample() -> list[dict[str, object]]:
+def _space_sample() -> list[dict[str, Any]]:
     from autogpu.passes.pipelines import AutogpuOptimizePipeline
 
     space = AutogpuOptimizePipeline.TUNING_SPACE
@@ -123,7 +124,7 @@ def filecheck_hashes() -> dict[str, dict[str, str]]:
             continue
         for number, command in enumerate(_run_lines(path)):
             result = subprocess.run(shlex.split(command.replace("2>&1", "").replace(
-                "2>/dev/null", "")), capture_output=True, text=True, cwd=ROOT)
+                "2>/dev/null", "")), capture_output=True, text=True, cwd=ROOT, check=False)
             name = f"{path.relative_to(FILECHECK)} RUN {number}"
             stdout, stderr = (text.replace(str(ROOT), "<root>")  # a checkout's own folder
                               for text in (result.stdout, result.stderr))
@@ -147,7 +148,7 @@ def compare(before: dict[str, dict[str, str]], after: dict[str, dict[str, str]])
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--compare", metavar="JSON", help="compare with an earlier run")
     parser.add_argument("--no-filecheck", action="store_true", help="skip the RUN lines")
     args = parser.parse_args(argv)

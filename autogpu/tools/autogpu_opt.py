@@ -19,8 +19,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Operation, Region
 from xdsl.parser import Parser
-from xdsl.utils.arg_spec import ArgSpecParseError
 from xdsl.utils.exceptions import (
+    ArgSpecParseError,
     DiagnosticException,
     MultipleSpansParseError,
     ParseError,
@@ -223,9 +223,10 @@ def ir_syntax_error(e: ParseError) -> CompileError:
     message = e.msg
     if isinstance(e, MultipleSpansParseError):
         message += "".join(f"\n{span.print_with_context(note)}" for span, note in e.refs)
-    line = e.span.input.content[e.span.input.get_start_of_line(e.span.start) :].split("\n")[0]
-    if isinstance(line, bytes):
-        line = line.decode("utf-8", errors="replace")
+    rest = e.span.input.content[e.span.input.get_start_of_line(e.span.start) :]
+    if isinstance(rest, bytes):  # xDSL inputs may hold bytes
+        rest = rest.decode("utf-8", errors="replace")
+    line = rest.split("\n")[0]
     return CompileError(message, SourceLocation(where.file, where.line, where.col), line)
 
 

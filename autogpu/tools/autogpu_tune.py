@@ -74,7 +74,8 @@ def _devices(text: str) -> list[int]:
     try:
         devices = [int(d) for d in text.split(",") if d.strip()]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected GPU indices like 0 or 0,1, got '{text}'") from None
+        raise argparse.ArgumentTypeError(
+            f"expected GPU indices like 0 or 0,1, got '{text}'") from None
     if not devices or any(d < 0 for d in devices):
         raise argparse.ArgumentTypeError(f"expected GPU indices like 0 or 0,1, got '{text}'")
     return devices

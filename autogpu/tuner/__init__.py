@@ -8,8 +8,8 @@ resumable (a persistent SQLite cache shared by concurrent tuners). See docs/tune
                           arrays={"x": "n", "y": "n"})
 """
 
-from autogpu.tuner.space import Parameter, Restriction, Space
 from autogpu.tuner.driver import TuneOptions, TuneResult, prepare, run, tune
+from autogpu.tuner.space import Parameter, Restriction, Space
 
 __all__ = ["Parameter", "Restriction", "Space", "TuneOptions", "TuneResult", "prepare", "run",
            "tune"]

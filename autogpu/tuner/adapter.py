@@ -18,12 +18,13 @@ import subprocess
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from types import NoneType, UnionType
 from typing import Any, Protocol
 
 from xdsl.dialects import func
+from xdsl.dialects.builtin import IntegerAttr, MemRefType
 
 from autogpu.api import Kernel
 from autogpu.api import compile as compile_c
@@ -67,7 +68,7 @@ def parse_pipeline_spec(spec: str) -> list[PassSpec]:
 
     try:
         specs = list(parse_pipeline(spec))
-    except Exception as e:  # xDSL raises ArgSpecParseError/ValueError
+    except ValueError as e:  # xDSL's ArgSpecParseError is one
         raise CompileError(f"invalid pipeline '{spec}': {e}") from None
     available = _available_passes()
     result = []
@@ -84,11 +85,12 @@ def parse_pipeline_spec(spec: str) -> list[PassSpec]:
 
 def format_pipeline(passes: list[PassSpec]) -> str:
     """The inverse of parse_pipeline_spec: `name{opt=v ...}` joined by commas."""
-    from xdsl.utils.arg_spec import ArgSpec
+    from xdsl.utils.arg_spec import ArgSpec, ParameterListType
 
     parts = []
     for p in passes:
-        params = {k: tuple(v) if isinstance(v, (tuple, list)) else (v,) for k, v in p.options.items()}
+        params: dict[str, ParameterListType] = {k: tuple(v) if isinstance(v, tuple | list) else (v,)
+                  for k, v in p.options.items()}
         parts.append(str(ArgSpec(p.name, params)))
     return ",".join(parts)
 
@@ -212,7 +214,8 @@ def array_reductions(function: func.FuncOp) -> int:
     """How many array reductions the parallel loops of a frontend function have (their
     strategy is tuned: convert-agpu-to-gpu's `array_reduction`)."""
     return sum(1 for op in function.walk() if isinstance(op, ParallelForOp)
-               for _, var in op.reduction_list if var.type.get_shape())  # pyright: ignore
+               for _, var in op.reduction_list
+               if isinstance(var.type, MemRefType) and var.type.get_shape())
 
 
 def scalar_reductions(function: func.FuncOp) -> int:
@@ -231,8 +234,12 @@ def parallel_depth(function: func.FuncOp) -> int:
 def thread_limit(function: func.FuncOp) -> int | None:
     """The smallest OpenMP `thread_limit(N)` recorded on the function's parallel loops
     (`agpu.thread_limit`, docs/ir.md): the threads per block the user allows, None if no limit."""
-    limits = [op.attributes["agpu.thread_limit"].value.data for op in function.walk()
-              if "agpu.thread_limit" in op.attributes]  # fmt: skip
+    limits: list[int] = []
+    for op in function.walk():
+        limit = op.attributes.get("agpu.thread_limit")
+        if limit is not None:
+            assert isinstance(limit, IntegerAttr)
+            limits.append(limit.value.data)
     return min(limits, default=None)
 
 
@@ -336,7 +343,10 @@ class Executor(Protocol):
     function's launches on arguments in C parameter order, outputs in place. `CudaProgram` also
     has `time` (CUDA-event timing, see `time_program`)."""
 
-    def run(self, function_name: str, /, *args: Argument) -> None: ...
+    def run(
+        self, function_name: str, /, *args: Argument | tuple[Argument, ...] | dict[str, Argument]
+    ) -> None:
+        """`run(fn, *args)`, or `run(fn, args, named)` where the executor takes no varargs."""
 
 
 def make_program(artifact: Artifact, backend: str, device: int = 0) -> Executor:
@@ -447,7 +457,7 @@ def cache_folder(kind: str):
 COMPILER_SUFFIXES = (".py", ".lark", ".h")
 
 
-@lru_cache(maxsize=None)
+@cache
 def compiler_fingerprint() -> str:
     """A hash of autogpu's own code (every .py, .lark and .h file of the package, by path and
     contents) and of the xDSL and lark it runs on, computed once per process: results measured
@@ -465,12 +475,12 @@ def compiler_fingerprint() -> str:
     return h.hexdigest()[:24]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _command_version(cmd: tuple[str, ...]) -> str:
     if shutil.which(cmd[0]) is None:
         return "none"
     try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=20).stdout
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=20, check=False).stdout
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     lines = [line for line in out.splitlines() if line.strip()]
@@ -520,7 +530,7 @@ def cuda_device_info(device: int) -> DeviceInfo:
     """Name, compute capability, driver version and limits of the GPU (in the measurement
     process, after select_gpu: it initialises CUDA)."""
     try:
-        import pycuda.driver as drv
+        import pycuda.driver as drv  # pyright: ignore[reportMissingImports]  # GPU hosts only
     except ImportError:
         raise CompileError("the cuda backend needs pycuda and an NVIDIA GPU (pip install -e "
                            "'.[gpu]'); --backend cpu tunes on the CPU emulation instead") from None

@@ -30,7 +30,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from autogpu.diagnostics import CompileError
 
@@ -231,10 +231,10 @@ class Cache:
     def close(self) -> None:
         self._conn.close()
 
-    def __enter__(self) -> Cache:
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     @contextmanager
@@ -309,7 +309,8 @@ class Cache:
                     return Claim("done", record)
                 if record.status == "claimed" and record.owner != self.owner:
                     claimed_at = row[self._col("claimed_at")] or 0.0
-                    if now - claimed_at < self.lease_seconds and not _owner_is_dead(record.owner or ""):
+                    alive = not _owner_is_dead(record.owner or "")
+                    if now - claimed_at < self.lease_seconds and alive:
                         return Claim("busy", owner=record.owner)
             c.execute(
                 "INSERT OR REPLACE INTO variants (key, context, params, status, owner, claimed_at)"
@@ -402,7 +403,7 @@ class Cache:
         return cls._COLUMNS.index(name)
 
     def _record(self, row: tuple[Any, ...]) -> Record:
-        get = dict(zip(self._COLUMNS, row))
+        get: dict[str, Any] = dict(zip(self._COLUMNS, row))
 
         def parsed(column: str, empty: Any) -> Any:
             text = get[column]

@@ -9,8 +9,8 @@ runs one tuner (single.py) or several workers (workers.py), and writes the outpu
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
-from typing import TextIO
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, TextIO
 
 from autogpu.api import Kernel
 from autogpu.diagnostics import CompileError
@@ -56,8 +56,15 @@ def run(prepared: Prepared, *, out: TextIO | None = None) -> TuneResult:
                       measured=session.measured, stopped_by=session.stopped_by, out=out)
 
 
+@dataclass
+class TunedKernel(Kernel):
+    """The kernel `tune` chose, with the run that chose it (`tuning`)."""
+
+    tuning: TuneResult = field(kw_only=True, repr=False)
+
+
 def tune(path_or_source: str, pipeline: str = "autogpu-optimize", function: str | None = None, *,
-         sizes: Mapping[str, SizeValue], backend: str = "cuda", **options: object) -> Kernel:
+         sizes: Mapping[str, SizeValue], backend: str = "cuda", **options: Any) -> TunedKernel:
     """Tune a C kernel and return the fastest verified variant as a callable `Kernel`.
 
         kernel = autogpu.tune("examples/saxpy.c", sizes={"n": 1 << 20}, strategy="model",
@@ -67,7 +74,8 @@ def tune(path_or_source: str, pipeline: str = "autogpu-optimize", function: str 
 
     Keyword options are the fields of `TuneOptions`' groups, spelled flat (space, restrictions,
     budget, time_limit, cache, output_dir, jobs, workers, ...; `options.flat_names()`). The
-    returned kernel carries the run's `TuneResult` as `kernel.tuning`. Raises CompileError if no variant passes verification.
+    returned kernel carries the run's `TuneResult` as `kernel.tuning`. Raises CompileError if no
+    variant passes verification.
     """
     o = TuneOptions(kernel=str(path_or_source), pipeline=pipeline, function=function,
                     sizes=dict(sizes), backend=backend, **options)
@@ -80,10 +88,10 @@ def tune(path_or_source: str, pipeline: str = "autogpu-optimize", function: str 
         raise CompileError(f"no variant of {result.function} passed verification{detail}")
     kernel = adapter.compile_kernel(prepared.source, prepared.filename, result.function,
                                     result.best_pipeline)
-    kernel.tuning = result
-    return kernel
+    return TunedKernel(**{f.name: getattr(kernel, f.name) for f in fields(Kernel)}, tuning=result)
 
 
 __all__ = ["BACKENDS", "TUNER_VERSION", "KernelOptions", "MeasurementOptions", "OutputOptions",
-           "Prepared", "SearchOptions", "TuneOptions", "TuneResult", "compare_from_cache",
-           "confirmed_best", "context_description", "prepare", "run", "tune", "write_outputs"]
+           "Prepared", "SearchOptions", "TuneOptions", "TuneResult", "TunedKernel",
+           "compare_from_cache", "confirmed_best", "context_description", "prepare", "run", "tune",
+           "write_outputs"]

@@ -245,6 +245,9 @@ def _eval(node: ast.AST, env: Mapping[str, Any], fns: Mapping[str, Callable], te
             return [_eval(e, env, fns, text) for e in elts]
         case ast.Call(func=ast.Name(id=fn), args=args, keywords=keywords):
             values = [_eval(a, env, fns, text) for a in args]
-            kwargs = {k.arg: _eval(k.value, env, fns, text) for k in keywords}
+            kwargs: dict[str, Any] = {}
+            for k in keywords:
+                assert k.arg is not None  # parse() refuses `**` arguments
+                kwargs[k.arg] = _eval(k.value, env, fns, text)
             return fns[fn](*values, **kwargs)
     raise ExprError(f"'{text}': cannot evaluate {type(node).__name__}")

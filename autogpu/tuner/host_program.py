@@ -28,7 +28,7 @@ import shlex
 import statistics
 import subprocess
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -42,6 +42,7 @@ from autogpu.target.launch_steps import counters, steps_of, to_cxx
 from autogpu.tuner import adapter
 from autogpu.tuner.kernel import KernelCompiler, compile_task
 from autogpu.tuner.measure import Measurer, Outcome
+from autogpu.tuner.values import DeviceInfo
 
 if TYPE_CHECKING:  # options.py refers to HostProgram the same way
     from autogpu.tuner.options import TuneOptions
@@ -51,7 +52,7 @@ UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
 MARKER = re.compile(r"^(?P<indent>[ \t]*)//[ \t]*autogpu:[ \t]*time(?P<args>[^\n]*)$")
 _OUTPUT_TAIL = 1500
 
-TIMING_PRELUDE = r"""// ---- inserted by autogpu-tune: timing and error checks around marked launches ----
+TIMING_PRELUDE = r"""// ---- inserted by autogpu-tune: timing and error checks around marked kernels
 #include <stdio.h>
 #include <stdlib.h>
 #ifdef __CUDACC__
@@ -71,7 +72,8 @@ TIMING_PRELUDE = r"""// ---- inserted by autogpu-tune: timing and error checks a
   printf("autogpu-time-ms: %.6f\n", agpu_ms); fflush(stdout); } while (0)
 #else
 #include <time.h>
-#define AUTOGPU_TIME_BEGIN() struct timespec agpu_t0, agpu_t1; clock_gettime(CLOCK_MONOTONIC, &agpu_t0)
+#define AUTOGPU_TIME_BEGIN() struct timespec agpu_t0, agpu_t1; \
+  clock_gettime(CLOCK_MONOTONIC, &agpu_t0)
 #define AUTOGPU_TIME_END() do { clock_gettime(CLOCK_MONOTONIC, &agpu_t1); \
   printf("autogpu-time-ms: %.6f\n", (agpu_t1.tv_sec - agpu_t0.tv_sec) * 1e3 + \
          (agpu_t1.tv_nsec - agpu_t0.tv_nsec) * 1e-6); fflush(stdout); } while (0)
@@ -294,11 +296,12 @@ def host_compile_task(source: str, filename: str, function: str, pipeline: str, 
     (directory / "params.json").write_text(json.dumps(dict(config), indent=2, default=str))
     values = _values(host, directory, config)
     if instrumented is not None:
+        assert host.host_source is not None  # what was instrumented
         (directory / Path(host.host_source).name).write_text(instrumented)
     command = substitute(host.build, values)
     try:
         done = subprocess.run(command, shell=True, cwd=directory, capture_output=True, text=True,
-                              timeout=max(host.timeout, 300.0))
+                              timeout=max(host.timeout, 300.0), check=False)
     except subprocess.TimeoutExpired:
         raise HostBuildError(f"build did not finish: {command}") from None
     if done.returncode != 0:
@@ -327,12 +330,13 @@ class HostCompiler(KernelCompiler):
     @cached_property
     def instrumented(self) -> str | None:
         """The host source with the timing code, made once for every variant."""
+        assert self.host is not None  # a HostCompiler is made with its host program
         if self.host.host_source is None:
             return None
         path = Path(self.host.host_source)
         return instrument(path.read_text(), str(path))
 
-    def task(self, config: Mapping[str, Any]):
+    def task(self, config: Mapping[str, Any]) -> tuple[Callable[..., Any], tuple[Any, ...]]:
         return host_compile_task, (self.source, self.filename, self.function,
                                    self.pipeline(config), self.hook, self.host,
                                    self.instrumented, dict(config))
@@ -350,7 +354,7 @@ class HostMeasurer(Measurer):
 
     host: HostProgram
 
-    def setup(self) -> dict[str, Any]:
+    def setup(self) -> DeviceInfo:
         return {"backend": "host-program", "program": self.host.fingerprint()}
 
     def measure(self, config: Mapping[str, Any], artifact: Any) -> Outcome:
@@ -359,7 +363,7 @@ class HostMeasurer(Measurer):
         start = time.perf_counter()
         try:
             done = subprocess.run(command, shell=True, cwd=directory, capture_output=True,
-                                  text=True, timeout=self.host.timeout)
+                                  text=True, timeout=self.host.timeout, check=False)
         except subprocess.TimeoutExpired:
             return Outcome.failed("timeout", f"'{command}' did not finish within "
                                   f"{self.host.timeout:g} s")

@@ -123,8 +123,8 @@ def array_lengths(params: Sequence[Param], sizes: Mapping[str, Any],
         elif p.extents:
             lengths[name] = _extents_product(name, p.extents, sizes)
             continue
-        elif inferred is not None and inferred.get(name) is not None:
-            lengths[name] = int(inferred[name])  # type: ignore[arg-type]
+        elif inferred is not None and (length := inferred.get(name)) is not None:
+            lengths[name] = int(length)
             continue
         else:
             missing.append(name)
@@ -137,7 +137,8 @@ def array_lengths(params: Sequence[Param], sizes: Mapping[str, Any],
             if isinstance(value, float) and value.is_integer():
                 value = int(value)
             else:
-                raise CompileError(f"length of array '{name}' ({text}) is {value!r}, not an integer")
+                raise CompileError(
+                    f"length of array '{name}' ({text}) is {value!r}, not an integer")
         if value < 0:
             raise CompileError(f"length of array '{name}' ({text}) is negative: {value}")
         lengths[name] = int(value)
@@ -220,7 +221,7 @@ def _subscript_data(p: Param, n: int, values: Any, rng: np.random.Generator) -> 
     kind = np.dtype(p.dtype).kind
     low, high = (int(np.iinfo(p.dtype).min), int(np.iinfo(p.dtype).max)) if kind in "iu" else (0, 1)
     lo, hi = max(values.lo, low), min(values.hi, high)
-    if lo > hi or values.distinct and n > hi - lo + 1:
+    if lo > hi or (values.distinct and n > hi - lo + 1):
         raise CompileError(f"cannot generate values for the index array '{p.name}': the "
                            f"{n} values that keep its subscripts in bounds ({values.lo}.."
                            f"{values.hi}) do not fit in {p.dtype}; give its data with --input "
@@ -261,7 +262,7 @@ def _load(p: Param, path: str | Path, length: int | None) -> Any:
         raise CompileError(f"--input {p.name}: no such file {path}")
     try:
         data = np.load(path, allow_pickle=False)
-    except Exception as e:
+    except (OSError, ValueError, EOFError) as e:  # unreadable, not .npy, truncated
         raise CompileError(f"--input {p.name}: cannot read {path}: {e}") from None
     return _as_input(p, data, length, f"--input {p.name}", str(path))
 
@@ -302,5 +303,6 @@ def reduction_length(sizes: Mapping[str, Any], given: str | int | None,
         return max(1, int(value))
     if inferred is not None:
         return max(1, int(inferred))
-    ints = [int(v) for v in sizes.values() if isinstance(v, (int, np.integer)) and not isinstance(v, bool)]
+    ints = [int(v) for v in sizes.values()
+            if isinstance(v, int | np.integer) and not isinstance(v, bool)]
     return max([1, *ints])

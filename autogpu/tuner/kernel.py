@@ -71,7 +71,7 @@ class KernelCompiler:
     def pipeline(self, config: Mapping[str, Any]) -> str:
         return adapter.format_pipeline(self.space.pipeline(config))
 
-    def task(self, config: Mapping[str, Any]):
+    def task(self, config: Mapping[str, Any]) -> tuple[Callable[..., Any], tuple[Any, ...]]:
         return compile_task, (self.source, self.filename, self.function, self.pipeline(config),
                               self.hook, self.backend, self.arch, dict(config))
 

@@ -8,7 +8,8 @@ compares each of them with the reference (stage `verify`; `const` arrays can cha
 the kernel nor through the executors): once on the GPU, and on the CPU emulation once per thread
 order of `adapter.CPU_VERIFY_ORDERS` (shuffled, reversed), so that a race or a missing barrier
 that happens to agree with the serial order fails too. Then it times it (stage `time`): the
-executor's CUDA-event timer on the GPU (warm-up, median of repetitions, outputs restored between runs),
+executor's CUDA-event timer on the GPU (warm-up, median of repetitions, outputs restored between
+runs),
 wall-clock around the executor on the CPU (fresh inputs before each run, not timed).
 
 `Isolated` runs a measurer in a child process and waits at most `timeout` seconds per variant: a
@@ -43,9 +44,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from autogpu.runtime.arguments import KernelEnvironmentError
 from autogpu.tuner.lifetime import lifeline, run_tied
+from autogpu.tuner.values import DeviceInfo
 
 TOLERANCE_FACTOR = 8.0
 
@@ -144,7 +147,7 @@ def failure(stage: str, error: BaseException | str, order: str | None = None) ->
     return Outcome.failed(stage, text)
 
 
-def tolerance(dtype: np.dtype, reduction_length: int, factor: float = TOLERANCE_FACTOR) -> float:
+def tolerance(dtype: DTypeLike, reduction_length: int, factor: float = TOLERANCE_FACTOR) -> float:
     """rtol for floating-point outputs of `dtype` (0 for exact types)."""
     dtype = np.dtype(dtype)
     if dtype.kind not in "fc":
@@ -254,12 +257,12 @@ def compare(name: str, out: np.ndarray, ref: np.ndarray, rtol: float) -> str | N
 class Measurer:
     """Measures variants; lives in the measurement process. Subclasses must be picklable."""
 
-    def setup(self) -> dict[str, Any]:
+    def setup(self) -> DeviceInfo:
         """Initialise the device; returns its description (part of the cache context). Quick:
         the tuner starts compiling once it has this."""
         return {}
 
-    def static_info(self) -> dict[str, Any] | None:
+    def static_info(self) -> DeviceInfo | None:
         """The device description if it can be had without starting the measurement process
         (then the process starts only when a variant needs measuring: a run answered entirely
         from the cache never starts it); None otherwise."""
@@ -304,7 +307,7 @@ class KernelMeasurer(Measurer):
     def _uses_gpu(self) -> bool:
         return self.backend == "cuda" or getattr(self.reference, "backend", None) == "cuda"
 
-    def setup(self) -> dict[str, Any]:
+    def setup(self) -> DeviceInfo:
         from autogpu.tuner import adapter
 
         if self._uses_gpu():
@@ -312,7 +315,7 @@ class KernelMeasurer(Measurer):
         return adapter.cuda_device_info(self.device) if self.backend == "cuda" \
             else adapter.cpu_device_key()
 
-    def static_info(self) -> dict[str, Any] | None:
+    def static_info(self) -> DeviceInfo | None:
         from autogpu.tuner import adapter
 
         return None if self._uses_gpu() else adapter.cpu_device_key()
@@ -328,7 +331,7 @@ class KernelMeasurer(Measurer):
         args = self._fresh()
         try:
             self.reference.run(args, self.backend, self.device)
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 - any failure of the reference is reported
             raise MeasurementSetupError(f"the reference ({self.reference.name}) failed: "
                                         f"{_message(e)}") from None
         self._reference_outputs = args
@@ -348,7 +351,7 @@ class KernelMeasurer(Measurer):
 
         try:
             programs = adapter.verification_programs(artifact, self.backend, self.device)
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 - a variant's failure is recorded, never raised
             return failure("build", e)
         written = {i for i in _written_arrays(artifact, len(self.args))
                    if isinstance(self.args[i], np.ndarray)}
@@ -359,7 +362,7 @@ class KernelMeasurer(Measurer):
             args = self._fresh(written)
             try:
                 adapter.run_program(program, self.function, args)
-            except Exception as e:
+            except Exception as e:  # noqa: BLE001 - a variant's failure is recorded, never raised
                 return failure("launch", e, order)
             if self._reference_outputs is not None:
                 problem, error = self._verify(artifact, args, written)
@@ -373,7 +376,7 @@ class KernelMeasurer(Measurer):
                                          warmup=self.warmup, repetitions=self.repetitions)
             if times is None:
                 times = self._wall_times(program, written)
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 - a variant's failure is recorded, never raised
             return failure("time", e)
         return Outcome("ok", statistics.median(times), list(times), extra=extra)
 
@@ -382,6 +385,7 @@ class KernelMeasurer(Measurer):
         """The first written array that differs from the reference (None if none), and the
         largest normwise error."""
         worst = 0.0
+        assert self._reference_outputs is not None  # computed before any variant is measured
         for i in sorted(written):
             out, ref = args[i], self._reference_outputs[i]
             rtol = tolerance(out.dtype, self.reduction_length, self.tolerance_factor)
@@ -394,6 +398,7 @@ class KernelMeasurer(Measurer):
     def _scale(self, i: int) -> float:
         """The normwise scale of reference output i, computed once."""
         if i not in self._reference_scales:
+            assert self._reference_outputs is not None
             self._reference_scales[i] = reference_scale(self._reference_outputs[i])
         return self._reference_scales[i]
 
@@ -413,7 +418,7 @@ class KernelMeasurer(Measurer):
     def _name(self, artifact: Any, i: int) -> str:
         try:
             return artifact.entry["params"][i]["name"]
-        except Exception:
+        except (AttributeError, LookupError, TypeError):  # an artifact without a signature
             return f"argument {i}"
 
 
@@ -442,7 +447,7 @@ def _message(e: BaseException) -> str:
     text = str(e).strip() or type(e).__name__
     lines = text.splitlines()
     if len(lines) > 12:
-        text = "\n".join(lines[:6] + ["..."] + lines[-5:])
+        text = "\n".join([*lines[:6], "...", *lines[-5:]])
     return f"{type(e).__name__}: {text}" if not hasattr(e, "format") else text
 
 
@@ -454,9 +459,9 @@ class Local:
 
     def __init__(self, measurer: Measurer):
         self.measurer = measurer
-        self.device_info: dict[str, Any] | None = None
+        self.device_info: DeviceInfo | None = None
 
-    def start(self) -> dict[str, Any]:
+    def start(self) -> DeviceInfo:
         self.device_info = self.measurer.setup()
         self.measurer.prepare()
         return self.device_info
@@ -464,7 +469,7 @@ class Local:
     def measure(self, config: Mapping[str, Any], artifact: Any) -> Outcome:
         try:
             return self.measurer.measure(config, artifact)
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 - a variant's failure is recorded, never raised
             return failure("crash", e)
 
     def restart(self) -> None:
@@ -557,13 +562,13 @@ class Isolated:
         self.context = process_context(start_method)
         self.process = None
         self.conn = None
-        self.device_info: dict[str, Any] | None = None
+        self.device_info: DeviceInfo | None = None
         self.setup_timeout = max(120.0, timeout)  # initialising a device can take a while
         self._fresh = False  # the next measurement is the first of this process (it waits
         # for the reference too)
         self._ready_at = 0.0  # when the child started preparing
 
-    def start(self) -> dict[str, Any]:
+    def start(self) -> DeviceInfo:
         """The device description; starts the process now unless the measurer can describe
         the device without it (then it starts with the first measurement)."""
         info = self.measurer.static_info()
@@ -572,7 +577,7 @@ class Isolated:
             return info
         return self._spawn()
 
-    def _spawn(self) -> dict[str, Any]:
+    def _spawn(self) -> DeviceInfo:
         parent, child = self.context.Pipe()
         self.process = self.context.Process(target=run_tied,  # it ends if the tuner is killed
                                             args=(lifeline(), _serve, child, self.measurer),
@@ -625,7 +630,8 @@ class Isolated:
             self._spawn()
         if self._fresh:
             self._wait_prepared()
-        assert self.conn is not None and self.process is not None
+        assert self.conn is not None
+        assert self.process is not None
         try:
             self.conn.send(("measure", dict(config), artifact))
         except (BrokenPipeError, OSError):
@@ -635,7 +641,7 @@ class Isolated:
             self.conn.send(("measure", dict(config), artifact))
         if self.conn.poll(self.timeout):
             try:
-                kind, outcome = self.conn.recv()
+                _kind, outcome = self.conn.recv()
                 return outcome
             except EOFError:
                 pass

@@ -97,7 +97,7 @@ def finish(prepared: Prepared, cache: Cache, context: str, device: DeviceInfo,
             print(f"autogpu-tune: strategy comparison skipped: {e.message}", file=sys.stderr)
     result = TuneResult(prepared.function, tuned_pipeline, winner.params if winner else None,
                         winner.time_s if winner else None, best_pipeline, variants, data,
-                        context, dict(device), measured=measured, stopped_by=stopped_by)
+                        context, DeviceInfo(**device), measured=measured, stopped_by=stopped_by)
     if o.output.output_dir:
         result.files = write_outputs(Path(o.output.output_dir), prepared, result, space,
                                      artifact)

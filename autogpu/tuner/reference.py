@@ -63,7 +63,7 @@ class Reference:
     @property
     def name(self) -> str:
         """A word for messages: gcc, interpreter, or the pipeline."""
-        return self.pipeline if self.kind == PIPELINE else self.kind
+        return self.pipeline if self.kind == PIPELINE and self.pipeline else self.kind
 
     def describe(self) -> str:
         """One line for the terminal and the report."""
@@ -100,6 +100,7 @@ class Reference:
         else:
             from autogpu.tuner import adapter
 
+            assert self.pipeline is not None  # a PIPELINE reference names its pipeline
             artifact = adapter.compile_variant(self.source, self.filename, self.function,
                                                self.pipeline)
             program = adapter.make_program(artifact, self.backend or backend, device)
@@ -171,11 +172,12 @@ def resolved(reference: Reference | None) -> Reference | None:
 def _parallel_loops_proven(reference: Reference) -> bool:
     """Whether gcc's OpenMP build of the function computes its serial result (see
     `dependences.same_result_under_openmp`)."""
+    from xdsl.dialects import func
+
     from autogpu.frontend import parse_c
     from autogpu.passes.analysis.dependences import same_result_under_openmp
 
     module = parse_c(reference.source, reference.filename, warn=lambda _: None)
     functions = [op for op in module.walk()
-                 if getattr(op, "sym_name", None) is not None
-                 and op.sym_name.data == reference.function]
+                 if isinstance(op, func.FuncOp) and op.sym_name.data == reference.function]
     return bool(functions) and all(same_result_under_openmp(f) for f in functions)

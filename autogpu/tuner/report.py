@@ -161,7 +161,8 @@ def plot(path: Path, variants: Sequence[Mapping[str, Any]], names: Sequence[str]
                    [v["time_s"] / scale for v in ok], s=12, alpha=0.6)
         bad = [v for v in variants if v["status"] != "ok"]
         if bad:
-            ax.scatter([pos[option_value(v["params"].get(name))] for v in bad], [top / scale] * len(bad),
+            ax.scatter([pos[option_value(v["params"].get(name))] for v in bad],
+                       [top / scale] * len(bad),
                        marker="x", color="red", s=16)
         ax.set_xticks(range(len(values)))
         ax.set_xticklabels(values, rotation=45 if len(values) > 6 else 0, fontsize=8)

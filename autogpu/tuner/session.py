@@ -33,6 +33,7 @@ from autogpu.tuner.measure import (
     process_context,
 )
 from autogpu.tuner.strategies import Strategy
+from autogpu.tuner.values import DeviceInfo
 
 #: How often a variant is tried when the environment fails it (out of memory, a killed process,
 #: a driver error): such a failure says nothing about the variant, so it is compiled or
@@ -71,16 +72,19 @@ class Compiler(Protocol):
 
     def task(self, config: Mapping[str, Any]) -> tuple[Callable[..., Any], tuple[Any, ...]]:
         """A picklable (module-level function, arguments) that compiles `config`."""
+        ...
 
     def check(self, config: Mapping[str, Any], artifact: Any) -> str | None:
         """A reason not to launch this artifact (too many threads, too much shared memory)."""
+        ...
 
     def to_record(self, artifact: Any) -> dict[str, Any]:
         """What to keep of a successful artifact in the cache (source, launch, digest)."""
+        ...
 
 
 class MeasureProxy(Protocol):
-    def start(self) -> dict[str, Any]: ...
+    def start(self) -> DeviceInfo: ...
 
     def measure(self, config: Mapping[str, Any], artifact: Any) -> Outcome: ...
 
@@ -96,8 +100,8 @@ def compile_in_worker(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[An
     try:
         return ("ok", fn(*args))
     except Exception as e:  # noqa: BLE001 — every compile error is a result
-        text = e.format() if hasattr(e, "format") and callable(e.format) else \
-            f"{type(e).__name__}: {e}"
+        format_error = getattr(e, "format", None)  # CompileError's file:line:col form
+        text = str(format_error()) if callable(format_error) else f"{type(e).__name__}: {e}"
         text, stage = text.strip() or type(e).__name__, getattr(e, "stage", "compile")
         if is_environment_failure(e):
             return ("failed", ENVIRONMENT, f"{stage}: {text}")
@@ -355,7 +359,7 @@ class Session:
     def _compiled(self, pending: _Pending) -> None:
         try:
             result = pending.future.result()
-        except Exception as e:  # the pool broke: a worker was killed or crashed
+        except Exception as e:  # noqa: BLE001 - compile_in_worker never raises: the pool broke
             if pending.generation == self.pool.generation:  # not already replaced
                 self._restart_pool()
             result = ("failed", ENVIRONMENT,
@@ -406,12 +410,14 @@ class Session:
     def _measure_retrying(self, config: dict[str, Any], artifact: Any) -> Outcome:
         """Measure; while the environment fails it, again in a fresh measurement process,
         ENVIRONMENT_ATTEMPTS times in all."""
-        for attempt in range(ENVIRONMENT_ATTEMPTS):
-            if attempt:
-                self.measurer.restart()
-            outcome = self.measurer.measure(config, artifact)
+        outcome = self.measurer.measure(config, artifact)
+        for _ in range(ENVIRONMENT_ATTEMPTS - 1):
             if outcome.stage != ENVIRONMENT:
                 return outcome
+            self.measurer.restart()
+            outcome = self.measurer.measure(config, artifact)
+        if outcome.stage != ENVIRONMENT:
+            return outcome
         return replace(outcome, reason=_after_attempts(outcome.reason or ""))
 
     # --- results -------------------------------------------------------------------------------
@@ -475,7 +481,8 @@ def _after_attempts(reason: str) -> str:
 def ranked(evaluations: Sequence[Evaluation]) -> list[Evaluation]:
     """The verified variants, fastest first."""
     return sorted((e for e in evaluations if e.ok and e.time_s is not None
-                   and math.isfinite(e.time_s)), key=lambda e: e.time_s)
+                   and math.isfinite(e.time_s)),
+                  key=lambda e: math.inf if e.time_s is None else e.time_s)
 
 
 def best(evaluations: Sequence[Evaluation]) -> Evaluation | None:

@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from autogpu.target.cuda_limits import MAX_THREADS_PER_BLOCK, SHARED_BYTES_PER_BLOCK
 from autogpu.diagnostics import CompileError
 from autogpu.passes.options import THREADS, Role, roles
+from autogpu.target.cuda_limits import MAX_THREADS_PER_BLOCK, SHARED_BYTES_PER_BLOCK
 from autogpu.tuner import adapter, expr
 from autogpu.tuner.adapter import OptionInfo, PassSpec
 
@@ -441,7 +441,7 @@ def build_space(
             if declared:
                 spec = o.tuning_values
             values = None if spec is None else resolve_values(spec, env, short)
-            if values is None or declared and values == (o.default,):
+            if values is None or (declared and values == (o.default,)):
                 # untuned, or declared values that leave only the default for this kernel
                 # (`[false, true] if parallel_dims >= 4 else [false]`)
                 fixed[qualified] = list(o.default) if isinstance(o.default, tuple) else o.default
@@ -461,10 +461,11 @@ def build_space(
     _check_size(params)
     all_restrictions: list[Restriction] = threads_restrictions(params)
     tuned = {p.name for p in params}
-    for pass_name, texts in (pass_restrictions or {}).items():
+    for texts in (pass_restrictions or {}).values():
         for text in texts:
             restriction = Restriction.from_expression(text)
-            if restriction.names & tuned:  # else it reads only values the user fixed
+            # else it reads only values the user fixed (None: it may read any)
+            if restriction.names is None or restriction.names & tuned:
                 all_restrictions.append(restriction)
     all_restrictions += [as_restriction(r) for r in restrictions]
     return Space(params, all_restrictions, env, list(base_pipeline), fixed)
@@ -530,14 +531,16 @@ def load_space_file(path: str | Path) -> SpaceFile:
             data = tomllib.loads(text)
         else:
             data = json.loads(text)
-    except Exception as e:
-        raise CompileError(f"{path}: not valid {'TOML' if path.suffix == '.toml' else 'JSON'}: {e}") from None
+    except ValueError as e:  # TOMLDecodeError and JSONDecodeError are ValueErrors
+        kind = "TOML" if path.suffix == ".toml" else "JSON"
+        raise CompileError(f"{path}: not valid {kind}: {e}") from None
     if not isinstance(data, dict):
         raise CompileError(f"{path}: expected a table/object at the top level")
     known = {"parameters", "restrictions", "arrays", "sizes", "defaults"}
     extra = set(data) - known
     if extra:
-        raise CompileError(f"{path}: unknown keys {', '.join(sorted(extra))} (known: {', '.join(sorted(known))})")
+        raise CompileError(f"{path}: unknown keys {', '.join(sorted(extra))} "
+                           f"(known: {', '.join(sorted(known))})")
     params = data.get("parameters", {})
     restrictions = data.get("restrictions", [])
     if isinstance(restrictions, str):

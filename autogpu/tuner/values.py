@@ -15,21 +15,21 @@ import numpy as np
 if TYPE_CHECKING:
     from autogpu.tuner.space import Restriction as SpaceRestriction
 
-ConfigValue = Union[bool, int, float, str]
+ConfigValue = bool | int | float | str
 """The value of one tuned parameter (a pass option, or one axis of a tuple option)."""
 
 Config = dict[str, ConfigValue]
 """One configuration of the space: parameter name -> value."""
 
-SizeValue = Union[int, float, np.integer, np.floating]
+SizeValue = int | float | np.integer | np.floating
 """The value of a scalar parameter of the kernel (an integer size or a floating-point scalar)."""
 
 Sizes = dict[str, SizeValue]
 
-Argument = Union[np.ndarray, np.generic, int, float]
+Argument = np.ndarray | np.generic | int | float
 """One argument of the kernel, in C parameter order: an array or a scalar."""
 
-SpaceValues = Union[str, list[ConfigValue]]
+SpaceValues = str | list[ConfigValue]
 """A parameter's values as the user gives them: a list, or a generator such as `pow2(32, 512)`."""
 
 Restriction = Union[str, Callable[[Mapping[str, ConfigValue]], object], "SpaceRestriction"]
@@ -53,6 +53,7 @@ class DeviceInfo(TypedDict, total=False):
     max_threads_per_block: int
     max_shared_per_block: int
     host_program: str
+    program: str  # the user's program (`HostMeasurer`): its fingerprint
 
 
 class LaunchConfig(TypedDict):

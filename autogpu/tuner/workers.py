@@ -22,7 +22,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from autogpu.diagnostics import CompileError
 from autogpu.tuner.cache import Cache, canonical, default_cache_path
@@ -46,7 +46,7 @@ def make_storage(url: str | None) -> BaseStorage | None:
     import optuna
 
     if "://" in url:
-        kwargs = {}
+        kwargs: dict[str, Any] = {}
         if url.startswith("sqlite"):
             kwargs = {"engine_kwargs": {"connect_args": {"timeout": 60}}}
         try:
@@ -73,7 +73,7 @@ def _worker(prepared: Prepared, index: int, cache_path: str, storage_url: str | 
         storage = make_storage(storage_url) if o.search.strategy in MODEL_STRATEGIES else None
         with Cache(cache_path, retry_failed=o.output.retry_failed,
                    lease_seconds=o.measurement.lease_seconds()) as cache:
-            session, context, info, _ = single_session(
+            session, _context, _info, _ = single_session(
                 prepared, cache, worker=index, jobs=jobs, storage=storage, stop=stop,
                 counter=counter,
                 on_context=lambda ctx, inf: messages.put(("context", index, ctx, inf)))
@@ -146,8 +146,8 @@ def run_workers(prepared: Prepared, *, out: TextIO | None = None) -> TuneResult:
                 bar.close()
         for t in threads:
             t.join()
-        if errors and context is None:
-            raise CompileError("; ".join(errors))
+        if context is None:  # no worker started: each one reported why
+            raise CompileError("; ".join(errors) or "no tuning worker started")
         if errors:
             print("autogpu-tune: " + "; ".join(errors), file=sys.stderr)
         space, candidates = device_space(prepared, info or {})
@@ -189,4 +189,4 @@ def _update(bar: tqdm | None, cache: Cache, context: str | None) -> None:
     bar.refresh()
 
 
-__all__ = ["default_storage", "make_storage", "run_workers", "default_cache_path"]
+__all__ = ["default_cache_path", "default_storage", "make_storage", "run_workers"]

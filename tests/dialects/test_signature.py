@@ -31,6 +31,7 @@ from autogpu.dialects.signature import (
 from autogpu.frontend import parse_c
 from autogpu.tuner import adapter
 from autogpu.tuner.kernel import KernelCompiler
+from autogpu.tuner.space import Space
 
 PACKAGE = Path(autogpu.__file__).parent
 OWNER = PACKAGE / "dialects" / "signature.py"
@@ -65,7 +66,8 @@ def test_no_other_c_type_table():
 def test_the_tuner_reads_shared_bytes_from_the_launch_description_not_the_cuda_text():
     assert not hasattr(adapter, "static_shared_bytes")
     tuner_sources = "".join(p.read_text() for p in (PACKAGE / "tuner").glob("*.py"))
-    assert "__shared__\\s" not in tuner_sources and "_SHARED_DECL" not in tuner_sources
+    assert "__shared__\\s" not in tuner_sources
+    assert "_SHARED_DECL" not in tuner_sources
 
 
 # --- the C type table --------------------------------------------------------------------------
@@ -86,6 +88,7 @@ def test_the_frontends_types_are_the_tables():
 
     for scalar in SCALARS:
         t = c_type(scalar.name)
+        assert t is not None, scalar.name
         assert (t.ir, t.is_float, t.bits, t.signed) == (
             scalar.ir, scalar.is_float, scalar.bits, scalar.signed)
 
@@ -137,6 +140,7 @@ def test_c_level_ir_records_the_signature_the_frontend_read():
     module = parse_c("void f(int m, const double x[][m], unsigned long k, float *restrict y)"
                      " {\n}\n")
     (function,) = module.body.block.ops
+    assert isinstance(function, func.FuncOp)
     assert CSignature.of(function) == CSignature("f", (
         CParameter("m", "int", i32, False),
         CParameter("x", "double", f64, True, const=True, extents=("?", "m")),
@@ -148,6 +152,7 @@ def test_c_level_ir_records_the_signature_the_frontend_read():
 def test_unrecorded_names_and_types_fall_back_to_the_ir():
     ir = 'func.func @g(%len: i64, %v: memref<?xi1>) {\n  func.return\n}\n'
     function = Parser(make_context(), ir).parse_module().body.block.first_op
+    assert isinstance(function, func.FuncOp)
     params = CSignature.of(function).params
     assert [(p.name, p.ctype, p.dtype.name) for p in params] == [
         ("len", "long long", "int64"), ("v", "bool", "bool")]
@@ -178,14 +183,15 @@ def _shared_allocation_bytes(module) -> dict[str, int]:
     ("saxpy.c", ""),
 ])
 def test_static_shared_bytes_are_the_sum_of_the_shared_allocations(example, options):
-    from autogpu.target.cuda_target import emit_cuda
     from autogpu.api import run_pipeline
+    from autogpu.target.cuda_target import emit_cuda
 
     source = (PACKAGE.parent / "examples" / example).read_text()
     module = run_pipeline(parse_c(source, example), f"autogpu-optimize{{{options}}}")
     expected = _shared_allocation_bytes(module)
     launches = [entry for f in emit_cuda(module).launch["functions"] for entry in f["launches"]]
-    assert launches and all(
+    assert launches
+    assert all(
         entry["static_shared_bytes"] == expected[entry["kernel"]] for entry in launches)
     if example != "saxpy.c":
         assert any(entry["static_shared_bytes"] > 0 for entry in launches)
@@ -196,6 +202,6 @@ def test_the_tuner_checks_the_described_static_shared_bytes():
         {"kernel": "k", "grid": ["1", "1", "1"], "block": ["32", "1", "1"], "args": [],
          "dynamic_shared_bytes": "1024", "static_shared_bytes": 48 * 1024}]}]}
     artifact = adapter.Artifact('extern "C" __global__ void k() {}\n', launch, "f")
-    compiler = KernelCompiler("", "f.c", "f", None, {}, max_shared=48 * 1024)
+    compiler = KernelCompiler("", "f.c", "f", Space([]), {}, max_shared=48 * 1024)
     assert compiler.check({}, artifact) == (
         f"k: {49 * 1024} bytes of shared memory per block > limit {48 * 1024}")

@@ -9,7 +9,6 @@ emulation, leave gcc's outputs bit for bit; nvcc compiles the CUDA.
 from __future__ import annotations
 
 import pytest
-
 from lowered_differential import (
     check_against_gcc,
     cuda_of,

@@ -113,7 +113,8 @@ def kernel_with(spelling: str) -> str:
     construct = next(c for c in DIRECTIVES if c.spelling == spelling)
     maps = " map(to: x[0:n]) map(tofrom: y[0:n])" if "target" in construct.words else ""
     pragma = f"#pragma omp {spelling} reduction(+: h){maps}"
-    opening = {PARALLEL: "#pragma omp parallel\n  {", TEAMS: "#pragma omp target teams\n  {"}
+    opening: dict[str | None, str] = {PARALLEL: "#pragma omp parallel\n  {",
+                                      TEAMS: "#pragma omp target teams\n  {"}
     before = opening.get(construct.needs, "{")
     return f"""
 void k(int n, float a, const float *x, float *y, int *hits) {{
@@ -205,7 +206,8 @@ def test_a_region_becomes_the_kernels_of_separate_parallel_loops():
                 .replace("#pragma omp for nowait\n", "#pragma omp parallel for reduction(+: c)\n")
                 .replace("#pragma omp single copyprivate(scale)\n", "").replace("#pragma omp barrier\n", "")
                 .replace("#pragma omp master\n", ""))  # fmt: skip
-    assert "omp for" not in separate and "omp single" not in separate
+    assert "omp for" not in separate
+    assert "omp single" not in separate
     assert cuda_of(REGION, PIPELINES[0]).source == cuda_of(separate, PIPELINES[0]).source
 
 
@@ -218,7 +220,8 @@ def test_table_spellings_classify_to_their_row(construct):
             classify(pragma, "t.c", "#pragma " + text)
         return
     directive = classify(pragma, "t.c", "#pragma " + text)
-    assert directive is not None and directive.construct is construct
+    assert directive is not None
+    assert directive.construct is construct
     assert text[directive.clauses_start :].strip() == "nowait"
 
 

@@ -9,8 +9,9 @@ import shutil
 
 import numpy as np
 import pytest
+from xdsl.dialects import func
 
-from autogpu.dialects.signature import CSignature
+from autogpu.dialects.signature import CParameter, CSignature
 from autogpu.frontend import parse_c
 from autogpu.target.launch import evaluate
 from autogpu.testing import compile_c_reference
@@ -29,11 +30,20 @@ VALUES = [
 ]
 
 
+def written_extent(param: CParameter) -> str:
+    """The text of `param`'s second extent (`a[2][e]`), as the frontend recorded it."""
+    assert param.extents is not None, param
+    text = param.extents[1]
+    assert isinstance(text, str), param
+    return text
+
+
 def test_extent_texts_evaluate_as_gcc_computes():
     declared = ", ".join(f"float a{k}[2][{e}]" for k, e in enumerate(EXTENTS))
     source = f"void f({PARAMS}, {declared}) {{ }}\n"
     (fn,) = parse_c(source).ops
-    texts = [p.extents[1] for p in CSignature.of(fn).params[4:]]
+    assert isinstance(fn, func.FuncOp)
+    texts = [written_extent(p) for p in CSignature.of(fn).params[4:]]
     body = "\n".join(f"  out[{k}] = (unsigned long long)({e});" for k, e in enumerate(EXTENTS))
     reference = compile_c_reference(
         f"void g({PARAMS}, unsigned long long *out) {{\n{body}\n}}\n", "g")

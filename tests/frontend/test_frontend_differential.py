@@ -285,7 +285,7 @@ def test_expressions_match_gcc(seed: int):
 # ---- loops ------------------------------------------------------------------------------------
 
 
-def loop_kernel(rng: random.Random, name: str) -> tuple[Kernel, tuple[int, int, int]]:
+def loop_kernel(rng: random.Random, name: str) -> tuple[Kernel, tuple[Scalar, int, int, int]]:
     """A loop of a random form accumulating a hash of the values its variable takes; also
     stores the variable's final value when it is declared outside the loop."""
     t = rng.choice([INT, INT, UINT, LONG, ULONG])

@@ -19,7 +19,6 @@ import functools
 
 import numpy as np
 import pytest
-
 from lowered_differential import cuda_of, gcc_reference, parsed_c
 
 from autogpu.dialects import c_math

@@ -8,7 +8,6 @@ limits, and negative. Where it does not, the loop may never end in C: a located 
 from __future__ import annotations
 
 import pytest
-
 from lowered_differential import check_against_gcc, cuda_of, one_translation_unit
 
 import autogpu
@@ -85,7 +84,7 @@ REFUSED = {
 def test_loops_that_may_not_end_are_located_errors(name):
     source, message = REFUSED[name]
     with pytest.raises(CompileError) as info:
-        autogpu.compile(source).cuda_source
+        _ = autogpu.compile(source).cuda_source
     error = info.value
     assert message in error.format(), error.format()
     assert (error.location.line, error.location.column) == (3, 3), error.format()

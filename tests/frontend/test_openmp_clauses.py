@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from lowered_differential import check_against_gcc, cuda_of
 from paths import EXAMPLES as EXAMPLES_DIR
+from xdsl.dialects import func
 
 from autogpu.dialects.signature import CSignature
 from autogpu.frontend import parse_c
@@ -194,7 +195,7 @@ void meaning(int n, const int *a, int *b, int *out) {
 
 def _has_libgomp() -> bool:
     probe = subprocess.run(["gcc", "-fopenmp", "-x", "c", "-", "-o", "/dev/null"],
-                           input="int main(void) { return 0; }", capture_output=True, text=True)
+                           input="int main(void) { return 0; }", capture_output=True, text=True, check=False)
     return probe.returncode == 0
 
 
@@ -226,7 +227,8 @@ EXAMPLES = sorted((EXAMPLES_DIR / "omp").glob("*.c"))
 
 def _sizes(source: str, function: str, scalars: dict) -> dict:
     """Every array parameter sized by its C99 extents at these scalar values (at least 1)."""
-    (fn,) = [f for f in parse_c(source).ops if f.sym_name.data == function]
+    (fn,) = [f for f in parse_c(source).ops
+             if isinstance(f, func.FuncOp) and f.sym_name.data == function]
     sizes = dict(scalars)
     for p in CSignature.of(fn).params:
         if p.name in sizes:

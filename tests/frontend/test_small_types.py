@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from lowered_differential import cuda_of, gcc_reference, one_translation_unit, parsed_c
 
 import autogpu
@@ -244,7 +243,8 @@ REFUSED = {
 def test_what_stays_refused_is_a_located_error(name):
     source, (line, column), message = REFUSED[name]
     with pytest.raises(CompileError) as info:
-        autogpu.compile(source).cuda_source
+        _ = autogpu.compile(source).cuda_source
     error = info.value
     assert message in error.format()
+    assert error.location is not None, error.format()
     assert (error.location.line, error.location.column) == (line, column), error.format()

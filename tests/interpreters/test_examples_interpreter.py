@@ -10,9 +10,9 @@ libm is called by both), so any difference is a bug, not noise.
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 
 import pytest
+from paths import EXAMPLES
 
 from autogpu.frontend import parse_c
 from autogpu.interpreters import run_function
@@ -23,8 +23,6 @@ from autogpu.testing import (
     random_args,
     signature_of,
 )
-from paths import EXAMPLES
-
 
 
 @pytest.fixture(autouse=True, scope="module")

@@ -120,7 +120,8 @@ def test_f32_rounds_after_every_op_but_f64_does_not():
     module = parse(ROUNDING)
     # 1e8 + 1 is not representable in float: (a + b) - a is 0 in f32 and 1 in f64.
     f32_result = run_function(module, "f32", [1e8, 1.0])
-    assert isinstance(f32_result, np.float32) and f32_result == 0.0
+    assert type(f32_result) is np.float32
+    assert f32_result == 0.0
     assert run_function(module, "f64", [1e8, 1.0]) == 1.0
 
 
@@ -369,7 +370,8 @@ def test_exact_math_ops_agree_with_numpy(op, reference):
         if op == "sqrt":
             x32 = abs(x32)
         got = unary(f"math.{op}", "f32", "f32", x32)
-        assert isinstance(got, np.float32) and f32_bits(got) == f32_bits(reference(x32))
+        assert type(got) is np.float32
+        assert f32_bits(got) == f32_bits(reference(x32))
         assert unary(f"math.{op}", "f64", "f64", float(x32)) == reference(float(x32))
 
 
@@ -378,7 +380,7 @@ def test_transcendental_math_ops_are_within_an_ulp_of_the_double_result(op):
     for x in [0.3, 2.5, 0.001, 7.0]:
         got = unary(f"math.{op}", "f32", "f32", x)
         exact = float(getattr(np, op if op != "exp2" else "exp2")(np.float64(np.float32(x))))
-        assert isinstance(got, np.float32)
+        assert type(got) is np.float32
         assert abs(float(got) - exact) <= abs(np.spacing(np.float32(exact)))
 
 
@@ -593,12 +595,12 @@ def test_rank1_array_reduction_and_allocas():
 
 def test_out_of_bounds_load_raises_index_error_naming_the_op():
     data = np.array([0, 1, 5], np.int32)  # 5 is not a bin
-    with pytest.raises(OutOfBoundsError, match="memref.load .* index 5 out of bounds .* 4 elements"):
+    with pytest.raises(OutOfBoundsError, match=r"memref.load .* index 5 out of bounds .* 4 elements"):
         run(HISTOGRAM, "histogram", data, 3, np.zeros(2, np.int32))
 
 
 def test_out_of_bounds_store_and_negative_index_raise():
-    with pytest.raises(IndexError, match="memref.store .*%out.* index 1 out of bounds .* 1 elem"):
+    with pytest.raises(IndexError, match=r"memref.store .*%out.* index 1 out of bounds .* 1 elem"):
         run(HISTOGRAM, "histogram", np.zeros(2, np.int32), 2, np.zeros(1, np.int32))
     x = np.ones(4, np.float32)
     with pytest.raises(IndexError, match="index 4 out of bounds for a memref of 4 elements"):
@@ -661,7 +663,8 @@ def test_unsigned_and_bool_arrays_are_read_and_written_by_their_bits():
     u = np.array([4294967295, 0], np.uint32)
     flags = np.array([True, True])
     run(text, "f", u, flags)
-    assert u[1] == 2147483647 and u.dtype == np.uint32
+    assert u[1] == 2147483647
+    assert u.dtype == np.uint32
     assert flags.tolist() == [True, False]
 
 
@@ -678,7 +681,7 @@ def test_argument_errors_are_clear():
     x = np.ones(4, np.float32)
     with pytest.raises(InterpreterError, match="takes 4 arguments, got 3"):
         run(SAXPY, "saxpy", 4, 1.0, x)
-    with pytest.raises(InterpreterError, match="expected a float32 array .* got float64"):
+    with pytest.raises(InterpreterError, match=r"expected a float32 array .* got float64"):
         run(SAXPY, "saxpy", 4, 1.0, x, np.ones(4))
     with pytest.raises(InterpreterError, match="expected a NumPy array"):
         run(SAXPY, "saxpy", 4, 1.0, x, [1.0] * 4)
@@ -694,7 +697,7 @@ def test_unsupported_ops_are_reported_by_name():
       %t = "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> index
       func.return %t : index
     }"""
-    with pytest.raises(InterpreterError, match="does not support 'gpu.thread_id'"):
+    with pytest.raises(InterpreterError, match=r"does not support 'gpu.thread_id'"):
         run(text, "f")
 
 
@@ -707,7 +710,7 @@ def test_non_positive_dynamic_step_raises():
       }
       func.return
     }"""
-    with pytest.raises(UndefinedBehaviorError, match="scf.for.* non-positive step 0"):
+    with pytest.raises(UndefinedBehaviorError, match=r"scf.for.* non-positive step 0"):
         run(text, "f", 0)
     run(text, "f", 3)
 
@@ -718,13 +721,14 @@ def test_negative_dynamic_alloca_size_raises():
       %a = memref.alloca(%n) : memref<?xf32>
       func.return
     }"""
-    with pytest.raises(UndefinedBehaviorError, match="memref.alloca.* negative size -2"):
+    with pytest.raises(UndefinedBehaviorError, match=r"memref.alloca.* negative size -2"):
         run(text, "f", -2)
 
 
 def test_generated_source_is_available_for_debugging():
     source = compile_module(parse(SAXPY), "saxpy").source
-    assert "def " in source and "for " in source
+    assert "def " in source
+    assert "for " in source
 
 
 # --- op by op against gcc: the same inputs give the same bits -----------------------------------

@@ -4,17 +4,11 @@ the serial order)."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
+from lowered_differential import agree_with_gcc, parsed_c
+from sync_kernels import CAS_FORMS, CRITICAL, HISTOGRAM, SCALAR_SUM
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "target"))
-
-from lowered_differential import agree_with_gcc, parsed_c  # noqa: E402
-from test_cuda_sync import CAS_FORMS, CRITICAL, HISTOGRAM, SCALAR_SUM  # noqa: E402
-
-from autogpu.interpreters import run_function  # noqa: E402
+from autogpu.interpreters import run_function
 
 
 class Interpreted:

@@ -26,6 +26,9 @@ from lowered_differential import (
 from pass_differential import check_equivalent, module_of, transformed
 from xdsl.dialects import func, gpu, scf
 
+from autogpu.diagnostics import CompileError
+from autogpu.passes.agpu_specialize import AgpuSpecializePass, parse_sizes
+from autogpu.passes.agpu_unroll_serial import AgpuUnrollSerialPass
 from autogpu.runtime.arguments import (
     KernelArgumentError,
     LaunchDescriptionError,
@@ -37,9 +40,6 @@ from autogpu.target.requirements import (
     describe_requirements,
     requirements_of,
 )
-from autogpu.diagnostics import CompileError
-from autogpu.passes.agpu_specialize import AgpuSpecializePass, parse_sizes
-from autogpu.passes.agpu_unroll_serial import AgpuUnrollSerialPass
 from autogpu.testing.nvcc import assert_compiles_with_nvcc
 
 STAGE = "agpu-stage-accumulations{assume_no_alias=true}"
@@ -209,7 +209,7 @@ def test_requirements_in_the_launch_description():
     with pytest.raises(KernelArgumentError, match=r"matmul\(\) was compiled for m = 2048 "
                        r"\(agpu-specialize\) and cannot run with m = 3000"):  # fmt: skip
         check_requirements(entry, {"m": 3000, "n": 2048, "p": 2048})
-    with pytest.raises(KernelArgumentError, match="p = 2048 .* p = 1"):
+    with pytest.raises(KernelArgumentError, match=r"p = 2048 .* p = 1"):
         check_requirements(entry, {"m": 2048, "n": 2048, "p": 1})
 
 
@@ -220,7 +220,8 @@ def test_executors_refuse_other_sizes_before_running():
     runner = CpuProgram(program.source, program.launch, threads=1)
     x, y = np.ones(100, np.float32), np.zeros(100, np.float32)
     runner.run("saxpy", 64, 2.0, x, y)
-    assert (y[:64] == 2.0).all() and (y[64:] == 0.0).all()
+    assert (y[:64] == 2.0).all()
+    assert (y[64:] == 0.0).all()
     with pytest.raises(KernelArgumentError, match=r"saxpy\(\) was compiled for n = 64 .* n = 100"):
         runner.run("saxpy", 100, 2.0, x, y)
     assert (y[64:] == 0.0).all()

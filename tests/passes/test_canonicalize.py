@@ -5,9 +5,9 @@ instead of one per level (cubic time: a 100-deep nest took minutes), with the sa
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import pytest
+from paths import EXAMPLES
 from xdsl.pattern_rewriter import PatternRewriteWalker
 from xdsl.printer import Printer
 from xdsl.transforms.canonicalize import CanonicalizePass
@@ -15,10 +15,8 @@ from xdsl.transforms.common_subexpression_elimination import CommonSubexpression
 
 from autogpu.context import make_context
 from autogpu.frontend import parse_c
-from autogpu.passes.convert_agpu_to_gpu import ConvertAgpuToGpuPass
 from autogpu.passes.canonicalize import HoistingCanonicalizePass
-from paths import EXAMPLES
-
+from autogpu.passes.convert_agpu_to_gpu import ConvertAgpuToGpuPass
 
 
 def deep_nest(depth: int) -> str:

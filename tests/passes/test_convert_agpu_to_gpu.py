@@ -115,7 +115,8 @@ def test_kernel_signature_is_the_c_signature():
     assert module.sym_name.data == "kernels"
     (kernel,) = kernels(after)
     assert kernel.sym_name.data == "conv2d_kernel"
-    assert kernel.kernel is not None and "gpu.kernel" in kernel.attributes
+    assert kernel.kernel is not None
+    assert "gpu.kernel" in kernel.attributes
     assert kernel.function_type == fn.function_type
     assert kernel.attributes["arg_attrs"] == fn.arg_attrs
     assert [a.name_hint for a in kernel.body.block.args] == ["out", "in", "tmpl", "n", "m", "t"]
@@ -129,7 +130,8 @@ def test_host_only_launches():
     signature, arg_attrs = fn.function_type, fn.arg_attrs
     after = lowered(before)
     new = host(after, "dot")
-    assert new.function_type == signature and new.arg_attrs == arg_attrs
+    assert new.function_type == signature
+    assert new.arg_attrs == arg_attrs
     launches = [op for op in new.walk() if isinstance(op, gpu.LaunchFuncOp)]
     assert [str(op.kernel) for op in launches] == [
         "@kernels::@dot_kernel0",  # s = 0.0f
@@ -156,7 +158,8 @@ def test_shared_variable_lives_in_device_memory():
     }
     assert uses == {"dot_kernel0", "dot_kernel1", "dot_kernel2"}
     atomics = [op for op in after.walk() if isinstance(op, memref.AtomicRMWOp)]
-    assert len(atomics) == 1 and atomics[0].kind.value.data == 0  # addf
+    assert len(atomics) == 1
+    assert atomics[0].kind.value.data == 0
     assert any(op.name == "gpu.barrier" for op in after.walk())
 
 
@@ -166,7 +169,8 @@ def test_names_are_unique_across_functions():
     after = lowered(c_module(source))
     names = [k.sym_name.data for k in kernels(after)]
     assert len(names) == len(set(names)) == 5
-    assert "saxpy_kernel" in names and "saxpy_kernel_kernel" in names
+    assert "saxpy_kernel" in names
+    assert "saxpy_kernel_kernel" in names
 
 
 def test_no_agpu_left_and_vanilla_only_folds():

@@ -11,8 +11,12 @@ import numpy as np
 import pytest
 from lowered_differential import check_against_gcc, cuda_of
 
-from autogpu.runtime.arguments import KernelLaunchError, bind_arguments, launch_trace
-from autogpu.runtime.arguments import parse_launch_description
+from autogpu.runtime.arguments import (
+    KernelLaunchError,
+    bind_arguments,
+    launch_trace,
+    parse_launch_description,
+)
 from autogpu.runtime.cpu_exec import CpuProgram
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")

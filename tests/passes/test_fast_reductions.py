@@ -13,7 +13,6 @@ import functools
 
 import numpy as np
 import pytest
-
 from lowered_differential import cuda_of, gcc_reference
 
 from autogpu.runtime import cuda_exec

@@ -16,20 +16,19 @@ from typing import Any
 
 import numpy as np
 import pytest
+from lowered_differential import agree_with_gcc, example, matmul, parsed_c
 from xdsl.dialects import gpu, memref, scf
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, i64
 from xdsl.ir import Operation, SSAValue
 
-from lowered_differential import agree_with_gcc, example, matmul, parsed_c
-
 from autogpu.api import parse_pipeline
-from autogpu.runtime import cuda_exec
-from autogpu.runtime.cpu_exec import CpuProgram
-from autogpu.target.cuda_target import emit_cuda
 from autogpu.context import make_context
 from autogpu.diagnostics import CompileError
 from autogpu.dialects.agpu import ParallelForOp
 from autogpu.passes.gpu_cache_shared import GpuCacheSharedPass
+from autogpu.runtime import cuda_exec
+from autogpu.runtime.cpu_exec import CpuProgram
+from autogpu.target.cuda_target import emit_cuda
 from autogpu.testing.nvcc import assert_compiles_with_nvcc
 
 STAGED = "agpu-stage-accumulations{assume_no_alias=true},"
@@ -181,8 +180,9 @@ def test_polynomials_see_through_products():
     up, down = polys.poly(v["up"]), polys.poly(v["down"])
     difference = down.minus(up)
     (monomial,) = difference.terms
-    assert difference.signed(monomial) == 2 and polys.atom_id(v["m"]) in monomial
-    coefficient, rest = up.split(polys.atom_id(v["i"]))  # type: ignore[misc]
+    assert difference.signed(monomial) == 2
+    assert polys.atom_id(v["m"]) in monomial
+    coefficient, _rest = up.split(polys.atom_id(v["i"]))  # type: ignore[misc]
     assert coefficient.key == polys.poly(v["m"]).plus(polys.poly(v["c1"])).key  # m + 1
     assert up.split(polys.atom_id(v["m"])) is not None
     assert polys.poly(v["sq"]).split(polys.atom_id(v["i"])) is None  # i * i: not affine
@@ -255,7 +255,7 @@ def _thread_dependent(value: SSAValue, block: tuple[int, ...], seen=None) -> boo
             return any(_thread_dependent(v, block, seen) for v in (parent.lb, parent.step))
         return not isinstance(parent, gpu.FuncOp)
     if isinstance(owner, gpu.ThreadIdOp):
-        return block["xyz".index(owner.dimension.data.value)] > 1
+        return block["xyz".index(str(owner.dimension.data))] > 1
     if isinstance(owner, (memref.LoadOp, memref.AllocaOp)):
         return True
     return any(_thread_dependent(v, block, seen) for v in owner.operands)
@@ -266,6 +266,7 @@ def assert_barriers_uniform(module: ModuleOp) -> int:
     around it (a syntactic check, stricter than the pass's). Returns the number of barriers."""
     count = 0
     for kernel in kernels(module):
+        assert kernel.known_block_size is not None, kernel.sym_name
         block = kernel.known_block_size.get_values()
         for op in kernel.walk():
             if not isinstance(op, gpu.BarrierOp):
@@ -273,6 +274,7 @@ def assert_barriers_uniform(module: ModuleOp) -> int:
             count += 1
             parent = op.parent_op()
             while parent is not kernel:
+                assert parent is not None, "a barrier outside its kernel"
                 if isinstance(parent, scf.IfOp):
                     assert not _thread_dependent(parent.cond, block), "barrier under a guard"
                 elif isinstance(parent, scf.ForOp):
@@ -364,12 +366,13 @@ def test_does_not_fire(source, spec, array, why, capfd):
         spec = spec[:-1] + " remarks=true}"
     module = transformed(source, spec)
     loads = global_loads(module, array)
-    assert loads and not any(
-        name.startswith(f"{array}_sh") for name in shared_arrays(module)
-    ), "cached although it must not be"
+    assert loads
+    assert not any(name.startswith(f"{array}_sh") for name in shared_arrays(module)), \
+        "cached although it must not be"
     err = capfd.readouterr().err
     if why is not None:
-        assert f"'{array}' not cached" in err and why in err, err
+        assert f"'{array}' not cached" in err, err
+        assert why in err, err
 
 
 def test_budget_chooses_a_smaller_window():

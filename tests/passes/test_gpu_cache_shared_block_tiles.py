@@ -12,11 +12,10 @@ import functools
 import re
 
 import pytest
-from xdsl.dialects import memref
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp
-
 from guard_page_emulation import run_guarded
 from lowered_differential import agree_with_gcc, example
+from xdsl.dialects import memref
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp
 
 from autogpu.api import parse_pipeline
 from autogpu.context import make_context
@@ -161,9 +160,11 @@ def test_register_tile_loads_each_fragment_once_per_step():
     source = emit_cuda(transformed(ROW_MAJOR, pipeline(unroll="x=2 y=3"))).source
     body = source[source.index("for (int k = k_first"):]
     body = body[:body.index("}")]
-    assert body.count("A_sh[") == 3 and body.count("B_sh[") == 2, body
+    assert body.count("A_sh[") == 3, body
+    assert body.count("B_sh[") == 2, body
     products = re.findall(r"\b(v\d+) \* (v\d+)\b", body)  # of two loaded values
-    assert len(products) == 6 and len({a for a, _ in products}) == 3, products
+    assert len(products) == 6, products
+    assert len({a for a, _ in products}) == 3, products
 
 
 def test_nvcc_compiles():

@@ -62,7 +62,8 @@ def test_c_level_guards_hoisted_and_merged():
     after = transformed(before, GpuOptimizeGuardsPass())
     # `n > 3` and `m > n` leave their loops; `i + 1 < n && c[i] > 0` (two ifs: the `&&`
     # short-circuits the load) depends on memory: it stays
-    assert ifs_inside_loops(before) == 4 and ifs_inside_loops(after) == 2
+    assert ifs_inside_loops(before) == 4
+    assert ifs_inside_loops(after) == 2
     assert sum(isinstance(op, scf.IfOp) for op in before.walk()) == 6
     assert sum(isinstance(op, scf.IfOp) for op in after.walk()) == 5  # the two i < n merged
     cases = [guarded(9, 12, 3), guarded(2, 5, 4), guarded(5, 4, 0), guarded(4, 1, 1)]
@@ -73,7 +74,8 @@ def test_lowered_x_guard_leaves_the_grid_stride_loop():
     plain = lowered(example("matmul.c"), "autogpu-vanilla")
     optimized = lowered(example("matmul.c"), "autogpu-vanilla,gpu-optimize-guards")
     (kernel,) = [op for op in optimized.walk() if isinstance(op, gpu.FuncOp)]
-    assert ifs_inside_loops(plain) == 1 and ifs_inside_loops(optimized) == 0
+    assert ifs_inside_loops(plain) == 1
+    assert ifs_inside_loops(optimized) == 0
     (guard,) = [op for op in kernel.body.block.ops if isinstance(op, scf.IfOp)]
     assert any(isinstance(op, scf.ForOp) for op in guard.true_region.block.ops)
 

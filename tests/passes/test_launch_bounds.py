@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 
 import pytest
-
 from lowered_differential import check_against_gcc, close_sums, cuda_of
 
 import autogpu
@@ -66,13 +65,15 @@ def test_no_grid_exceeds_num_teams(pipeline):
     kernel = autogpu.compile(SOURCE, function="k", pipeline=pipeline)
     grids = [math.prod(launch["grid"]) for launch in kernel.launch_config(n=100000, m=300)
              if list(launch["block"]) != [1, 1, 1]]  # fmt: skip
-    assert len(grids) == len(TEAMS) and all(g <= t for g, t in zip(grids, TEAMS)), grids
+    assert len(grids) == len(TEAMS), grids
+    assert all(g <= t for g, t in zip(grids, TEAMS)), grids
 
 
 @pytest.mark.parametrize("pipeline", PIPELINES)
 def test_no_block_exceeds_thread_limit(pipeline):
     threads = [math.prod(block) for block in blocks(pipeline)]
-    assert len(threads) == len(LIMITS) and all(t <= n for t, n in zip(threads, LIMITS)), threads
+    assert len(threads) == len(LIMITS), threads
+    assert all(t <= n for t, n in zip(threads, LIMITS)), threads
 
 
 @pytest.mark.parametrize("pipeline", PIPELINES)
@@ -85,12 +86,12 @@ def test_bounded_blocks_match_gcc(pipeline):
 
 
 def test_explicit_block_options_beyond_the_limit_get_a_remark(capfd):
-    autogpu.compile(SOURCE, "autogpu-vanilla", "k", block_size=128).cuda_source
+    _ = autogpu.compile(SOURCE, "autogpu-vanilla", "k", block_size=128).cuda_source
     remarks = capfd.readouterr().err
     assert ("remark: the block options ask for 128x1x1 = 128 threads, but this loop's "
             "'thread_limit(100)' allows at most 100: its kernel runs blocks of 100x1x1") in remarks
     assert remarks.count("remark:") == 3
-    autogpu.compile(SOURCE, "autogpu-vanilla", "k").cuda_source  # the defaults: no remark
+    _ = autogpu.compile(SOURCE, "autogpu-vanilla", "k").cuda_source  # the defaults: no remark
     assert "remark" not in capfd.readouterr().err
 
 

@@ -8,14 +8,14 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
+from paths import ROOT
 
 from autogpu.diagnostics import CompileError
-from autogpu.passes import get_all_passes
-from autogpu.passes import gpu_cache_shared, pipelines
+from autogpu.passes import get_all_passes, gpu_cache_shared, pipelines
 from autogpu.passes.agpu_dense_indexing import AgpuDenseIndexingPass
 from autogpu.passes.agpu_specialize import AgpuSpecializePass
 from autogpu.passes.agpu_stage_accumulations import AgpuStageAccumulationsPass
@@ -41,11 +41,11 @@ from autogpu.passes.pipelines import (
     AutogpuOptimizePipeline,
     AutogpuTiledPipeline,
     AutogpuVanillaPipeline,
+    Pipeline,
 )
 from autogpu.tools import autogpu_opt, autogpu_tune
 from autogpu.tuner import adapter
 from autogpu.tuner.space import build_space
-from paths import ROOT
 
 SAXPY = str(ROOT / "examples" / "saxpy.c")
 PIPELINES = (AutogpuVanillaPipeline, AutogpuOptimizePipeline, AutogpuTiledPipeline)
@@ -94,7 +94,7 @@ def test_an_undeclared_option_is_refused():
 
 
 def test_declared_checks_refuse_values_in_the_pass_s_words():
-    with pytest.raises(CompileError, match="agpu-unroll-serial: factor must be at least 1, "
+    with pytest.raises(CompileError, match=r"agpu-unroll-serial: factor must be at least 1, "
                                            "got 0$"):
         AgpuUnrollSerialPass(factor=0)
     with pytest.raises(CompileError, match=r"gpu-cache-shared: tile must be at least 1 \(or "
@@ -175,7 +175,8 @@ def test_the_options_no_pipeline_could_reach_before_are_forwarded():
 
 def test_switches_and_given_options_decide_which_stages_run():
     names = [p.name for p in AutogpuOptimizePipeline(stage=False, cache=False).passes()]
-    assert "agpu-stage-accumulations" not in names and "gpu-cache-shared" not in names
+    assert "agpu-stage-accumulations" not in names
+    assert "gpu-cache-shared" not in names
     assert "agpu-specialize" not in names  # no sizes given
 
 
@@ -195,7 +196,8 @@ def test_help_lists_each_option_with_its_facts(capsys):
     with pytest.raises(SystemExit):
         autogpu_opt.main(["--help-options"])
     out = capsys.readouterr().out
-    assert "gpu-cache-shared: Cache global reads" in out and "  cache_remarks: bool = false" in out
+    assert "gpu-cache-shared: Cache global reads" in out
+    assert "  cache_remarks: bool = false" in out
 
 
 @pytest.mark.parametrize("pipeline, dims, expected, valid", [
@@ -241,13 +243,21 @@ def test_the_tiled_pipeline_tunes_the_block_and_register_tiles():
         "min_blocks * block_size * block_y * (tm * tn + tm + tn + 24) <= 65536")
     assert len(space.enumerate()) == 432 + 378
     built = {p.name: p for p in AutogpuTiledPipeline(tm=2, tn=4, bk=16).passes()}
-    assert (built["agpu-unroll-parallel"].x, built["agpu-unroll-parallel"].y) == (2, 4)
-    assert built["gpu-cache-shared"].tile == 16
+    unroll, cache = built["agpu-unroll-parallel"], built["gpu-cache-shared"]
+    convert = built["convert-agpu-to-gpu"]
+    assert isinstance(unroll, AgpuUnrollParallelPass)
+    assert isinstance(cache, GpuCacheSharedPass)
+    assert isinstance(convert, ConvertAgpuToGpuPass)
+    assert (unroll.x, unroll.y) == (2, 4)
+    assert cache.tile == 16
     defaults = {p.name: p for p in AutogpuTiledPipeline().passes()}
-    assert defaults["gpu-cache-shared"].tile == 16 and defaults["gpu-cache-shared"].full_tiles
-    assert defaults["convert-agpu-to-gpu"].min_blocks == 0
-    assert (built["convert-agpu-to-gpu"].block_size, built["convert-agpu-to-gpu"].block_y) == (
-        16, 16)
+    default_cache, default_convert = defaults["gpu-cache-shared"], defaults["convert-agpu-to-gpu"]
+    assert isinstance(default_cache, GpuCacheSharedPass)
+    assert isinstance(default_convert, ConvertAgpuToGpuPass)
+    assert default_cache.tile == 16
+    assert default_cache.full_tiles
+    assert default_convert.min_blocks == 0
+    assert (convert.block_size, convert.block_y) == (16, 16)
 
 
 # --- the proof: one declaration, a knob everywhere ------------------------------------------
@@ -269,10 +279,10 @@ class GpuCacheSharedWithProbe(GpuCacheSharedPass):
 
 
 @pytest.fixture
-def pass_with_a_new_option():
+def pass_with_a_new_option() -> Iterator[type[Pipeline]]:
     """gpu-cache-shared as if its file had one more `option(...)`: the pipelines are generated
     again from their unchanged table."""
-    original = dict(vars(pipelines))  # the classes other tests imported must stay the ones
+    original = dict(pipelines.__dict__)  # the classes other tests imported must stay the ones
     gpu_cache_shared.GpuCacheSharedPass = GpuCacheSharedWithProbe
     importlib.reload(pipelines)
     RUNS.clear()
@@ -280,22 +290,26 @@ def pass_with_a_new_option():
         yield pipelines.AutogpuOptimizePipeline
     finally:
         gpu_cache_shared.GpuCacheSharedPass = GpuCacheSharedPass
-        vars(pipelines).clear()
-        vars(pipelines).update(original)
+        pipelines.__dict__.clear()
+        pipelines.__dict__.update(original)
 
 
 def test_one_declaration_is_a_knob_of_the_pipeline_the_cli_and_the_tuner(
-        pass_with_a_new_option, capsys, tmp_path):
+        pass_with_a_new_option: type[Pipeline], capsys, tmp_path):
     pipeline = pass_with_a_new_option
     assert pipeline is get_all_passes()["autogpu-optimize"]()
     field = {f.name: f for f in dataclasses.fields(pipeline)}["cache_probe"]
     assert field.default == 2
-    assert pipeline(cache_probe=3).passes()[4].probe == 3
+    cache = pipeline(cache_probe=3).passes()[4]
+    assert isinstance(cache, GpuCacheSharedWithProbe)
+    assert cache.probe == 3
 
     out = tmp_path / "saxpy.cu"
     code = autogpu_opt.main([SAXPY, "-p", "autogpu-optimize{cache_probe=3}", "-t", "cuda",
                              "-o", str(out)])
-    assert code == 0 and RUNS == [3] and "__global__" in out.read_text()
+    assert code == 0
+    assert RUNS == [3]
+    assert "__global__" in out.read_text()
     assert autogpu_opt.main([SAXPY, "-p", "autogpu-optimize{cache_probe=0}"]) == 1
     assert "error: gpu-cache-shared: probe must be at least 1, got 0" in capsys.readouterr().err
 
@@ -315,4 +329,5 @@ def test_a_knob_no_pipeline_reached_before_is_tunable(capsys):
     code = autogpu_tune.main([SAXPY, "--size", "n=1000", "--backend", "cpu", "--list-space",
                               "--set", 'dense_mode=["auto", "sparse"]', "--set", "block_size=64"])
     listed = json.loads(capsys.readouterr().out)
-    assert code == 0 and listed["parameters"]["dense_mode"]["values"] == ["auto", "sparse"]
+    assert code == 0
+    assert listed["parameters"]["dense_mode"]["values"] == ["auto", "sparse"]

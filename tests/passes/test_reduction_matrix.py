@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-
 from lowered_differential import cuda_of, gcc_reference, one_translation_unit
 
 from autogpu.runtime.cpu_exec import CpuProgram
@@ -122,7 +121,7 @@ def inputs(op: str, ctype: str) -> list[tuple[np.ndarray, Any]]:
         elif op in ("min", "max"):
             pool = [-3.5, 2.25, -0.0, 0.0, 1e30, -1e30, 7.0, np.nan]
         else:  # integer values: sums are exact in every order
-            pool = list(range(-1000, 1001, 7)) + [0.0, -0.0]
+            pool = [*list(range(-1000, 1001, 7)), 0.0, -0.0]
             if op in ("&&", "||"):
                 pool += [np.nan, 0.0, 0.0, 0.0]
         for n in (1000, 257, 65):
@@ -268,7 +267,7 @@ def unsigned_values(rng, dtype, size: int) -> np.ndarray:
     return values
 
 
-@pytest.mark.parametrize("pipeline", PIPELINES + ["autogpu-vanilla{block_size=24 block_y=4}"],
+@pytest.mark.parametrize("pipeline", [*PIPELINES, "autogpu-vanilla{block_size=24 block_y=4}"],
                          ids=["vanilla", "optimize", "deterministic", "vanilla-2d-blocks"])  # fmt: skip
 def test_reductions_over_nests_and_several_clauses(pipeline):
     cuda = cuda_of(NESTS, pipeline)

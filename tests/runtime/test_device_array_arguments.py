@@ -11,8 +11,8 @@ import pytest
 from kernel_fixtures import array, function, launch, scalar
 
 import autogpu
-from autogpu.runtime.array_arguments import DeviceArray, HostArray
 from autogpu.runtime.arguments import KernelArgumentError, bind_arguments, parse_launch_description
+from autogpu.runtime.array_arguments import DeviceArray, HostArray
 
 SAXPY = function(
     "saxpy",
@@ -64,7 +64,8 @@ def test_device_arrays_bind_as_device_arguments():
 def test_dlpack_arrays_are_asked_for_the_launch_stream():
     x = FakeDLPackCudaArray(np.ones(100, np.float32))
     call = bind(100, 2.0, x, FakeCudaArray(100))
-    assert isinstance(call.values["x"], DeviceArray) and x.streams == [1]
+    assert isinstance(call.values["x"], DeviceArray)
+    assert x.streams == [1]
     assert call.values["x"].view.device == 0
 
 
@@ -89,7 +90,7 @@ def test_device_arrays_are_checked_like_numpy_arrays(y, message):
 
 
 def test_a_device_array_is_no_scalar():
-    with pytest.raises(KernelArgumentError, match="argument 'n' of saxpy.. is a scalar"):
+    with pytest.raises(KernelArgumentError, match=r"argument 'n' of saxpy.. is a scalar"):
         bind(FakeCudaArray(1), 2.0, FakeCudaArray(100), FakeCudaArray(100, pointer=1 << 44))
 
 
@@ -104,5 +105,5 @@ def test_a_device_array_too_small_for_a_pointer_parameter_is_refused_by_the_api(
     """`const float *x` has no extents: the api's analysis of the C function's indices says
     how many elements it needs, for device arrays as for NumPy ones."""
     kernel = autogpu.compile("examples/saxpy.c")
-    with pytest.raises(KernelArgumentError, match="argument 'x' of saxpy.. has 5 elements"):
+    with pytest.raises(KernelArgumentError, match=r"argument 'x' of saxpy.. has 5 elements"):
         kernel(10, 2.0, FakeCudaArray(5), FakeCudaArray(10, pointer=1 << 44), backend="cuda")

@@ -61,9 +61,9 @@ def test_wrong_device_arrays_are_refused_by_name(saxpy):
     cp = pytest.importorskip("cupy")
     from autogpu.runtime.arguments import KernelArgumentError
 
-    with pytest.raises(KernelArgumentError, match="argument 'y' of saxpy.. expects a float32"):
+    with pytest.raises(KernelArgumentError, match=r"argument 'y' of saxpy.. expects a float32"):
         saxpy(10, 1.0, cp.ones(10, cp.float32), cp.ones(10, cp.float64), backend="cuda")
-    with pytest.raises(KernelArgumentError, match="argument 'y' of saxpy.. is not C-contiguous"):
+    with pytest.raises(KernelArgumentError, match=r"argument 'y' of saxpy.. is not C-contiguous"):
         saxpy(10, 1.0, cp.ones(10, cp.float32), cp.ones(20, cp.float32)[::2], backend="cuda")
 
 
@@ -71,7 +71,8 @@ def test_timing_on_device_arrays_makes_no_copies(saxpy):
     cp = pytest.importorskip("cupy")
     x, y = cp.ones(N, cp.float32), cp.ones(N, cp.float32)
     timing = saxpy.program("cuda").time("saxpy", (N, 2.0, x, y), repetitions=3, warmup=1)
-    assert timing.with_copies_s is None and timing.kernel_s > 0
+    assert timing.with_copies_s is None
+    assert timing.kernel_s > 0
     assert float(y[0]) == 3.0  # one run's result, as with NumPy arrays
 
 
@@ -87,7 +88,8 @@ def test_maps_on_the_gpu_with_numpy_arrays():
     kernel = autogpu.compile(MAPPED, warn=lambda w: None)
     a, b, c = np.ones(N, np.float32), np.full(N, 7, np.float32), np.full(N, 2, np.float32)
     kernel(N, a, b, c, backend="cuda")
-    assert np.all(b == 3) and np.all(c == 2)
+    assert np.all(b == 3)
+    assert np.all(c == 2)
 
 
 def test_the_tuner_takes_device_arrays_as_inputs():

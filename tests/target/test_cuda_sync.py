@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from lowered_differential import (
     agree_with_gcc,
     check_against_gcc,
@@ -21,26 +20,13 @@ from lowered_differential import (
     cuda_of,
     one_translation_unit,
 )
+from sync_kernels import CAS_FORMS, CRITICAL, HISTOGRAM, SCALAR_SUM
 
 from autogpu.runtime import cuda_exec
 from autogpu.testing import assert_same_outputs
 from autogpu.testing.nvcc import assert_compiles_with_nvcc
 
 PIPELINES = ["autogpu-vanilla", "autogpu-optimize"]
-
-HISTOGRAM = """
-void histogram(int n, int k, const unsigned *x, int *h, unsigned *u, float *hf) {
-  #pragma omp parallel for
-  for (int i = 0; i < n; i++) {
-    #pragma omp atomic
-    h[x[i] % k] += 1;
-    #pragma omp atomic update
-    u[x[i] % k]++;
-    #pragma omp atomic
-    hf[x[i] % k] += 0.5f;
-  }
-}
-"""
 
 MATVEC_T = """
 void atax(int m, int n, float A[m][n], const float *t, float *y) {
@@ -50,58 +36,6 @@ void atax(int m, int n, float A[m][n], const float *t, float *y) {
       #pragma omp atomic
       y[j] += A[i][j] * t[i];
     }
-}
-"""
-
-SCALAR_SUM = """
-void total(int n, const float *x, const int *c, float *out, long *count) {
-  float s = 0;
-  long k = 0;
-  #pragma omp parallel for
-  for (int i = 0; i < n; i++) {
-    #pragma omp atomic
-    s += x[i];
-    #pragma omp atomic
-    k = k + c[i];
-  }
-  out[0] = s;
-  count[0] = k;
-}
-"""
-
-CAS_FORMS = """
-void cas(int n, int k, const unsigned *x, double *p, unsigned *bits, int *d, float *r) {
-  #pragma omp parallel for
-  for (int i = 0; i < n; i++) {
-    #pragma omp atomic
-    p[x[i] % k] *= 2.0;
-    #pragma omp atomic
-    bits[x[i] % k] <<= 1;
-    #pragma omp atomic
-    d[x[i] % k] /= 2;
-    #pragma omp atomic
-    r[x[i] % k] = 1.0 * r[x[i] % k];
-  }
-}
-"""
-
-CRITICAL = """
-void stats(int n, const float *x, int *count, float *sum) {
-  int c = 0;
-  float s = 0;
-  #pragma omp parallel for
-  for (int i = 0; i < n; i++) {
-    if (x[i] > 0) {
-      #pragma omp critical (acc)
-      {
-        c++;
-        s += x[i];
-        count[1] = count[1] + c - c + 1;
-      }
-    }
-  }
-  count[0] = c;
-  sum[0] = s;
 }
 """
 
@@ -179,7 +113,8 @@ def test_capture_read_write(pipeline: str):
     next_, seen, value = np.zeros(3, np.int32), np.zeros(n, np.int32), np.zeros(n, np.int32)
     even, down = np.zeros(n, np.int32), np.zeros(n, np.int32)
     runner.run("tickets", n, next_, seen, value, even, down)
-    assert next_.tolist() == [n, 2 * n, -n] and seen.tolist() == [1] * n
+    assert next_.tolist() == [n, 2 * n, -n]
+    assert seen.tolist() == [1] * n
     assert value.tolist() == [1] * n
     assert sorted(even.tolist()) == list(range(0, 2 * n, 2))
     assert sorted(down.tolist()) == list(range(-n, 0))
@@ -220,7 +155,7 @@ def test_every_arithmetic_type(ctype: str, pipeline: str):
              for n, k in ((1, 3), (257, 3), (1000, 7))]
     exact = ctype not in ("float", "double")
     check_against_gcc(source, "typed", pipeline, cases,
-                      **({} if exact else {"compare": close_sums}))  # fmt: skip
+                      compare=assert_same_outputs if exact else close_sums)
 
 
 SMALL_CAPTURE = """
@@ -258,7 +193,8 @@ def test_capture_read_write_small_types(pipeline: str):
     next_, seen = np.zeros(2, np.uint16), np.zeros(n, np.uint8)
     value, even, flags = np.zeros(n, np.int16), np.zeros(n, np.uint16), np.zeros(4, np.int8)
     runner.run("small_tickets", n, next_, seen, value, even, flags)
-    assert next_.tolist() == [n, 2 * n] and seen.tolist() == [1] * n
+    assert next_.tolist() == [n, 2 * n]
+    assert seen.tolist() == [1] * n
     assert value.tolist() == [1] * n
     assert sorted(even.tolist()) == list(range(0, 2 * n, 2))
     expected = np.zeros(4, np.int8)

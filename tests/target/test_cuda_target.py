@@ -26,6 +26,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cuda_cpu_harness import call_kernel, compile_on_cpu, kernels_as_functions, same_values
+from paths import ROOT
 from xdsl.dialects import gpu, memref
 from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import (
@@ -42,6 +44,9 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, Region
 from xdsl.parser import Parser
 
+from autogpu.context import make_context
+from autogpu.diagnostics import CompileError
+from autogpu.interpreters import OutOfBoundsError, UndefinedBehaviorError, run_function
 from autogpu.target.c_expr import (
     Binary,
     Cast,
@@ -59,12 +64,7 @@ from autogpu.target.cuda_target import (
     launch_comment,
     parse_launch_comment,
 )
-from autogpu.context import make_context
-from autogpu.diagnostics import CompileError
-from autogpu.interpreters import OutOfBoundsError, UndefinedBehaviorError, run_function
 from autogpu.testing.nvcc import assert_compiles_with_nvcc
-from cuda_cpu_harness import call_kernel, compile_on_cpu, kernels_as_functions, same_values
-from paths import ROOT
 
 SUITE = ROOT / "filecheck_tests" / "targets" / "cuda"
 PRINTABLE = sorted(p for p in SUITE.glob("*.mlir") if p.name != "invalid.mlir")
@@ -98,7 +98,8 @@ def lower_example(path: Path) -> ModuleOp:
 def test_nvcc_compiles_every_lowered_example_without_warnings(path: Path):
     program = emit_cuda(lower_example(path))
     names = {launch["kernel"] for f in program.launch["functions"] for launch in f["launches"]}
-    assert names and all(f'void __launch_bounds__' in program.source for _ in names)
+    assert names
+    assert all('void __launch_bounds__' in program.source for _ in names)
     for name in names:
         assert f" {name}(" in program.source
     assert_compiles_with_nvcc(program.source, allow_warnings=False)
@@ -310,6 +311,7 @@ def test_filecheck_kernels_compute_what_the_interpreter_computes(stem: str):
             call_kernel(library, kernel, args)
             for position, (want, got) in enumerate(zip(expected, args)):
                 if isinstance(want, np.ndarray):
+                    assert isinstance(got, np.ndarray), position
                     assert same_values(want, got), (
                         f"{kernel.sym_name.data}: argument {position} differs\n"
                         f"interpreter {want}\nCUDA        {got}"
@@ -417,10 +419,10 @@ def test_printed_expressions_have_exactly_their_trees_meaning_in_gcc():
         build = subprocess.run(
             ["gcc", "-std=c11", "-fwrapv", "-Werror=parentheses", "-o", str(Path(tmp) / "t"),
              str(source)],
-            capture_output=True, text=True,
+            capture_output=True, text=True, check=False,
         )  # fmt: skip
         assert build.returncode == 0, build.stderr
-        out = subprocess.run([str(Path(tmp) / "t")], capture_output=True, text=True).stdout
+        out = subprocess.run([str(Path(tmp) / "t")], capture_output=True, text=True, check=True).stdout
     values = [int(v) for v in out.split()]
     for tree, got in zip(trees, values, strict=True):
         assert got == tree.value, f"{tree.expr.render()}: gcc {got}, tree {tree.value}"
@@ -472,10 +474,10 @@ def test_float_literals_read_back_exactly_in_gcc():
         (Path(tmp) / "lit.c").write_text(program)
         build = subprocess.run(
             ["gcc", "-o", str(Path(tmp) / "t"), str(Path(tmp) / "lit.c")], capture_output=True,
-            text=True,
+            text=True, check=False,
         )  # fmt: skip
         assert build.returncode == 0, build.stderr
-        out = subprocess.run([str(Path(tmp) / "t")], capture_output=True, text=True).stdout.split()
+        out = subprocess.run([str(Path(tmp) / "t")], capture_output=True, text=True, check=True).stdout.split()
     expected = [f"{struct.unpack('<I', struct.pack('<f', v))[0]:08x}" for v in singles]
     expected += [f"{struct.unpack('<Q', struct.pack('<d', v))[0]:016x}" for v in doubles]
     assert out == expected

@@ -35,7 +35,8 @@ def test_nested_loops_and_ifs_run_as_c_would():
     expected.append((4, {}))  # the counters are out of scope after their loop
     assert runs == expected
     (_, env), *_ = [r for r in trace(steps, {"n": np.int32(4)}) if r[0] == 1]
-    assert env["t"].dtype == np.int32 and env["s"].dtype == np.int64  # their C types
+    assert env["t"].dtype == np.int32
+    assert env["s"].dtype == np.int64
 
 
 def test_an_empty_loop_runs_nothing():
@@ -64,7 +65,8 @@ def test_a_launch_may_pass_a_counter_but_no_unknown_name():
     function = {"name": "f", "params": params, "launches": [launch],
                 "steps": [_loop("t", "0", "n", "1", [{"launch": 0}])]}
     (parsed,) = parse_launch_description({"functions": [function]}).values()
-    assert parsed.param("t").dtype == np.int32 and not parsed.param("t").is_array
+    assert parsed.param("t").dtype == np.int32
+    assert not parsed.param("t").is_array
     del function["steps"]
     with pytest.raises(LaunchDescriptionError, match="passes 't', which is not a parameter"):
         parse_launch_description({"functions": [function]})

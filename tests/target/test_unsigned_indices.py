@@ -22,10 +22,10 @@ from lowered_differential import agree_with_gcc, cuda_of, gcc_reference, one_tra
 from pass_differential import parsed_c, transformed
 
 import autogpu
-from autogpu.runtime.arguments import KernelArgumentError, KernelLaunchError
-from autogpu.runtime.cpu_exec import CpuProgram
 from autogpu.interpreters import run_function
 from autogpu.passes.agpu_stage_accumulations import AgpuStageAccumulationsPass
+from autogpu.runtime.arguments import KernelArgumentError, KernelLaunchError
+from autogpu.runtime.cpu_exec import CpuProgram
 from autogpu.testing.nvcc import assert_compiles_with_nvcc
 
 SHIFT = """

@@ -10,18 +10,16 @@ aborts instead of wrapping as `-fwrapv` would let it), and compare with gcc's se
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from lowered_differential import cuda_of
 from pass_differential import parsed_c
+from paths import EXAMPLES
 from sanitized_emulation import run_sanitized
 from test_unsigned_indices import FROM, MATMUL, REVERSE, SHIFT, STENCIL, matmul, reverse, shift
 from test_unsigned_indices import stencil as stencil_sizes
 from xdsl.dialects import arith
 
 from autogpu.passes.gpu_infer_nsw import has_nsw
-from paths import EXAMPLES
 
 PIPELINES = [
     "autogpu-vanilla",

@@ -92,9 +92,12 @@ def test_a_wrong_result_is_a_mismatch(monkeypatch):
     real_lower = runner.lower
     monkeypatch.setattr(runner, "lower", lambda *a: WrongRunner(real_lower(*a)))
     findings = check_batch([generate(3)], [VANILLA], cases=2, seed=3)
-    assert findings and findings[0].kind == "mismatch", [f.kind for f in findings]
+    assert findings
+    assert findings[0].kind == "mismatch", [f.kind for f in findings]
     report = findings[0].report()
-    assert "void fz3(" in report and "data seed" in report and "autogpu-vanilla" in report
+    assert "void fz3(" in report
+    assert "data seed" in report
+    assert "autogpu-vanilla" in report
 
 
 def test_a_refusal_and_a_crash_are_findings(monkeypatch):
@@ -110,7 +113,8 @@ def test_a_refusal_and_a_crash_are_findings(monkeypatch):
 
     monkeypatch.setattr(runner, "run_pipeline", lambda module, spec: [][1])
     (finding,) = check_batch([generate(4)], [OPTIMIZE], cases=1, seed=4)
-    assert finding.kind == "crash" and "IndexError" in finding.detail
+    assert finding.kind == "crash"
+    assert "IndexError" in finding.detail
 
 
 def test_float_sum_tolerance_accepts_reordering_and_rejects_a_lost_term():
@@ -129,7 +133,9 @@ def test_float_sum_tolerance_accepts_reordering_and_rejects_a_lost_term():
     if abs(terms[17]) > float_sum_tolerance(total, magnitude, len(terms)):
         assert compare_float_sum(total, lost, expected) is not None
     one_less = np.array([pairwise, magnitude, len(terms) - 1])
-    assert "terms" in compare_float_sum(total, one_less, expected)
+    problem = compare_float_sum(total, one_less, expected)
+    assert problem is not None
+    assert "terms" in problem
 
 
 def test_reducer_keeps_the_property_and_shrinks():

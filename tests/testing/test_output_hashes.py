@@ -11,7 +11,8 @@ def test_run_lines_substitute_the_file_and_examples(tmp_path: Path) -> None:
                     "// RUN: autogpu-opt %examples/saxpy.c | filecheck %s\n// CHECK: x\n")
     first, second = _run_lines(test)
     assert first == f"autogpu-opt {test} -p 'x{{a=1}}' 2>&1"
-    assert second.endswith("examples/saxpy.c") and "%" not in second
+    assert second.endswith("examples/saxpy.c")
+    assert "%" not in second
 
 
 def test_compare_names_every_kind_of_difference() -> None:

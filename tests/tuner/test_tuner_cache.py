@@ -10,10 +10,10 @@ import sys
 import time
 
 import pytest
+from paths import EXAMPLES
 from tuner_support import claim_everything, synthetic_candidates
 
 from autogpu.tuner.cache import Cache, Record, canonical
-from paths import EXAMPLES
 
 
 @pytest.fixture
@@ -34,15 +34,23 @@ def test_results_and_failures_are_kept_across_opens(tmp_path):
     with Cache(path) as c:
         assert c.register_context({"sizes": {"n": 1}, "kernel": "k"}) == ctx  # order-independent
         ok = c.lookup(ctx, {"b": 32})
-        assert ok.ok and ok.time_s == 1.5e-3 and ok.times == [1.5e-3, 1.6e-3]
-        assert ok.cuda_source == "__global__ ..." and ok.launch == {"functions": []}
+        assert ok is not None
+        assert ok.ok
+        assert ok.time_s == 1.5e-3
+        assert ok.times == [1.5e-3, 1.6e-3]
+        assert ok.cuda_source == "__global__ ..."
+        assert ok.launch == {"functions": []}
         bad = c.lookup(ctx, {"b": 64})
-        assert bad.status == "failed" and bad.stage == "verify" and bad.reason == "y[3] wrong"
+        assert bad is not None
+        assert bad.status == "failed"
+        assert bad.stage == "verify"
+        assert bad.reason == "y[3] wrong"
         assert c.claim(ctx, {"b": 64}).state == "done"  # failures are not measured again
         assert c.lookup(ctx, {"b": 128}) is None
         assert [r.params for r in c.records(ctx)] == [{"b": 32}, {"b": 64}]
         assert c.counts(ctx) == {"ok": 1, "failed": 1}
-        assert c.best_time(ctx) == 1.5e-3 and c.best_time("no-such-context") is None
+        assert c.best_time(ctx) == 1.5e-3
+        assert c.best_time("no-such-context") is None
     with Cache(path, retry_failed=True) as c:
         assert c.lookup(ctx, {"b": 64}) is None
         assert c.claim(ctx, {"b": 64}).state == "claimed"
@@ -64,7 +72,8 @@ def test_a_live_claim_is_busy_for_others_until_its_lease_expires(tmp_path):
         ctx = mine.register_context({"k": 1})
         assert mine.claim(ctx, {"b": 1}).state == "claimed"
         claim = theirs.claim(ctx, {"b": 1})
-        assert claim.state == "busy" and claim.owner == mine.owner
+        assert claim.state == "busy"
+        assert claim.owner == mine.owner
         time.sleep(0.6)
         assert theirs.claim(ctx, {"b": 1}).state == "claimed"  # expired: taken over
         assert mine.claim(ctx, {"b": 1}).state == "busy"
@@ -73,7 +82,7 @@ def test_a_live_claim_is_busy_for_others_until_its_lease_expires(tmp_path):
 def test_the_claim_of_a_dead_process_is_taken_over_at_once(cache):
     ctx = cache.register_context({"k": 1})
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                          capture_output=True, text=True).stdout.strip()
+                          capture_output=True, text=True, check=True).stdout.strip()
     import socket
 
     with Cache(cache.path, owner=f"{socket.gethostname()}:{dead}:deadbeef") as ghost:
@@ -155,19 +164,22 @@ def test_best_cu_is_the_best_variants_code_compiled_again_never_the_cached_text(
     with sqlite3.connect(path) as db:
         db.execute("UPDATE variants SET cuda_source = 'int garbage;'")
     again = _tune_saxpy(path, out)
-    assert again.measured == 0 and again.best_params == first.best_params
+    assert again.measured == 0
+    assert again.best_params == first.best_params
     assert "garbage" not in (out / "best.cu").read_text()
     assert "__global__" in (out / "best.cu").read_text()
 
-    winner, other = first.best_params, [v["params"] for v in first.variants
-                                         if v["params"] != first.best_params][0]
+    winner, other = first.best_params, next(v["params"] for v in first.variants
+                                         if v["params"] != first.best_params)
     with sqlite3.connect(path) as db:
         db.execute("UPDATE variants SET digest = '0000' WHERE params = ?",
                    (json.dumps(winner, separators=(",", ":")),))
     stale = _tune_saxpy(path, out)
-    assert stale.best_params == other and stale.measured == 0
-    entry = [v for v in stale.variants if v["params"] == winner][0]
-    assert entry["status"] == "failed" and entry["stage"] == "stale"
+    assert stale.best_params == other
+    assert stale.measured == 0
+    entry = next(v for v in stale.variants if v["params"] == winner)
+    assert entry["status"] == "failed"
+    assert entry["stage"] == "stale"
     assert "is not the code that was verified" in entry["reason"]
     assert json.loads((out / "best.json").read_text())["params"] == other
     assert _tune_saxpy(path).measured == 1  # the stale row is gone: measured again
@@ -194,7 +206,9 @@ def _foreign(path):
 
 
 def _one_line_error(code, err, *phrases):
-    assert code == 1 and len(err.strip().splitlines()) == 1 and err.startswith("autogpu-tune: error: ")
+    assert code == 1
+    assert len(err.strip().splitlines()) == 1
+    assert err.startswith("autogpu-tune: error: ")
     for phrase in phrases:
         assert phrase in err, err
 

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from paths import ROOT
 
 from autogpu.diagnostics import CompileError
 from autogpu.tools.autogpu_tune import main
 from autogpu.tuner.adapter import Artifact
 from autogpu.tuner.host_program import instrument, launcher, substitute
-from paths import ROOT
 
 SAXPY = str(ROOT / "examples" / "saxpy.c")
 FAKE_HOST = ROOT / "tests" / "data" / "fake_host.c"
@@ -32,7 +32,8 @@ def test_instrument_wraps_the_statement_after_each_marker():
     assert body[2:4] == ["  k<<<g, b>>>(a,", "     n);"]
     assert body[4] == "  AUTOGPU_TIME_END(); }"
     assert len(body) == len(source.splitlines()) + 1  # the user's line numbers stay close
-    assert "cudaGetLastError" in out and "exit(3)" in out
+    assert "cudaGetLastError" in out
+    assert "exit(3)" in out
 
 
 @pytest.mark.parametrize("source, message", [
@@ -88,13 +89,14 @@ def test_launcher_and_placeholders():
                       "dynamic_shared_bytes": "0"}]}]}
     text = launcher(Artifact("__global__ void saxpy_kernel(int n, const float *x) {}", launch,
                              "saxpy"), {"block_size": 128, "cache": True})
-    assert "#define AUTOGPU_BLOCK_SIZE 128" in text and "#define AUTOGPU_CACHE 1" in text
+    assert "#define AUTOGPU_BLOCK_SIZE 128" in text
+    assert "#define AUTOGPU_CACHE 1" in text
     assert "static inline void autogpu_launch_saxpy(int n, const float *x) {" in text
     assert "agpu_grid((unsigned)(agpu_max(((long long)n + 127) / 128, 1))" in text
     assert "saxpy_kernel<<<agpu_grid, agpu_block, (size_t)(0)>>>(n, x);" in text
     assert substitute("cc -DB={block_size} {dir}/a", {"block_size": 64, "dir": "/t m"}) == \
         "cc -DB=64 '/t m'/a"
-    with pytest.raises(CompileError, match="unknown placeholder {nope}"):
+    with pytest.raises(CompileError, match=r"unknown placeholder {nope}"):
         substitute("{nope}", {"dir": "/t"})
 
 
@@ -120,14 +122,16 @@ def test_tuning_inside_a_host_program(tmp_path, capsys):
                  "--host-source", str(FAKE_HOST),
                  "--build", "gcc -O1 -DBLOCK={block_size} -o {dir}/app {host}",
                  "--run", "{dir}/app", "--timeout", "30"])
-    stdout, stderr = capsys.readouterr()
+    _stdout, stderr = capsys.readouterr()
     assert code == 0, stderr
     report = json.loads((out / "report.json").read_text())
     variants = {v["params"]["block_size"]: v for v in report["variants"]}
-    assert variants[64]["status"] == "failed" and variants[64]["stage"] == "run"
+    assert variants[64]["status"] == "failed"
+    assert variants[64]["stage"] == "run"
     assert "too many resources requested for launch" in variants[64]["reason"]
     for b in (32, 128, 256):
-        assert variants[b]["status"] == "ok" and len(variants[b]["times_s"]) == 3
+        assert variants[b]["status"] == "ok"
+        assert len(variants[b]["times_s"]) == 3
     assert report["best"]["params"] == {"block_size": 128}  # 10x less work than the others
     assert report["device"]["backend"] == "host-program"
     kernels = list((out / "variants").glob("*/kernel.cu"))  # one directory per variant
@@ -147,13 +151,14 @@ def test_host_program_time_from_its_own_output_and_failed_builds(tmp_path, capsy
                  "--build", f"test {{block_size}} != 128 && gcc -DBLOCK={{block_size}} "
                  f"-o {{dir}}/app {program}",
                  "--run", "{dir}/app", "--time-regex", r"elapsed: ([0-9.]+) ms"])
-    stdout, stderr = capsys.readouterr()
+    _stdout, stderr = capsys.readouterr()
     assert code == 0, stderr
     report = json.loads((tmp_path / "out" / "report.json").read_text())
     variants = {v["params"]["block_size"]: v for v in report["variants"]}
     assert variants[32]["time_s"] == pytest.approx(1.5e-3)
     assert variants[64]["time_s"] == pytest.approx(2.5e-3)
-    assert variants[128]["stage"] == "build" and "build failed" in variants[128]["reason"]
+    assert variants[128]["stage"] == "build"
+    assert "build failed" in variants[128]["reason"]
     assert report["best"]["params"] == {"block_size": 32}
 
 
@@ -164,7 +169,7 @@ def _gpu_for_host_programs() -> str | None:
     if shutil.which("nvcc") is None:
         return "needs nvcc"
     try:
-        listed = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=30)
+        listed = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=30, check=False)
     except (OSError, subprocess.TimeoutExpired):
         return "needs an NVIDIA GPU (no nvidia-smi)"
     return None if listed.returncode == 0 and "GPU" in listed.stdout else "needs an NVIDIA GPU"
@@ -193,8 +198,12 @@ def test_tuning_inside_a_real_cuda_program(tmp_path):
     by_config = {(v["params"]["block_size"], v["params"]["unroll_y"]): v for v in result.variants}
     for unroll_y in (1, 2):
         wrong = by_config[(64, unroll_y)]
-        assert wrong["status"] == "failed" and wrong["stage"] == "run"
+        assert wrong["status"] == "failed"
+        assert wrong["stage"] == "run"
         assert "wrong result" in wrong["reason"]
         right = by_config[(128, unroll_y)]
-        assert right["status"] == "ok" and len(right["times_s"]) == 5 and right["time_s"] > 0
+        assert right["status"] == "ok"
+        assert len(right["times_s"]) == 5
+        assert right["time_s"] > 0
+    assert result.best_params is not None
     assert result.best_params["block_size"] == 128

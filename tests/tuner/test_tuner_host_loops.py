@@ -7,15 +7,16 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
+from paths import EXAMPLES
 
 from autogpu.target.launch import evaluate
 from autogpu.target.launch_steps import steps_of, trace
 from autogpu.tuner.adapter import Artifact
 from autogpu.tuner.host_program import launcher
-from paths import EXAMPLES
 
 JACOBI_2D = str(EXAMPLES / "omp" / "jacobi_2d.c")
 
@@ -38,7 +39,7 @@ def test_tuning_a_time_stepped_function_on_the_cpu(tmp_path):
     assert len(best["launch_config"]) == 6  # the report lists every launch the call runs
 
 
-def _time_stepped_launch() -> dict:
+def _time_stepped_launch() -> tuple[str, dict[str, Any]]:
     kernel = (
         "__global__ void k0(int tsteps, int n, double *A) {}\n"
         "__global__ void k1(int tsteps, int n, double *A, int t) {}\n"

@@ -39,8 +39,10 @@ def test_random_inputs_of_the_small_types():
     args = make_arguments(ps, sizes, lengths, seed=3)
     assert [a.dtype for a in args] == [np.dtype(p.dtype) for p in ps]
     assert args[1] == 7
-    assert set(np.unique(args[6]).tolist()) <= {False, True} and args[6].dtype == bool
-    assert args[2].min() >= -8 and args[3].max() <= 8
+    assert set(np.unique(args[6]).tolist()) <= {False, True}
+    assert args[6].dtype == bool
+    assert args[2].min() >= -8
+    assert args[3].max() <= 8
 
 
 def test_sizes_are_range_checked_for_the_small_types():

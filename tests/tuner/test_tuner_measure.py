@@ -5,11 +5,25 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from paths import EXAMPLES
 
 from autogpu.runtime.arguments import KernelEnvironmentError
 from autogpu.tuner import measure
 from autogpu.tuner.measure import TOLERANCE_FACTOR, compare, tolerance
-from paths import EXAMPLES
+
+
+def mismatch(name: str, out: np.ndarray, ref: np.ndarray, rtol: float) -> str:
+    """compare's sentence for outputs that must not match."""
+    problem = compare(name, out, ref, rtol)
+    assert problem is not None, "the outputs should not match"
+    return problem
+
+
+def checked_problem(name: str, out: np.ndarray, ref: np.ndarray, rtol: float) -> str:
+    """measure.check's problem for outputs that must not match."""
+    problem = measure.check(name, out, ref, rtol).problem
+    assert problem is not None, "the outputs should not match"
+    return problem
 
 
 def test_tolerance_formula():
@@ -42,7 +56,9 @@ def test_reassociated_sums_pass_and_a_missing_term_fails():
     assert compare("out", strided, ref, rtol) is None
     missing = ref - a[:, 100]
     problem = compare("out", missing, ref, rtol)
-    assert problem is not None and "out[" in problem and "tolerance" in problem
+    assert problem is not None
+    assert "out[" in problem
+    assert "tolerance" in problem
 
 
 def test_outputs_that_cancel_to_zero_are_checked_normwise():
@@ -50,7 +66,7 @@ def test_outputs_that_cancel_to_zero_are_checked_normwise():
     out = ref + np.float32(1e-7)
     assert compare("y", out, ref, tolerance(np.float32, 16)) is None
     out[1] = 0.5
-    assert "y[1]" in compare("y", out, ref, tolerance(np.float32, 16))
+    assert "y[1]" in mismatch("y", out, ref, tolerance(np.float32, 16))
 
 
 def test_the_check_goes_chunk_by_chunk_and_reports_the_worst_element(monkeypatch):
@@ -60,11 +76,13 @@ def test_the_check_goes_chunk_by_chunk_and_reports_the_worst_element(monkeypatch
     out[2] += np.float32(0.01)
     out[13] += np.float32(0.5)  # the worst, in a later chunk than the first bad one
     result = measure.check("y", out, ref, tolerance(np.float32, 4))
-    assert result.problem.startswith("y[13] = ") and "(2 of 22 elements wrong" in result.problem
+    assert result.problem is not None
+    assert result.problem.startswith("y[13] = ")
+    assert "(2 of 22 elements wrong" in result.problem
     assert result.max_error == pytest.approx(0.5, rel=1e-6)
     out = ref.copy()
     out[21] = np.nan  # NaN in the last, partial chunk
-    assert "y[21] = nan" in measure.check("y", out, ref, 1e-6).problem
+    assert "y[21] = nan" in checked_problem("y", out, ref, 1e-6)
     assert measure.check("y", ref.copy(), ref, 1e-6) == measure.Check(None, 0.0)
 
 
@@ -79,10 +97,10 @@ def test_integers_must_match_exactly():
 def test_nan_and_infinity_must_match():
     ref = np.array([1.0, np.nan, np.inf], np.float64)
     assert compare("z", ref.copy(), ref, 1e-12) is None
-    assert "NaN mismatch" in compare("z", np.array([1.0, 0.0, np.inf]), ref, 1e-12)
-    assert "NaN mismatch" in compare("z", np.array([np.nan, np.nan, np.inf]), ref, 1e-12)
-    assert "infinity" in compare("z", np.array([1.0, np.nan, -np.inf]), ref, 1e-12)
-    assert compare("z", np.array([1.0, np.nan, np.inf, 1.0]), ref, 1e-12).startswith("z: shape")
+    assert "NaN mismatch" in mismatch("z", np.array([1.0, 0.0, np.inf]), ref, 1e-12)
+    assert "NaN mismatch" in mismatch("z", np.array([np.nan, np.nan, np.inf]), ref, 1e-12)
+    assert "infinity" in mismatch("z", np.array([1.0, np.nan, -np.inf]), ref, 1e-12)
+    assert mismatch("z", np.array([1.0, np.nan, np.inf, 1.0]), ref, 1e-12).startswith("z: shape")
 
 
 @pytest.mark.parametrize("example, function, sizes, k", [
@@ -93,7 +111,6 @@ def test_nan_and_infinity_must_match():
     ("stencil2d", "jacobi2d", {"n": 10, "m": 10}, 1),
 ])
 def test_the_reduction_length_comes_from_the_kernels_loops(example, function, sizes, k):
-    from pathlib import Path
 
     from autogpu.tuner.adapter import c_function, reduction_length
 
@@ -137,7 +154,8 @@ def test_writable_inputs_are_verified_and_const_ones_are_not_copied():
     good = adapter.compile_variant(source, "f.c", "f", "autogpu-optimize{block_size=32}")
     assert _written_arrays(good, len(args)) == {0, 1}
     fresh = measurer._fresh(_written_arrays(good, len(args)))
-    assert fresh[2] is args[2] and fresh[1] is not args[1]
+    assert fresh[2] is args[2]
+    assert fresh[1] is not args[1]
     assert measurer.measure({}, good).status == "ok"
 
     clobbering = replace(good, cuda_source=good.cuda_source.replace(
@@ -145,7 +163,9 @@ def test_writable_inputs_are_verified_and_const_ones_are_not_copied():
         "+ scratch[i];", "+ scratch[i];\n    scratch[i] = 0.0f;", 1))
     assert clobbering.cuda_source != good.cuda_source
     outcome = measurer.measure({}, clobbering)
-    assert outcome.stage == "verify" and outcome.reason.startswith("scratch[")
+    assert outcome.stage == "verify"
+    assert outcome.reason is not None
+    assert outcome.reason.startswith("scratch[")
 
 
 def test_a_race_that_agrees_with_the_serial_order_fails_under_another_thread_order(tmp_path):
@@ -166,7 +186,8 @@ def test_a_race_that_agrees_with_the_serial_order_fails_under_another_thread_ord
                      arrays={"out": "n"}, inputs={"idx": str(tmp_path / "idx.npy")},
                      space={"block_size": [32, 64]}, cache="none", isolate=False, jobs=0,
                      repetitions=1, warmup=0, progress=False, plot=False)
-    assert "[verify] out[" in str(e.value) and "order]" in str(e.value)
+    assert "[verify] out[" in str(e.value)
+    assert "order]" in str(e.value)
 
 
 @pytest.mark.parametrize("error, environment", [

@@ -44,7 +44,8 @@ def test_unknown_keywords_are_rejected_and_updates_copy():
     changed = o.updated(reference=None, output_dir="out")
     assert (changed.measurement.reference, changed.output.output_dir) == (None, "out")
     assert (o.measurement.reference, o.output.output_dir) == ("gcc", None)
-    assert changed.measurement.backend == "cpu" and changed.kernel is not o.kernel
+    assert changed.measurement.backend == "cpu"
+    assert changed.kernel is not o.kernel
 
 
 def test_the_command_line_fills_the_groups():

@@ -12,10 +12,10 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from paths import EXAMPLES
 
 from autogpu.tuner.cache import Cache
 from autogpu.tuner.driver import TuneOptions, prepare, run
-from paths import EXAMPLES
 
 SAXPY = str(EXAMPLES / "saxpy.c")
 
@@ -53,7 +53,7 @@ def postgres_url():
     options = f"-p {port} -k {sockets} -c listen_addresses=127.0.0.1 -c fsync=off"
     for argv in (["initdb", "-D", str(data), "-A", "trust", "-U", "tuner"],
                  ["pg_ctl", "-D", str(data), "-o", options, "-w", "-l", str(root / "log"), "start"]):
-        done = subprocess.run(_as_server_user(argv), capture_output=True, text=True)
+        done = subprocess.run(_as_server_user(argv), capture_output=True, text=True, check=False)
         if done.returncode != 0:
             shutil.rmtree(root, ignore_errors=True)
             pytest.fail(f"cannot start PostgreSQL: {' '.join(argv)}: {done.stderr or done.stdout}")
@@ -61,7 +61,7 @@ def postgres_url():
         yield f"postgresql+psycopg2://tuner@127.0.0.1:{port}/postgres"
     finally:
         subprocess.run(_as_server_user(["pg_ctl", "-D", str(data), "-m", "immediate", "stop"]),
-                       capture_output=True)
+                       capture_output=True, check=False)
         shutil.rmtree(root, ignore_errors=True)
 
 

@@ -3,6 +3,8 @@ cache answers re-runs, interrupted runs resume, budgets and time limits hold."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from tuner_support import (
     SyntheticCompiler,
@@ -13,7 +15,7 @@ from tuner_support import (
 
 from autogpu.tuner.cache import Cache, canonical
 from autogpu.tuner.measure import Isolated, Local
-from autogpu.tuner.session import Session, best
+from autogpu.tuner.session import Evaluation, Session, best
 from autogpu.tuner.strategies import make_strategy
 
 CANDIDATES = synthetic_candidates()  # 6 block sizes x 4 unrolls; optimum 128 x 4
@@ -33,6 +35,13 @@ def _run(cache, measurer, strategy="exhaustive", compiler=None, isolate=False, t
     return session, ctx
 
 
+def best_of(evaluations: Sequence[Evaluation]) -> Evaluation:
+    """The fastest successful evaluation, which the run must have."""
+    fastest = best(evaluations)
+    assert fastest is not None, "no variant succeeded"
+    return fastest
+
+
 @pytest.fixture
 def cache(tmp_path):
     with Cache(tmp_path / "tune.sqlite") as c:
@@ -41,8 +50,9 @@ def cache(tmp_path):
 
 def test_exhaustive_run_finds_the_optimum_and_records_everything(cache):
     session, ctx = _run(cache, SyntheticMeasurer(), jobs=0)
-    assert len(session.evaluations) == len(CANDIDATES) and session.stopped_by == "space exhausted"
-    winner = best(session.evaluations)
+    assert len(session.evaluations) == len(CANDIDATES)
+    assert session.stopped_by == "space exhausted"
+    winner = best_of(session.evaluations)
     assert winner.params == {"block_size": 128, "unroll": 4}
     assert winner.time_s == synthetic_cost(winner.params)
     assert len(cache.records(ctx)) == len(CANDIDATES)
@@ -56,10 +66,11 @@ def test_failures_are_recorded_with_their_reason_and_never_chosen(cache):
     by_stage = {}
     for e in session.evaluations:
         by_stage.setdefault(e.stage, []).append(e.params)
-    assert len(by_stage["verify"]) == 4 and all(p["block_size"] == 128 for p in by_stage["verify"])
+    assert len(by_stage["verify"]) == 4
+    assert all(p["block_size"] == 128 for p in by_stage["verify"])
     assert by_stage["compile"] == [{"block_size": 1024, "unroll": 8}]
     assert len(by_stage["resources"]) == 4
-    assert best(session.evaluations).params["block_size"] != 128
+    assert best_of(session.evaluations).params["block_size"] != 128
     failed = [r for r in cache.records(ctx) if not r.ok]
     assert all(r.reason for r in failed)
     assert any("too many registers" in r.reason for r in failed)
@@ -74,7 +85,7 @@ def test_hung_and_crashing_variants_time_out_and_the_run_goes_on(cache):
     assert all(stages[canonical({"block_size": 512, "unroll": u})] == "timeout" for u in (2, 4))
     assert all(stages[canonical({"block_size": 256, "unroll": u})] == "crash" for u in (2, 4))
     assert "did not finish within 0.5 s" in cache.lookup(ctx, {"block_size": 512, "unroll": 2}).reason
-    assert best(session.evaluations).params == {"block_size": 128, "unroll": 4}
+    assert best_of(session.evaluations).params == {"block_size": 128, "unroll": 4}
     assert len(session.evaluations) == len(candidates)
 
 
@@ -84,24 +95,27 @@ def test_the_reference_is_computed_once_and_handed_to_restarted_processes(cache,
     session, _ = _run(cache, measurer, isolate=True, timeout=30, jobs=0,
                       candidates=synthetic_candidates((128, 256, 512), (4,)))
     assert [e.stage for e in session.evaluations] == [None, "crash", None]
-    assert "the measurement process exited with status 3" in session.evaluations[1].reason
+    crashed = session.evaluations[1]
+    assert crashed.reason is not None
+    assert "the measurement process exited with status 3" in crashed.reason
     assert len({line.split()[0] for line in log.read_text().splitlines()}) == 2  # 2 processes
     assert len(prepared.read_text().splitlines()) == 1
 
 
 def test_a_rerun_measures_nothing_already_known(cache, tmp_path):
     log = tmp_path / "measured.txt"
-    first, ctx = _run(cache, SyntheticMeasurer(log=str(log), wrong=(64,)), jobs=0, budget=10)
-    assert first.measured == 10 and first.stopped_by == "budget"
+    first, _ctx = _run(cache, SyntheticMeasurer(log=str(log), wrong=(64,)), jobs=0, budget=10)
+    assert first.measured == 10
+    assert first.stopped_by == "budget"
     second, _ = _run(cache, SyntheticMeasurer(log=str(log), wrong=(64,)), jobs=0)
     assert second.measured == len(CANDIDATES) - 10
     assert sum(e.cached for e in second.evaluations) == 10
     lines = log.read_text().splitlines()  # every variant measured once, failures included
     assert len(lines) == len(set(lines)) == len(CANDIDATES) - 1  # 1024 x 8 does not compile
     third, _ = _run(cache, SyntheticMeasurer(log=str(log)), jobs=0)
-    assert third.measured == 0 and all(e.cached for e in third.evaluations)
-    assert best(third.evaluations) == best(second.evaluations) or \
-        best(third.evaluations).params == best(second.evaluations).params
+    assert third.measured == 0
+    assert all(e.cached for e in third.evaluations)
+    assert best_of(third.evaluations).params == best_of(second.evaluations).params
 
 
 def test_an_interrupted_run_releases_its_claims_and_resumes(cache, tmp_path):
@@ -120,7 +134,8 @@ def test_an_interrupted_run_releases_its_claims_and_resumes(cache, tmp_path):
 
 def test_budget_and_time_limit(cache):
     session, _ = _run(cache, SyntheticMeasurer(), strategy="random", jobs=0, budget=5)
-    assert len(session.evaluations) == 5 and session.stopped_by == "budget"
+    assert len(session.evaluations) == 5
+    assert session.stopped_by == "budget"
     session, _ = _run(cache, SyntheticMeasurer(delay=0.05), strategy="random", jobs=0,
                       time_limit=0.3)
     assert session.stopped_by == "time limit"
@@ -148,7 +163,8 @@ def test_environment_failures_are_retried_in_a_fresh_measurement_process(cache, 
     for block in (64, 256):
         attempts = [line.split()[0] for line in log.read_text().splitlines()
                     if f"('block_size', {block})" in line]
-        assert len(attempts) == 2 and attempts[0] != attempts[1]  # two processes
+        assert len(attempts) == 2
+        assert attempts[0] != attempts[1]
 
 
 def test_a_variant_the_environment_keeps_failing_is_reported_but_never_cached(cache, tmp_path):
@@ -159,17 +175,21 @@ def test_a_variant_the_environment_keeps_failing_is_reported_but_never_cached(ca
     session, ctx = _run(cache, SyntheticMeasurer(log=str(log), killed=(256,)), isolate=True,
                         timeout=30, jobs=0, candidates=candidates)
     outcome = session.evaluations[-1]
-    assert outcome.params["block_size"] == 256 and outcome.stage == "environment"
+    assert outcome.params["block_size"] == 256
+    assert outcome.stage == "environment"
+    assert outcome.reason is not None
     assert "crash: the measurement process crashed with signal SIGKILL" in outcome.reason
     assert f"each of {ENVIRONMENT_ATTEMPTS} attempts; not cached" in outcome.reason
-    assert cache.lookup(ctx, {"block_size": 256, "unroll": 4}) is None and not cache.claimed(ctx)
-    assert best(session.evaluations).params["block_size"] == 128
+    assert cache.lookup(ctx, {"block_size": 256, "unroll": 4}) is None
+    assert not cache.claimed(ctx)
+    assert best_of(session.evaluations).params["block_size"] == 128
     assert sum("('block_size', 256)" in line for line in log.read_text().splitlines()) == \
         ENVIRONMENT_ATTEMPTS
 
     again, _ = _run(cache, SyntheticMeasurer(log=str(log)), isolate=True, timeout=30, jobs=0,
                     candidates=candidates)
-    assert again.measured == 1 and cache.lookup(ctx, {"block_size": 256, "unroll": 4}).ok
+    assert again.measured == 1
+    assert cache.lookup(ctx, {"block_size": 256, "unroll": 4}).ok
 
 
 def test_a_killed_compile_worker_is_not_the_variants_verdict(cache):
@@ -181,8 +201,10 @@ def test_a_killed_compile_worker_is_not_the_variants_verdict(cache):
     stages = {e.params["block_size"]: e.stage for e in session.evaluations}
     assert stages == {64: None, 128: None, 512: "environment"}
     failed = [e for e in session.evaluations if e.stage]
-    assert len(failed) == 2 and all("compile: the compiler process died" in e.reason and
-                                    f"each of {ENVIRONMENT_ATTEMPTS} attempts" in e.reason
-                                    for e in failed)
+    assert len(failed) == 2
+    for e in failed:
+        assert e.reason is not None
+        assert "compile: the compiler process died" in e.reason
+        assert f"each of {ENVIRONMENT_ATTEMPTS} attempts" in e.reason
     assert {canonical(r.params) for r in cache.records(ctx)} == \
         {canonical(c) for c in candidates if c["block_size"] != 512}

@@ -199,7 +199,8 @@ def test_user_restrictions_expressions_and_callables():
     configs = space.enumerate()
     assert configs
     for c in configs:
-        assert 100 % c["unroll"] == 0 and c["block_size"] * c["unroll"] <= 256
+        assert 100 % c["unroll"] == 0
+        assert c["block_size"] * c["unroll"] <= 256
     assert {"block_size": 64, "unroll": 4} in configs
     assert {"block_size": 64, "unroll": 8} not in configs  # 100 % 8 != 0
 
@@ -220,7 +221,7 @@ def test_overrides_generators_and_qualified_names():
 
 
 def test_override_of_an_unknown_option_names_the_options():
-    with pytest.raises(CompileError, match="not an option of the pipeline.*block_size"):
+    with pytest.raises(CompileError, match=r"not an option of the pipeline.*block_size"):
         _space(overrides={"blocksize": [1]})
 
 
@@ -242,7 +243,8 @@ def test_restrictions_see_fixed_options_and_pass_ones_over_fixed_options_only_ar
                            restrictions=["unroll <= n"])
     assert {c["block_y"] for c in space({"unroll": (2,)}, 2).enumerate()} == {1, 2}
     only_fixed = space({"unroll": (8,)}, 1)  # block_y: an axis saxpy-like kernels lack
-    assert only_fixed.enumerate() and "unroll * block_y <= 4" not in only_fixed.describe()[
+    assert only_fixed.enumerate()
+    assert "unroll * block_y <= 4" not in only_fixed.describe()[
         "restrictions"]
     assert "unroll <= n" in only_fixed.describe()["restrictions"]  # the user's stay
 
@@ -291,7 +293,8 @@ def test_a_pass_can_declare_its_own_space_and_restrictions(monkeypatch):
     monkeypatch.setattr(adapter, "_available_passes", lambda: {"declared": lambda: Declared})
     infos = pass_options("declared")
     assert infos[0] == OptionInfo("tile", "int", 16, None, "pow2(8, 32)", True)
-    assert infos[1].tuning_values is None and infos[1].pass_declares_space  # flag: not tuned
+    assert infos[1].tuning_values is None
+    assert infos[1].pass_declares_space
     space = build_space([PassSpec("declared", {})], {"declared": infos}, {"n": 16},
                         pass_restrictions={"declared": adapter.pass_restrictions("declared")})
     assert space.enumerate() == [{"tile": 8}, {"tile": 16}]
@@ -336,4 +339,6 @@ def test_bad_space_files(tmp_path):
 
 def test_restriction_objects():
     r = Restriction.from_expression("a < b")
-    assert r.names == {"a", "b"} and r({"a": 1, "b": 2}) and not r({"a": 2, "b": 1})
+    assert r.names == {"a", "b"}
+    assert r({"a": 1, "b": 2})
+    assert not r({"a": 2, "b": 1})

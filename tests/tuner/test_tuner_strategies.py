@@ -3,12 +3,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from importlib.util import find_spec
+from typing import Any
+
 import pytest
 from tuner_support import synthetic_candidates, synthetic_cost
 
 from autogpu.diagnostics import CompileError
 from autogpu.tuner.cache import canonical
 from autogpu.tuner.strategies import (
+    Strategy,
     compare_strategies,
     evaluations_to_reach,
     make_strategy,
@@ -31,6 +36,21 @@ def _drive(strategy, table, limit=None):
     return asked
 
 
+def _ask(strategy: Strategy) -> dict[str, Any]:
+    """The strategy's next configuration, which it must have."""
+    config = strategy.ask()
+    assert config is not None, "the strategy ran out of candidates"
+    return config
+
+
+def _evaluations_to_reach(strategy: Strategy, table: Mapping[str, float | None],
+                          target: float) -> int:
+    """evaluations_to_reach, for a strategy that must reach `target` within the space."""
+    n = evaluations_to_reach(strategy, table, target)
+    assert n is not None, "the target was never reached"
+    return n
+
+
 def _table(failing=()):
     return {canonical(c): (None if c["block_size"] in failing else synthetic_cost(c))
             for c in CANDIDATES}
@@ -48,8 +68,8 @@ def test_each_strategy_visits_every_candidate_once_and_finds_the_optimum(name):
     assert len(keys) == len(set(keys)) == len(SMALL)
     assert strategy.ask() is None
     table = _table(failing=(1024,))
-    assert min((c for c in asked if table[canonical(c)] is not None),
-               key=lambda c: table[canonical(c)]) == OPTIMUM
+    succeeded = [(cost, c) for c in asked if (cost := table[canonical(c)]) is not None]
+    assert min(succeeded, key=lambda pair: pair[0])[1] == OPTIMUM
 
 
 def test_exhaustive_keeps_enumeration_order_and_random_shuffles_by_seed():
@@ -57,13 +77,14 @@ def test_exhaustive_keeps_enumeration_order_and_random_shuffles_by_seed():
     a = _drive(make_strategy("random", CANDIDATES, seed=1), _table())
     b = _drive(make_strategy("random", CANDIDATES, seed=1), _table())
     c = _drive(make_strategy("random", CANDIDATES, seed=2), _table())
-    assert a == b != c and a != CANDIDATES
+    assert a == b != c
+    assert a != CANDIDATES
 
 
 def test_several_outstanding_asks_are_all_different():
     for name in ("exhaustive", "random", "model"):
         strategy = make_strategy(name, SMALL, seed=0)
-        pending = [strategy.ask() for _ in range(5)]
+        pending = [_ask(strategy) for _ in range(5)]
         assert len({canonical(c) for c in pending}) == 5
         strategy.forget(pending[0])  # dropped without a result: asked again later
         rest = _drive(strategy, _table())
@@ -83,8 +104,8 @@ def test_model_beats_exhaustive_on_a_smooth_bowl():
     within 3% of the optimum in fewer evaluations than walking the table, on most seeds."""
     table = _table()
     target = synthetic_cost(OPTIMUM) * 1.03
-    exhaustive = evaluations_to_reach(make_strategy("exhaustive", CANDIDATES), table, target)
-    model = [evaluations_to_reach(make_strategy("model", CANDIDATES, seed=s), table, target)
+    exhaustive = _evaluations_to_reach(make_strategy("exhaustive", CANDIDATES), table, target)
+    model = [_evaluations_to_reach(make_strategy("model", CANDIDATES, seed=s), table, target)
              for s in range(5)]
     assert exhaustive == CANDIDATES.index(OPTIMUM) + 1
     assert sorted(model)[2] < exhaustive
@@ -99,10 +120,12 @@ def test_compare_strategies_counts_evaluations_to_within_three_percent():
     # Exhaustive walks the table in order: the first variant within 3% of the optimum.
     first = next(i for i, (c, t) in enumerate(rows)
                  if t is not None and t <= 1.03 * result["optimum_s"])
-    assert ex["evaluations"] == [first + 1] and ex["median"] == first + 1
+    assert ex["evaluations"] == [first + 1]
+    assert ex["median"] == first + 1
     for name in ("random", "model"):
         runs = result["strategies"][name]["evaluations"]
-        assert len(runs) == 3 and all(1 <= r <= len(CANDIDATES) for r in runs)
+        assert len(runs) == 3
+        assert all(1 <= r <= len(CANDIDATES) for r in runs)
         assert result["strategies"][name]["max"] == max(runs)
 
 
@@ -118,9 +141,7 @@ def test_unknown_strategy():
 
 def test_gp_without_pytorch_is_a_clear_error():
     pytest.importorskip("optuna")
-    try:
-        import torch  # noqa: F401
-    except ImportError:
+    if find_spec("torch") is None:
         with pytest.raises(CompileError, match="needs PyTorch"):
             make_strategy("gp", CANDIDATES)
     else:

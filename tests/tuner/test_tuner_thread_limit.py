@@ -25,11 +25,13 @@ def threads(candidate: dict) -> int:
 
 def test_thread_limit_bounds_the_block_of_every_candidate():
     limited = prepare(TuneOptions(LIMITED, sizes={"n": 100, "m": 100}, backend="cpu"))
-    assert limited.thread_limit == 64 and limited.candidates
+    assert limited.thread_limit == 64
+    assert limited.candidates
     assert max(threads(c) for c in limited.candidates) <= 64
     free = prepare(TuneOptions(LIMITED.replace(" thread_limit(64)", ""),
                                sizes={"n": 100, "m": 100}, backend="cpu"))  # fmt: skip
-    assert free.thread_limit is None and max(threads(c) for c in free.candidates) > 64
+    assert free.thread_limit is None
+    assert max(threads(c) for c in free.candidates) > 64
 
 
 def test_the_device_limit_does_not_lift_thread_limit():

@@ -3,13 +3,11 @@ the cache, so together they measure every variant exactly once."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from paths import EXAMPLES
 
 from autogpu.tuner.cache import Cache
 from autogpu.tuner.driver import TuneOptions, prepare, run
-from paths import EXAMPLES
 
 SAXPY = str(EXAMPLES / "saxpy.c")
 

@@ -86,11 +86,11 @@ MAX_CANDIDATES = 2000
 @dataclass(frozen=True)
 class Finding:
     """Two accesses that different iterations of `loop` may (`proven`: do) make to one
-    element, `write` being a store."""
+    element, `write` being a store or an atomic write."""
 
     proven: bool
     loop: ParallelForOp
-    write: memref.StoreOp
+    write: Access
     other: Access
     message: str
 
@@ -120,14 +120,14 @@ def check_parallel_loops(
 def parallel_loop_findings(root: Operation, assume_no_alias: bool = True) -> list[Finding]:
     """The conflicts and the unprovable pairs of accesses of every parallel loop under `root`
     (outer loops first), at most one per store, a proven one if there is one."""
-    by_write: dict[memref.StoreOp, Finding] = {}
+    by_write: dict[Access, Finding] = {}
     polys = through_sign_extensions()
     for loop in root.walk():
         if not isinstance(loop, ParallelForOp):
             continue
         for finding in _loop_findings(loop, polys, assume_no_alias):
             known = by_write.get(finding.write)
-            if known is None or finding.proven and not known.proven:
+            if known is None or (finding.proven and not known.proven):
                 by_write[finding.write] = finding
     return list(by_write.values())
 
@@ -291,7 +291,7 @@ def _variable(loop: Loop) -> BlockArgument:
 # --- one pair ----------------------------------------------------------------------------------
 def _pair_finding(
     loop: ParallelForOp,
-    write: memref.StoreOp,
+    write: Access,
     other: Access,
     x: _Form | str,
     y: _Form | str,
@@ -321,7 +321,7 @@ def _pair_finding(
 
 
 def _unproven(
-    loop: ParallelForOp, write: memref.StoreOp, other: Access, why: str | None
+    loop: ParallelForOp, write: Access, other: Access, why: str | None
 ) -> Finding:
     first = _access_text(write)
     if other is write:
@@ -397,7 +397,7 @@ def _divided(poly: Polynomial, levels: list[_Level]) -> tuple[dict[tuple, int], 
         lead = _lead(level.stride)
         stride, value = level.stride.signed(lead), poly.signed(lead)
         quotient = abs(value) // abs(stride) * (1 if (value < 0) == (stride < 0) else -1)
-        if not quotient or lead and quotient * stride != value:
+        if not quotient or (lead and quotient * stride != value):
             continue
         multiples[level.stride.key] = quotient
         poly = poly.minus(level.stride.scaled(quotient))
@@ -529,9 +529,9 @@ def _difference_bounds(
         for part, form in ((first, x), (second, y))
         for upper in (True, False)
     ]
-    if any(bound is None for bound in bounds):
+    first_max, first_min, second_max, second_min = bounds
+    if first_max is None or first_min is None or second_max is None or second_min is None:
         return None
-    first_max, first_min, second_max, second_min = bounds  # type: ignore[misc]
     return first_max.minus(second_min), first_min.minus(second_max)
 
 
@@ -563,7 +563,7 @@ def _impossible(
     # k * (i - i') + c = 0: the iterations are `-c / k` apart.
     distance = -level.constant // level.first[loop]
     step = constant_int(loop.step)
-    if distance == 0 or step is not None and distance % step:
+    if distance == 0 or (step is not None and distance % step):
         return True
     span = polys.poly(loop.ub).minus(polys.poly(loop.lb))  # more than any distance in range
     return facts.nonnegative(span.scaled(-1).plus(Polynomial.constant_of(span.type, abs(distance))))

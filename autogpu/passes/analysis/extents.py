@@ -21,8 +21,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, func, memref, scf
-from xdsl.dialects.builtin import IntegerAttr, MemRefType
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, StringAttr
+from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 
 from autogpu.dialects.agpu import ParallelForOp
 from autogpu.dialects.signature import NAME
@@ -92,7 +92,7 @@ def parameter_names(function: func.FuncOp) -> list[str]:
     names = []
     for i, arg in enumerate(function.body.blocks[0].args):
         name = attrs[i].data.get(NAME) if i < len(attrs) else None
-        names.append(name.data if name is not None else (arg.name_hint or f"arg{i}"))
+        names.append(name.data if isinstance(name, StringAttr) else (arg.name_hint or f"arg{i}"))
     return names
 
 
@@ -113,7 +113,7 @@ class _Analysis:
                 self.args[arg] = Interval(value, value)
             else:
                 self.args[arg] = None
-        self.loops: dict[Operation, Interval | None | str] = {}
+        self.loops: dict[Operation, Interval | str | None] = {}
         self.evaluators: dict[tuple, _Evaluator] = {}
         self.polynomials = PolynomialAnalysis()
 
@@ -144,7 +144,7 @@ class _Analysis:
         return evaluator
 
     # --- loops ------------------------------------------------------------------------------
-    def loop_interval(self, loop: Operation) -> Interval | None | str:
+    def loop_interval(self, loop: Operation) -> Interval | str | None:
         """The induction variable's values, None if unbounded, "empty" if the loop never runs."""
         if loop in self.loops:
             return self.loops[loop]
@@ -152,7 +152,7 @@ class _Analysis:
         assert isinstance(loop, (scf.ForOp, ParallelForOp))
         evaluator = self.evaluator_at(loop)
         lb, ub, step = (evaluator.eval(v) for v in (loop.lb, loop.ub, loop.step))
-        result: Interval | None | str = None
+        result: Interval | str | None = None
         if lb is not None and ub is not None:
             if ub.hi <= lb.lo:
                 result = "empty"
@@ -316,12 +316,13 @@ class _Evaluator:
     def refine(self, cond: SSAValue, truth: bool) -> dict[SSAValue, Interval]:
         """What `cond == truth` says about the values it compares."""
         op = cond.owner
-        if isinstance(op, arith.AndIOp) and truth or isinstance(op, arith.OrIOp) and not truth:
+        if (isinstance(op, arith.AndIOp) and truth) or (isinstance(op, arith.OrIOp) and not truth):
             return {**self.refine(op.lhs, truth), **self.refine(op.rhs, truth)}
         if isinstance(op, scf.IfOp):  # `a && b` (`a || b`): if a, b; else false (true)
             other = op.false_region if truth else op.true_region
             if other.blocks and (yielded := other.blocks[-1].last_op) is not None:
-                constant = yielded.operands[cond.index].owner  # pyright: ignore
+                assert isinstance(cond, OpResult)  # a result of the scf.if
+                constant = yielded.operands[cond.index].owner
                 if (
                     isinstance(constant, arith.ConstantOp)
                     and isinstance(constant.value, IntegerAttr)
@@ -341,7 +342,7 @@ class _Evaluator:
                 continue
             p = _swapped(pred, swap)
             narrowed = None
-            if p in (8, 9) or p in (6, 7) and not theirs.nonnegative:
+            if p in (8, 9) or (p in (6, 7) and not theirs.nonnegative):
                 narrowed = None  # unsigned `>`: says nothing on the signed reading
             elif p == 0:
                 narrowed = mine.meet(theirs.lo, theirs.hi)

@@ -100,7 +100,7 @@ def inside_parallel_loop(op: Operation) -> bool:
     return False
 
 
-def enclosing_loops(op: Operation, outermost: Operation) -> list[scf.ForOp | ParallelForOp]:
+def enclosing_loops(op: Operation, outermost: Operation | None) -> list[scf.ForOp | ParallelForOp]:
     """The `scf.for` and `agpu.parallel_for` loops around `op`, innermost first, up to and
     including `outermost` (or up to the function, if `outermost` does not enclose `op`)."""
     loops: list[scf.ForOp | ParallelForOp] = []

@@ -34,7 +34,6 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects import arith
 from xdsl.ir import Attribute, Operation, SSAValue
-
 from xdsl.traits import is_side_effect_free
 
 from autogpu.passes.analysis.integers import bit_width, constant_int, to_signed, unsigned
@@ -134,7 +133,8 @@ class Polynomial:
     def truncated(self, type: Attribute) -> Polynomial:
         """The same polynomial in a type at most as wide (coefficients reduced)."""
         width = bit_width(type)
-        assert width is not None and width <= self.width
+        assert width is not None
+        assert width <= self.width
         return Polynomial.make(type, self.terms, self.atoms)
 
     def widened(self, type: Attribute) -> Polynomial:
@@ -142,7 +142,8 @@ class Polynomial:
         sign extension of its value when that does not wrap (not a ring homomorphism, so only
         for analyses that assume no overflow, as C does for signed arithmetic)."""
         width = bit_width(type)
-        assert width is not None and width >= self.width
+        assert width is not None
+        assert width >= self.width
         if type == self.type:
             return self
         return Polynomial.make(type, {m: self.signed(m) for m in self.terms}, self.atoms)

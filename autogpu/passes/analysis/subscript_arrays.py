@@ -23,7 +23,6 @@ from xdsl.ir import Operation, SSAValue
 
 from autogpu.diagnostics import location_of
 from autogpu.dialects.agpu import ParallelForOp
-from autogpu.passes.analysis.aliasing import c_name
 from autogpu.passes.analysis.extents import ValueIntervals, parameter_names
 from autogpu.passes.analysis.integers import ceil_div
 from autogpu.passes.analysis.loops import inside_parallel_loop
@@ -48,7 +47,7 @@ def subscript_arrays(
     values that keep its accesses in bounds, or why none can be derived. `lengths` are the
     elements of each array parameter."""
     names = parameter_names(function)
-    arrays = dict(zip(function.body.blocks[0].args, names))
+    arrays: dict[SSAValue, str] = dict(zip(function.body.blocks[0].args, names))
     intervals = ValueIntervals(function, sizes)
     polys = through_sign_extensions()
     result: dict[str, SubscriptValues | str] = {}

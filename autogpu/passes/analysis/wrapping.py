@@ -11,6 +11,8 @@ ranges (loop variables within their bounds, zero-extended values, constants) say
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects import arith, scf
 from xdsl.ir import Attribute, BlockArgument, SSAValue
 
@@ -36,8 +38,8 @@ def exact_unsigned(poly: Polynomial, index_type: Attribute) -> Polynomial | None
 
 
 def residues_decide(
-    first: list[tuple[Polynomial, SSAValue]],
-    second: list[tuple[Polynomial, SSAValue]],
+    first: Sequence[tuple[Polynomial, SSAValue]],
+    second: Sequence[tuple[Polynomial, SSAValue]],
     rest: Polynomial,
     width: int = 32,
 ) -> bool:

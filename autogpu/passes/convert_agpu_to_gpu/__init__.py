@@ -8,7 +8,8 @@ code that launches them in program order with grid sizes computed from its scala
 See docs/ir.md for the shape produced. The pieces, in this package: how a C function splits into
 launches (`function_plan`), the kernels (`kernel_builder`, `jam`, `reductions`), which guards the
 grid makes unnecessary (`coverage`) and the host side (`host`); how a parallel nest maps onto
-threads and blocks is shared with `agpu-unroll-parallel` (`autogpu/passes/analysis/nest_mapping.py`).
+threads and blocks is shared with `agpu-unroll-parallel`
+(`autogpu/passes/analysis/nest_mapping.py`).
 """
 
 from __future__ import annotations
@@ -23,18 +24,22 @@ from xdsl.ir import Block, Operation, Region
 from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.utils.exceptions import DiagnosticException
 
-from autogpu.target.cuda_limits import MAX_BLOCK, MAX_THREADS_PER_BLOCK, MIN_BLOCKS_ATTR
+from autogpu.passes.analysis.dependences import check_parallel_loops
+from autogpu.passes.analysis.nest_mapping import NestMapping
 from autogpu.passes.convert_agpu_to_gpu.array_reductions import STRATEGIES
-from autogpu.passes.convert_agpu_to_gpu.reductions import normalise_logical_starts
-from autogpu.passes.convert_agpu_to_gpu.function_plan import FunctionPlan, SymbolNamer, plan_function
 from autogpu.passes.convert_agpu_to_gpu.coverage import ReductionGrid
+from autogpu.passes.convert_agpu_to_gpu.function_plan import (
+    FunctionPlan,
+    SymbolNamer,
+    plan_function,
+)
 from autogpu.passes.convert_agpu_to_gpu.host import HostBuilder
 from autogpu.passes.convert_agpu_to_gpu.kernel_builder import BlockShape, KernelBuilder
 from autogpu.passes.convert_agpu_to_gpu.launch_bounds import bounded_block
-from autogpu.passes.analysis.nest_mapping import NestMapping
-from autogpu.passes.analysis.dependences import check_parallel_loops
+from autogpu.passes.convert_agpu_to_gpu.reductions import normalise_logical_starts
 from autogpu.passes.options import DeclaredOptionsPass, at_least, one_of, option, threads
 from autogpu.passes.utils.errors import PassError, error_at
+from autogpu.target.cuda_limits import MAX_BLOCK, MAX_THREADS_PER_BLOCK, MIN_BLOCKS_ATTR
 
 MAX_BLOCK_Z = MAX_BLOCK[2]
 ARRAY_REDUCTION_TUNING = "['auto', 'registers', 'shared', 'global'] if array_reductions else 'auto'"
@@ -148,7 +153,9 @@ def _lower_module(
         StringAttr(KERNEL_MODULE),  # pyright: ignore[reportArgumentType]
         Region(Block()),
     )
-    op.body.block.insert_ops_before([kernels], op.body.block.first_op)  # pyright: ignore
+    first = op.body.block.first_op
+    assert first is not None  # the module has functions (apply returns early otherwise)
+    op.body.block.insert_ops_before([kernels], first)
     namer = SymbolNamer(set())
     for fn in functions:
         normalise_logical_starts(fn)
@@ -157,7 +164,7 @@ def _lower_module(
     try:
         op.verify()
     except DiagnosticException as e:  # a bug of this pass, reported as such
-        raise PassError(f"internal error: convert-agpu-to-gpu produced invalid IR: {e}")
+        raise PassError(f"internal error: convert-agpu-to-gpu produced invalid IR: {e}") from e
 
 
 def _lower_function(

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, gpu, memref, scf
-from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerAttr, MemRefType, i64
+from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerAttr, IntegerType, MemRefType, i64
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -126,7 +126,7 @@ def start_array_reductions(builder: Builder, sections: list[tuple[ReductionKind,
             red.private = builder.insert(memref.AllocaOp.get(red.element, shape=[count])).memref
             red.private.name_hint = f"{name}_private"
             _counted_loop(builder, count,
-                          lambda body, j, red=red: _store_identity(body, red, red.private, j))  # fmt: skip
+                          lambda body, j, red=red: _store_identity(body, red, red.private, j))
     if any(red.shared is not None for red in reductions):
         builder.insert(gpu.BarrierOp())
     return reductions
@@ -137,7 +137,7 @@ def redirect_updates(kernel: Operation, reductions: list[ArrayReduction]) -> Non
     array for `global`), guarded by the section's bounds."""
     copied = {red.array: red for red in reductions if red.strategy != "global"}
     updates = [op for op in kernel.walk()
-               if isinstance(op, memref.AtomicRMWOp | AtomicUpdateOp) and op.memref in copied]  # fmt: skip
+               if isinstance(op, memref.AtomicRMWOp | AtomicUpdateOp) and op.memref in copied]
     for op in updates:
         _redirect(op, copied[op.memref])
 
@@ -150,11 +150,12 @@ def finish_array_reductions(builder: Builder, reductions: list[ArrayReduction],
     if not copied:
         return
     for red in copied:
-        if red.private is not None:
+        private = red.private
+        if private is not None:
             count = known_int(red.length)
             assert count is not None
-            _counted_loop(builder, count, lambda body, j, red=red: _fold(
-                body, red, body.insert(memref.LoadOp.get(red.private, [j])).res, red.shared, j))
+            _counted_loop(builder, count, lambda body, j, red=red, private=private: _fold(
+                body, red, body.insert(memref.LoadOp.get(private, [j])).res, red.shared, j))
     builder.insert(gpu.BarrierOp())
     for red in copied:
         count = known_int(red.length)
@@ -173,7 +174,10 @@ def finish_array_reductions(builder: Builder, reductions: list[ArrayReduction],
 
 
 def _bytes(element: Attribute) -> int:
-    width = element.bitwidth if isinstance(element, AnyFloat) else element.width.data  # pyright: ignore
+    if isinstance(element, AnyFloat):
+        return max(element.bitwidth // 8, 1)
+    assert isinstance(element, IntegerType)
+    width = element.width.data
     return max(width // 8, 1)
 
 
@@ -238,7 +242,7 @@ def _redirect(op: memref.AtomicRMWOp | AtomicUpdateOp, red: ArrayReduction) -> N
     inside = Builder(InsertPoint.at_end(Block()))
     _update_copy(inside, op, red, offset)
     if known is not None and length is not None and 0 <= known < length:
-        for moved in list(inside.insertion_point.block.ops):  # pyright: ignore
+        for moved in list(inside.insertion_point.block.ops):
             moved.detach()
             before.insert(moved)
         Rewriter.erase_op(op)
@@ -270,10 +274,10 @@ def _update_copy(builder: Builder, op: memref.AtomicRMWOp | AtomicUpdateOp, red:
     current = builder.insert(memref.LoadOp.get(red.private, [offset])).res
     if isinstance(op, memref.AtomicRMWOp):
         kind = ATOMIC_KINDS[op.kind.value.data]
-        new = builder.insert(_COMBINE[kind](current, op.value)).results[0]  # pyright: ignore
+        new = builder.insert(_COMBINE[kind](current, op.value)).results[0]
     else:
         block = op.body.block
-        mapping = {block.args[0]: current}
+        mapping: dict[SSAValue, SSAValue] = {block.args[0]: current}
         new = current
         for inner in block.ops:
             if isinstance(inner, AtomicYieldOp):

@@ -31,11 +31,11 @@ from xdsl.dialects.gpu import DimensionEnum
 from xdsl.ir import SSAValue
 
 from autogpu.dialects.agpu import ParallelForOp
-from autogpu.target.cuda_limits import MAX_GRID
 from autogpu.passes.analysis.integers import bit_width, ceil_div
 from autogpu.passes.analysis.nest_mapping import NestMapping
 from autogpu.passes.analysis.polynomial import PolynomialAnalysis
 from autogpu.passes.utils.index_arith import constant_value
+from autogpu.target.cuda_limits import MAX_GRID
 
 MAX_GRID_YZ = MAX_GRID[1]  # y and z alike
 NUM_TEAMS = "agpu.num_teams"

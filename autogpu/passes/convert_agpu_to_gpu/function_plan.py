@@ -496,8 +496,10 @@ def _least_value(value: SSAValue) -> int | None:
     if constant is not None:
         return constant
     owner = value.owner
-    if isinstance(owner, Block) and isinstance(loop := owner.parent_op(), scf.ForOp | ParallelForOp):
+    loop = owner.parent_op() if isinstance(owner, Block) else None
+    if isinstance(loop, scf.ForOp | ParallelForOp):
         step = _constant_int(loop.step)
+        assert isinstance(owner, Block)
         if value is owner.args[0] and step is not None and step > 0:
             return _constant_int(loop.lb)
         return None
@@ -560,7 +562,8 @@ def _plan_privatization(slot: Slot, segments: list[Segment]) -> None:
             continue  # used by this loop only: a private variable of each thread
         for later in slot.users[position + 1 :]:
             later_seg = segments[later]
-            if later in slot.reduction_in or _read_before_assigned(later_seg, slot.value) is not None:
+            reads = _read_before_assigned(later_seg, slot.value)
+            if later in slot.reduction_in or reads is not None:
                 read = _accesses(later_seg.ops, slot.value)[0]
                 raise _shared_variable(
                     read, slot, "code after the loop reads the value the loop left in it"

@@ -68,6 +68,13 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from autogpu.dialects.agpu import ParallelForOp, YieldOp
 from autogpu.dialects.signature import CParameter
+from autogpu.passes.analysis.integers import ceil_div
+from autogpu.passes.analysis.nest_mapping import DIMS, Level
+from autogpu.passes.convert_agpu_to_gpu.array_reductions import (
+    finish_array_reductions,
+    redirect_updates,
+    start_array_reductions,
+)
 from autogpu.passes.convert_agpu_to_gpu.coverage import (
     Coverage,
     ReductionGrid,
@@ -76,12 +83,6 @@ from autogpu.passes.convert_agpu_to_gpu.coverage import (
 )
 from autogpu.passes.convert_agpu_to_gpu.function_plan import FunctionPlan, Segment
 from autogpu.passes.convert_agpu_to_gpu.jam import Env, Jammer
-from autogpu.passes.analysis.nest_mapping import DIMS, Level
-from autogpu.passes.convert_agpu_to_gpu.array_reductions import (
-    finish_array_reductions,
-    redirect_updates,
-    start_array_reductions,
-)
 from autogpu.passes.convert_agpu_to_gpu.reductions import (
     SHARED_MEMORY_SPACE,
     DeterministicCombine,
@@ -91,7 +92,6 @@ from autogpu.passes.convert_agpu_to_gpu.reductions import (
     replica_private,
     start_reduction,
 )
-from autogpu.passes.analysis.integers import ceil_div
 from autogpu.passes.utils.errors import error_at
 from autogpu.passes.utils.index_arith import IndexArith
 from autogpu.passes.utils.slices import SliceCloner
@@ -274,7 +274,7 @@ class KernelBuilder:
             level.dim: self._dim_index(level)
             for level in sorted(
                 (level for level in mapping.levels if level.dim is not None),
-                key=lambda level: DIMS.index(level.dim),  # pyright: ignore[reportArgumentType]
+                key=lambda level: DIMS.index(level.dim),
             )
         }
         order = [dims[d] for d in (DimensionEnum.Z, DimensionEnum.Y, DimensionEnum.X) if d in dims]
@@ -341,7 +341,8 @@ class KernelBuilder:
         reductions: list[Reduction] = []
         for kind, var in self.seg.scalar_reductions():
             slot = self.plan.slots[var]
-            assert slot.global_name is not None and isinstance(var.type, MemRefType)
+            assert slot.global_name is not None
+            assert isinstance(var.type, MemRefType)
             cell = self._get_global(slot.global_name, var.type)
             cell.name_hint = var.name_hint
             red = start_reduction(
@@ -642,8 +643,8 @@ class KernelBuilder:
             body.args[0].name_hint = loop.induction_var.name_hint
             for env in envs:
                 env[loop.induction_var] = body.args[0]
-            bounds = [envs[0][v] for v in loop.operands[:3]]
-            self.builder.insert(scf.ForOp(*bounds, [], body))
+            lb, ub, step = (envs[0][v] for v in loop.operands[:3])
+            self.builder.insert(scf.ForOp(lb, ub, step, [], body))
             self.builder.insertion_point = InsertPoint.at_end(body)
         inner = mapping.levels[k + 1].loop if k + 1 < len(mapping.levels) else None
         for op in loop.body.block.ops:

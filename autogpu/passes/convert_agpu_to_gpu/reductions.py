@@ -42,8 +42,8 @@ from xdsl.dialects import arith, func, gpu, memref, scf
 from xdsl.dialects.builtin import (
     AnyFloat,
     FloatAttr,
-    IntegerAttr,
     IndexType,
+    IntegerAttr,
     IntegerType,
     MemRefType,
     i32,
@@ -52,11 +52,11 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from autogpu.target.cuda_atomics import ATOMIC_KINDS
-from autogpu.dialects.agpu_combine import WARP_SIZE, ShuffleDownOp, ThreadFenceOp
 from autogpu.dialects.agpu import ParallelForOp, ReductionKind
+from autogpu.dialects.agpu_combine import WARP_SIZE, ShuffleDownOp, ThreadFenceOp
 from autogpu.passes.utils.errors import describe_value, error_at
 from autogpu.passes.utils.index_arith import IndexArith
+from autogpu.target.cuda_atomics import ATOMIC_KINDS
 
 ATOMIC_RMW_KIND: dict[str, int] = {kind: i for i, kind in enumerate(ATOMIC_KINDS)}
 """MLIR's `arith::AtomicRMWKind` numbering: the `kind` property of `memref.atomic_rmw`."""
@@ -356,7 +356,7 @@ def _combine_in_last_block(
     the same bit for bit whatever order the blocks run in."""
     i32_type = IntegerType(32)
     body = Builder(InsertPoint.at_end(Block()))
-    for red, total, partials in zip(reductions, totals(body), det.partials):
+    for total, partials in zip(totals(body), det.partials):
         body.insert(memref.StoreOp.get(total, partials, [det.block]))
     body.insert(ThreadFenceOp())
     one = body.insert(arith.ConstantOp(IntegerAttr(1, i32_type))).result

@@ -91,7 +91,6 @@ from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.utils.exceptions import DiagnosticException
 
-from autogpu.target.cuda_limits import SHARED_BYTES_PER_BLOCK
 from autogpu.passes.analysis.integers import constant_int
 from autogpu.passes.gpu_cache_shared.facts import (
     GPU_ID_OPS,
@@ -103,10 +102,10 @@ from autogpu.passes.gpu_cache_shared.facts import (
 )
 from autogpu.passes.gpu_cache_shared.footprint import (
     EXCLUDED_PATH,
-    AccessAnalysis,
-    Group,
     NO_REUSE,
     STRUCTURE,
+    AccessAnalysis,
+    Group,
     Refused,
     element_bytes,
     excluded_path,
@@ -136,6 +135,7 @@ from autogpu.passes.gpu_cache_shared.versioning import (
 )
 from autogpu.passes.options import DeclaredOptionsPass, at_least, option
 from autogpu.passes.utils.errors import PassError
+from autogpu.target.cuda_limits import SHARED_BYTES_PER_BLOCK
 
 
 @dataclass(frozen=True)
@@ -295,7 +295,7 @@ class _KernelCaching:
         try:
             self.work.verify()
         except DiagnosticException as e:
-            raise PassError(f"internal error: gpu-cache-shared produced invalid IR: {e}")
+            raise PassError(f"internal error: gpu-cache-shared produced invalid IR: {e}") from e
         Rewriter.replace_op(self.kernel, self.work)
         return self.work
 
@@ -372,7 +372,7 @@ class _KernelCaching:
                     group = self._group(inner, load, allow_check=False)
                 except (Refused, NotAvailable) as failure:  # the work has changed: start over
                     name = self.facts.array_name(load.memref)
-                    raise _Abandon(name, self._origins([load]), str(failure))
+                    raise _Abandon(name, self._origins([load]), str(failure)) from failure
                 return self._apply(load, group, inner, (name, tile))
         members = [m for r in reasons for m in r.members]
         return _Outcome(_best_reason(reasons), load, similar=members)
@@ -479,7 +479,7 @@ class _KernelCaching:
             distribute_guards(KernelFacts(self.work))
         except (NotUniform, NotAvailable) as failure:
             members = [load, *(access.load for access in group.accesses)]
-            raise _Abandon(name, self._origins(members), _describe(failure))
+            raise _Abandon(name, self._origins(members), _describe(failure)) from failure
         self._set_work(self.work)
         shape = "x".join(str(d.extent) for d in group.dims) or "1"
         where = (

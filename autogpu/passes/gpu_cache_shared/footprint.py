@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from xdsl.dialects import arith, gpu, memref, scf
 from xdsl.dialects.builtin import MemRefType
 from xdsl.dialects.gpu import DimensionAttr, DimensionEnum
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from autogpu.passes.analysis.integers import bit_width, ceil_div, constant_int
 from autogpu.passes.analysis.loops import constant_trip_count
@@ -126,7 +126,7 @@ class Access:
     """One load of the group, analysed at P."""
 
     load: memref.LoadOp
-    type: object  # the integer type the index is computed in (`ui32`: zero-extended)
+    type: Attribute  # the integer type the index is computed in (`ui32`: zero-extended)
     vars: list[Var]
     coefficients: dict[int, Polynomial]  # var position -> c_v (non-zero)
     base: Polynomial  # the index with every q_v = 0
@@ -671,7 +671,9 @@ def thread_index(facts: KernelFacts, dim: DimensionEnum) -> SSAValue:
             return op.result
     op = gpu.ThreadIdOp(DimensionAttr(dim))
     op.result.name_hint = f"t{dim.value}"
-    facts.entry.insert_op_before(op, facts.entry.first_op)  # pyright: ignore
+    first = facts.entry.first_op
+    assert first is not None  # a kernel's entry block ends with its terminator
+    facts.entry.insert_op_before(op, first)
     return op.result
 
 

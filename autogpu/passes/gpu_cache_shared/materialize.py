@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
-from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from autogpu.passes.analysis.integers import (
@@ -25,7 +25,14 @@ from autogpu.passes.analysis.integers import (
 )
 from autogpu.passes.analysis.loops import defined_inside
 from autogpu.passes.analysis.polynomial import Polynomial
-from autogpu.passes.gpu_cache_shared.facts import KernelFacts, ancestors, enclosing_block_in, is_speculatable
+from autogpu.passes.gpu_cache_shared.facts import (
+    KernelFacts,
+    ancestors,
+    enclosing_block_in,
+    is_speculatable,
+)
+
+INDEX = IndexType()
 
 
 class NotAvailable(Exception):
@@ -45,9 +52,10 @@ class Emitter:
             result.name_hint = name
         return result
 
-    def const(self, value: int, type: Attribute = IndexType()) -> SSAValue:
+    def const(self, value: int, type: Attribute = INDEX) -> SSAValue:
         width = bit_width(type)
         assert width is not None
+        assert isinstance(type, IntegerType | IndexType)
         return self.insert(arith.ConstantOp(IntegerAttr(to_signed(value, width), type)))
 
     def cast(self, value: SSAValue, type: Attribute, name: str | None = None) -> SSAValue:
@@ -59,7 +67,8 @@ class Emitter:
         if isinstance(value.type, IndexType) or isinstance(type, IndexType):
             return self.insert(arith.IndexCastOp(value, type), name)
         source, target = bit_width(value.type), bit_width(type)
-        assert source is not None and target is not None
+        assert source is not None
+        assert target is not None
         assert isinstance(type, IntegerType)
         if target < source:
             return self.insert(arith.TruncIOp(value, type), name)
@@ -232,6 +241,7 @@ class Materializer(Emitter):
             mapping = {operand: self.get(operand) for operand in owner.operands}
             clone = owner.clone(value_mapper=mapping)
             Rewriter.insert_op(clone, InsertPoint.before(self.point))
+            assert isinstance(value, OpResult)
             result = clone.results[list(owner.results).index(value)]
         self._values[value] = result
         return result

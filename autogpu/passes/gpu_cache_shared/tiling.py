@@ -32,8 +32,8 @@ from xdsl.dialects.builtin import IndexType, MemRefType, StringAttr, UnitAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from autogpu.passes.convert_agpu_to_gpu.reductions import SHARED_MEMORY_SPACE
 from autogpu.passes.analysis.integers import constant_int, is_unsigned
+from autogpu.passes.convert_agpu_to_gpu.reductions import SHARED_MEMORY_SPACE
 from autogpu.passes.gpu_cache_shared.facts import DIMS, KernelFacts
 from autogpu.passes.gpu_cache_shared.footprint import Access, Group, element_bytes, thread_index
 from autogpu.passes.gpu_cache_shared.materialize import Emitter, Materializer
@@ -59,7 +59,9 @@ def strip_mine(loop: scf.ForOp, tile: int) -> tuple[scf.ForOp, scf.ForOp]:
     `tile` iterations (in `index`) and a loop over one tile (in the loop's own type, its
     bounds within the original ones); returns (outer, inner)."""
     step = constant_int(loop.step)
-    assert step is not None and step > 0 and not loop.iter_args
+    assert step is not None
+    assert step > 0
+    assert not loop.iter_args
     index = IndexType()
     at = Emitter(loop)
     lb = at.cast(loop.lb, index)
@@ -135,7 +137,9 @@ def cache_group(
         array_type.element_type, shape=[group.elements], memory_space=SHARED_MEMORY_SPACE
     )
     shared.memref.name_hint = f"{name}_sh"
-    facts.entry.insert_op_before(shared, facts.entry.first_op)  # pyright: ignore
+    first = facts.entry.first_op
+    assert first is not None  # a kernel's entry block ends with its terminator
+    facts.entry.insert_op_before(shared, first)
 
     previous = p_op.prev_op
     merged = isinstance(previous, gpu.BarrierOp) and _role(previous) == "prologue"
@@ -376,14 +380,13 @@ def _merged(bounds: list[_Bounds], facts: KernelFacts) -> list[_Bounds]:
             return x if not differing else None
         (d,) = differing
         ends = [constant_int(v) for v in (x.low[d], x.high[d], y.low[d], y.high[d])]
-        if any(e is None for e in ends):
-            return None
         x_low, x_high, y_low, y_high = ends
-        assert None not in (x_low, x_high, y_low, y_high)
-        if x_high < y_low or y_high < x_low:  # type: ignore[operator]
+        if x_low is None or x_high is None or y_low is None or y_high is None:
             return None
-        low = x.low[d] if x_low <= y_low else y.low[d]  # type: ignore[operator]
-        high = x.high[d] if x_high >= y_high else y.high[d]  # type: ignore[operator]
+        if x_high < y_low or y_high < x_low:
+            return None
+        low = x.low[d] if x_low <= y_low else y.low[d]
+        high = x.high[d] if x_high >= y_high else y.high[d]
         return _Bounds(
             x.runs,
             [low if k == d else v for k, v in enumerate(x.low)],

@@ -304,7 +304,11 @@ def _spill_crossing_values(parts: list[list[Operation] | Operation], guard: Oper
         for op in part:
             for result in op.results:
                 users = [u.operation for u in result.uses]
-                crossing = [u for u in users if top_of.get(enclosing_block_in(u, then)) != index]
+                crossing = [
+                    u
+                    for u in users
+                    if (top := enclosing_block_in(u, then)) is None or top_of.get(top) != index
+                ]
                 if not crossing:
                     continue
                 if not isinstance(result.type, (IndexType,)) and not _scalar(result.type):

@@ -50,7 +50,9 @@ def version_on_extents(facts: KernelFacts, group: Group, p_op: Operation, skip: 
     ok = None
     seen: set[object] = set()
     for _, var in group.checked_vars:
-        assert var.loop is not None and var.bound is not None
+        assert var.loop is not None
+        assert var.bound is not None
+        assert var.step is not None
         key = (key_of(var.loop.lb), key_of(var.loop.ub), var.step, var.bound)
         if key in seen:
             continue
@@ -70,7 +72,9 @@ def version_on_extents(facts: KernelFacts, group: Group, p_op: Operation, skip: 
     version = scf.IfOp(ok, [], Region(then_block), Region(else_block))
     Rewriter.insert_op(version, InsertPoint.before(p_op))
     p_op.detach()
-    then_block.insert_op_before(p_op, then_block.first_op)  # pyright: ignore
+    first = then_block.first_op
+    assert first is not None  # it ends with its yield
+    then_block.insert_op_before(p_op, first)
     _assume(then_block, ok, True, facts)
     _assume(else_block, ok, False, facts)
     return p_op

@@ -32,10 +32,11 @@ class TypedArith:
 
     def __init__(self, builder: Builder, type: Attribute):
         self.builder = builder
+        assert isinstance(type, IntegerType | IndexType), f"no integer arithmetic on {type}"
         self.type = type
         self._constants: dict[int, SSAValue] = {}
         width = bit_width(type)
-        assert width is not None, f"no integer arithmetic on {type}"
+        assert width is not None
         self.width = width
 
     def _insert(self, op: Operation, name: str | None = None) -> SSAValue:
@@ -49,7 +50,7 @@ class TypedArith:
         """One constant per value (the builder inserts into one block, in order)."""
         value = to_signed(value, self.width)
         if value not in self._constants:
-            op = arith.ConstantOp.from_int_and_width(value, self.type)  # pyright: ignore
+            op = arith.ConstantOp.from_int_and_width(value, self.type)
             self._constants[value] = self._insert(op, name)
         return self._constants[value]
 
@@ -157,8 +158,8 @@ class TypedArith:
             return self._insert(arith.IndexCastOp(value, self.type), name)
         if source < self.width:
             extend = arith.ExtSIOp if signed else arith.ExtUIOp
-            return self._insert(extend(value, self.type), name)  # pyright: ignore
-        return self._insert(arith.TruncIOp(value, self.type), name)  # pyright: ignore
+            return self._insert(extend(value, self.type), name)
+        return self._insert(arith.TruncIOp(value, self.type), name)
 
     # -- floating point (the triangle's estimate) ---------------------------------------------
 
@@ -175,7 +176,7 @@ class TypedArith:
         if isinstance(self.type, IndexType):
             wide = TypedArith(self.builder, IntegerType(64)).from_f64(value)
             return self.convert(wide, name)
-        return self._insert(arith.FPToSIOp(value, self.type), name)  # pyright: ignore
+        return self._insert(arith.FPToSIOp(value, self.type), name)
 
 
 def f64_const(builder: Builder, value: float) -> SSAValue:

@@ -18,8 +18,8 @@ from autogpu.testing.fuzz.runner import Finding, Stats, batch_pipelines, check_b
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python3 -m autogpu.testing.fuzz",
-                                     description=__doc__.splitlines()[0])  # fmt: skip
+    summary = __doc__.splitlines()[0] if __doc__ else None  # None under `python -OO`
+    parser = argparse.ArgumentParser(prog="python3 -m autogpu.testing.fuzz", description=summary)
     parser.add_argument("--count", type=int, default=100, help="programs to run (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first program")
     parser.add_argument(

@@ -25,6 +25,8 @@ from autogpu.testing.fuzz.values import (
     common_type,
     converted,
     fits,
+    int_converted,
+    int_interval,
 )
 
 
@@ -46,6 +48,11 @@ class Expr:
                 setattr(self, name, new)
             elif isinstance(value, list) and any(v is old for v in value):
                 setattr(self, name, [new if v is old else v for v in value])
+
+    @property
+    def int_interval(self) -> Interval:
+        """`interval` of an integer expression (only floating ones have none)."""
+        return int_interval(self.interval)
 
     def walk(self) -> Iterator[Expr]:
         yield self
@@ -88,7 +95,7 @@ class Load(Expr):
 @dataclass(eq=False)
 class Unary(Expr):
     op: str = "-"
-    operand: Expr | None = None
+    operand: Expr = field(kw_only=True)
 
     def render(self) -> str:
         return f"({self.op}{self.operand.render()})"
@@ -100,8 +107,8 @@ class Unary(Expr):
 @dataclass(eq=False)
 class Binary(Expr):
     op: str = "+"
-    lhs: Expr | None = None
-    rhs: Expr | None = None
+    lhs: Expr = field(kw_only=True)
+    rhs: Expr = field(kw_only=True)
 
     def render(self) -> str:
         return f"({self.lhs.render()} {self.op} {self.rhs.render()})"
@@ -112,7 +119,7 @@ class Binary(Expr):
 
 @dataclass(eq=False)
 class Cast(Expr):
-    operand: Expr | None = None
+    operand: Expr = field(kw_only=True)
 
     def render(self) -> str:
         return f"(({self.type.name}){self.operand.render()})"
@@ -123,9 +130,9 @@ class Cast(Expr):
 
 @dataclass(eq=False)
 class Cond(Expr):
-    cond: Expr | None = None
-    then: Expr | None = None
-    other: Expr | None = None
+    cond: Expr = field(kw_only=True)
+    then: Expr = field(kw_only=True)
+    other: Expr = field(kw_only=True)
 
     def render(self) -> str:
         return f"({self.cond.render()} ? {self.then.render()} : {self.other.render()})"
@@ -195,13 +202,13 @@ def arithmetic(op: str, a: Expr, b: Expr) -> Expr:
     t = common_type(a.type, b.type)
     if t.is_float:
         return Binary(t, None, op=op, lhs=a, rhs=b)
-    ia, ib = converted(a.interval, t), converted(b.interval, t)
+    ia, ib = int_converted(a.interval, t), int_converted(b.interval, t)
     exact = _corners(op, ia, ib)
     if fits(exact, t):
         return Binary(t, exact, op=op, lhs=a, rhs=b)
     if t.signed:
         a, b, t = to_unsigned(cast(a, t)), to_unsigned(cast(b, t)), t.unsigned
-        exact = _corners(op, converted(a.interval, t), converted(b.interval, t))
+        exact = _corners(op, int_converted(a.interval, t), int_converted(b.interval, t))
     return Binary(t, converted(exact, t), op=op, lhs=a, rhs=b)
 
 
@@ -213,7 +220,7 @@ def divisor(b: Expr) -> Expr:
     if b.type.signed:
         masked = Binary(b.type, (0, 15), op="&", lhs=b, rhs=const(b.type, 15), frozen=True)
         return Binary(b.type, (1, 16), op="+", lhs=masked, rhs=const(b.type, 1), frozen=True)
-    return Binary(b.type, (1, max(bit_bound(b.interval[1]), 1)), op="|", lhs=b,
+    return Binary(b.type, (1, max(bit_bound(b.int_interval[1]), 1)), op="|", lhs=b,
                   rhs=const(b.type, 1), frozen=True)  # fmt: skip
 
 
@@ -225,7 +232,7 @@ def division(op: str, a: Expr, b: Expr) -> Expr:
         return Binary(t, None, op=op, lhs=a, rhs=b)
     b = divisor(b)
     t = common_type(a.type, b.type)
-    ia, ib = converted(a.interval, t), converted(b.interval, t)
+    ia, ib = int_converted(a.interval, t), int_converted(b.interval, t)
     assert ib[0] >= 1, "a divisor is positive"
     if op == "/":
         interval = (min(ia[0], 0), max(ia[1], 0))
@@ -239,7 +246,7 @@ def guarded_division(op: str, a: Expr, b: Expr) -> Expr:
     """`(b != 0 ? a / b : a)` (also `b != -1` where `a` may be the type's minimum): the
     division must not run when the guard fails, so no pass may speculate it."""
     t = common_type(a.type, b.type)
-    ia = converted(a.interval, t)
+    ia = int_converted(a.interval, t)
     guard = compare("!=", b, const(b.type, 0))
     if t.signed and ia[0] == t.lo:
         guard = compare("&&", guard, compare("!=", b, const(b.type, -1)))
@@ -258,7 +265,7 @@ def guarded_division(op: str, a: Expr, b: Expr) -> Expr:
 
 def bitwise(op: str, a: Expr, b: Expr) -> Expr:
     t = common_type(a.type, b.type)
-    ia, ib = converted(a.interval, t), converted(b.interval, t)
+    ia, ib = int_converted(a.interval, t), int_converted(b.interval, t)
     if ia[0] >= 0 and ib[0] >= 0:
         interval = (0, min(ia[1], ib[1])) if op == "&" else (0, bit_bound(max(ia[1], ib[1])))
     elif op == "&" and (ia[0] >= 0 or ib[0] >= 0):
@@ -272,7 +279,7 @@ def shift(op: str, a: Expr, amount: Expr) -> Expr:
     """`a << n` or `a >> n` with n masked below the width; a left shift that could overflow
     its signed type is done in the unsigned type."""
     t = a.type  # the integer promotions leave every type of the subset as it is
-    lo, hi = a.interval
+    lo, hi = a.int_interval
     mask = t.bits - 1
     if op == "<<" and t.signed:
         mask = next((m for m in (15, 7, 3) if lo >= 0 and fits((0, hi << m), t)), None)
@@ -284,7 +291,7 @@ def shift(op: str, a: Expr, amount: Expr) -> Expr:
         return Binary(t, (min(lo, 0), max(hi, 0)), op=op, lhs=a, rhs=count)
     if t.signed:
         return Binary(t, (0, hi << mask), op=op, lhs=a, rhs=count)
-    return Binary(t, converted((0, a.interval[1] << mask), t), op=op, lhs=a, rhs=count)
+    return Binary(t, converted((0, a.int_interval[1] << mask), t), op=op, lhs=a, rhs=count)
 
 
 def compare(op: str, a: Expr, b: Expr) -> Expr:
@@ -298,16 +305,17 @@ def logical_not(a: Expr) -> Expr:
 def negate(a: Expr) -> Expr:
     if a.type.is_float:
         return Unary(a.type, None, op="-", operand=a)
-    lo, hi = a.interval
+    lo, hi = a.int_interval
     if a.type.signed and lo > a.type.lo:
         return Unary(a.type, (-hi, -lo), op="-", operand=a)
     if a.type.signed:
         a = to_unsigned(a)
-    return Unary(a.type, converted((-a.interval[1], -a.interval[0]), a.type), op="-", operand=a)
+    lo, hi = a.int_interval
+    return Unary(a.type, converted((-hi, -lo), a.type), op="-", operand=a)
 
 
 def complement(a: Expr) -> Expr:
-    lo, hi = a.interval
+    lo, hi = a.int_interval
     if a.type.signed:
         return Unary(a.type, (-hi - 1, -lo - 1), op="~", operand=a)
     return Unary(a.type, (a.type.hi - hi, a.type.hi - lo), op="~", operand=a)
@@ -317,7 +325,7 @@ def conditional(c: Expr, a: Expr, b: Expr) -> Expr:
     t = common_type(a.type, b.type)
     if t.is_float:
         return Cond(t, None, cond=c, then=a, other=b)
-    ia, ib = converted(a.interval, t), converted(b.interval, t)
+    ia, ib = int_converted(a.interval, t), int_converted(b.interval, t)
     return Cond(t, (min(ia[0], ib[0]), max(ia[1], ib[1])), cond=c, then=a, other=b)
 
 
@@ -327,7 +335,7 @@ def min_max(function: str, a: Expr, b: Expr) -> Expr:
     t = common_type(a.type, b.type)
     if t.is_float:
         return Call(t, None, function=function, args=[a, b])
-    ia, ib = converted(a.interval, t), converted(b.interval, t)
+    ia, ib = int_converted(a.interval, t), int_converted(b.interval, t)
     pick = min if function == "min" else max
     return Call(t, (pick(ia[0], ib[0]), pick(ia[1], ib[1])), function=function, args=[a, b])
 
@@ -350,7 +358,9 @@ def wrap_into(e: Expr, target: CType, interval: Interval) -> Expr:
     if e.type.is_float:
         e = float_to_int(e, target)
     if interval == target.full or (
-        fits(e.interval, target) and interval[0] <= e.interval[0] and e.interval[1] <= interval[1]
+        fits(e.int_interval, target)
+        and interval[0] <= e.int_interval[0]
+        and e.int_interval[1] <= interval[1]
     ):
         return cast(e, target)
     lo, hi = interval
@@ -362,13 +372,11 @@ def wrap_into(e: Expr, target: CType, interval: Interval) -> Expr:
     modulus = const(e.type if fits((k, k), e.type) else e.type.unsigned, k)
     reduced = Binary(common_type(e.type, modulus.type), None, op="%", lhs=e, rhs=modulus,
                      frozen=True)  # fmt: skip
-    ie = converted(e.interval, reduced.type)
+    ie = int_converted(e.interval, reduced.type)
     reduced.interval = (-(k - 1) if ie[0] < 0 else 0, k - 1 if ie[1] > 0 else 0)
     result = cast(reduced, target)
-    result.interval = converted(reduced.interval, target)
-    assert interval[0] <= result.interval[0] and result.interval[1] <= interval[1], (
-        e.render(),
-        interval,
-        result.interval,
-    )
+    result.interval = int_converted(reduced.interval, target)
+    where = (e.render(), interval, result.interval)
+    assert interval[0] <= result.interval[0], where
+    assert result.interval[1] <= interval[1], where
     return result

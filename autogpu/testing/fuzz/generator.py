@@ -56,6 +56,7 @@ from autogpu.testing.fuzz.values import (
     ULONG,
     CType,
     Interval,
+    int_interval,
 )
 
 MAX_SITE_TRIPS = 1 << 24
@@ -105,7 +106,7 @@ class Generator(Reads):
             [Var(p.name, p.ctype, (0, p.max)) for p in self.sizes]
             + [Var(p.name, p.ctype, p.interval) for p in self.scalars]
         )
-        for number in range(rng.choice((1, 1, 2, 2, 3))):
+        for _ in range(rng.choice((1, 1, 2, 2, 3))):
             if self.chance(0.35):
                 body += self.statements(scope, rng.randint(1, 3))
             body += self.nest(scope)
@@ -164,7 +165,7 @@ class Generator(Reads):
             if r.float_sum is None and r not in self.int_reductions:
                 self.int_reductions.append(r)
                 scope.vars.append(Var(r.var.name, r.var.ctype, self.reduced_interval(r)))
-        return before + [loop] + after
+        return [*before, loop, *after]
 
     def kernel_nest(self, scope: Scope) -> Loop:
         """A nest shaped like the kernels autogpu optimises (matmul, convolution, stencil):
@@ -224,7 +225,7 @@ class Generator(Reads):
             self.arrays.append(array)
             loads.append(self.array_load(array, [v.ref() for v, _ in pairs], None))
         update = Assign(acc.ref(), "+=", X.cast(X.arithmetic("*", *loads), acc.ctype))
-        loop.body = [update] + self.statements(inner, self.rng.randint(0, 1))
+        loop.body = [update, *self.statements(inner, self.rng.randint(0, 1))]
         return loop
 
     def store_accumulator(self, nest: Nest, acc: Var, row: tuple[Var, SizeParam],
@@ -238,7 +239,8 @@ class Generator(Reads):
         op = "+=" if out.ctype.is_float and self.chance(0.5) else "="
         if out.ctype.is_float or out.values == out.ctype.full:
             return Assign(self.owned_load(owned), op, X.cast(acc.ref(), out.ctype))
-        return Assign(self.owned_load(owned), "=", X.wrap_into(acc.ref(), out.ctype, out.values))
+        values = int_interval(out.values)
+        return Assign(self.owned_load(owned), "=", X.wrap_into(acc.ref(), out.ctype, values))
 
     def sized_loop(self, scope: Scope, size: SizeParam) -> tuple[Loop, Var, Scope]:
         """`for (T v = 0; v < size; v++)`."""
@@ -258,7 +260,7 @@ class Generator(Reads):
         rectangular = form == "collapse" or level == 0
         loop, var, inner = self.loop(scope, parallel=form != "serial", rectangular=rectangular)
         if form != "serial":
-            inner = inner.child(parallel=scope.parallel + (var,))
+            inner = inner.child(parallel=(*scope.parallel, var))
         if level == 0 and form != "serial":
             clauses = f" collapse({levels})" if form == "collapse" else ""
             for op in dict.fromkeys(r.op for r in nest.reductions):
@@ -274,7 +276,7 @@ class Generator(Reads):
             before = self.statements(inner, 1) if around else []
             inner_loop = self.parallel_level(inner, form, levels, level + 1, nest)
             after = self.statements(inner, 1) if around and self.chance(0.5) else []
-            loop.body = before + [inner_loop] + after
+            loop.body = [*before, inner_loop, *after]
         else:
             loop.body = self.innermost_body(inner)
         return loop
@@ -327,7 +329,8 @@ class Generator(Reads):
         positive = scope.positive
         if var.size is not None and var.lo >= var.offset:
             positive = positive | {var.size}
-        most = var.interval[1] - var.interval[0] + 1
+        lo, hi = int_interval(var.interval)
+        most = hi - lo + 1
         inner = scope.child(positive=positive, trips=scope.trips * max(most, 1),
                             loops=scope.loops + 1)  # fmt: skip
         inner.vars.append(var)
@@ -349,10 +352,12 @@ class Generator(Reads):
     def triangular_loop(self, scope: Scope, name: str, outer: Var) -> tuple[Loop, Var, Scope]:
         t = outer.ctype
         if self.chance(0.5):
-            var = Var(name, t, (0, max(outer.interval[1] - 1, 0)), size=outer.size, lo=0,
+            last = int_interval(outer.interval)[1]
+            var = Var(name, t, (0, max(last - 1, 0)), size=outer.size, lo=0,
                       offset=outer.offset - 1, is_loop=True)  # fmt: skip
             header = f"for ({t} {name} = 0; {name} < {outer.name}; {name}++)"
         else:
+            assert outer.size is not None  # the loop variable of a loop over a size
             var = Var(name, t, (outer.lo, self.size(outer.size).max - 1), size=outer.size,
                       lo=outer.lo, offset=0, is_loop=True)  # fmt: skip
             if self.size(outer.size).ctype != t:
@@ -369,7 +374,7 @@ class Generator(Reads):
         body = self.statements(inner, self.rng.randint(1, 2))
         step = Assign(X.ref(name, INT, None), "=", frozen(X.arithmetic(
             "+", X.ref(name, INT, (0, count - 1)), X.const(INT, 1))), removable=False)  # fmt: skip
-        loop = Loop(f"while ({name} < {count})", body + [step], Trip(None, count), removable=False)
+        loop = Loop(f"while ({name} < {count})", [*body, step], Trip(None, count), removable=False)
         if self.chance(0.4):  # count >= 1: the same iterations
             loop.header, loop.tail = "do", f"while ({name} < {count});"
         return Block([Decl(INT, name, X.const(INT, 0), removable=False), loop])
@@ -410,7 +415,7 @@ class Generator(Reads):
             bound = (ctype.hi - 100) // (MAX_REDUCTION_SITES * MAX_SITE_TRIPS)
             terms = (-bound, bound)
         elif op in ("min", "max"):
-            terms = self.value_interval(ctype)
+            terms = int_interval(self.value_interval(ctype))  # min and max are on integers
             init = rng.randint(*terms) if terms[1] - terms[0] < 1 << 40 else terms[0] // 3
         else:
             terms = None
@@ -442,13 +447,13 @@ class Generator(Reads):
     def reduced_interval(self, r: Reduction) -> Interval:
         t = r.var.ctype
         if r.op in ("min", "max"):
-            return r.terms
+            return int_interval(r.terms)
         return t.full
 
     def store_reduction(self, r: Reduction) -> Stmt:
         if r.float_sum is not None:
             slot, name = r.float_sum.slot, r.var.name
-            stores = [Assign(frozen(X.Load(DOUBLE, None, array="fsums",
+            stores: list[Stmt] = [Assign(frozen(X.Load(DOUBLE, None, array="fsums",
                                            indices=[X.const(INT, slot + k)])),
                              "=", frozen(X.ref(f"{name}{suffix}", r.var.ctype if k < 2 else INT,
                                                None)),
@@ -464,6 +469,7 @@ class Generator(Reads):
 
     def reduction_update(self, scope: Scope) -> Stmt | None:
         nest = scope.nest
+        assert nest is not None  # reductions are updated inside their parallel nest
         open_ = [r for r in nest.reductions if r.sites < MAX_REDUCTION_SITES]
         if not open_:
             return None
@@ -593,7 +599,7 @@ class Generator(Reads):
             op = rng.choice(("=", "=", "+=", "-=", "*=", "/="))
             return Assign(target, op, X.cast(value, ctype))
         if interval != ctype.full or ctype.signed:
-            return Assign(target, "=", X.wrap_into(value, ctype, interval))
+            return Assign(target, "=", X.wrap_into(value, ctype, int_interval(interval)))
         if self.chance(0.1):
             return Assign(target, rng.choice(("++", "--")), None)
         op = rng.choice(("=", "+=", "-=", "*=", "^=", "|=", "&=", "<<=", ">>=", "/=", "%="))

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from autogpu.testing.fuzz.expr import Expr
-from autogpu.testing.fuzz.values import CType, Interval
+from autogpu.testing.fuzz.values import CType, Interval, int_interval
 
 # --- parameters ----------------------------------------------------------------------------
 
@@ -176,7 +176,7 @@ class If(Stmt):
         out = [f"{indent}if ({self.cond.render()}) {{", *_block(self.then, indent)]
         if self.other is not None:
             out += [f"{indent}}} else {{", *_block(self.other, indent)]
-        return out + [f"{indent}}}"]
+        return [*out, f"{indent}}}"]
 
     def bodies(self) -> list[list[Stmt]]:
         return [self.then] + ([self.other] if self.other is not None else [])
@@ -329,7 +329,7 @@ def _scalar_value(p: ScalarParam, rng: np.random.Generator) -> int | float:
     if p.ctype.is_float:
         value = float(rng.choice([0.0, 1.0, -0.5, rng.uniform(-2, 2), rng.uniform(-2, 2)]))
         return float(p.ctype.dtype.type(value))
-    return int(_draw_int(p.interval, 1, rng)[0])
+    return int(_draw_int(int_interval(p.interval), 1, rng)[0])
 
 
 def _array_values(p: ArrayParam, length: int, rng: np.random.Generator) -> np.ndarray:
@@ -340,4 +340,5 @@ def _array_values(p: ArrayParam, length: int, rng: np.random.Generator) -> np.nd
             values[special] = rng.choice([np.inf, -np.inf, np.nan, -0.0, 0.0, 1e30],
                                          size=int(special.sum()))  # fmt: skip
         return values.astype(p.ctype.dtype)
-    return np.array(list(_draw_int(p.values, length, rng)), dtype=object).astype(p.ctype.dtype)
+    drawn = _draw_int(int_interval(p.values), length, rng)
+    return np.array(list(drawn), dtype=object).astype(p.ctype.dtype)

@@ -24,6 +24,7 @@ from autogpu.testing.fuzz.values import (
     ULONG,
     CType,
     Interval,
+    int_interval,
 )
 
 SIGNED_INTERVALS = ((-100, 100), (-1000, 1000), (-(1 << 20), 1 << 20))
@@ -66,7 +67,7 @@ class Reads:
             return None
         if not ctype.signed:
             return ctype.full if self.chance(0.7) else (0, 100)
-        choices = list(SIGNED_INTERVALS) + [ctype.full]
+        choices = [*list(SIGNED_INTERVALS), ctype.full]
         return self.rng.choice(choices)
 
     def new_array(
@@ -111,7 +112,7 @@ class Reads:
         dims, parts = [], []
         for v in key:
             if v.size is None:
-                dims.append(Dim(None, v.interval[1] + 1))
+                dims.append(Dim(None, int_interval(v.interval)[1] + 1))
                 parts.append("direct")
             elif v.offset <= 0 and self.chance(0.3):
                 dims.append(Dim(v.size, self.rng.choice((0, 1))))
@@ -125,6 +126,7 @@ class Reads:
         array = self.new_array("y", dims)
         self.arrays.append(array)
         o = Owned(array, key, parts)
+        assert scope.nest is not None  # arrays are owned by the nest that writes them
         scope.nest.owned.append(o)
         return o
 
@@ -132,6 +134,7 @@ class Reads:
         indices = []
         for v, part, dim in zip(o.key, o.parts, o.array.dims):
             if part == "reverse":
+                assert dim.size is not None  # reversed over the size of its loop
                 size = self.size_ref(dim.size)
                 e = X.arithmetic("-", X.arithmetic("-", size, X.const(size.type, 1)), v.ref())
             elif part == "shifted":
@@ -216,7 +219,7 @@ class Reads:
                     options.append(("clamp_low", v, rng.randint(1, 3)))
                 if size in scope.positive and v.lo >= 0:
                     options.append(("clamp_high", v, rng.randint(0, 2)))
-            elif size is None and v.size is None and v.interval[1] < pad:
+            elif size is None and v.size is None and int_interval(v.interval)[1] < pad:
                 options.append(("shift", v, 0))
         positive = size is None or size in scope.positive
         if positive or pad >= 1:
@@ -239,6 +242,7 @@ class Reads:
                 else v.ref()
             )
         if kind == "reverse":
+            assert size is not None  # offered for a loop over this size only
             s = self.size_ref(size)
             return X.arithmetic("-", X.arithmetic("-", s, X.const(s.type, 1)), v.ref())
         if kind == "clamp_low":
@@ -246,6 +250,7 @@ class Reads:
                 "max", X.arithmetic("-", v.ref(), X.const(v.ctype, c)), X.const(v.ctype, 0)
             )
         if kind == "clamp_high":
+            assert size is not None  # offered for a loop over this size only
             s = self.size_ref(size)
             return X.min_max("min", X.arithmetic("+", v.ref(), X.const(v.ctype, c)),
                              X.arithmetic("-", s, X.const(s.type, 1)))  # fmt: skip
@@ -264,7 +269,7 @@ class Reads:
             e = self.int_expr(scope, rng.randint(0, 2))
             self.data_indices -= 1
             keep.append(e)
-        if e.interval[0] < 0:
+        if e.int_interval[0] < 0:
             e = X.to_unsigned(e)
         if extent.type.signed and not e.type.signed and extent.type.bits <= e.type.bits:
             extent = X.cast(extent, e.type)

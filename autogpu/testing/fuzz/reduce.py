@@ -45,6 +45,7 @@ def still_fails(finding: Finding) -> Callable[[Program], bool]:
         except ReferenceCompileError:
             return False
         try:
+            runner = None
             if finding.pipeline is not None:
                 pipeline = finding.pipeline.only([program])
                 runner = lower(parse(source), pipeline, finding.thread_seed)
@@ -53,13 +54,13 @@ def still_fails(finding: Finding) -> Callable[[Program], bool]:
             args = program.arguments(case.sizes, np.random.default_rng(case.seed))
             expected = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
             gcc(*expected)
-            if finding.pipeline is None:
+            if runner is None:  # no pipeline: the finding is about the arguments
                 check_arguments(program, parse(source), args)
                 return False
             runner.run(program.name, *args)
         except Exception as e:  # noqa: BLE001 - the failure we are keeping
             kind, detail = describe_exception(e)
-            return Finding(kind, program, "", detail).signature() == wanted
+            return Finding(kind, program, None, detail).signature() == wanted
         if compare(program, args, expected) is None:
             return False
         return wanted == "mismatch"
@@ -98,7 +99,7 @@ def reduce_program(program: Program, test: Callable[[Program], bool], seconds: f
     return program
 
 
-Attempt = Callable[[], Callable[[], None] | None]
+Attempt = Callable[[], Callable[[], object] | None]
 
 
 def candidates(program: Program) -> Iterator[Attempt]:
@@ -137,6 +138,7 @@ def _splice(holder: list[Stmt], stmt: Stmt, branch: list[Stmt]):
 
 def _drop_pragma(loop: Loop):
     pragma = loop.pragma
+    assert pragma is not None  # only loops with a pragma are tried
     if "reduction" in pragma:  # the updates would race
         return None
     loop.pragma = None
@@ -176,7 +178,7 @@ def _inside(inner: X.Interval | None, outer: X.Interval | None) -> bool:
 def _small_value(node: X.Expr) -> int | float:
     if node.type.is_float:
         return 0.0
-    lo, hi = node.interval
+    lo, hi = node.int_interval
     return 0 if lo <= 0 <= hi else (lo if lo > 0 else hi)
 
 

@@ -24,6 +24,8 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from autogpu.api import Kernel, pipeline_spec, run_pipeline
+from autogpu.diagnostics import CompileError
+from autogpu.frontend import parse_c
 from autogpu.runtime.arguments import (
     KernelArgumentError,
     KernelCompileError,
@@ -33,8 +35,6 @@ from autogpu.runtime.arguments import (
 from autogpu.runtime.cpu_exec import CpuProgram
 from autogpu.target.cuda_limits import MAX_THREADS_PER_BLOCK, SHARED_BYTES_PER_BLOCK
 from autogpu.target.cuda_target import emit_cuda
-from autogpu.diagnostics import CompileError
-from autogpu.frontend import parse_c
 from autogpu.testing.c_signature import parse_c_signature
 from autogpu.testing.fuzz.program import ArrayParam, FloatSum, Program
 from autogpu.testing.gcc_reference import (
@@ -131,7 +131,7 @@ def specialized(rng: random.Random, programs: Sequence[Program]) -> Pipeline:
     for _ in range(20):
         if all(p.work(sizes) <= WORK_BUDGET for p in programs):
             break
-        big = max(sizes, key=sizes.get)
+        big = max(sizes, key=lambda n: sizes[n])
         sizes[big] = max(sizes[big] // 3, 1)
     return replace(random_optimize(rng), sizes=tuple(sorted(sizes.items())))
 
@@ -211,7 +211,7 @@ def cases_for(program: Program, rng: random.Random, count: int) -> list[Case]:
         for _ in range(20):
             if program.work(sizes) <= WORK_BUDGET:
                 break
-            big = max(sizes, key=sizes.get)
+            big = max(sizes, key=lambda n: sizes[n])
             sizes[big] = max(sizes[big] // 3, 1)
         chosen.append(sizes)
     return [Case(s, rng.randrange(1 << 30)) for s in chosen[:count]]

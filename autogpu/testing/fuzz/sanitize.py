@@ -45,7 +45,7 @@ def check_in_subprocess(
     command = [sys.executable, "-m", "autogpu.testing.fuzz.sanitize", "--child", "--seed",
                str(seeds.start), "--count", str(len(seeds)), "--cases", str(cases)]  # fmt: skip
     return subprocess.run(command, env=sanitizer_environment(), capture_output=True, text=True,
-                          timeout=timeout)  # fmt: skip
+                          timeout=timeout, check=False)  # fmt: skip
 
 
 def run_sanitized(seeds: range, cases: int) -> None:

@@ -119,6 +119,19 @@ def converted(interval: Interval | None, ctype: CType) -> Interval | None:
     return (lo_w, hi_w) if lo_w <= hi_w else ctype.full
 
 
+def int_interval(interval: Interval | None) -> Interval:
+    """The interval of an integer value: only floating ones have none."""
+    assert interval is not None, "a floating value has no interval"
+    return interval
+
+
+def int_converted(interval: Interval | None, ctype: CType) -> Interval:
+    """`converted` to an integer `ctype`, which always has an interval."""
+    result = converted(interval, ctype)
+    assert result is not None, f"{ctype.name} is not an integer type"
+    return result
+
+
 def bit_bound(value: int) -> int:
     """The smallest 2^k - 1 >= value (value >= 0): a bound of `a | b` and `a ^ b`."""
     return (1 << max(value, 0).bit_length()) - 1

@@ -3,8 +3,11 @@ facts the tuner reads off a kernel before compiling it, in C's integer arithmeti
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pytest
 from xdsl.dialects import func
+from xdsl.ir import SSAValue
 from xdsl.parser import Parser
 
 from autogpu.context import make_context
@@ -39,7 +42,7 @@ func.func @f(%n: i32 {agpu.name = "n"}, %m: i32 {agpu.name = "m"}) {
 """
 
 
-def _values() -> tuple[func.FuncOp, dict[str, object]]:
+def _values() -> tuple[func.FuncOp, Mapping[str, SSAValue]]:
     module = Parser(make_context(), IR).parse_module()
     function = next(op for op in module.walk() if isinstance(op, func.FuncOp))
     named = {r.name_hint: r for op in function.walk() for r in op.results if r.name_hint}

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
+from paths import EXAMPLES
+from xdsl.dialects import func
 
 import autogpu
-from autogpu.runtime.arguments import KernelArgumentError
+from autogpu.dialects.signature import CSignature
 from autogpu.frontend import parse_c
 from autogpu.passes.analysis.extents import (
     IndexRange,
@@ -17,21 +18,21 @@ from autogpu.passes.analysis.extents import (
     touched_extents,
     touched_ranges,
 )
-from paths import EXAMPLES
+from autogpu.runtime.arguments import KernelArgumentError
 
 
-
-def function_of(source: str, name: str | None = None):
+def function_of(source: str, name: str | None = None) -> func.FuncOp:
     module = parse_c(source, "test.c")
     if name is None:
         (function,) = list(module.ops)
+        assert isinstance(function, func.FuncOp)
         return function
     function = find_function(module, name)
     assert function is not None
     return function
 
 
-def example(name: str, function: str | None = None):
+def example(name: str, function: str | None = None) -> func.FuncOp:
     return function_of((EXAMPLES / f"{name}.c").read_text(), function)
 
 
@@ -82,14 +83,14 @@ def test_stencil2d_within_its_c99_extents(n, m):
     ranges = touched_ranges(function, {"n": n, "m": m})
     # The interior sweep: in[i±1][j±1] for 1 <= i < n-1, 1 <= j < m-1.
     assert ranges == {"in": IndexRange(1, n * m - 2), "out": IndexRange(m + 1, (n - 1) * m - 2)}
-    attrs = function.arg_attrs.data
-    for i, arg_attrs in enumerate(attrs):
-        declared = arg_attrs.data.get("agpu.extents")
-        if declared is None:
+    for param in CSignature.of(function).params:
+        if param.extents is None:
             continue
-        name = arg_attrs.data["agpu.name"].data
-        total = math.prod({"n": n, "m": m}[e.data] for e in declared.data)
-        assert 0 <= ranges[name].lo and ranges[name].extent <= total, name
+        total = math.prod({"n": n, "m": m}[str(e)] for e in param.extents)
+        touched = ranges[param.name]
+        assert touched is not None, param.name
+        assert 0 <= touched.lo, param.name
+        assert touched.extent <= total, param.name
 
 
 def test_saxpy_and_dot():
@@ -273,7 +274,8 @@ def matmul():
 def test_kernel_keeps_the_c_level_module(matmul):
     assert matmul.c_module is not None
     c_ops = {op.name for op in matmul.c_module.walk()}
-    assert "agpu.parallel_for" in c_ops and "gpu.launch_func" not in c_ops
+    assert "agpu.parallel_for" in c_ops
+    assert "gpu.launch_func" not in c_ops
     assert "gpu.launch_func" in {op.name for op in matmul.module.walk()}
 
 
@@ -287,7 +289,7 @@ def test_too_small_array_raises_before_anything_runs(matmul):
         "argument 'A' of matmul() has 100 elements but m=10, n=12 index up to element 119: "
         "pass at least 120"
     )
-    with pytest.raises(KernelArgumentError, match="argument 'C' of matmul.*pass at least 84"):
+    with pytest.raises(KernelArgumentError, match=r"argument 'C' of matmul.*pass at least 84"):
         matmul(np.zeros(120, np.float32), b, c[:83], m=10, n=12, p=7)
     with pytest.raises(KernelArgumentError, match="argument 'B'"):
         matmul((np.zeros(120, np.float32), b[:69], c, 10), {"n": 12, "p": 7})
@@ -313,7 +315,7 @@ def test_negative_index_raises():
         "  for (int i = 0; i < n; i++) A[i] = B[i - 1];\n}\n",
         "autogpu-vanilla",
     )
-    with pytest.raises(KernelArgumentError, match="'B' of shift.*indexed at element -1.*n=4"):
+    with pytest.raises(KernelArgumentError, match=r"'B' of shift.*indexed at element -1.*n=4"):
         kernel(np.zeros(4, np.float32), np.zeros(4, np.float32), 4)
 
 
@@ -327,5 +329,5 @@ def test_triangular_kernel_runs_with_arrays_of_its_extent():
     kernel(n, lower, b, x)
     expected = [sum(float(lower[k]) * float(b[i - k]) for k in range(i + 1)) for i in range(n)]
     np.testing.assert_allclose(x, expected, rtol=1e-4, atol=1e-4)
-    with pytest.raises(KernelArgumentError, match="'b' of trsv.* has 199 elements.*at least 200"):
+    with pytest.raises(KernelArgumentError, match=r"'b' of trsv.* has 199 elements.*at least 200"):
         kernel(n, lower, b[:199], x)

@@ -9,13 +9,13 @@ from xdsl.parser import Parser
 
 from autogpu.context import make_context
 from autogpu.passes.analysis.aliasing import may_alias, memory_accesses
+from autogpu.passes.analysis.loops import constant_trip_count, is_invariant
 from autogpu.passes.analysis.polynomial import (
     Polynomial,
     PolynomialAnalysis,
     provably_distinct,
     provably_equal,
 )
-from autogpu.passes.analysis.loops import constant_trip_count, is_invariant
 
 IR = """
 func.func @f(%A: memref<?xf32> {agpu.name = "A"}, %B: memref<?xf32> {agpu.restrict},
@@ -77,7 +77,8 @@ def test_index_polynomials():
     assert provably_distinct(e0, e2)
     assert not provably_distinct(e0, pa.poly(v["mm"]))
     assert not provably_equal(e0, pa.poly(v["mm"]))
-    assert not provably_distinct(e0, e0) and not provably_equal(e0, e2)
+    assert not provably_distinct(e0, e0)
+    assert not provably_equal(e0, e2)
     # (i << 3) - 3*i == 5*i
     assert dict(pa.poly(v["e4"]).terms) == {(pa.atom_id(v["i"]),): 5}
     # i + INT_MAX + INT_MAX + 3 wraps to i + 1 (mod 2^32)
@@ -87,7 +88,8 @@ def test_index_polynomials():
     # an unsigned index, zero-extended: looked through too, in ui32; never compared with the
     # sign-extended one (a[u] and a[(int)u] differ for u >= 2^31)
     z0, z2 = pa.index_poly(v["z0"]), pa.index_poly(v["z2"])
-    assert str(z0.type) == "ui32" and provably_distinct(z0, z2)
+    assert str(z0.type) == "ui32"
+    assert provably_distinct(z0, z2)
     assert provably_equal(z0, pa.index_poly(v["z0"]))
     assert not provably_equal(z0, pa.index_poly(v["x0"]))
     assert not provably_distinct(z2, pa.index_poly(v["x0"]))
@@ -102,7 +104,9 @@ def test_widened_and_substituted_polynomials():
     # e4 - 8 = 5*i - 8: in index, the coefficients keep their signed values
     e4 = pa.poly(v["e4"])
     wide = e4.minus(Polynomial.constant_of(e4.type, 8)).widened(IndexType())
-    assert wide.type == IndexType() and wide.signed((i,)) == 5 and wide.constant == -8
+    assert wide.type == IndexType()
+    assert wide.signed((i,)) == 5
+    assert wide.constant == -8
     # i + j*m with i := j + 1 and m := 3 is 4*j + 1
     e0 = pa.poly(v["e0"])
     j_plus_1 = pa.poly(v["j"]).plus(Polynomial.constant_of(e0.type, 1))
@@ -116,7 +120,8 @@ def test_aliasing_rules():
     assert may_alias(A, C)  # const does not prevent aliasing
     assert not may_alias(A, B)  # B is restrict
     assert not may_alias(A, C, assume_no_alias=True)
-    assert not may_alias(A, local) and not may_alias(local, B)
+    assert not may_alias(A, local)
+    assert not may_alias(local, B)
     loop = next(op for op in module.walk() if isinstance(op, scf.ForOp))
     accesses = memory_accesses(loop)
     assert accesses is not None
