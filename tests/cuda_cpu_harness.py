@@ -133,7 +133,9 @@ def kernels_as_functions(module: ModuleOp) -> ModuleOp:
             region = op.body.clone()
             for inner in list(region.walk()):
                 if isinstance(inner, gpu.ReturnOp):
-                    inner.parent_block().insert_op_before(func.ReturnOp(), inner)  # type: ignore[union-attr]
+                    parent = inner.parent_block()
+                    assert parent is not None
+                    parent.insert_op_before(func.ReturnOp(), inner)
                     inner.detach()
                     inner.erase()
             functions.append(func.FuncOp(op.sym_name.data, op.function_type, region))

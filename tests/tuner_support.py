@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autogpu.tuner.measure import Measurer, Outcome
+from autogpu.tuner.values import DeviceInfo
 
 
 def synthetic_cost(config: Mapping[str, Any]) -> float:
@@ -67,7 +68,7 @@ class SyntheticMeasurer(Measurer):
     reference: str | None = None  # what prepare() computed (here or in another process)
     prepare_log: str | None = None  # a file that gets one line per prepare() that computes
 
-    def setup(self):
+    def setup(self) -> DeviceInfo:
         self.setups += 1
         return {"backend": "synthetic"}
 

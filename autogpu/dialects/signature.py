@@ -227,7 +227,7 @@ class CSignature:
                 return p
         raise KeyError(name)
 
-    def arg_attrs(self) -> ArrayAttr:
+    def arg_attrs(self) -> ArrayAttr[DictionaryAttr]:
         return ArrayAttr(DictionaryAttr(p.attributes()) for p in self.params)
 
     @staticmethod

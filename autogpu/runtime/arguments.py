@@ -135,7 +135,8 @@ class BoundCall:
     @property
     def scalars(self) -> dict[str, int | float | bool]:
         """Scalar values as Python numbers, for evaluating launch expressions."""
-        return {p.name: self.values[p.name].item() for p in self.function.params if not p.is_array}
+        return {p.name: _item(self.values[p.name]) for p in self.function.params
+                if not p.is_array}
 
     def arrays(self) -> list[ArrayArgument]:
         arrays: list[ArrayArgument] = []
@@ -393,11 +394,12 @@ def bind_arguments(function: Function, args: Sequence[Any], named: Mapping[str, 
     for p in params:  # scalars first: extents refer to them
         if not p.is_array:
             values[p.name] = _bind_scalar(function, p, given[p.name])
+    bound_scalars = {name: v for name, v in values.items() if isinstance(v, np.generic)}
     for p in params:
         if p.is_array:
-            values[p.name] = _bind_array(function, p, given[p.name], values)
+            values[p.name] = _bind_array(function, p, given[p.name], bound_scalars)
     if function.requires:
-        scalars = {p.name: values[p.name].item() for p in params if not p.is_array}
+        scalars = {p.name: _item(values[p.name]) for p in params if not p.is_array}
         if (why := violation(function.name, dict(function.requires), scalars)) is not None:
             raise KernelArgumentError(why)
     _check_overlaps(function, values)
@@ -460,6 +462,12 @@ def _bind_scalar(function: Function, p: Param, value: Any) -> np.generic:
             raise KernelArgumentError(f"{where} = {value!r} is out of range for {p.describe()}")
         return converted
     raise LaunchDescriptionError(f"parameter '{p.name}' has unsupported dtype {p.dtype}")
+
+
+def _item(value: ArrayArgument | np.generic) -> Any:
+    """A bound scalar as a Python number."""
+    assert isinstance(value, np.generic)  # scalars are bound as NumPy scalars
+    return value.item()
 
 
 def _bind_array(

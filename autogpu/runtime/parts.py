@@ -141,13 +141,13 @@ def plan_parts(call: BoundCall, spec: PartsSpec, budget: int | None) -> PartPlan
             size = arrays[a.name].size
             ranges = [tuple(evaluate(e, env) for e in r) for r in (a.read, a.write) if r]
             first, end = min(r[0] for r in ranges), max(r[1] for r in ranges)
-            out = tuple(evaluate(e, env) for e in a.write) if a.write else None
+            out = (evaluate(a.write[0], env), evaluate(a.write[1], env)) if a.write else None
             if clip:
                 first, end = max(0, first), min(size, end)
                 end = max(first, end)
                 if out is not None:
                     out = (max(0, out[0]), max(max(0, out[0]), min(size, out[1])))
-            result.append(Slice(a.name, first, end, out))  # type: ignore[arg-type]
+            result.append(Slice(a.name, first, end, out))
         return tuple(result)
 
     def part_bytes(rows: int) -> int:

@@ -322,6 +322,7 @@ class FakeKernel:
         self.launch = {"params": params, "launches": launches or []}
         self.configs = configs or []
         self.cuda_source: str | None = None  # the runner compares sources only where one is set
+        self.timed_on: dict[str, Any] | None = None  # what the pycuda stand-in was timed on
 
     def launch_config(self, **scalars):
         return [dict(c, kernel=e["kernel"]) for c, e in zip(self.configs, self.launch["launches"])]
@@ -571,6 +572,7 @@ def test_the_pycuda_cross_check_runs_on_the_runners_own_device_arrays():
                     log=lambda s: None)
     rows = runner.run(fake_cases("good"))
     assert rows[1].pycuda_ms == 1.5
+    assert rows[1].pycuda_rel_err is not None
     assert rows[1].pycuda_rel_err < 1e-6
     timed = seen[0].timed_on
     arrays = arrays_of_runs[0]

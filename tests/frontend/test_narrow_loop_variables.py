@@ -87,6 +87,7 @@ def test_loops_that_may_not_end_are_located_errors(name):
         _ = autogpu.compile(source).cuda_source
     error = info.value
     assert message in error.format(), error.format()
+    assert error.location is not None
     assert (error.location.line, error.location.column) == (3, 3), error.format()
     assert "'#pragma omp parallel for' needs a canonical for loop" in error.format()
 

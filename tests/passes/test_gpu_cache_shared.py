@@ -182,7 +182,9 @@ def test_polynomials_see_through_products():
     (monomial,) = difference.terms
     assert difference.signed(monomial) == 2
     assert polys.atom_id(v["m"]) in monomial
-    coefficient, _rest = up.split(polys.atom_id(v["i"]))  # type: ignore[misc]
+    split = up.split(polys.atom_id(v["i"]))
+    assert split is not None
+    coefficient, _rest = split
     assert coefficient.key == polys.poly(v["m"]).plus(polys.poly(v["c1"])).key  # m + 1
     assert up.split(polys.atom_id(v["m"])) is not None
     assert polys.poly(v["sq"]).split(polys.atom_id(v["i"])) is None  # i * i: not affine

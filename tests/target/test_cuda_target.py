@@ -541,7 +541,9 @@ def test_workgroup_attributions_become_shared_arrays():
     kernel = gpu.FuncOp("k", ([MemRefType(f32, [-1])], []), Region(block), kernel=True)
     kernel.attributes["workgroup_attributions"] = IntegerAttr(1, i32)
     kernel.attributes["arg_attrs"] = ArrayAttr([DictionaryAttr({"agpu.name": StringAttr("x")})])
-    module = ModuleOp([gpu.ModuleOp(StringAttr("kernels"), Region(Block([kernel])))])  # type: ignore[arg-type]
+    kernels = gpu.ModuleOp.create(properties={"sym_name": StringAttr("kernels")},
+                                  regions=[Region(Block([kernel]))])
+    module = ModuleOp([kernels])
     source = emit_cuda(module).source
     assert "void k(float *x) {\n  __shared__ float tile[128];\n" in source
     assert "  tile[0] = x[0];\n  __syncthreads();\n  x[0] = tile[0];\n}" in source

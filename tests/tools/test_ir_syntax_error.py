@@ -1,12 +1,14 @@
 """`ir_syntax_error` turns xDSL's parse errors into autogpu's diagnostics, whatever the input holds."""
 
+from typing import Any
+
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Input, Span
 
 from autogpu.tools.autogpu_opt import ir_syntax_error
 
 
-def _error_in(content: str | bytes) -> ParseError:
+def _error_in(content: Any) -> ParseError:  # str, or the bytes xDSL may hold
     start = 4  # the `%x` on the second line
     return ParseError(Span(start, start + 2, Input(content, "in.mlir")), "expected an op")
 

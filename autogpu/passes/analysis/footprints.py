@@ -292,7 +292,8 @@ def nest_footprints(nest: ParallelForOp, function: func.FuncOp) -> NestFootprint
                 raise FootprintError(f"out-of-core: an iteration writes two rows of '{name}', "
                                      "so a part does not own what it writes", access.op)
             footprint.write = subscript.k
-            stores[array] = access.op  # type: ignore[assignment]
+            assert isinstance(access.op, memref.StoreOp)  # a write is a store here
+            stores[array] = access.op
         else:
             footprint.reads.add(subscript.k)
     for array, footprint in arrays.items():

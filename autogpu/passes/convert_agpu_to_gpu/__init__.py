@@ -15,6 +15,7 @@ threads and blocks is shared with `agpu-unroll-parallel`
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import Any
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, func, gpu, memref
@@ -140,7 +141,7 @@ class ConvertAgpuToGpuPass(DeclaredOptionsPass):
         op.attributes["gpu.container_module"] = UnitAttr()
 
 
-_DEFAULTS = {f.name: f.default for f in fields(ConvertAgpuToGpuPass)}
+_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(ConvertAgpuToGpuPass)}
 """The options' defaults: a block other than theirs was asked for (launch_bounds.py)."""
 
 
