@@ -31,6 +31,18 @@ class Node:
 class Expr(Node):
     ctype: CType | None = field(default=None, init=False)
 
+    @property
+    def typed(self) -> CType:
+        """`ctype`, which sema sets on every expression it accepts."""
+        assert self.ctype is not None, f"expression at {self.pos} not typed by sema"
+        return self.ctype
+
+    @property
+    def scalar(self) -> Scalar:
+        """`ctype` where sema has checked it is arithmetic (not an array or a row)."""
+        assert isinstance(self.ctype, Scalar), f"expression at {self.pos} is not a scalar"
+        return self.ctype
+
 
 @dataclass(eq=False)
 class IntLit(Expr):
@@ -51,6 +63,12 @@ class FloatLit(Expr):
 class Name(Expr):
     name: str
     var: Var | None = field(default=None, init=False)
+
+    @property
+    def resolved_var(self) -> Var:
+        """`var`, which sema resolves on every name it accepts."""
+        assert self.var is not None, f"name {self.name!r} at {self.pos} not resolved by sema"
+        return self.var
 
 
 @dataclass(eq=False)
@@ -165,6 +183,12 @@ class InitDeclarator(Node):
     var: Var | None = field(default=None, init=False)
     # A local array's initializer: (flat index, value) of each element given (sema.py).
     elements: list[tuple[int, Expr]] = field(default_factory=list, init=False)
+
+    @property
+    def resolved_var(self) -> Var:
+        """`var`, which sema sets on every declarator it accepts."""
+        assert self.var is not None, f"declarator at {self.pos} not resolved by sema"
+        return self.var
 
 
 @dataclass(eq=False)

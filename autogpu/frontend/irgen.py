@@ -64,7 +64,7 @@ class FunctionGen(ReductionGen, SynchronizationGen, ExpressionGen):
         types: list[Attribute] = []
         attrs: list[DictionaryAttr] = []
         for var in fn.params:
-            types.append(memref_type(var.type) if var.is_array else var.type.ir)
+            types.append(memref_type(var.array) if var.is_array else var.scalar.ir)
             attrs.append(DictionaryAttr(self.arg_attrs(var)))
         self.block = Block(arg_types=types)
         self.entry_args = self.block.args
@@ -73,7 +73,7 @@ class FunctionGen(ReductionGen, SynchronizationGen, ExpressionGen):
             arg.location = self.loc(var.pos)
             if var.is_array:
                 continue
-            entry = Val(arg, var.type)
+            entry = Val(arg, var.scalar)
             self.args[var.name] = entry
             if var.needs_slot:
                 with self.at(var.pos):
@@ -98,16 +98,16 @@ class FunctionGen(ReductionGen, SynchronizationGen, ExpressionGen):
     # ---- variables ----------------------------------------------------------------------------
 
     def new_slot(self, var: Var, init: Val | None) -> None:
-        alloca = self.emit(memref.AllocaOp.get(var.type.ir, shape=[]), var.name)
+        alloca = self.emit(memref.AllocaOp.get(var.scalar.ir, shape=[]), var.name)
         self.slots[var] = alloca.results[0]
         if init is not None:
-            self.emit(memref.StoreOp.get(self.convert(init, var.type).ssa, alloca, []))
+            self.emit(memref.StoreOp.get(self.convert(init, var.scalar).ssa, alloca, []))
 
     def local_array(self, d: ast.InitDeclarator) -> None:
         """A local array: a flat `memref.alloca` of its constant size, indexed as parameters
         are (`i * n + j`); an initializer stores every element, zero where it gives none."""
-        var = d.var
-        t = var.type
+        var = d.resolved_var
+        t = var.array
         alloca = self.emit(memref.AllocaOp.get(t.element.ir, shape=[t.size]), var.name)
         self.slots[var] = alloca.results[0]
         if d.init is None:
@@ -131,10 +131,10 @@ class FunctionGen(ReductionGen, SynchronizationGen, ExpressionGen):
     def read(self, var: Var) -> Val:
         if var in self.values:
             return self.values[var]
-        return self.value(memref.LoadOp.get(self.slots[var], []), var.type, var.name)
+        return self.value(memref.LoadOp.get(self.slots[var], []), var.scalar, var.name)
 
     def write(self, var: Var, value: Val) -> None:
-        self.emit(memref.StoreOp.get(self.convert(value, var.type).ssa, self.slots[var], []))
+        self.emit(memref.StoreOp.get(self.convert(value, var.scalar).ssa, self.slots[var], []))
 
     # ---- statements ---------------------------------------------------------------------------
 
@@ -175,7 +175,7 @@ class FunctionGen(ReductionGen, SynchronizationGen, ExpressionGen):
 
     def declarator(self, d: ast.InitDeclarator) -> None:
         """One declared variable: a slot, or the SSA value of its initializer (docs/ir.md)."""
-        var = d.var
+        var = d.resolved_var
         if var.aliases is not None:  # `float *restrict p = A;`: p names A's memref
             if var.param_index is None:
                 self.slots[var] = self.slots[var.aliases]
@@ -183,12 +183,16 @@ class FunctionGen(ReductionGen, SynchronizationGen, ExpressionGen):
         if var.is_array:
             self.local_array(d)
             return
-        init = None if d.init is None else self.convert(self.expr(d.init), var.type)
+        assert not isinstance(d.init, ast.BraceInit), "sema rejects braces around a scalar's"
+        init = None if d.init is None else self.convert(self.expr(d.init), var.scalar)
         if var.needs_slot:
             self.new_slot(var, init)
         else:
+            assert init is not None, "sema gives a variable declared without a value a slot"
             if init.const is not None:  # its own constant, named after the variable
-                attr = arith.ConstantOp(init.ssa.owner.value)
+                constant = init.ssa.owner
+                assert isinstance(constant, arith.ConstantOp), "a known value is a constant"
+                attr = arith.ConstantOp(constant.value)
                 init = Val(self.emit(attr).results[0], init.ctype, init.const)
             if init.ssa.name_hint is None or init.const is not None:
                 init.ssa.name_hint = var.name
@@ -204,6 +208,7 @@ class FunctionGen(ReductionGen, SynchronizationGen, ExpressionGen):
         elif isinstance(expr, ast.IncDec):
             one = ast.IntLit(expr.pos, 1, INT, "1")
             one.ctype = INT
+            assert expr.operand_type is not None, "sema types every ++ and --"
             self.update(expr.target, "+" if expr.op == "++" else "-", one, expr.operand_type)
         elif isinstance(expr, ast.Comma):
             for item in expr.items:
@@ -214,33 +219,36 @@ class FunctionGen(ReductionGen, SynchronizationGen, ExpressionGen):
         if e.op == "=":
             value = self.expr(e.value)
             if isinstance(e.target, ast.Name):
-                self.write(e.target.var, value)
+                self.write(e.target.resolved_var, value)
             else:
+                assert isinstance(e.target, ast.Index), "sema assigns names and elements only"
                 array, index = self.element(e.target)
-                converted = self.convert(value, e.target.ctype)
+                converted = self.convert(value, e.target.scalar)
                 self.emit(memref.StoreOp.get(converted.ssa, array, [index]))
             return
+        assert e.operand_type is not None, "sema types every compound assignment"
         self.update(e.target, e.op[:-1], e.value, e.operand_type)
 
     def update(self, target: ast.Expr, op: str, rhs: ast.Expr, operand_type: Scalar) -> None:
         """`target op= rhs`: computed in `operand_type`, converted back to the target's type."""
         if isinstance(target, ast.Name):
-            current = self.read(target.var)
+            current = self.read(target.resolved_var)
             result = self.arith(op, current, self.expr(rhs), operand_type)
-            self.write(target.var, result)
+            self.write(target.resolved_var, result)
             return
+        assert isinstance(target, ast.Index), "sema assigns names and elements only"
         array, index = self.element(target)
-        current = self.value(memref.LoadOp.get(array, [index]), target.ctype)
+        current = self.value(memref.LoadOp.get(array, [index]), target.scalar)
         result = self.arith(op, current, self.expr(rhs), operand_type)
-        converted = self.convert(result, target.ctype)
+        converted = self.convert(result, target.scalar)
         self.emit(memref.StoreOp.get(converted.ssa, array, [index]))
 
     def if_(self, stmt: ast.If) -> None:
         cond = self.truth(self.expr(stmt.cond))
         then = self.region_of(lambda: self.statement(stmt.then), scf.YieldOp)
         otherwise = None
-        if stmt.otherwise is not None:
-            otherwise = self.region_of(lambda: self.statement(stmt.otherwise), scf.YieldOp)
+        if (other := stmt.otherwise) is not None:
+            otherwise = self.region_of(lambda: self.statement(other), scf.YieldOp)
         self.emit(scf.IfOp(cond, [], then, otherwise))
 
     def while_(self, cond: ast.Expr | None, body: ast.Stmt, step: ast.Expr | None) -> None:
@@ -274,7 +282,7 @@ class FunctionGen(ReductionGen, SynchronizationGen, ExpressionGen):
                 self.effect(loop.init.expr)
             self.while_(loop.cond, loop.body, loop.step)
             return
-        var, t = canonical.var, canonical.var.type
+        var, t = canonical.var, canonical.var.scalar
         # scf.for compares signed. An `unsigned` loop counts in i64, where its zero-extended
         # bounds compare as C compares them, also across 2^31. A 64-bit loop, and every
         # decreasing loop, counts k = 0, 1, ... up to its trip count, computed without
@@ -357,7 +365,7 @@ class FunctionGen(ReductionGen, SynchronizationGen, ExpressionGen):
         if lt.bits != t.bits and not counted:
             name = f"{var.name}_wide"
         if parallel is not None and not parallel.serial:
-            reductions, sections = self.reduction_operands(loop.parallel)
+            reductions, sections = self.reduction_operands(parallel)
             region = self.region_of(body, YieldOp, [lt.ir], [name])
             op = ParallelForOp(lb.ssa, ub.ssa, loop_step.ssa, region, reductions, sections)
             for name, value in loop.launch_bounds.items():  # docs/ir.md
@@ -389,6 +397,7 @@ class FunctionGen(ReductionGen, SynchronizationGen, ExpressionGen):
                 if copy.copy.needs_slot:
                     self.new_slot(copy.copy, init)
                 else:
+                    assert init is not None, "a private copy not firstprivate has a slot"
                     self.values[copy.copy] = init
 
     def copy_out_last(self, parallel: ParallelInfo) -> None:
@@ -411,10 +420,11 @@ class FunctionGen(ReductionGen, SynchronizationGen, ExpressionGen):
 
             def copy_back():
                 for copy in last:
-                    value = self.convert(self.read(copy.copy), copy.original.type)
+                    value = self.convert(self.read(copy.copy), copy.original.scalar)
                     store = self.emit(memref.StoreOp.get(value.ssa, self.slots[copy.original], []))
                     store.attributes[LAST_ITERATION] = UnitAttr()
 
+            assert condition is not None, "a parallel loop is at least one level"
             self.emit(scf.IfOp(condition, [], self.region_of(copy_back, scf.YieldOp)))
 
     def modular_span(self, start: Val, bound: Val, c: CanonicalLoop) -> Val:
@@ -422,10 +432,10 @@ class FunctionGen(ReductionGen, SynchronizationGen, ExpressionGen):
         own (wrapping) type, zero-extended to the counting type. A `char` or `short` one:
         `(d + 2^N) % 2^N` of the distance `d` in `int` (a launch size computes it; both ends
         are in the type's range, loops.py)."""
-        if c.var.type.bits < 32:
+        if c.var.scalar.bits < 32:
             near, far = (start, bound) if c.increasing else (bound, start)
             near, far = self.convert(near, INT), self.convert(far, INT)
-            modulus = self.constant(1 << c.var.type.bits, INT)
+            modulus = self.constant(1 << c.var.scalar.bits, INT)
             distance = self.arith("-", far, near, INT)
             positive = self.arith("+", distance, modulus, INT)
             return self.convert(self.arith("%", positive, modulus, INT), LONG)

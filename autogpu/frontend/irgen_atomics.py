@@ -62,9 +62,11 @@ class SynchronizationGen(ExpressionGen, ArrayUpdates):
         location = self.location_of(info.x)
         value = None if info.value is None else self.expr(info.value)
         if info.clause == "read":
+            assert info.v is not None, "an atomic read assigns v"
             old = self.atomic_op(location, t, lambda current: current, info.shared)
             self.assign_to(info.v, old)
             return
+        assert value is not None, "an atomic write or update has a value (atomics.py)"
         if info.op is None:  # a write, or a capture of one (an exchange)
             converted = self.convert(value, t)
             if info.shared:
@@ -73,8 +75,10 @@ class SynchronizationGen(ExpressionGen, ArrayUpdates):
                 old = self.value(memref.LoadOp.get(*location), t)
                 self.store_to(location, converted)
             if info.clause == "capture":
+                assert info.v is not None, "an atomic capture assigns v"
                 self.assign_to(info.v, old)
             return
+        assert info.operand_type is not None, "atomics.py types every atomic update"
         kind = _rmw_kind(info, t)
         if kind is not None and info.shared:
             operand = self.convert(self.convert(value, info.operand_type), t)
@@ -86,10 +90,12 @@ class SynchronizationGen(ExpressionGen, ArrayUpdates):
                 location, t, lambda current: self.combined(info, current, value), info.shared
             )
         if info.clause == "capture":
+            assert info.v is not None, "an atomic capture assigns v"
             self.assign_to(info.v, self.combined(info, old, value) if info.captures_new else old)
 
     def combined(self, info: AtomicInfo, current: Val, value: Val) -> Val:
         """C's new value of `x`: `x op e` (`e op x`) in the operand type, converted back."""
+        assert info.op is not None and info.operand_type is not None, "an update (atomics.py)"
         lhs, rhs = (value, current) if info.reversed else (current, value)
         return self.convert(self.arith(info.op, lhs, rhs, info.operand_type), current.ctype)
 
@@ -100,7 +106,8 @@ class SynchronizationGen(ExpressionGen, ArrayUpdates):
 
     def location_of(self, x: ast.Expr) -> tuple[SSAValue, list[SSAValue]]:
         if isinstance(x, ast.Name):
-            return self.slots[x.var], []
+            return self.slots[x.resolved_var], []
+        assert isinstance(x, ast.Index), "atomics.py accepts a name or an element as x"
         array, index = self.element(x)
         return array, [index]
 
@@ -135,15 +142,17 @@ class SynchronizationGen(ExpressionGen, ArrayUpdates):
 
     def assign_to(self, target: ast.Expr, value: Val) -> None:
         if isinstance(target, ast.Name):
-            self.write(target.var, value)
+            self.write(target.resolved_var, value)
             return
+        assert isinstance(target, ast.Index), "atomics.py accepts a name or an element as v"
         array, index = self.element(target)
-        self.emit(memref.StoreOp.get(self.convert(value, target.ctype).ssa, array, [index]))
+        self.emit(memref.StoreOp.get(self.convert(value, target.scalar).ssa, array, [index]))
 
 
 def _rmw_kind(info: AtomicInfo, t: Scalar) -> str | None:
     """The `memref.atomic_rmw` kind computing C's update exactly, if there is one."""
     operand = info.operand_type
+    assert info.op is not None and operand is not None, "an update (atomics.py)"
     if info.reversed and info.op not in _COMMUTATIVE:
         return None
     if t.is_float:

@@ -10,7 +10,7 @@ an `i1` until it is used as a number (then `extui`), so conditions read naturall
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Protocol
@@ -74,7 +74,7 @@ _INT_PREDICATES = {"==": ("eq", "eq"), "!=": ("ne", "ne"), "<": ("slt", "ult"),
                    "<=": ("sle", "ule"), ">": ("sgt", "ugt"), ">=": ("sge", "uge")}  # fmt: skip
 _FLOAT_PREDICATES = {"==": "oeq", "!=": "une", "<": "olt", "<=": "ole", ">": "ogt", ">=": "oge"}
 # The `math`/`arith` op of each name the table of <math.h> gives (dialects/c_math.py).
-_MATH_OPS = {op.name: op for op in (*math.Math.operations, arith.MinnumfOp, arith.MaxnumfOp)}
+_MATH_OPS: dict[str, Callable[..., Operation]] = {op.name: op for op in (*math.Math.operations, arith.MinnumfOp, arith.MaxnumfOp)}
 _MIN_MAX = {"min": (arith.MinSIOp, arith.MinUIOp, arith.MinnumfOp),
             "max": (arith.MaxSIOp, arith.MaxUIOp, arith.MaxnumfOp)}  # fmt: skip
 
@@ -93,7 +93,7 @@ class Emitter:
         self.reading_entry = False  # names read `args` (`ExpressionGen.at_entry`)
         # Constants and index casts already emitted in a block, reused later in that same
         # block only, so that every region stays self-contained.
-        self.reuse: dict[tuple[Block, object], Val | SSAValue] = {}
+        self.reuse: dict[tuple[Block, object] | tuple[Block, SSAValue, bool], SSAValue] = {}
         self.last_constant: dict[Block, Operation] = {}
 
     def loc(self, pos: ast.Pos) -> FileLineColLoc:
@@ -135,12 +135,12 @@ class Emitter:
             return Val(self.bool_constant(value != 0), ctype, int(value != 0))
         if ctype.is_float:
             value = float(value)
-            attr = FloatAttr(value, ctype.ir)
+            attr = FloatAttr(value, ctype.float_ir)
             name = "cst"
             key = (self.block, (ctype.ir, struct.pack("<d", value)))  # tells -0.0 from 0.0
         else:
             value = wrap(int(value), ctype)
-            attr = IntegerAttr(ir_int_value(value, ctype), ctype.ir)
+            attr = IntegerAttr(ir_int_value(value, ctype), ctype.int_ir)
             name = f"c{value}" if value >= 0 else f"cm{-value}"
             key = (self.block, (ctype.ir, ir_int_value(value, ctype)))
         if key not in self.reuse:
@@ -175,7 +175,7 @@ class Emitter:
         if key not in self.reuse:
             value = v.ssa
             if not v.ctype.signed and v.ctype.bits < ULONG.bits:
-                value = self.emit(arith.ExtUIOp(value, ULONG.ir)).results[0]
+                value = self.emit(arith.ExtUIOp(value, ULONG.int_ir)).results[0]
             self.reuse[key] = self.emit(arith.IndexCastOp(value, IndexType())).results[0]
         return self.reuse[key]
 
@@ -213,10 +213,10 @@ class ExpressionGen(Emitter, FunctionHooks):
         if isinstance(e, ast.FloatLit):
             return self.constant(e.value, e.type)
         if isinstance(e, ast.Name):
-            return self.args[e.name] if self.reading_entry else self.read(e.var)
+            return self.args[e.name] if self.reading_entry else self.read(e.resolved_var)
         if isinstance(e, ast.Index):
             array, index = self.element(e)
-            return self.value(memref.LoadOp.get(array, [index]), e.ctype)
+            return self.value(memref.LoadOp.get(array, [index]), e.scalar)
         if isinstance(e, ast.Call):
             return self.call(e)
         if isinstance(e, ast.Unary):
@@ -226,7 +226,7 @@ class ExpressionGen(Emitter, FunctionHooks):
         if isinstance(e, ast.Conditional):
             return self.conditional(e)
         if isinstance(e, ast.Cast):
-            return self.convert(self.expr(e.operand), e.ctype)
+            return self.convert(self.expr(e.operand), e.scalar)
         raise AssertionError(f"sema let an unexpected expression through: {e}")
 
     def element(self, e: ast.Index) -> tuple[SSAValue, SSAValue]:
@@ -236,18 +236,21 @@ class ExpressionGen(Emitter, FunctionHooks):
         while isinstance(base, ast.Index):
             indices.insert(0, base.index)
             base = base.base
-        var: Var = base.var
+        assert isinstance(base, ast.Name), "sema indexes arrays by name only"
+        var = base.resolved_var
+        t = var.array
         array = self.block_arg(var)
         flat = self.expr(indices[0])
         # In the subscripts' C type, with `nsw` when it is signed: C computes the address
         # without overflow, so the flat offset is assumed to fit that type (docs/ir.md).
-        expressions = var.type.expressions or (None,) * var.type.dims
-        for extent, expression, index in zip(var.type.extents[1:], expressions[1:], indices[1:]):
+        expressions = t.expressions or (None,) * t.dims
+        for extent, expression, index in zip(t.extents[1:], expressions[1:], indices[1:]):
             if expression is not None:
                 size = self.at_entry(expression)
             elif isinstance(extent, str):
                 size = self.args[extent]
             else:
+                assert extent is not None, "only the first extent may be left out"
                 size = self.constant(extent, INT if extent <= max_value(INT) else LONG)
             flat = self.arith("*", flat, size, None)
             flat = self.arith("+", flat, self.expr(index), None)
@@ -350,7 +353,7 @@ class ExpressionGen(Emitter, FunctionHooks):
 
     def conditional(self, e: ast.Conditional) -> Val:
         cond = self.truth(self.expr(e.cond))
-        t: Scalar = e.ctype
+        t = e.scalar
         if not _may_trap(e.then) and not _may_trap(e.otherwise):
             then = self.convert(self.expr(e.then), t)
             otherwise = self.convert(self.expr(e.otherwise), t)
@@ -364,20 +367,28 @@ class ExpressionGen(Emitter, FunctionHooks):
         return self.value(op, t)
 
     def call(self, e: ast.Call) -> Val:
+        assert isinstance(e.callee, ast.Name), "sema calls functions by name only"
         name = e.callee.name
         params, result = MATH_FUNCTIONS[name]
         if name in _MIN_MAX:
-            t: Scalar = e.ctype
+            t = e.scalar
             a, b = (self.convert(self.expr(arg), t) for arg in e.args)
             signed_op, unsigned_op, float_op = _MIN_MAX[name]
             op = float_op if t.is_float else signed_op if t.signed else unsigned_op
             return self.value(op(a.ssa, b.ssa), t)
         if name in c_math.CLASSIFICATION:
             return self.classify(name, self.expr(e.args[0]))
-        args = [self.convert(self.expr(a), p) for a, p in zip(e.args, params)]
+        # Only min, max (above) and the classifications take arguments of any type.
+        assert result is not None, f"{name} has a result type"
+        args: list[Val] = []
+        for a, p in zip(e.args, params):
+            assert p is not None, f"{name} has parameter types"
+            args.append(self.convert(self.expr(a), p))
         if name in c_math.INTEGER_ABS:
             return self.value(math.AbsIOp(args[0].ssa), result)
-        function, single = c_math.lookup(name)
+        found = c_math.lookup(name)
+        assert found is not None, f"{name} is in the table of <math.h> (MATH_FUNCTIONS)"
+        function, single = found
         floating = FLOAT if single else DOUBLE
         if function.op is None:
             return self.value(agpu_math.MathCallOp(function.name, [a.ssa for a in args],
@@ -424,7 +435,7 @@ class ExpressionGen(Emitter, FunctionHooks):
     def as_number(self, v: Val) -> Val:
         """An `i1` comparison result as the C `int` 0 or 1."""
         if v.is_bool:
-            return self.value(arith.ExtUIOp(v.ssa, INT.ir), INT)
+            return self.value(arith.ExtUIOp(v.ssa, INT.int_ir), INT)
         return v
 
     def convert(self, v: Val, to: Scalar) -> Val:
@@ -448,14 +459,14 @@ class ExpressionGen(Emitter, FunctionHooks):
                 return Val(v.ssa, to, v.const)
             if source.bits < to.bits:
                 op = arith.ExtSIOp if source.signed else arith.ExtUIOp
-                return self.value(op(v.ssa, to.ir), to)
-            return self.value(arith.TruncIOp(v.ssa, to.ir), to)
+                return self.value(op(v.ssa, to.int_ir), to)
+            return self.value(arith.TruncIOp(v.ssa, to.int_ir), to)
         if source.is_int:
             op = arith.SIToFPOp if source.signed else arith.UIToFPOp
-            return self.value(op(v.ssa, to.ir), to)
+            return self.value(op(v.ssa, to.float_ir), to)
         if to.is_int:
             op = arith.FPToSIOp if to.signed else arith.FPToUIOp
-            return self.value(op(v.ssa, to.ir), to)
+            return self.value(op(v.ssa, to.int_ir), to)
         op = arith.ExtFOp if to.bits > source.bits else arith.TruncFOp
         return self.value(op(v.ssa, to.ir), to)
 

@@ -29,6 +29,18 @@ class Var:
     def is_array(self) -> bool:
         return isinstance(self.type, ArrayType)
 
+    @property
+    def scalar(self) -> Scalar:
+        """`type` of a variable known to be scalar (not `is_array`)."""
+        assert isinstance(self.type, Scalar), f"{self.name} is an array"
+        return self.type
+
+    @property
+    def array(self) -> ArrayType:
+        """`type` of a variable known to be an array (`is_array`)."""
+        assert isinstance(self.type, ArrayType), f"{self.name} is not an array"
+        return self.type
+
 
 @dataclass(eq=False)
 class Function:

@@ -11,9 +11,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from xdsl.dialects.builtin import IntegerType, f32, f64
+from xdsl.dialects.builtin import Float32Type, Float64Type, IntegerType, f32, f64
 from xdsl.ir import Attribute
+
+if TYPE_CHECKING:
+    from autogpu.frontend import ast
 
 
 @dataclass(frozen=True)
@@ -34,6 +38,18 @@ class Scalar:
         if self.is_float:
             return f32 if self.bits == 32 else f64
         return IntegerType(self.bits)  # _Bool is i1, char i8, short i16
+
+    @property
+    def int_ir(self) -> IntegerType:
+        """`ir` of an integer type."""
+        assert self.is_int, f"{self.name} is not an integer type"
+        return IntegerType(self.bits)
+
+    @property
+    def float_ir(self) -> Float32Type | Float64Type:
+        """`ir` of a floating type."""
+        assert self.is_float, f"{self.name} is not a floating type"
+        return f32 if self.bits == 32 else f64
 
     @property
     def rank(self) -> int:
@@ -76,7 +92,7 @@ class ArrayType:
     extents: tuple[str | int | None, ...] = (None,)
     const: bool = False
     restrict: bool = False
-    expressions: tuple[object, ...] = field(default=(), compare=False, repr=False)
+    expressions: tuple[ast.Expr | None, ...] = field(default=(), compare=False, repr=False)
     local: bool = False  # a local array (constant extents): `memref.alloca`, not a parameter
 
     @property
