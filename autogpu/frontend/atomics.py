@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 from autogpu.frontend import ast
 from autogpu.frontend.preprocess import Pragma
@@ -116,7 +116,9 @@ def _atomic(sema: Sema, pragma: Pragma, stmt: ast.Stmt) -> AtomicInfo:
 
 def _atomic_clause(sema: Sema, pragma: Pragma) -> str:
     text = pragma.text
-    position = re.match(r"omp\s+atomic", text).end()
+    found = re.match(r"omp\s+atomic", text)
+    assert found is not None, "synchronization() dispatched an `omp atomic` pragma here"
+    position = found.end()
     clause = None
     for match in re.finditer(r"[A-Za-z_]\w*(\s*\([^)]*\))?|[^\s,]", text[position:]):
         word = match.group(0).split("(")[0].strip()
@@ -199,8 +201,9 @@ def _capture(sema: Sema, expr: ast.Expr, where: ast.Pos) -> AtomicInfo:
 def _capture_block(sema: Sema, block: ast.Block) -> AtomicInfo:
     """`{v = x; x op= e;}` (v gets the old value), `{x op= e; v = x;}` (the new one), or
     `{v = x; x = e;}` (an exchange)."""
-    items = [item.expr for item in block.items if isinstance(item, ast.ExprStmt)]
-    if len(items) != 2 or len(block.items) != 2 or None in items:
+    items = [item.expr for item in block.items
+             if isinstance(item, ast.ExprStmt) and item.expr is not None]  # fmt: skip
+    if len(items) != 2 or len(block.items) != 2:
         raise sema.error("'#pragma omp atomic capture' on a block needs exactly two expression "
                          f"statements: {_BLOCK_FORMS}", block.pos)  # fmt: skip
     first, second = items
@@ -234,7 +237,7 @@ def _updated(e: ast.Expr) -> ast.Expr | None:
     return e.target if isinstance(e, ast.Assign | ast.IncDec) else None
 
 
-def _is_read(e: ast.Expr) -> bool:
+def _is_read(e: ast.Expr) -> TypeGuard[ast.Assign]:
     return isinstance(e, ast.Assign) and e.op == "=" and _is_lvalue(e.value)
 
 
@@ -295,13 +298,14 @@ def _same_expr(a: ast.Expr, b: ast.Expr) -> bool:
         return False
     if isinstance(a, ast.Name | ast.Index):
         return same_lvalue(a, b)
-    if isinstance(a, ast.IntLit | ast.FloatLit):
+    # b has a's type (above): each isinstance of b only tells pyright so.
+    if isinstance(a, ast.IntLit | ast.FloatLit) and isinstance(b, ast.IntLit | ast.FloatLit):
         return a.value == b.value and a.type == b.type
-    if isinstance(a, ast.Binary):
+    if isinstance(a, ast.Binary) and isinstance(b, ast.Binary):
         return a.op == b.op and _same_expr(a.lhs, b.lhs) and _same_expr(a.rhs, b.rhs)
-    if isinstance(a, ast.Unary):
+    if isinstance(a, ast.Unary) and isinstance(b, ast.Unary):
         return a.op == b.op and _same_expr(a.operand, b.operand)
-    if isinstance(a, ast.Cast):
+    if isinstance(a, ast.Cast) and isinstance(b, ast.Cast):
         return a.ctype == b.ctype and _same_expr(a.operand, b.operand)
     return False
 

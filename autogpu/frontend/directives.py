@@ -389,9 +389,11 @@ class OpenMP:
         own. A thread of an OpenMP team may run any set of iterations, one each if the team
         is large enough: a copy per iteration is one of the executions OpenMP allows, and the
         only one whose result does not depend on the schedule."""
+        outer = region.region
+        assert outer is not None, "loop() inherits from a region with clauses only"
         listed = {var: kind for kind, var in info.reductions}
         own = {item.var for item in info.listed}
-        for item in region.region.listed:
+        for item in outer.listed:
             if item.clause not in PRIVATE_CLAUSES or item.var.name not in used:
                 continue
             if item.var in listed:
@@ -404,13 +406,13 @@ class OpenMP:
                 )
             if item.var not in own:
                 info.listed.append(item)
-        for kind, var in region.region.reductions:
+        for kind, var in outer.reductions:
             if var.name not in used:
                 continue
             if var not in listed:
                 info.reductions.append((kind, var))
-                if var in region.region.sections:
-                    info.sections[var] = region.region.sections[var]
+                if var in outer.sections:
+                    info.sections[var] = outer.sections[var]
             elif listed[var] != kind:
                 raise self.sema.error(
                     f"'{var.name}' is reduced with '{_c_operator(listed[var])}' here but with "

@@ -120,7 +120,7 @@ class ExpressionTyping(SemaState):
             return e.type
         if isinstance(e, ast.Name):
             t = self.name(e)
-            self.check_assigned(e.var, e.pos)
+            self.check_assigned(e.resolved_var, e.pos)
             return t
         if isinstance(e, ast.Index):
             return self.index(e)
@@ -322,7 +322,7 @@ class ExpressionTyping(SemaState):
         if isinstance(target, ast.Name):
             t = self.name(target)
             target.ctype = t
-            var = target.var
+            var = target.resolved_var
             if isinstance(t, ArrayType) and op in ("++", "--", "+=", "-="):
                 raise self.error(
                     f"pointer arithmetic ('{op}' on '{var.name}') is not supported: keep the "
@@ -349,18 +349,19 @@ class ExpressionTyping(SemaState):
                     target.pos,
                 )
             array = array_var(target)
-            if array.type.const and array.type.local:
+            if array.array.const and array.array.local:
                 raise self.error(
                     f"cannot write to '{describe(target)}': '{array.name}' is a const array",
                     target.pos,
                 )
-            if array.type.const:
+            if array.array.const:
                 raise self.error(
                     f"cannot write to '{describe(target)}': '{array.name}' points to const "
-                    f"{array.type.element} (drop the const)",
+                    f"{array.array.element} (drop the const)",
                     target.pos,
                 )
             self.stored()
+            assert isinstance(t, Scalar), "an array element is a scalar (index())"
             return t
         self.expr(target)  # rejects `*p = ...` and other unsupported forms, saying why
         raise self.error("expression is not assignable", target.pos)

@@ -95,7 +95,8 @@ class SynchronizationGen(ExpressionGen, ArrayUpdates):
 
     def combined(self, info: AtomicInfo, current: Val, value: Val) -> Val:
         """C's new value of `x`: `x op e` (`e op x`) in the operand type, converted back."""
-        assert info.op is not None and info.operand_type is not None, "an update (atomics.py)"
+        assert info.op is not None, "an update (atomics.py)"
+        assert info.operand_type is not None, "an update (atomics.py)"
         lhs, rhs = (value, current) if info.reversed else (current, value)
         return self.convert(self.arith(info.op, lhs, rhs, info.operand_type), current.ctype)
 
@@ -152,7 +153,8 @@ class SynchronizationGen(ExpressionGen, ArrayUpdates):
 def _rmw_kind(info: AtomicInfo, t: Scalar) -> str | None:
     """The `memref.atomic_rmw` kind computing C's update exactly, if there is one."""
     operand = info.operand_type
-    assert info.op is not None and operand is not None, "an update (atomics.py)"
+    assert info.op is not None, "an update (atomics.py)"
+    assert operand is not None, "an update (atomics.py)"
     if info.reversed and info.op not in _COMMUTATIVE:
         return None
     if t.is_float:

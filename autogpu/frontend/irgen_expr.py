@@ -74,7 +74,8 @@ _INT_PREDICATES = {"==": ("eq", "eq"), "!=": ("ne", "ne"), "<": ("slt", "ult"),
                    "<=": ("sle", "ule"), ">": ("sgt", "ugt"), ">=": ("sge", "uge")}  # fmt: skip
 _FLOAT_PREDICATES = {"==": "oeq", "!=": "une", "<": "olt", "<=": "ole", ">": "ogt", ">=": "oge"}
 # The `math`/`arith` op of each name the table of <math.h> gives (dialects/c_math.py).
-_MATH_OPS: dict[str, Callable[..., Operation]] = {op.name: op for op in (*math.Math.operations, arith.MinnumfOp, arith.MaxnumfOp)}
+_MATH_OPS: dict[str, Callable[..., Operation]] = {
+    op.name: op for op in (*math.Math.operations, arith.MinnumfOp, arith.MaxnumfOp)}
 _MIN_MAX = {"min": (arith.MinSIOp, arith.MinUIOp, arith.MinnumfOp),
             "max": (arith.MaxSIOp, arith.MaxUIOp, arith.MaxnumfOp)}  # fmt: skip
 

@@ -99,7 +99,11 @@ class ClauseParser:
         offset)` handles the clauses of the other parts of a directive (directives.py)."""
         info = ParallelInfo(pragma)
         text = pragma.text
-        position = re.match(r"omp\s+parallel\s+for", text).end() if start is None else start
+        if start is None:
+            found = re.match(r"omp\s+parallel\s+for", text)
+            assert found is not None, "without `start`, the pragma is `omp parallel for`"
+            start = found.end()
+        position = start
         while True:
             while position < len(text) and text[position] in " \t,":
                 position += 1
@@ -306,9 +310,9 @@ class ClauseParser:
             section = None
             if var.is_array or brackets:
                 section = section_of(self.sema, var, brackets, column, where)
-            if var.const or (var.is_array and var.type.const):
+            if var.const or (var.is_array and var.array.const):
                 raise self.sema.error(f"reduction variable '{name}' is const", where)
-            element = var.type.element if var.is_array else var.type
+            element = var.array.element if var.is_array else var.scalar
             if kind.is_bitwise and element.is_float:
                 raise self.sema.error(
                     f"reduction '{op.strip()}' needs an integer variable, '{name}' is "
