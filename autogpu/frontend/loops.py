@@ -54,7 +54,7 @@ def canonical_form(loop: ast.For, body: Effects) -> tuple[CanonicalLoop | None, 
     """The canonical form of `loop` (docs/ir.md), or None and why it is not canonical."""
     init = loop.init
     var: Var | None = None
-    start: ast.Expr | None = None
+    start: ast.Expr | ast.BraceInit | None = None
     declared = False
     if isinstance(init, ast.Decl):
         if len(init.declarators) != 1 or init.declarators[0].init is None:
@@ -76,23 +76,24 @@ def canonical_form(loop: ast.For, body: Effects) -> tuple[CanonicalLoop | None, 
         or (var is None and not is_name(cond.lhs, None))
     ):
         op, bound = _SWAPPED[cond.op], cond.lhs
-        cond_var = cond.rhs.var
+        cond_var = cond.rhs.resolved_var
     elif isinstance(cond.lhs, ast.Name):
-        cond_var = cond.lhs.var
+        cond_var = cond.lhs.resolved_var
     else:
         return None, "its condition must compare the loop variable with a bound"
     if var is None:
         var = cond_var
-    if cond_var is not var or var is None:
+    if cond_var is not var:
         return None, f"its condition does not test the loop variable '{var.name}'"
-    if var.is_array or not var.type.is_int:
+    if var.is_array or not var.scalar.is_int:
         return None, f"its variable '{var.name}' is not an integer"
-    narrow = var.type.bits < 32
-    if cond.operand_type != (promote(var.type) if narrow else var.type):
+    t = var.scalar
+    narrow = t.bits < 32
+    if cond.operand_type != (promote(t) if narrow else t):
         return None, (
-            f"its condition compares '{var.name}' ({var.type}) with a bound of type "
+            f"its condition compares '{var.name}' ({t}) with a bound of type "
             f"'{bound.ctype}', so C compares them as '{cond.operand_type}': declare "
-            f"'{var.name}' with the bound's type, or cast the bound to {var.type}"
+            f"'{var.name}' with the bound's type, or cast the bound to {t}"
         )
     if var in body.assigned:
         return None, f"its variable '{var.name}' is assigned in the loop body"
@@ -103,7 +104,7 @@ def canonical_form(loop: ast.For, body: Effects) -> tuple[CanonicalLoop | None, 
     if isinstance(step, str):
         return None, step
     increasing, magnitude = step
-    modular = op == "!=" and not var.type.signed
+    modular = op == "!=" and not t.signed
     if op == "!=":
         if magnitude != 1:
             return None, "a '!=' condition needs a step of 1 (i++ or i--)"
@@ -116,6 +117,7 @@ def canonical_form(loop: ast.For, body: Effects) -> tuple[CanonicalLoop | None, 
         reason = _narrow_reason(var, bound, op, magnitude, modular)
         if reason:
             return None, reason
+    assert not isinstance(start, ast.BraceInit), "sema rejects braces around a scalar's value"
     return (
         CanonicalLoop(
             var, start, bound, op in ("<=", ">="), increasing, magnitude, declared, modular
@@ -134,7 +136,7 @@ def _narrow_reason(var: Var, bound: ast.Expr, op: str, step: int | ast.Expr,
     bound, whatever value its own type (or its constant) allows, must be at most `max - step +
     1` for `<` (`max - step` for `<=`; at least `min + step - 1` for `>`, `min + step` for `>=`),
     and within the range for an unsigned `!=` (which wraps, as an `unsigned` loop does)."""
-    t = var.type
+    t = var.scalar
     lowest, highest = (-max_value(t) - 1, max_value(t)) if t.signed else (0, max_value(t))
     if not isinstance(step, int):
         return (f"its variable '{var.name}' is a {t} and its step is not a constant: C "

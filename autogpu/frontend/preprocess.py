@@ -273,7 +273,8 @@ class Preprocessor:
                 )
         values = {p: self.expand(a, hidden, where).strip()
                   for p, a in zip(macro.params, arguments)}  # fmt: skip
-        body = "".join(values.get(t, t) for t in _PP_TOKEN.findall(macro.body))
+        body_tokens: list[str] = _PP_TOKEN.findall(macro.body)  # re's stub says list[Any]
+        body = "".join(values.get(t, t) for t in body_tokens)
         return " " + self.expand(body, inner, where) + " ", end
 
     def arguments(
