@@ -161,14 +161,16 @@ def _check_expression(expr: ast.Expr, kinds: dict[Var, ReductionKind],
                       comparisons: dict[Var, list[tuple[Scalar, ast.Pos]]],
                       error: Error) -> None:  # fmt: skip
     target = expr.target if isinstance(expr, ast.Assign | ast.IncDec) else None
-    if isinstance(target, ast.Name) and target.var in kinds and not target.var.is_array:
-        var, kind = target.var, kinds[target.var]
+    if (isinstance(expr, ast.Assign | ast.IncDec) and isinstance(target, ast.Name)
+            and target.var in kinds and not target.resolved_var.is_array):  # fmt: skip
+        var, kind = target.resolved_var, kinds[target.resolved_var]
         operands = _update_operands(expr, target, kind)
         if operands is None:
             raise error(_mismatch(var, kind), expr.pos)
         if kind == ReductionKind.SUB and isinstance(var.type, Scalar) and var.type.is_bool:
             _check_bool_difference(expr, var, operands, error)
         if kind in (ReductionKind.MIN, ReductionKind.MAX):
+            assert isinstance(expr, ast.Assign), "a min/max update assigns (_update_operands)"
             comparisons.setdefault(var, []).append((_compared_in(expr.value, var), expr.pos))
         for operand in operands:
             _refuse_reads(operand, kinds, error)
@@ -230,7 +232,9 @@ def _array_update(expr: ast.Expr, kinds: dict[Var, ReductionKind],
                   error: Error) -> ArrayUpdate | None:  # fmt: skip
     """The update an expression statement makes to an element of a reduced array (None when
     it updates none); refuses an update that does not match the clause."""
-    target = expr.target if isinstance(expr, ast.Assign | ast.IncDec) else None
+    if not isinstance(expr, ast.Assign | ast.IncDec):
+        return None
+    target = expr.target
     var = reduced_array(target, kinds)
     if var is None:
         return None
@@ -258,7 +262,7 @@ def _array_update(expr: ast.Expr, kinds: dict[Var, ReductionKind],
         return ArrayUpdate(target, expr.op[:-1], value, expr.operand_type)
     binary = expr.value
     assert isinstance(binary, ast.Binary)
-    computed = binary.operand_type if isinstance(binary.operand_type, Scalar) else target.ctype
+    computed = binary.operand_type if isinstance(binary.operand_type, Scalar) else target.scalar
     return ArrayUpdate(target, binary.op, value, computed, binary.lhs is value)
 
 
@@ -275,9 +279,10 @@ def reduced_array(target: ast.Expr | None, kinds: dict[Var, ReductionKind]) -> V
 def _subscripts(target: ast.Index) -> ast.Expr:
     """An expression whose walk visits the subscripts of `target` (not the array itself)."""
     indices = []
-    while isinstance(target, ast.Index):
-        indices.append(target.index)
-        target = target.base
+    node: ast.Expr = target
+    while isinstance(node, ast.Index):
+        indices.append(node.index)
+        node = node.base
     return indices[0] if len(indices) == 1 else ast.Comma(indices[0].pos, indices)
 
 
@@ -415,9 +420,10 @@ def same_expr(a: ast.Expr, b: ast.Expr) -> bool:
     """Whether `a` and `b` are the same C expression (same variables, operators, literals)."""
     if type(a) is not type(b):
         return False
-    if isinstance(a, ast.Name):
+    # b has a's type (above): each isinstance of b only tells pyright so.
+    if isinstance(a, ast.Name) and isinstance(b, ast.Name):
         return a.var is b.var and a.name == b.name
-    if isinstance(a, ast.IntLit | ast.FloatLit):
+    if isinstance(a, ast.IntLit | ast.FloatLit) and isinstance(b, ast.IntLit | ast.FloatLit):
         return a.value == b.value and a.type == b.type
     if getattr(a, "op", None) != getattr(b, "op", None) or a.ctype != b.ctype:
         return False
