@@ -82,6 +82,12 @@ class Call(Expr):
     callee: Expr
     args: list[Expr]
 
+    @property
+    def named_callee(self) -> Name:
+        """`callee` where it is known to be a name (a helper's or a math function's call)."""
+        assert isinstance(self.callee, Name), f"call at {self.pos} is not of a name"
+        return self.callee
+
 
 @dataclass(eq=False)
 class Unary(Expr):
@@ -168,6 +174,12 @@ class Declarator(Node):
     function_pointer: bool = False
     pointer_to_array: bool = False
     parenthesized_pointer: bool = False  # `(*name)`: what follows applies to the pointee
+
+    @property
+    def identifier(self) -> str:
+        """`name`, which only an abstract parameter's declarator (`int *`) lacks (c.lark)."""
+        assert self.name is not None, f"abstract declarator at {self.pos}"
+        return self.name
 
 
 @dataclass(eq=False)

@@ -74,12 +74,12 @@ class Inliner:
         self.functions: dict[str, ast.FunctionDef] = {}
         for item in unit.items:
             if isinstance(item, ast.FunctionDef) and item.declarator.name not in self.functions:
-                self.functions[item.declarator.name] = item
+                self.functions[item.declarator.identifier] = item
         self.counter = itertools.count(1)
         self.unit = unit
 
     def run(self) -> ast.TranslationUnit:
-        called = {c.callee.name for f in self.functions.values()
+        called = {c.named_callee.name for f in self.functions.values()
                   for c in _calls(f.body, self.functions)}  # fmt: skip
         if not called:
             return self.unit
@@ -104,7 +104,7 @@ class Inliner:
             if name in done:
                 return
             for call in _calls(self.functions[name].body, self.functions):
-                callee = call.callee.name
+                callee = call.named_callee.name
                 if callee in path or callee == name:
                     cycle = " -> ".join([*path[path.index(callee):], name, callee]) \
                         if callee in path else f"{name} -> {name}"
@@ -193,10 +193,10 @@ class Inliner:
 
     def refuse_statement_helpers(self, expr: ast.Node) -> None:
         for call in _calls(expr, self.functions):
-            helper = self.functions[call.callee.name]
+            helper = self.functions[call.named_callee.name]
             if helper.type.base is not None and not self.as_expression(helper):
                 raise self.error(
-                    f"'{call.callee.name}' has statements, so its call is computed before the "
+                    f"'{call.named_callee.name}' has statements, so its call is computed before the "
                     "statement that uses it, which C would not do here (after '&&', '||' or "
                     "'?'): call it in a statement of its own (float v = f(...);)",
                     call.callee.pos,
@@ -210,13 +210,13 @@ class Inliner:
             return node
         if helper.type.base is None:
             raise self.error(
-                f"'{node.callee.name}' returns void: call it as a statement of its own",
+                f"'{node.named_callee.name}' returns void: call it as a statement of its own",
                 node.callee.pos,
             )
         expression = self.as_expression(helper)
         if expression is None:
             raise self.error(
-                f"'{node.callee.name}' has statements: call it in an expression statement or "
+                f"'{node.named_callee.name}' has statements: call it in an expression statement or "
                 "a declaration (float v = f(...);), where its value can be computed first",
                 node.callee.pos,
             )
@@ -264,8 +264,8 @@ class Inliner:
         return (or an if/else of returns); else None."""
         items = list(helper.body.items)
         bindings = []
-        while items and isinstance(items[0], ast.Decl):
-            decl = items.pop(0)
+        while items and isinstance(decl := items[0], ast.Decl):
+            items.pop(0)
             for d in decl.declarators:
                 declarator = d.declarator
                 if (d.init is None or isinstance(d.init, ast.BraceInit) or declarator.arrays
@@ -286,7 +286,11 @@ class Inliner:
         declared = {d.declarator.name for n in walk(body) if isinstance(n, ast.Decl)
                     for d in n.declarators}  # fmt: skip
         renamed = {n: f"{n}_{name}{number}" for n in declared | {p for p, _ in params}}
-        arrays = {p: arg.name for (p, t), arg in zip(params, call.args) if t is None}
+        arrays: dict[str, str] = {}
+        for (p, t), arg in zip(params, call.args):
+            if t is None:
+                assert isinstance(arg, ast.Name), "parameters() passes arrays by name only"
+                arrays[p] = arg.name
         renamed |= arrays
         result = f"{name}_result{number}"
         returns = [n for n in walk(body) if isinstance(n, ast.Return)]
@@ -340,8 +344,9 @@ class Inliner:
                 return copy.deepcopy(values[node.name])
             return node
 
-        result = _map(fresh, replace)
-        return _map(result, self.expression_call)  # helpers it calls in turn
+        result = _map(_map(fresh, replace), self.expression_call)  # helpers it calls in turn
+        assert isinstance(result, ast.Expr), "both replace expressions by expressions"
+        return result
 
 
 def _returned(items: list[ast.Stmt]) -> ast.Expr | None:
@@ -388,7 +393,7 @@ def inline_tables(unit: ast.TranslationUnit) -> ast.TranslationUnit:
             for d in item.declarators
         ):
             for d in item.declarators:
-                tables[d.declarator.name] = (item, d)
+                tables[d.declarator.identifier] = (item, d)
         else:
             items.append(item)
     if not tables:
