@@ -155,6 +155,12 @@ class TypeName(Node):
     static_pos: Pos | None = None  # where `static` is written, if it is
     inline_pos: Pos | None = None  # where `inline` is written, if it is
 
+    @property
+    def restrict_position(self) -> Pos:
+        """`restrict_pos` of a type written with `restrict` (parse.py sets both)."""
+        assert self.restrict_pos is not None, f"type at {self.pos} has no 'restrict'"
+        return self.restrict_pos
+
 
 @dataclass(eq=False)
 class Pointer(Node):

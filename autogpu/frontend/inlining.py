@@ -193,10 +193,11 @@ class Inliner:
 
     def refuse_statement_helpers(self, expr: ast.Node) -> None:
         for call in _calls(expr, self.functions):
-            helper = self.functions[call.named_callee.name]
+            name = call.named_callee.name
+            helper = self.functions[name]
             if helper.type.base is not None and not self.as_expression(helper):
                 raise self.error(
-                    f"'{call.named_callee.name}' has statements, so its call is computed before the "
+                    f"'{name}' has statements, so its call is computed before the "
                     "statement that uses it, which C would not do here (after '&&', '||' or "
                     "'?'): call it in a statement of its own (float v = f(...);)",
                     call.callee.pos,

@@ -88,12 +88,12 @@ class Sema(ExpressionTyping):
                 decl = item.declarator
                 if decl.name in defined:
                     raise self.error(f"redefinition of function '{decl.name}'", decl.pos)
-                defined.add(decl.name)
-                self.user_functions[decl.name] = decl.pos
+                defined.add(decl.identifier)
+                self.user_functions[decl.identifier] = decl.pos
             else:
                 for d in item.declarators:
                     if d.declarator.params is not None and not d.declarator.function_pointer:
-                        self.user_functions.setdefault(d.declarator.name, d.pos)
+                        self.user_functions.setdefault(d.declarator.identifier, d.pos)
         functions = []
         for item in unit.items:
             if isinstance(item, ast.FunctionDef):
@@ -128,7 +128,7 @@ class Sema(ExpressionTyping):
 
     def function(self, fn: ast.FunctionDef) -> Function:
         decl = fn.declarator
-        self.current = decl.name
+        self.current = decl.identifier
         if fn.type.base is not None or decl.pointers or fn.type.const:
             raise self.error(
                 f"function '{decl.name}' must return void: kernels return their results "
@@ -147,12 +147,12 @@ class Sema(ExpressionTyping):
         for var in self.all_assigned:
             var.needs_slot = True
         maps = function_maps(params, fn.body, self.omp.mapped)
-        return Function(decl.name, decl.pos, params, fn.body, maps)
+        return Function(decl.identifier, decl.pos, params, fn.body, maps)
 
     def parameters(self, fn: ast.FunctionDef) -> list[Var]:
         """The checked parameters of a function definition alone (its body is not analysed):
         the prototype, for readers of the C signature."""
-        self.current = fn.declarator.name
+        self.current = fn.declarator.identifier
         self.scopes = [{}]
         self.effects = [Effects()]
         if fn.declarator.function_pointer or fn.declarator.params is None:
@@ -213,13 +213,13 @@ class Sema(ExpressionTyping):
             )
         if not d.pointers and not d.arrays:
             if t.restrict:
-                raise self.error("'restrict' applies only to pointers", t.restrict_pos)
+                raise self.error("'restrict' applies only to pointers", t.restrict_position)
             return Var(d.name, t.base, d.pos, t.spelling, const=t.const, param_index=index)
         if t.restrict:
             raise self.error(
                 f"'restrict' qualifies the pointer, not the element: write "
                 f"'{t.spelling} *restrict {d.name}'",
-                t.restrict_pos,
+                t.restrict_position,
             )
         if d.pointers:
             pointer = d.pointers[0]
@@ -247,7 +247,7 @@ class Sema(ExpressionTyping):
                     f"void f(int {expr.name}, float {d.name}[{expr.name}])",
                     expr.pos,
                 )
-            if var.is_array or not var.type.is_int:
+            if var.is_array or not var.scalar.is_int:
                 raise self.error(
                     f"the extent '{expr.name}' of '{d.name}' must be an integer parameter",
                     expr.pos,
@@ -386,7 +386,7 @@ class Sema(ExpressionTyping):
             raise self.error("variables cannot have type void", t.pos)
         for init_decl in decl.declarators:
             if t.restrict and not init_decl.declarator.pointers:
-                raise self.error("'restrict' applies only to pointers", t.restrict_pos)
+                raise self.error("'restrict' applies only to pointers", t.restrict_position)
             d = init_decl.declarator
             if d.function_pointer:
                 raise self.error(f"function pointer '{d.name}' is not supported", d.pos)
@@ -407,7 +407,7 @@ class Sema(ExpressionTyping):
                     "write it without them",
                     init_decl.init.pos,
                 )
-            var = Var(d.name, t.base, d.pos, t.spelling, const=t.const)
+            var = Var(d.identifier, t.base, d.pos, t.spelling, const=t.const)
             self.declare(var, d.pos)
             init_decl.var = var
             if init_decl.init is None:
@@ -431,10 +431,10 @@ class Sema(ExpressionTyping):
             raise self.error(
                 f"'restrict' qualifies the pointer, not the element: write "
                 f"'{t.spelling} *restrict {d.name}'",
-                t.restrict_pos,
+                t.restrict_position,
             )
         target = self.expr(init_decl.init)
-        array = init_decl.init.var
+        array = init_decl.init.resolved_var
         if not isinstance(target, ArrayType) or target.dims > 1:
             raise self.error(f"'{init_decl.init.name}' is not a flat array: {advice}",
                              init_decl.init.pos)  # fmt: skip
@@ -444,7 +444,7 @@ class Sema(ExpressionTyping):
                 f"{target.element}: the types must match",
                 init_decl.init.pos,
             )
-        alias = Var(d.name, target, d.pos, array.spelling, param_index=array.param_index)
+        alias = Var(d.identifier, target, d.pos, array.spelling, param_index=array.param_index)
         if t.const and not target.const:
             alias.type = dataclasses.replace(target, const=True)
         alias.aliases = array
@@ -490,7 +490,8 @@ class Sema(ExpressionTyping):
             if extents[0] == 0:
                 count = self.initializer_items(init, extents[1:])
                 extents[0] = max(-(-count // row), 1)
-            elements = self.array_initializer(init, extents, d.name)
+            elements = self.array_initializer(init, extents, d.identifier)
+        assert t.base is not None, "local_decl() refuses void variables"
         array = ArrayType(t.base, tuple(extents), t.const, False, local=True)
         if array.size > _LOCAL_ARRAY_LIMIT:
             raise self.error(
@@ -499,7 +500,7 @@ class Sema(ExpressionTyping):
                 "parameter",
                 d.pos,
             )
-        var = Var(d.name, array, d.pos, t.spelling, const=False)
+        var = Var(d.identifier, array, d.pos, t.spelling, const=False)
         self.declare(var, d.pos)
         init_decl.var = var
         init_decl.elements = elements
@@ -599,11 +600,12 @@ class Sema(ExpressionTyping):
             self.recording = True
         body_effects = Effects()
         self.effects.append(body_effects)
-        outermost = parallel is not None and not parallel.inner
-        if outermost:
-            loop_names = loop_variable_names(loop, parallel.total)
-            self.scopes.append(make_copies(parallel, loop_names))
-            for copy in parallel.copies:
+        outermost = parallel if parallel is not None and not parallel.inner else None
+        loop_names: set[str] = set()  # the outermost loop's, read (below) for it only
+        if outermost is not None:
+            loop_names = loop_variable_names(loop, outermost.total)
+            self.scopes.append(make_copies(outermost, loop_names))
+            for copy in outermost.copies:
                 if copy.last:
                     self.assigned(copy.original)  # the last iteration's copy-out
         if parallel is not None and parallel.collapse > 1:
@@ -620,7 +622,7 @@ class Sema(ExpressionTyping):
             self.scopes.pop()
         else:
             self.substatement(loop.body)
-        if outermost:
+        if outermost is not None:
             self.scopes.pop()
         self.effects.pop()
         loop.canonical, loop.not_canonical_because = canonical_form(loop, body_effects)
