@@ -32,12 +32,6 @@ class Expr(Node):
     ctype: CType | None = field(default=None, init=False)
 
     @property
-    def typed(self) -> CType:
-        """`ctype`, which sema sets on every expression it accepts."""
-        assert self.ctype is not None, f"expression at {self.pos} not typed by sema"
-        return self.ctype
-
-    @property
     def scalar(self) -> Scalar:
         """`ctype` where sema has checked it is arithmetic (not an array or a row)."""
         assert isinstance(self.ctype, Scalar), f"expression at {self.pos} is not a scalar"
