@@ -138,6 +138,10 @@ class BoundCall:
         return {p.name: _item(self.values[p.name]) for p in self.function.params
                 if not p.is_array}
 
+    def host_arrays(self) -> dict[str, np.ndarray]:
+        """The arrays by parameter name, each in host memory (raises for a device array)."""
+        return {a.param.name: a.host for a in self.arrays()}
+
     def arrays(self) -> list[ArrayArgument]:
         arrays: list[ArrayArgument] = []
         for p in self.function.params:
@@ -390,17 +394,15 @@ def bind_arguments(function: Function, args: Sequence[Any], named: Mapping[str, 
     if missing:
         raise KernelArgumentError(f"{sig}: missing argument(s) {', '.join(missing)}")
 
-    values: dict[str, ArrayArgument | np.generic] = {}
-    for p in params:  # scalars first: extents refer to them
-        if not p.is_array:
-            values[p.name] = _bind_scalar(function, p, given[p.name])
-    bound_scalars = {name: v for name, v in values.items() if isinstance(v, np.generic)}
+    # scalars first: extents refer to them
+    scalars = {p.name: _bind_scalar(function, p, given[p.name]) for p in params if not p.is_array}
+    values: dict[str, ArrayArgument | np.generic] = dict(scalars)
     for p in params:
         if p.is_array:
-            values[p.name] = _bind_array(function, p, given[p.name], bound_scalars)
+            values[p.name] = _bind_array(function, p, given[p.name], scalars)
     if function.requires:
-        scalars = {p.name: _item(values[p.name]) for p in params if not p.is_array}
-        if (why := violation(function.name, dict(function.requires), scalars)) is not None:
+        numbers = {name: value.item() for name, value in scalars.items()}
+        if (why := violation(function.name, dict(function.requires), numbers)) is not None:
             raise KernelArgumentError(why)
     _check_overlaps(function, values)
     return BoundCall(function, values)

@@ -119,7 +119,7 @@ def _scalars(call: BoundCall) -> dict[str, Any]:
 def plan_parts(call: BoundCall, spec: PartsSpec, budget: int | None) -> PartPlan:
     """The parts of `call` under `budget` bytes of device memory (None: no limit)."""
     scalars = _scalars(call)
-    arrays = {a.param.name: a.host for a in call.arrays()}
+    arrays = call.host_arrays()
     known = {a.name for a in spec.arrays}
     if unknown := known - set(arrays):
         raise LaunchDescriptionError(f"'parts' names no array {', '.join(sorted(unknown))}")
@@ -206,7 +206,7 @@ class CpuPartRunner:
     def run(self, launch: Any) -> None:
         import time
 
-        arrays = {a.param.name: a.host for a in self.call.arrays()}
+        arrays = self.call.host_arrays()
         pointers = {name: arrays[name].ctypes.data for name in self.plan.resident}
         slots = [{name: np.empty(max(count, 1), arrays[name].dtype)
                   for name, count in self.plan.buffer_elements.items()}

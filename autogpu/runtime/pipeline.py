@@ -130,8 +130,8 @@ def run_parts(
     not built; one device is what is tested)."""
     if lanes != 1:
         raise KernelLaunchError("parts on several devices are not built yet (issue #15)")
-    arrays = {a.param.name: a.host for a in call.arrays() if any(
-        s == a.param.name for s in (*plan.resident, *plan.buffer_elements))}
+    used = {*plan.resident, *plan.buffer_elements}
+    arrays = {name: a for name, a in call.host_arrays().items() if name in used}
     pinned = _register(arrays)
     lane = None
     try:
