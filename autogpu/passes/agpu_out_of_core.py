@@ -30,6 +30,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
     FunctionType,
+    IntegerAttr,
     ModuleOp,
     StringAttr,
     UnitAttr,
@@ -46,24 +47,36 @@ from autogpu.passes.utils.errors import error_at
 PARTS = "agpu.parts"
 PART_LO, PART_HI = "agpu_part_lo", "agpu_part_hi"
 PART_PARAMETER = "agpu.part_bound"  # (unit) on the two parameters the scheduler sets
+PART_NEST = "agpu.part_nest"
+"""On the nests of a function of several, the nest's index: `convert-agpu-to-gpu` copies it onto
+the nest's launches (the launch description's `part_nest`), which is how the executors know
+which launches a nest's parts run."""
 
 
-def _nest_of(fn: func.FuncOp) -> ParallelForOp | None:
-    nests = [op for op in fn.body.block.ops if isinstance(op, ParallelForOp)]
-    nested = [op for op in fn.body.block.ops if not isinstance(op, ParallelForOp)
-              and any(isinstance(inner, ParallelForOp) for inner in op.walk())]
-    if nested:
-        inner = next(i for i in nested[0].walk() if isinstance(i, ParallelForOp))
-        raise error_at(inner, "out-of-core: a parallel loop inside host control flow (a time "
-                       "loop) cannot be split into parts yet: only a nest at the top of the "
-                       "function")
-    if len(nests) > 1:
-        raise error_at(nests[1], "out-of-core: a function with several parallel nests cannot be "
-                       "split into parts yet (one nest per function)")
-    return nests[0] if nests else None
+def _nests_of(fn: func.FuncOp) -> list[ParallelForOp]:
+    """The function's outermost parallel loops, at its top or inside host control flow (a
+    time loop), in program order."""
+    return [op for op in fn.body.walk() if isinstance(op, ParallelForOp)
+            and not any(isinstance(a, ParallelForOp) for a in _ancestors(op, fn))]
 
 
-def _attribute(footprints: NestFootprints) -> DictionaryAttr:
+def _ancestors(op: Operation, fn: func.FuncOp) -> list[Operation]:
+    found = []
+    parent = op.parent_op()
+    while parent is not None and parent is not fn:
+        found.append(parent)
+        parent = parent.parent_op()
+    return found
+
+
+def part_bound_names(index: int) -> tuple[str, str]:
+    """The part bounds of the function's nest `index`: nest 0 keeps the plain names; the
+    executors tell a launch's nest by the bounds it passes."""
+    suffix = "" if index == 0 else str(index)
+    return PART_LO + suffix, PART_HI + suffix
+
+
+def _attribute(footprints: NestFootprints, lo: str, hi: str) -> DictionaryAttr:
     arrays: list[Attribute] = []
     for array in footprints.arrays:
         entry: dict[str, Attribute] = {"name": StringAttr(array.name),
@@ -71,29 +84,30 @@ def _attribute(footprints: NestFootprints) -> DictionaryAttr:
         if array.whole:
             entry["whole"] = UnitAttr()
         elif array.reads:
-            first, end = array.range_text(sorted(array.reads), PART_LO, PART_HI)
+            first, end = array.range_text(sorted(array.reads), lo, hi)
             entry["read"] = ArrayAttr([StringAttr(first), StringAttr(end)])
         if array.write is not None:
-            first, end = array.range_text([array.write], PART_LO, PART_HI)
+            first, end = array.range_text([array.write], lo, hi)
             entry["write"] = ArrayAttr([StringAttr(first), StringAttr(end)])
         arrays.append(DictionaryAttr(entry))
     return DictionaryAttr({
-        "lo": StringAttr(PART_LO), "hi": StringAttr(PART_HI), "lb": StringAttr(footprints.lb),
+        "lo": StringAttr(lo), "hi": StringAttr(hi), "lb": StringAttr(footprints.lb),
         "ub": StringAttr(footprints.ub), "arrays": ArrayAttr(arrays)})
 
 
-def _split(fn: func.FuncOp, nest: ParallelForOp) -> None:
+def _split(fn: func.FuncOp, nest: ParallelForOp, names: tuple[str, str]) -> None:
     """Bounds the nest by two new trailing parameters of its index type."""
     taken = {arg.name_hint for arg in fn.body.block.args}
-    if PART_LO in taken or PART_HI in taken:
-        raise error_at(fn, f"out-of-core: a parameter is already named {PART_LO} or {PART_HI}")
+    if names[0] in taken or names[1] in taken:
+        raise error_at(fn, f"out-of-core: a parameter is already named {names[0]} or "
+                       f"{names[1]}")
     if constant_int(nest.step) != 1:
         raise error_at(nest, "out-of-core: only a parallel loop of step 1 is split into parts")
     index_type = nest.lb.type
     ctype = of_ir(index_type).name
     block = fn.body.block
     bounds = []
-    for name in (PART_LO, PART_HI):
+    for name in names:
         arg = block.insert_arg(index_type, len(block.args))
         arg.name_hint = name
         bounds.append(arg)
@@ -106,7 +120,9 @@ def _split(fn: func.FuncOp, nest: ParallelForOp) -> None:
     lo = arith.MaxSIOp(nest.lb, bounds[0])
     hi = arith.MinSIOp(nest.ub, bounds[1])
     ops: list[Operation] = [lo, hi]
-    block.insert_ops_before(ops, nest)
+    nest_block = nest.parent_block()
+    assert nest_block is not None  # a nest of the function's body
+    nest_block.insert_ops_before(ops, nest)
     nest.operands[0] = lo.result
     nest.operands[1] = hi.result
 
@@ -122,12 +138,17 @@ class AgpuOutOfCorePass(DeclaredOptionsPass):
         for fn in op.ops:
             if not isinstance(fn, func.FuncOp) or not fn.body.blocks:
                 continue
-            nest = _nest_of(fn)
-            if nest is None:
-                continue
-            try:
-                footprints = nest_footprints(nest, fn)
-            except FootprintError as e:
-                raise error_at(e.op, str(e)) from None
-            _split(fn, nest)
-            fn.attributes[PARTS] = _attribute(footprints)
+            nests = _nests_of(fn)
+            specs: list[Attribute] = []
+            for index, nest in enumerate(nests):
+                try:
+                    footprints = nest_footprints(nest, fn)
+                except FootprintError as e:
+                    raise error_at(e.op, str(e)) from None
+                names = part_bound_names(index)
+                _split(fn, nest, names)
+                if len(nests) > 1:
+                    nest.attributes[PART_NEST] = IntegerAttr(index, 64)
+                specs.append(_attribute(footprints, *names))
+            if specs:  # one nest: its entry; several: one entry per nest, in program order
+                fn.attributes[PARTS] = specs[0] if len(specs) == 1 else ArrayAttr(specs)

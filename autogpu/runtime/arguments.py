@@ -74,6 +74,7 @@ class LaunchEntry:
     block: tuple[str, str, str]
     args: tuple[str, ...]
     dynamic_shared_bytes: str
+    part_nest: int | None = None  # agpu-out-of-core, several nests: the nest it runs
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,8 @@ class Function:
     requires: tuple[tuple[str, int], ...] = ()  # scalar values the kernels were compiled for
     steps: tuple[Any, ...] = ()  # the host program (launch_steps); () runs each launch once
     counters: tuple[Param, ...] = ()  # the loop counters of the host program, as scalars
-    parts: Any = None  # agpu-out-of-core's footprints (runtime.parts.PartsSpec), else None
+    parts: Any = None  # agpu-out-of-core's footprints (runtime.parts_spec.PartsSpec, one per
+    # nest), else None
 
     def param(self, name: str) -> Param:
         """A parameter, or a counter of the host program (what a launch may pass)."""
@@ -245,6 +247,7 @@ def parse_launch_description(launch: Mapping[str, Any]) -> dict[str, Function]:
                     block=_dims(_field(entry, "block", where), f"the block of {where}"),
                     args=args,
                     dynamic_shared_bytes=str(entry.get("dynamic_shared_bytes", "0")),
+                    part_nest=_part_nest(entry.get("part_nest"), where),
                 )
             )
         parts = None
@@ -290,6 +293,15 @@ def find_function(functions: Mapping[str, Function], name: str) -> Function:
         known = ", ".join(sorted(functions)) or "none"
         raise KernelArgumentError(f"no function '{name}' in this program (it has: {known})")
     return functions[name]
+
+
+def _part_nest(value: Any, where: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise LaunchDescriptionError(f"invalid launch description: 'part_nest' of {where} must "
+                                     "be a nest index")
+    return value
 
 
 # --------------------------------------------------------------------------------------------

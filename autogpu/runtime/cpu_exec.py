@@ -38,7 +38,7 @@ import shutil
 import subprocess
 import tempfile
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -310,6 +310,7 @@ class CpuProgram:
         self.memory_budget = memory_budget  # bytes; functions in parts run within it
         self.timeline: list[tuple[str, int, float, float]] | None = None  # set: parts record
         self.last_plan: Any = None  # runtime.parts.PartPlan of the last call in parts
+        self.last_plans: list[Any] = []  # all of its plans: one per nest run (time loops)
         self.source = cuda_source
         kernels = kernel_names(self.functions)
         self.cpp_source = prepare_source(cuda_source, kernels)
@@ -369,36 +370,33 @@ class CpuProgram:
 
     __call__ = run
 
-    def _run_call(self, call: BoundCall, pointers: Mapping[str, int] | None = None) -> None:
-        """The launches of one call; `pointers` are part buffers (runtime.parts) that replace
-        their arrays."""
+    def _run_call(self, call: BoundCall, pointers: Mapping[str, int] | None = None,
+                  positions: Collection[int] | None = None) -> None:
+        """The launches of one call (those at `positions` of its trace, if given: one nest's
+        part); `pointers` are part buffers (runtime.parts) that replace their arrays."""
         pointers = pointers or {}
         memory = HostMemory()
         buffers = {a.param.name: a.stage(memory, in_place=True) for a in call.arrays()
                    if a.param.name not in pointers}
-        for launch in launch_trace(call):
-            if not launch.config.empty:
+        for position, launch in enumerate(launch_trace(call)):
+            if not launch.config.empty and (positions is None or position in positions):
                 self._launch(launch, call, buffers, pointers)
         for buffer in buffers.values():
             buffer.copy_back()
 
     def _run_parts(self, function: Function, args: Sequence[Any], named: Mapping[str, Any]
                    ) -> None:
-        from autogpu.runtime.parts import (
-            CpuPartRunner,
-            bind_part_call,
-            plan_parts,
-            with_part,
-        )
+        from autogpu.runtime.parts import CpuPartRunner, bind_part_call, run_nests
 
         call = bind_part_call(function, function.parts, args, named, bind_arguments)
-        plan = plan_parts(call, function.parts, self.memory_budget)
-        self.last_plan = plan
-        if plan.in_core:
-            for part in plan.parts:
-                self._run_call(with_part(call, function.parts, part.lo, part.hi))
-            return
-        CpuPartRunner(plan, call, self.timeline).run(self._run_call)
+
+        def run_plan(plan: Any, positions: tuple[int, ...]) -> None:
+            CpuPartRunner(plan, call, self.timeline).run(
+                lambda part_call, pointers: self._run_call(part_call, pointers, positions))
+
+        self.last_plans = run_nests(call, function.parts, self.memory_budget, self._run_call,
+                                    run_plan)
+        self.last_plan = self.last_plans[-1] if self.last_plans else None
 
     def _launch(self, launch: Launch, call: BoundCall, buffers: Mapping[str, Buffer],
                 pointers: Mapping[str, int]) -> None:

@@ -24,6 +24,7 @@ import contextlib
 import ctypes
 import functools
 import statistics
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -196,6 +197,8 @@ class CudaProgram:
         self.memory_budget = memory_budget  # bytes for functions in parts; None: free memory
         self.timeline: list[tuple[str, int, float, float]] | None = None  # set: parts record
         self.last_plan: Any = None  # runtime.parts.PartPlan of the last call in parts
+        self.last_plans: list[Any] = []  # all of its plans: one per nest run (time loops)
+        self._pins: Any = None  # runtime.pipeline.HostPins: arrays kept page-locked
         self.options = nvcc_options(options, fmad)
         with _on_device(device) as driver:
             from pycuda.compiler import SourceModule  # pyright: ignore[reportMissingImports]  # GPU hosts only
@@ -238,22 +241,55 @@ class CudaProgram:
     def _run_parts(self, function: Function, args: Sequence[Any], named: Mapping[str, Any]
                    ) -> None:
         from autogpu.runtime import pipeline
-        from autogpu.runtime.parts import bind_part_call, plan_parts, with_part
+        from autogpu.runtime.parts import bind_part_call, run_nests
 
         call = bind_part_call(function, function.parts, args, named, bind_arguments)
         with _on_device(self.device) as driver:
             budget = self.memory_budget
             if budget is None:
                 budget = driver.mem_get_info()[0]
-            plan = plan_parts(call, function.parts, budget)
-            self.last_plan = plan
-            if plan.in_core:
-                for part in plan.parts:
-                    self._run_call(with_part(call, function.parts, part.lo, part.hi))
-                return
-
             launch = pipeline.stream_launcher(self, driver)
-            pipeline.run_parts(driver, plan, call, launch, self.timeline)
+            if self._pins is None:
+                device = self.device
+                self._pins = pipeline.HostPins(context=lambda: _on_device(device))
+
+            def run_plan(plan: Any, positions: tuple[int, ...]) -> None:
+                pipeline.run_parts(driver, plan, call, launch, self.timeline,
+                                   positions=positions, pins=self._pins)
+
+            self.last_plans = run_nests(call, function.parts, budget, self._run_call, run_plan)
+            self.last_plan = self.last_plans[-1] if self.last_plans else None
+
+    def _time_parts(self, function: Function, args: Sequence[Any], named: Mapping[str, Any],
+                    repetitions: int, warmup: int) -> Timing:
+        """Seconds of whole calls of a function in parts: the part pipeline, copies between the
+        caller's (page-locked) arrays and the device included, so both times are the same.
+        Outputs are restored before each call; afterwards they hold one call's result."""
+        from autogpu.runtime.parts import bind_part_call
+
+        call = bind_part_call(function, function.parts, args, named, bind_arguments)
+        arrays = call.host_arrays()
+        written = {p.name: arrays[p.name] for p in function.params
+                   if p.is_array and not p.const and p.name in arrays}
+        pristine = {name: array.copy() for name, array in written.items()}
+        samples = []
+        for r in range(warmup + repetitions):
+            for name, array in written.items():
+                np.copyto(array, pristine[name])
+            start = time.perf_counter()
+            self._run_parts(function, args, named)
+            if r >= warmup:
+                samples.append(time.perf_counter() - start)
+        median = statistics.median(samples)
+        return Timing(kernel_s=median, kernel_samples_s=tuple(samples), with_copies_s=median,
+                      with_copies_samples_s=tuple(samples))
+
+    def close(self) -> None:
+        """Lets go of what the program keeps across calls: the caller's arrays page-locked for
+        calls in parts (out-of-core) are unlocked."""
+        if self._pins is not None:
+            self._pins.close()
+            self._pins = None
 
     def _run_call(self, call: BoundCall) -> None:
         configs = launch_trace(call)
@@ -283,7 +319,10 @@ class CudaProgram:
         copies are from and to pageable host memory."""
         if repetitions < 1 or warmup < 0:
             raise ValueError("time() needs repetitions >= 1 and warmup >= 0")
-        call = bind_arguments(find_function(self.functions, function_name), args, named or {})
+        function = find_function(self.functions, function_name)
+        if function.parts is not None:  # agpu-out-of-core: the whole pipeline of parts
+            return self._time_parts(function, args, named or {}, repetitions, warmup)
+        call = bind_arguments(function, args, named or {})
         configs = launch_trace(call)
         with _on_device(self.device) as driver:
             self._ready(driver, call, configs)

@@ -22,7 +22,7 @@ copies), which is how CI tests it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,10 +38,15 @@ from autogpu.runtime.errors import LaunchDescriptionError
 from autogpu.runtime.parts_spec import ArrayParts as ArrayParts
 from autogpu.runtime.parts_spec import PartsSpec as PartsSpec
 from autogpu.target.launch import evaluate
+from autogpu.target.launch_steps import run_steps
 
 SLOTS = 3
 """Part buffers per array and device: part k+1 is copied in and part k-1 out while part k
 computes."""
+ROW_ALIGN = 128
+"""Rows per part are a multiple of this where there are more: a tiled kernel's row tiles (up to
+128 rows: `autogpu-tiled`'s block times its register tile) then start on a part's first row
+and are whole in every part but the last, so the guard-free whole-tile path runs."""
 MAX_PART_BYTES = 1 << 30
 """A part's buffers hold at most this much (when the budget allows more): many parts keep the
 pipeline's fill and drain (the first copy in, the last copy out) small against its length,
@@ -94,14 +99,15 @@ class PartPlan:
         return self.resident_bytes + SLOTS * self.part_bytes
 
 
-def bind_part_call(function: Function, spec: PartsSpec, call_args: Sequence[Any],
+def bind_part_call(function: Function, specs: Sequence[PartsSpec], call_args: Sequence[Any],
                    named: Mapping[str, Any], bind: Any) -> BoundCall:
     """Binds the caller's arguments (without the part bounds, which the scheduler sets)."""
-    for name in (spec.lo, spec.hi):
+    bounds = {name: 0 for spec in specs for name in (spec.lo, spec.hi)}
+    for name in bounds:
         if name in named:
             raise KernelArgumentError(f"{function.name}(): '{name}' is set by the part scheduler, "
                                       "not by the caller")
-    return bind(function, call_args, {**named, spec.lo: 0, spec.hi: 0})
+    return bind(function, call_args, {**named, **bounds})
 
 
 def with_part(call: BoundCall, spec: PartsSpec, lo: int, hi: int) -> BoundCall:
@@ -116,9 +122,96 @@ def _scalars(call: BoundCall) -> dict[str, Any]:
     return {p.name: call.values[p.name] for p in call.function.params if not p.is_array}
 
 
-def plan_parts(call: BoundCall, spec: PartsSpec, budget: int | None) -> PartPlan:
-    """The parts of `call` under `budget` bytes of device memory (None: no limit)."""
+@dataclass(frozen=True)
+class NestRun:
+    """One run of one nest as the function's host program reaches it: the nest's `spec`, the
+    positions of its launches in the call's launch trace (`launch_trace`), and the host loop
+    counters in scope (a time loop's step)."""
+
+    spec: PartsSpec
+    positions: tuple[int, ...]
+    counters: Mapping[str, Any]
+
+
+def nest_runs(call: BoundCall, specs: Sequence[PartsSpec]) -> list[NestRun]:
+    """The runs of the function's nests, in the order its host program runs them: consecutive
+    launches of one nest in one pass over it (each launch after the previous one, the same
+    counters) are one run; a time loop around a nest runs it once per step."""
     scalars = _scalars(call)
+    names = {p.name for p in call.function.params}
+    launches = call.function.launches
+    runs: list[tuple[int, list[int], dict[str, Any], int]] = []  # nest, positions, counters, last
+    position = 0
+
+    def launch(index: int, env: Mapping[str, Any]) -> None:
+        nonlocal position
+        nest = 0 if len(specs) == 1 else launches[index].part_nest
+        if nest is None or not 0 <= nest < len(specs):
+            raise LaunchDescriptionError(
+                f"launch {index} of '{call.function.name}' runs none of the nests in parts (its "
+                "'part_nest' is missing or out of range)")
+        counters = {k: v for k, v in env.items() if k not in names}
+        if runs and runs[-1][0] == nest and runs[-1][2] == counters and runs[-1][3] < index:
+            runs[-1][1].append(position)
+            runs[-1] = (nest, runs[-1][1], counters, index)
+        else:
+            runs.append((nest, [position], counters, index))
+        position += 1
+
+    try:
+        run_steps(call.function.steps or [{"launch": i} for i in range(len(launches))],
+                  scalars, launch)
+    except ValueError as e:
+        raise KernelLaunchError(f"the host program of '{call.function.name}': {e}") from None
+    return [NestRun(specs[nest], tuple(positions), counters)
+            for nest, positions, counters, _ in runs]
+
+
+def whole_call(call: BoundCall, specs: Sequence[PartsSpec]) -> BoundCall:
+    """The call with every nest's part bounds set to the nest's whole loop (in-core)."""
+    scalars = _scalars(call)
+    for spec in specs:
+        try:
+            lb, ub = evaluate(spec.lb, scalars), evaluate(spec.ub, scalars)
+        except ValueError as e:
+            raise KernelLaunchError(f"the parts of '{call.function.name}': {e}") from None
+        call = with_part(call, spec, lb, ub)
+    return call
+
+
+def used_bytes(call: BoundCall, specs: Sequence[PartsSpec]) -> int:
+    """The bytes of every array some nest touches."""
+    arrays = call.host_arrays()
+    used = {a.name for spec in specs for a in spec.arrays}
+    return sum(arrays[name].nbytes for name in used if name in arrays)
+
+
+def run_nests(call: BoundCall, specs: Sequence[PartsSpec], budget: int | None,
+              run_whole: Callable[[BoundCall], None],
+              run_plan: Callable[[PartPlan, tuple[int, ...]], None]) -> list[PartPlan]:
+    """Runs a call of a function made by `agpu-out-of-core`: in-core (`run_whole`, every
+    nest's bounds its whole loop) when everything its nests touch fits `budget`, else each run
+    of each nest in turn (`nest_runs`) as a plan of parts, `run_plan(plan, positions)` running
+    the launches at those positions of the trace for each part. Returns the plans."""
+    if budget is None or used_bytes(call, specs) <= budget:
+        plans = [plan_parts(call, spec, budget) for spec in specs]
+        run_whole(whole_call(call, specs))
+        return plans
+    plans = []
+    for run in nest_runs(call, specs):
+        plan = plan_parts(call, run.spec, budget, run.counters, in_core=False)
+        run_plan(plan, run.positions)
+        plans.append(plan)
+    return plans
+
+
+def plan_parts(call: BoundCall, spec: PartsSpec, budget: int | None,
+               counters: Mapping[str, Any] | None = None, in_core: bool = True) -> PartPlan:
+    """The parts of `call`'s nest `spec` under `budget` bytes of device memory (None: no
+    limit), `counters` the host loop counters in scope; with `in_core` False the plan runs on
+    part buffers even where everything fits (one nest of several, whose data does not stay on
+    the device)."""
+    scalars = {**_scalars(call), **(counters or {})}
     arrays = call.host_arrays()
     known = {a.name for a in spec.arrays}
     if unknown := known - set(arrays):
@@ -158,7 +251,7 @@ def plan_parts(call: BoundCall, spec: PartsSpec, budget: int | None) -> PartPlan
 
     if total == 0:
         return PartPlan(spec, 0, (), resident, True, 0, resident_bytes, budget)
-    if budget is None or everything <= budget:
+    if budget is None or (in_core and everything <= budget):
         return PartPlan(spec, total, (whole_part(),), resident, True, everything,
                         resident_bytes, budget)
     def fits(rows: int) -> bool:
@@ -174,7 +267,7 @@ def plan_parts(call: BoundCall, spec: PartsSpec, budget: int | None) -> PartPlan
     while low < high:
         middle = (low + high + 1) // 2
         low, high = (middle, high) if fits(middle) else (low, middle - 1)
-    rows = low
+    rows = low - low % ROW_ALIGN if low > ROW_ALIGN else low
     parts = tuple(
         Part(k, lo, min(lo + rows, ub), slices(lo, min(lo + rows, ub), True))
         for k, lo in enumerate(range(lb, ub, rows))

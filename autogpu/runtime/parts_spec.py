@@ -32,10 +32,17 @@ class PartsSpec:
     arrays: tuple[ArrayParts, ...]
 
 
-def parse_parts(entry: Any, function: str) -> PartsSpec:
-    """The `parts` entry of a function of the launch description, checked for shape."""
+def parse_parts(entry: Any, function: str) -> tuple[PartsSpec, ...]:
+    """The `parts` entry of a function of the launch description, checked for shape: one
+    entry per nest (a function of one nest has the entry itself, several a list)."""
     where = f"invalid launch description: 'parts' of '{function}'"
+    nests = entry if isinstance(entry, list) else [entry]
+    if not nests:
+        raise LaunchDescriptionError(f"{where}: no nest")
+    return tuple(_parse_nest(nest, where) for nest in nests)
 
+
+def _parse_nest(entry: Any, where: str) -> PartsSpec:
     def pair(value: Any) -> tuple[str, str] | None:
         if value is None:
             return None

@@ -3,9 +3,9 @@ over CUDA streams, so that copying part k+1 in and part k-1 out overlap computin
 
 Each device gets a lane: three streams (copies in, kernels, copies out, so both copy engines
 and the SMs work at once), `SLOTS` part buffers per array, and the arrays read whole copied
-once. The caller's arrays are page-locked in place (`cuMemHostRegister`, portable) for the
-time of the call, so the asynchronous copies go straight from and to them, with no staging
-copy. Events order the work: a part's kernels wait for its copy in, its copy out for its
+once. The caller's arrays are page-locked in place (`cuMemHostRegister`, portable) and kept
+so across calls (`HostPins`), so the asynchronous copies go straight from and to them, with no
+staging copy. Events order the work: a part's kernels wait for its copy in, its copy out for its
 kernels, and the copy in of part k + SLOTS for the copy out of part k (it reuses that buffer).
 Parts write disjoint rows, so lanes would need no ordering between them: several devices would
 split the parts, dealt in turn (one lane per device, issue #15; only one lane is built). With a
@@ -16,8 +16,10 @@ the first event.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -78,24 +80,74 @@ def _libcuda() -> Any:
     return library
 
 
-def _register(arrays: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """The arrays page-locked in place, as flat views; `_unregister` undoes it."""
-    pinned: dict[str, np.ndarray] = {}
-    for name, array in arrays.items():
-        if not array.nbytes:
-            continue
-        status = _libcuda().cuMemHostRegister_v2(array.ctypes.data, array.nbytes, _PORTABLE)
-        if status != 0:
-            _unregister(pinned)
-            raise KernelLaunchError(f"cannot page-lock the array '{name}' ({array.nbytes} bytes)"
-                                    f" for copies: CUDA error {status}")
-        pinned[name] = array.reshape(-1)
-    return pinned
+_ALREADY_REGISTERED = 712  # CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED
 
 
-def _unregister(pinned: Mapping[str, np.ndarray]) -> None:
-    for view in pinned.values():
-        _libcuda().cuMemHostUnregister(view.ctypes.data)
+def _cuda_register(address: int, nbytes: int) -> int:
+    return _libcuda().cuMemHostRegister_v2(address, nbytes, _PORTABLE)
+
+
+def _cuda_unregister(address: int) -> int:
+    return _libcuda().cuMemHostUnregister(address)
+
+
+def _owner(array: np.ndarray) -> np.ndarray:
+    """The array that owns `array`'s memory (the end of its chain of views)."""
+    while isinstance(array.base, np.ndarray):
+        array = array.base
+    return array
+
+
+class HostPins:
+    """The caller's arrays page-locked in place (`cuMemHostRegister`) across calls, so that
+    repeated calls on the same buffers pay the registration (a second or more for tens of GiB)
+    once. Keyed by address and size; a range inside one already locked is not locked again. A
+    registration ends when the array that owns the memory is collected (a weakref finalizer,
+    which runs before NumPy frees the memory) or at `close()` (`CudaProgram.close`).
+    `register`/`unregister` are the driver's (replaceable, to count them); `context` makes the
+    device's context current for an unregistration that a collection triggers."""
+
+    def __init__(self, register: Callable[[int, int], int] = _cuda_register,
+                 unregister: Callable[[int], int] = _cuda_unregister,
+                 context: Callable[[], contextlib.AbstractContextManager[Any]] =
+                 contextlib.nullcontext):
+        self._register, self._unregister, self._context = register, unregister, context
+        self._pinned: dict[tuple[int, int], weakref.finalize] = {}
+        self.registrations = 0
+
+    def pin(self, name: str, array: np.ndarray) -> np.ndarray:
+        """`array` page-locked, as a flat view."""
+        address, nbytes = array.ctypes.data, array.nbytes
+        if not any(first <= address and address + nbytes <= first + size
+                   for (first, size), alive in self._pinned.items() if alive.alive):
+            status = self._register(address, nbytes)
+            if status != 0:
+                why = " (it overlaps an array locked before)" \
+                    if status == _ALREADY_REGISTERED else ""
+                raise KernelLaunchError(f"cannot page-lock the array '{name}' ({nbytes} bytes) "
+                                        f"for copies: CUDA error {status}{why}")
+            self.registrations += 1
+            key = (address, nbytes)
+            self._pinned[key] = weakref.finalize(_owner(array), self._release, key)
+        return array.reshape(-1)
+
+    def _release(self, key: tuple[int, int]) -> None:
+        self._pinned.pop(key, None)
+        try:
+            with self._context():
+                self._unregister(key[0])
+        except Exception:  # noqa: BLE001 - at exit the driver may be gone: nothing to release
+            pass
+
+    @property
+    def pinned(self) -> int:
+        """How many ranges are locked now."""
+        return sum(1 for f in self._pinned.values() if f.alive)
+
+    def close(self) -> None:
+        """Unlocks every range."""
+        for finalizer in list(self._pinned.values()):
+            finalizer()
 
 
 def stream_launcher(program: Any, driver: Any) -> Callable[..., None]:
@@ -124,23 +176,29 @@ def run_parts(
     launch: Callable[[BoundCall, Any, Mapping[str, int], Any], None],
     timeline: list[tuple[str, int, float, float]] | None = None,
     lanes: int = 1,
+    positions: Sequence[int] | None = None,
+    pins: HostPins | None = None,
 ) -> None:
     """Runs the plan's parts; `launch(call, configs, pointers, stream)` issues one part's
-    kernels on a stream. `lanes` > 1 would be one per device (each needs its own context:
-    not built; one device is what is tested)."""
+    kernels on a stream: those at `positions` of the call's launch trace (the nest's), all by
+    default. The arrays stay page-locked in `pins` after the call (a `HostPins` of the
+    program's); without one they are unlocked at the end. `lanes` > 1 would be one per device
+    (each needs its own context: not built; one device is what is tested)."""
     if lanes != 1:
         raise KernelLaunchError("parts on several devices are not built yet (issue #15)")
     used = {*plan.resident, *plan.buffer_elements}
     arrays = {name: a for name, a in call.host_arrays().items() if name in used}
-    pinned = _register(arrays)
+    own_pins = pins is None
+    pins = HostPins() if pins is None else pins
     lane = None
     try:
+        pinned = {name: pins.pin(name, array) for name, array in arrays.items() if array.nbytes}
         lane = _Lane(driver, plan, arrays)
         start = driver.Event()
         start.record(lane.copy_in)
         marks: list[tuple[str, int, Any, Any]] = []
         for part in plan.parts:
-            _issue(driver, lane, part, call, plan, pinned, launch, marks)
+            _issue(driver, lane, part, call, plan, pinned, launch, marks, positions)
         driver.Context.synchronize()
         if timeline is not None:
             for stage, index, begin, end in marks:
@@ -152,12 +210,13 @@ def run_parts(
     finally:
         if lane is not None:
             lane.free()
-        _unregister(pinned)
+        if own_pins:
+            pins.close()
 
 
 def _issue(driver: Any, lane: _Lane, part: Part, call: BoundCall, plan: PartPlan,
            pinned: Mapping[str, np.ndarray], launch: Callable[..., None],
-           marks: list[tuple[str, int, Any, Any]]) -> None:
+           marks: list[tuple[str, int, Any, Any]], positions: Sequence[int] | None) -> None:
     slot = part.index % SLOTS
     buffers = lane.slots[slot]
     itemsize = {name: pinned[name].itemsize if name in pinned else 1 for name in buffers}
@@ -190,6 +249,8 @@ def _issue(driver: Any, lane: _Lane, part: Part, call: BoundCall, plan: PartPlan
         pointers[s.name] = shifted_pointer(buffers[s.name], s.first, itemsize[s.name])
     part_call = with_part(call, plan.spec, part.lo, part.hi)
     configs = launch_trace(part_call)
+    if positions is not None:
+        configs = [configs[p] for p in positions]
     copied = stage("copy-in", lane.copy_in, lane.freed[slot], copy_in)
     computed = stage("kernel", lane.compute, copied,
                      lambda: launch(part_call, configs, pointers, lane.compute))

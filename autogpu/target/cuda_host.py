@@ -193,7 +193,7 @@ def _launch(
     grid = [op.gridSizeX, op.gridSizeY, op.gridSizeZ]
     block = [op.blockSizeX, op.blockSizeY, op.blockSizeZ]
     shared = op.dynamicSharedMemorySize
-    return {
+    entry: dict[str, Any] = {
         "kernel": kernel_name,
         "grid": [size(v) for v in grid],
         "block": [size(v) for v in block],
@@ -201,6 +201,9 @@ def _launch(
         "dynamic_shared_bytes": "0" if shared is None else size(shared),
         "static_shared_bytes": static_shared_bytes(kernel),
     }
+    if isinstance(nest := op.attributes.get("agpu.part_nest"), IntegerAttr):  # agpu-out-of-core
+        entry["part_nest"] = nest.value.data
+    return entry
 
 
 def _width(value: SSAValue) -> int:

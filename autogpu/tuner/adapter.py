@@ -319,12 +319,16 @@ def launch_config(artifact: Artifact, scalars: Mapping[str, SizeValue]) -> list[
     evaluated for `scalars`, and the
     static shared bytes its kernel declares (the cuda target counts them)."""
     from autogpu.runtime.arguments import bind_scalars, parse_launch_description
+    from autogpu.target.launch import evaluate as evaluate_expression
     from autogpu.target.launch import launch_config as evaluate
     from autogpu.target.launch_steps import steps_of, trace
 
     (function,) = parse_launch_description({"functions": [artifact.entry]}).values()
     names = {p.name for p in function.params if not p.is_array}
     typed = bind_scalars(function, {k: v for k, v in scalars.items() if k in names})
+    for spec in function.parts or ():  # agpu-out-of-core: the whole loops, as in-core runs
+        typed = bind_scalars(function, {**typed, spec.lo: evaluate_expression(spec.lb, typed),
+                                        spec.hi: evaluate_expression(spec.ub, typed)})
     configs: list[LaunchConfig] = []
     for index, env in trace(steps_of(artifact.entry), typed):
         entry = artifact.entry["launches"][index]

@@ -163,23 +163,14 @@ void f(int n, int m, const float *a, float *b) {
     for (int j = 0; j < m; j++)
       b[i * m + j] = a[i * m + j];
 }""", "6:22", "no extents bound"),
-    "a time loop": ("""
+    "a subscript of the time loop's counter": ("""
 void f(int t, int n, float *a) {
   for (int s = 0; s < t; s++) {
 #pragma omp parallel for
     for (int i = 0; i < n; i++)
-      a[i] = a[i] + 1.0f;
+      a[i + s] = 1.0f;
   }
-}""", "5:5", "inside host control flow"),
-    "two nests": ("""
-void f(int n, float *a) {
-#pragma omp parallel for
-  for (int i = 0; i < n; i++)
-    a[i] = 1.0f;
-#pragma omp parallel for
-  for (int i = 0; i < n; i++)
-    a[i] = a[i] + 1.0f;
-}""", "7:3", "several parallel nests"),
+}""", "6:16", "the subscript of 'a' depends on a value"),
 }
 
 

@@ -33,6 +33,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from autogpu.dialects.agpu import ParallelForOp
+from autogpu.passes.agpu_out_of_core import PART_NEST
 from autogpu.passes.convert_agpu_to_gpu.coverage import ReductionGrid, grid_limit
 from autogpu.passes.convert_agpu_to_gpu.function_plan import HostFor, HostIf, HostStep, Segment
 from autogpu.passes.convert_agpu_to_gpu.kernel_builder import BlockShape, kernel_symbol
@@ -217,12 +218,14 @@ class HostBuilder:
                 grid[dim_index] = size
         sizes = [self.ix.const(n) for n in block.as_list()]
         host_args = [self.value_map[v] for v in seg.host_args]
-        self.builder.insert(
+        launch = self.builder.insert(
             gpu.LaunchFuncOp(
                 kernel_symbol(kernel_name), grid, sizes,
                 kernelOperands=[*self.block.args, *host_args],
             )
         )
+        if seg.mapping is not None and PART_NEST in seg.mapping.nest.attributes:
+            launch.attributes[PART_NEST] = seg.mapping.nest.attributes[PART_NEST]  # out-of-core
 
     def finish(self) -> None:
         """Replaces the function's body with the launches."""
