@@ -11,13 +11,17 @@ from collections.abc import Sequence
 from benchmarks.report import FAILED, format_table, to_json
 from benchmarks.suites import SUITES, Case
 
+OUT_OF_CORE = "out-of-core"
+"""Data larger than a device-memory budget (benchmarks/out_of_core.py: saxpy, a stencil, a
+matmul against its in-core kernel, with the pinned copy bandwidth measured in the same run)."""
+
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python3 -m benchmarks.run",
         description="Time autogpu's kernels against cuBLAS/cupyx on the same GPU, same run.",
     )
-    parser.add_argument("--suite", default="paper", choices=sorted(SUITES),
+    parser.add_argument("--suite", default="paper", choices=sorted([*SUITES, OUT_OF_CORE]),
                         help="named suite (default: paper)")
     parser.add_argument("--quick", action="store_true", help="small sizes, fewer repetitions")
     parser.add_argument("--variant", action="append", metavar="PATTERN",
@@ -109,6 +113,12 @@ def compile_only(cases: list[Case], timeout: float) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.suite == OUT_OF_CORE:  # its own driver: cases in subprocesses, copy bandwidth
+        from benchmarks import out_of_core
+
+        return out_of_core.main(["--quick"] * args.quick + ["--list"] * args.list
+                                + (["--json", args.json] if args.json else [])
+                                + (["--only", args.variant[0]] if args.variant else []))
     try:
         cases = select(SUITES[args.suite](args.quick), args.variant)
     except ValueError as e:
