@@ -851,3 +851,32 @@ def test_real_vanilla_kernels_verify_on_the_cpu_device():
     assert [(r.variant, r.status) for r in rows] == [
         ("numpy-gemm", OK), ("mm_0", OK), ("scipy.correlate", OK), ("conv5_0", OK)], rows
     assert all(r.rel_err is not None and r.rel_err < 1e-6 for r in rows)
+
+
+# --- the out-of-core suite ------------------------------------------------------------------
+
+
+def test_the_out_of_core_suite_is_run_by_benchmarks_run_with_a_matmul_row(capsys):
+    from benchmarks import out_of_core
+    from benchmarks.run import main
+
+    assert main(["--suite", "out-of-core", "--list", "--quick"]) == 0
+    listed = capsys.readouterr().out.split()
+    assert "matmul_12GiB_budget_8GiB" in listed
+    assert set(listed) == set(out_of_core.cases(quick=True))
+    full, quick = out_of_core.cases(quick=False), out_of_core.cases(quick=True)
+    matmul = full["matmul_12GiB_budget_8GiB"]
+    assert matmul["data"] > matmul["budget"]  # A and C exceed the budget: it runs in parts
+    for name, case in quick.items():  # the same cases, 1/64 of the data and of the budget
+        assert case["data"] * 64 == full[name]["data"]
+
+
+def test_the_matmul_row_compiles_in_parts_and_in_core():
+    import autogpu
+    from benchmarks.out_of_core import MATMUL, MATMUL_PIPELINE
+
+    in_parts = autogpu.compile(MATMUL, pipeline=f"agpu-out-of-core,{MATMUL_PIPELINE}")
+    (function,) = in_parts.launch_description["functions"]
+    assert [a["name"] for a in function["parts"]["arrays"] if a.get("whole")] == ["B"]
+    assert "parts" not in autogpu.compile(MATMUL, pipeline=MATMUL_PIPELINE) \
+        .launch_description["functions"][0]

@@ -155,6 +155,7 @@ def test_on_the_gpu_time_loops_register_once_and_time_covers_the_pipeline():
     n, steps = 301, 3
     rng = np.random.default_rng(7)
     a, b = rng.random((n, n)), rng.random((n, n))
+    inputs = [a.copy(), b.copy()]
     expected = [a.copy(), b.copy()]
     compile_c_reference(JACOBI_2D, "jacobi_2d")(steps, n, *expected)
     kernel = autogpu.compile(JACOBI_2D, pipeline="agpu-out-of-core,autogpu-optimize")
@@ -166,10 +167,11 @@ def test_on_the_gpu_time_loops_register_once_and_time_covers_the_pipeline():
     assert len(gpu.last_plans) == 2 * steps
     assert len(gpu.last_plan.parts) >= 3
     assert gpu._pins.registrations == 2  # A and B, once for 6 pipelines
-    timing = gpu.time("jacobi_2d", [steps, n, a, b], repetitions=2, warmup=1)
-    assert gpu._pins.registrations == 2
+    timing = gpu.time("jacobi_2d", [steps, n, *inputs], repetitions=2, warmup=1)
+    assert gpu._pins.registrations == 4  # the two new arrays, once for 3 calls
     assert timing.kernel_s > 0
     assert timing.with_copies_s == timing.kernel_s
-    np.testing.assert_array_equal(a, expected[0])  # outputs restored, then one run
+    np.testing.assert_array_equal(inputs[0], expected[0])  # restored before each call
+    np.testing.assert_array_equal(inputs[1], expected[1])
     gpu.close()
     assert gpu._pins is None
