@@ -3,7 +3,9 @@
 `private(x)`, `firstprivate(x)` and `lastprivate(x)` give the loop body its own variable `x`
 (one per iteration, so one per GPU thread): every name `x` in the body refers to the copy, which
 irgen declares at the top of the innermost collapsed loop's body, uninitialised (private,
-lastprivate) or from the original's value (firstprivate); for lastprivate the sequentially last
+lastprivate) or from the original's value (firstprivate); a local array `w` (private and
+firstprivate only) gets a local array of the same extents, firstprivate's copied element by
+element; for lastprivate the sequentially last
 iteration (with collapse: the last of the collapsed space) copies it back to the original.
 The loop variables of the collapsed loops are private already: listing one of them makes no
 copy (it keeps the value C leaves in it, which is also lastprivate's). `shared(x)` changes
@@ -61,7 +63,7 @@ def make_copies(info: ParallelInfo, loop_names: set[str]) -> dict[str, Var]:
         copy.first |= item.clause == "firstprivate"
         copy.last |= item.clause == "lastprivate"
     for copy in copies.values():
-        if not copy.first:
+        if not copy.first and not copy.copy.is_array:
             copy.copy.needs_slot = copy.copy.unassigned = True  # as `T x;` in the body
     info.copies = list(copies.values())
     return {copy.original.name: copy.copy for copy in info.copies}

@@ -29,7 +29,7 @@ from autogpu.frontend.irgen_atomics import SynchronizationGen
 from autogpu.frontend.irgen_expr import ExpressionGen, Val
 from autogpu.frontend.irgen_reductions import ReductionGen
 from autogpu.frontend.loops import CanonicalLoop
-from autogpu.frontend.openmp import ParallelInfo
+from autogpu.frontend.openmp import ParallelInfo, PrivateCopy
 from autogpu.frontend.signatures import parameter
 from autogpu.frontend.symbols import Function, Var
 from autogpu.frontend.types import INT, LONG, UINT, ULONG, ArrayType, Scalar
@@ -390,6 +390,10 @@ class FunctionGen(ReductionGen, SynchronizationGen, ExpressionGen):
     def private_copies(self, parallel: ParallelInfo) -> None:
         """Each iteration's own variables, declared at the top of the innermost loop body."""
         for copy in parallel.copies:
+            if copy.copy.is_array:
+                with self.at(copy.original.pos):
+                    self.private_array(copy)
+                continue
             with self.at(copy.original.pos):
                 init = self.first_values.get(copy.copy)
                 if copy.first and init is None:
@@ -399,6 +403,26 @@ class FunctionGen(ReductionGen, SynchronizationGen, ExpressionGen):
                 else:
                     assert init is not None, "a private copy not firstprivate has a slot"
                     self.values[copy.copy] = init
+
+    def private_array(self, copy: PrivateCopy) -> None:
+        """A local array's copy: an array of its size, uninitialised (private) or a copy of
+        the original's elements, one by one in a loop (firstprivate)."""
+        t = copy.copy.array
+        alloca = self.emit(memref.AllocaOp.get(t.element.ir, shape=[t.size]), copy.copy.name)
+        self.slots[copy.copy] = alloca.results[0]
+        if not copy.first:
+            return
+        original = self.slots[copy.original]
+
+        def copy_element(k: SSAValue) -> None:
+            index = self.emit(arith.IndexCastOp(k, IndexType())).results[0]
+            element = self.emit(memref.LoadOp.get(original, [index])).results[0]
+            self.emit(memref.StoreOp.get(element, alloca, [index]))
+
+        start, end = self.constant(0, INT), self.constant(t.size, INT)
+        one = self.constant(1, INT)
+        region = self.region_of(copy_element, scf.YieldOp, [INT.ir], [f"{copy.copy.name}_k"])
+        self.emit(scf.ForOp(start.ssa, end.ssa, one.ssa, [], region))
 
     def copy_out_last(self, parallel: ParallelInfo) -> None:
         """lastprivate: `if (last iteration) original = copy;`, the store marked

@@ -215,15 +215,31 @@ class ClauseParser:
         if var is None:
             raise self.sema.error(f"{clause} variable '{name}' is not declared", where)
         if var.is_array and clause != "shared":
-            raise self.sema.error(
-                f"{clause} variable '{name}' is an array: a copy per thread would be a local "
-                "array, which kernels do not support; list it shared (arrays are shared "
-                "anyway) and give each iteration its own elements",
-                where,
-            )
+            self.array_copy(clause, var, where)
         if var.const and clause in ("private", "lastprivate"):
             raise self.sema.error(f"{clause} variable '{name}' is const", where)
         return var
+
+    def array_copy(self, clause: str, var: Var, where) -> None:
+        """`private(w)` and `firstprivate(w)` copy a local array of constant extents (a
+        per-thread array); the arrays a parameter or a local pointer names have no extents to
+        copy, and lastprivate's copy-out of a whole array is not supported."""
+        name = var.name
+        if not var.array.local or var.aliases is not None:
+            raise self.sema.error(
+                f"{clause} variable '{name}' is an array parameter or pointer: its copy would "
+                "have no known size; list it shared (arrays are shared anyway) and give each "
+                "iteration its own elements, or copy the elements into a local array declared "
+                "inside the loop",
+                where,
+            )
+        if clause == "lastprivate":
+            raise self.sema.error(
+                f"lastprivate array '{name}' is not supported: declare the array inside the "
+                "loop and, in the last iteration (an if on the loop variable), copy its "
+                "elements to the shared array",
+                where,
+            )
 
     def list_var(self, info: ParallelInfo, item: Listed) -> None:
         """OpenMP: a variable is named in one data-sharing clause, except that firstprivate

@@ -6,9 +6,10 @@ pycuda is imported only inside functions, so autogpu imports and works without i
 device (outputs may be read-modify-written, as in `y += a * x`), launches the function's kernels in
 order and copies the non-const arrays back, unless OpenMP maps say otherwise (docs/ir.md, "Data
 mapping"); device arrays (CuPy, PyTorch, `__cuda_array_interface__`, DLPack) are used in place,
-the launches ordered after their producers' streams. `CudaProgram.time` measures with CUDA events:
-the launches
-alone on device-resident data, and the launches with the copies; outputs are restored from a
+the launches ordered after their producers' streams and on the caller's stream, without a wait
+on the host when every array is on the device (`caller_stream.py`, docs/executors.md).
+`CudaProgram.time` measures with CUDA events: the launches alone on device-resident data, and
+the launches with the copies; outputs are restored from a
 device copy of their initial state before each repetition (not timed), so kernels that accumulate
 into their output are timed on the same input every time, and the caller's arrays end up holding
 the result of exactly one run. `__device__` globals are not restored: a function must reset
@@ -51,6 +52,7 @@ from autogpu.runtime.arguments import (
 )
 from autogpu.runtime.array_arguments import POISON_BYTE, Buffer, DeviceArray, Memory
 from autogpu.runtime.array_views import LEGACY_STREAM, ArrayView
+from autogpu.runtime.caller_stream import caller_stream
 from autogpu.target.cuda_limits import SHARED_BYTES_PER_BLOCK
 
 
@@ -226,15 +228,17 @@ class CudaProgram:
                 self._formats[(function.name, entry.kernel)] = prepared_format(function, entry)
 
     # -- running ------------------------------------------------------------------------------
-    def run(self, function_name: str, /, *args: Any, **named: Any) -> None:
+    def run(self, function_name: str, /, *args: Any, stream: Any = None, **named: Any) -> None:
         """Runs the function's launches in order; the non-const arrays receive the results.
-        `run(name, x, y, n=3)` or `run(name, (x, y), {"n": 3})`."""
+        `run(name, x, y, n=3)` or `run(name, (x, y), {"n": 3})`. With device arrays only, the
+        launches are ordered on the caller's stream (`stream=`, else the arrays' library's
+        current stream: `caller_stream.py`) and `run` returns without waiting for them."""
         args, named = call_arguments(args, named)
         function = find_function(self.functions, function_name)
         if function.parts is not None:  # agpu-out-of-core: in parts within memory_budget
             self._run_parts(function, args, named)
             return
-        self._run_call(bind_arguments(function, args, named))
+        self._run_call(bind_arguments(function, args, named), stream)
 
     __call__ = run
 
@@ -291,14 +295,18 @@ class CudaProgram:
             self._pins.close()
             self._pins = None
 
-    def _run_call(self, call: BoundCall) -> None:
+    def _run_call(self, call: BoundCall, stream: Any = None) -> None:
         configs = launch_trace(call)
         with _on_device(self.device) as driver:
             self._ready(driver, call, configs)
             device = _DeviceArrays(DeviceMemory(driver, self.device), call)
             try:
-                _wait_for_producers(call)
+                caller = caller_stream(call, stream)
+                _wait_for_producers(call, caller)
                 self._launch_all(driver, call, configs, device)
+                if all(isinstance(a, DeviceArray) for a in call.arrays()):
+                    _signal(caller)  # the caller's stream waits; the host does not
+                    return
                 self._synchronize(driver, call.function)
                 device.copy_back()
             finally:
@@ -528,25 +536,35 @@ def _libcuda() -> Any:
     return ctypes.CDLL("libcuda.so.1")
 
 
-def _wait_for_producers(call: BoundCall) -> None:
-    """Orders the launches (on the legacy default stream) after the work the producers of the
-    device arrays still have on their streams (CUDA array interface v3 `stream`): an event
-    recorded on each such stream, waited for by the launch stream. DLPack producers did this
-    themselves when asked for their tensor on that stream."""
-    streams = {a.view.stream for a in call.arrays() if a.view.stream not in (None, LEGACY_STREAM)}
-    if not streams:
-        return
-    cuda = _libcuda()
-    for stream in streams:
-        event = ctypes.c_void_p()
-        if cuda.cuEventCreate(ctypes.byref(event), _CU_EVENT_DISABLE_TIMING) != 0:
-            raise KernelLaunchError("cannot create a CUDA event to order the launches")
-        ordered = (cuda.cuEventRecord(event, ctypes.c_void_p(stream)) == 0
-                   and cuda.cuStreamWaitEvent(ctypes.c_void_p(LEGACY_STREAM), event, 0) == 0)
-        cuda.cuEventDestroy_v2(event)
-        if not ordered:
+def _wait_for_producers(call: BoundCall, caller: int = LEGACY_STREAM) -> None:
+    """Orders the launches (on the legacy default stream) after the work queued on the caller's
+    stream and on the streams the producers of the device arrays still write them on (CUDA
+    array interface v3 `stream`): an event recorded on each such stream, waited for by the
+    launch stream. DLPack producers did this themselves when asked for their tensor on it."""
+    streams = {a.view.stream for a in call.arrays()} | {caller}
+    for stream in streams - {None, LEGACY_STREAM}:
+        assert stream is not None
+        if not _order(stream, LEGACY_STREAM):
             raise KernelLaunchError(f"cannot order the launches after stream {stream:#x} of a "
-                                    "device array (__cuda_array_interface__ 'stream')")
+                                    "device array or the caller")
+
+
+def _signal(caller: int) -> None:
+    """Orders the caller's stream after the launches queued so far (an event it waits for)."""
+    if caller != LEGACY_STREAM and not _order(LEGACY_STREAM, caller):
+        raise KernelLaunchError(f"cannot order the caller's stream {caller:#x} after the launches")
+
+
+def _order(first: int, then: int) -> bool:
+    """Work queued on stream `then` from now on runs after the work queued on `first` so far."""
+    cuda = _libcuda()
+    event = ctypes.c_void_p()
+    if cuda.cuEventCreate(ctypes.byref(event), _CU_EVENT_DISABLE_TIMING) != 0:
+        raise KernelLaunchError("cannot create a CUDA event to order the launches")
+    ordered = (cuda.cuEventRecord(event, ctypes.c_void_p(first)) == 0
+               and cuda.cuStreamWaitEvent(ctypes.c_void_p(then), event, 0) == 0)
+    cuda.cuEventDestroy_v2(event)
+    return ordered
 
 
 class _DeviceArrays:

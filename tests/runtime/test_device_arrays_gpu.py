@@ -125,3 +125,72 @@ def test_cuda_array_interface_objects_are_ordered_after_their_stream(saxpy, no_h
         assert wrapped.__cuda_array_interface__["stream"] == stream.ptr
         saxpy(N, 2.5, InterfaceOnly(dx), wrapped, backend="cuda")
         np.testing.assert_allclose(cp.asnumpy(dy), expected(x, y + 1), rtol=1e-6)
+
+
+@pytest.fixture
+def no_host_wait(monkeypatch):
+    """The executor waiting on the host for its kernels fails the test."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("the host waited for the kernels")
+    monkeypatch.setattr(cuda_exec.CudaProgram, "_synchronize", staticmethod(refuse))
+
+
+def test_cupy_launches_are_ordered_on_the_callers_stream(saxpy, no_host_copies, no_host_wait):
+    """Work queued before and after the call on a non-blocking CuPy stream sees the kernel in
+    between, and `run` returns without waiting for it."""
+    cp = pytest.importorskip("cupy")
+    rng = np.random.default_rng(3)
+    x, y = rng.random(N, np.float32), rng.random(N, np.float32)
+    stream = cp.cuda.Stream(non_blocking=True)
+    with stream:
+        dx, dy = cp.asarray(x), cp.asarray(y)
+        for _ in range(20):  # long pending work before the launch
+            dy *= 1.0
+        dy += 1
+        saxpy(N, 2.5, dx, dy, backend="cuda")
+        dy *= 3  # queued after it, with no synchronisation in between
+        out = cp.empty_like(dy)
+        out[...] = dy
+    stream.synchronize()
+    np.testing.assert_allclose(cp.asnumpy(out), 3 * expected(x, y + 1), rtol=1e-6)
+
+
+def test_torch_launches_on_an_explicit_stream(saxpy, no_host_copies, no_host_wait):
+    """`stream=` names the caller's stream when it is not the current one."""
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(4)
+    x, y = rng.random(N, np.float32), rng.random(N, np.float32)
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        tx, ty = torch.from_numpy(x).cuda(), torch.from_numpy(y).cuda()
+        for _ in range(20):
+            ty.mul_(1.0)
+        ty.add_(1)
+    saxpy(N, 2.5, tx, ty, backend="cuda", stream=side)
+    with torch.cuda.stream(side):
+        ty.mul_(3)
+    side.synchronize()
+    np.testing.assert_allclose(ty.cpu().numpy(), 3 * expected(x, y + 1), rtol=1e-6)
+
+
+TABLES = """
+static const float TAPS[5] = {0.0625f, 0.25f, 0.375f, 0.25f, 0.0625f};
+void taps(int n, const float *x, float *y) {
+#pragma omp parallel for
+  for (int i = 2; i < n - 2; i++) {
+    float s = 0.0f;
+    for (int k = 0; k < 5; k++) s += TAPS[k] * x[i + k - 2];
+    y[i] = s;
+  }
+}
+"""
+
+
+def test_constant_memory_tables_on_the_gpu():
+    kernel = autogpu.compile(TABLES)
+    assert "__constant__ float taps_TAPS[5]" in kernel.cuda_source
+    x = np.random.default_rng(5).random(N, np.float32)
+    y = np.zeros(N, np.float32)
+    kernel(N, x, y, backend="cuda")
+    taps = np.array([0.0625, 0.25, 0.375, 0.25, 0.0625], np.float32)
+    np.testing.assert_allclose(y[2:-2], np.convolve(x, taps, "valid"), rtol=1e-5)

@@ -21,13 +21,14 @@ from xdsl.context import Context
 from xdsl.dialects import builtin, func, gpu, memref
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, StringAttr, UnitAttr, i32
 from xdsl.dialects.gpu import DimensionEnum
-from xdsl.ir import Block, Operation, Region
+from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.utils.exceptions import DiagnosticException
 
 from autogpu.passes.analysis.dependences import check_parallel_loops
 from autogpu.passes.analysis.nest_mapping import NestMapping
 from autogpu.passes.convert_agpu_to_gpu.array_reductions import STRATEGIES
+from autogpu.passes.convert_agpu_to_gpu.constant_tables import ConstantBank, Table
 from autogpu.passes.convert_agpu_to_gpu.coverage import ReductionGrid
 from autogpu.passes.convert_agpu_to_gpu.function_plan import (
     FunctionPlan,
@@ -158,10 +159,11 @@ def _lower_module(
     assert first is not None  # the module has functions (apply returns early otherwise)
     op.body.block.insert_ops_before([kernels], first)
     namer = SymbolNamer(set())
+    bank = ConstantBank()
     for fn in functions:
         normalise_logical_starts(fn)
         _lower_function(plan_function(fn, namer), kernels.body.block, namer, block, jam,
-                        array_reduction, explicit, grid)
+                        array_reduction, explicit, bank, grid)
     try:
         op.verify()
     except DiagnosticException as e:  # a bug of this pass, reported as such
@@ -170,11 +172,15 @@ def _lower_module(
 
 def _lower_function(
     plan: FunctionPlan, kernels: Block, namer: SymbolNamer, block: BlockShape, jam: bool,
-    array_reduction: str, explicit: bool, grid: ReductionGrid = ReductionGrid(),
+    array_reduction: str, explicit: bool, bank: ConstantBank,
+    grid: ReductionGrid = ReductionGrid(),
 ) -> None:
     fn_name = plan.func.sym_name.data
     for slot in plan.slots.values():
-        if slot.global_name is not None:
+        if slot.table is not None and slot.global_name is not None:
+            bank.admit(slot.alloca, slot.table)
+            kernels.add_op(_table_global(slot.global_name, slot.value.type, slot.table))
+        elif slot.global_name is not None:
             assert isinstance(slot.value.type, MemRefType)
             kernels.add_op(_device_global(slot.global_name, slot.value.type, slot.alloca))
     for spill in plan.spills.values():
@@ -206,6 +212,13 @@ def _shape_of(mapping: NestMapping, block: BlockShape) -> BlockShape:
             for dim in (DimensionEnum.X, DimensionEnum.Y, DimensionEnum.Z)
         )
     )
+
+
+def _table_global(name: str, memref_type: Attribute, table: Table) -> memref.GlobalOp:
+    """A table's values in constant memory (`__constant__ T name[n] = {...};`), or in device
+    memory when the bank is full."""
+    constant = UnitAttr() if table.in_constant_memory else None
+    return memref.GlobalOp.get(StringAttr(name), memref_type, table.values, constant=constant)
 
 
 def _device_global(

@@ -49,6 +49,7 @@ from autogpu.dialects.agpu import LAST_ITERATION, ParallelForOp, ReductionKind
 from autogpu.dialects.agpu_sync import AtomicUpdateOp, is_synchronized
 from autogpu.dialects.signature import CType, of_ir
 from autogpu.passes.analysis.nest_mapping import NestMapping, map_nest
+from autogpu.passes.convert_agpu_to_gpu.constant_tables import Table, take_tables
 from autogpu.passes.utils.errors import PassError, describe_value, error_at
 from autogpu.passes.utils.slices import external_operands, is_pure, slice_leaves
 
@@ -112,6 +113,7 @@ class Slot:
     reduction_in: set[int] = field(default_factory=set[int])
     private_in: set[int] = field(default_factory=set[int])
     global_name: str | None = None  # set when it lives in device memory
+    table: Table | None = None  # a constant table: an initialised global (constant_tables.py)
 
     @property
     def value(self) -> SSAValue:
@@ -184,9 +186,12 @@ class SymbolNamer:
 def plan_function(fn: func.FuncOp, namer: SymbolNamer) -> FunctionPlan:
     body = _single_block(fn)
     _remove_dead_slots(body)
+    tables = take_tables(body)
     reader = _StepReader(fn)
     steps = reader.read(list(body.ops)[:-1], depth=0)
     slots, segments, host_values = reader.slots, reader.segments, reader.host_values
+    for value, table in tables.items():
+        slots[value].table = table
     owner_segment = {op: seg.index for seg in segments for op in seg.ops}
 
     spills: dict[SSAValue, Spill] = {}
@@ -220,7 +225,8 @@ def plan_function(fn: func.FuncOp, namer: SymbolNamer) -> FunctionPlan:
         slot.users.sort()
         shared_by_threads = _synchronized_in(slot, segments)
         if (
-            len(slot.users) > 1
+            slot.table is not None
+            or len(slot.users) > 1
             or slot.reduction_in
             or shared_by_threads
             or _outlives_launches(slot, segments)
