@@ -25,6 +25,7 @@ from xdsl.ir import Block, Operation, Region
 from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.utils.exceptions import DiagnosticException
 
+from autogpu.passes.agpu_split_accumulations import WALKERS_TUNING, split_accumulations
 from autogpu.passes.analysis.dependences import check_parallel_loops
 from autogpu.passes.analysis.nest_mapping import NestMapping
 from autogpu.passes.convert_agpu_to_gpu.array_reductions import STRATEGIES
@@ -109,6 +110,15 @@ class ConvertAgpuToGpuPass(DeclaredOptionsPass):
         "registers, spilling if it must); 0: not given (nvcc may use up to 255 registers, "
         "which a large register tile can take, leaving one block per multiprocessor).",
         check=at_least(0))
+    split_walkers: int = option(
+        0, doc="Row-walkers sharing the serial accumulation loop of each qualifying parallel "
+        "loop (`out[j] = s` after `for (i...) s += e`: column sums), a second parallel "
+        "dimension combined into the output by atomics; floating-point sums and products "
+        "reassociate, as an OpenMP reduction may. 0: no split; never with deterministic "
+        "(agpu_split_accumulations.py).", check=at_least(0), tuning=WALKERS_TUNING)
+    assume_no_alias: bool = option(
+        False, doc="Assume distinct pointer parameters never overlap, as if all were "
+        "`restrict` (split_walkers needs the loop's reads apart from the output).")
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -128,6 +138,8 @@ class ConvertAgpuToGpuPass(DeclaredOptionsPass):
         check_parallel_loops(op)  # never lower a loop whose iterations provably conflict
         # Lower a copy, so that a refused construct leaves the input untouched.
         work = op.clone()
+        if not self.deterministic:
+            split_accumulations(work, self.split_walkers, self.assume_no_alias)
         explicit = block != BlockShape(*(_DEFAULTS[name] for name in ("block_size", "block_y",
                                                                        "block_z")))  # fmt: skip
         _lower_module(work, block, self.jam, self.array_reduction, explicit,
