@@ -49,9 +49,9 @@ from xdsl.traits import RecursiveMemoryEffect
 
 from autogpu.dialects.agpu import ParallelForOp, ReductionKind, YieldOp
 from autogpu.passes.analysis.aliasing import Access, may_alias
-from autogpu.passes.utils.slices import is_pure
 from autogpu.passes.convert_agpu_to_gpu.reductions import ATOMIC_RMW_KIND, identity
 from autogpu.passes.options import DeclaredOptionsPass, at_least, option
+from autogpu.passes.utils.slices import is_pure
 
 _COMBINERS: dict[type[Operation], tuple[ReductionKind, str]] = {
     arith.AddfOp: (ReductionKind.ADD, "addf"),
@@ -71,11 +71,6 @@ _COMBINERS: dict[type[Operation], tuple[ReductionKind, str]] = {
 """The associative and commutative updates (OpenMP's reduction operators on one type) and the
 kind of the atomic combining a walker's share into the output."""
 
-WALKERS_TUNING = "[0, 16, 32, 64] if split_accumulations else 0"
-"""The tuner tries a few walker counts for a kernel with a loop that qualifies
-(`split_accumulations` is in its environment: tuner/prepared.py), none for the others."""
-
-
 @dataclass(frozen=True)
 class Accumulation:
     """One parallel loop that qualifies, and the ops the split rewrites."""
@@ -86,7 +81,8 @@ class Accumulation:
     update: Operation  # s op e, in the serial loop
     final_store: memref.StoreOp  # out[idx] = s (or = out[idx] op s)
     final_load: memref.LoadOp  # the load of s after the loop
-    old_value: memref.LoadOp | None  # out[idx] of the `op=` form
+    old_value: memref.LoadOp | None  # out[idx] of the `op=` form, or s's start when staged
+    staged: bool  # s starts as out[idx] (agpu-stage-accumulations): no initialising loop
     atomic_kind: str
     kind: ReductionKind
 
@@ -96,38 +92,42 @@ def find_accumulation(loop: ParallelForOp, assume_no_alias: bool) -> Accumulatio
     if loop.reduction_vars or any(isinstance(o, ParallelForOp) for o in loop.body.walk()):
         return None
     body = loop.body.block
-    for serial in body.ops:
-        if isinstance(serial, scf.ForOp) and not serial.results:
-            found = _accumulation(loop, body, serial, assume_no_alias)
-            if found is not None:
-                return found
+    blocks = [body]
+    guards = [o for o in body.ops if isinstance(o, scf.IfOp)]
+    if len(guards) == 1 and not guards[0].results and not guards[0].false_region.blocks:
+        blocks.append(guards[0].true_region.block)  # agpu-stage-accumulations' `if (lb < ub)`
+    for block in blocks:
+        for serial in block.ops:
+            if isinstance(serial, scf.ForOp) and not serial.results:
+                found = _accumulation(loop, block, serial, assume_no_alias)
+                if found is not None:
+                    return found
     return None
 
 
 def _accumulation(loop: ParallelForOp, body: Block, serial: scf.ForOp,
                   assume_no_alias: bool) -> Accumulation | None:
+    """`body` is the loop's body or the body of the guard around the serial loop."""
     inner = _accesses(serial)
     if inner is None:
         return None
-    stores = [a for a in inner if isinstance(a.op, memref.StoreOp)]
+    stores = [a.op for a in inner if isinstance(a.op, memref.StoreOp)]
     if len(stores) != 1:
         return None
-    update_store = stores[0].op
+    update_store = stores[0]
     slot = update_store.memref
-    if (not isinstance(slot.owner, memref.AllocaOp) or slot.owner.parent_block() is not body
+    if (not isinstance(slot.owner, memref.AllocaOp)
+            or not loop.is_ancestor(slot.owner)
             or update_store.parent_block() is not serial.body.block):
         return None
     update = update_store.value.owner
-    combiner = _COMBINERS.get(type(update)) if isinstance(update, Operation) else None
-    if combiner is None or update.parent_block() is not serial.body.block:
+    slot_loads = [a.op for a in inner if a.memref is slot and a.op is not update_store]
+    if (not isinstance(update, Operation) or update.parent_block() is not serial.body.block
+            or update.results[0].uses.get_length() != 1 or not slot_loads
+            or any(load.parent_block() is not serial.body.block for load in slot_loads)):
         return None
-    assert isinstance(update, Operation)
-    slot_loads = [a.op for a in inner if a.memref is slot]
-    slot_loads.remove(update_store)
-    if (len(slot_loads) != 1 or update.results[0].uses.get_length() != 1
-            or slot_loads[0].parent_block() is not serial.body.block
-            or not any(o is slot_loads[0].results[0] for o in update.operands)
-            or slot_loads[0].results[0].uses.get_length() != 1):
+    combiner = _combiner(update, {load.results[0] for load in slot_loads})
+    if combiner is None:
         return None
     outside = [use.operation for use in slot.uses if not serial.is_ancestor(use.operation)]
     initial = [o for o in outside if isinstance(o, memref.StoreOp)]
@@ -146,14 +146,65 @@ def _accumulation(loop: ParallelForOp, body: Block, serial: scf.ForOp,
     out = final_store.memref
     if any(may_alias(a.memref, out, assume_no_alias) for a in inner if a.memref is not slot):
         return None
+    loaded = initial_store.value.owner
+    if (old_value is None and isinstance(loaded, memref.LoadOp) and loaded.memref is out
+            and loaded.parent_block() is body and loaded.res.uses.get_length() == 1
+            and all(a is b for a, b in zip(loaded.indices, final_store.indices, strict=True))):
+        old_value = loaded  # the staged `out[idx] op= e`: s starts as out[idx]
+    staged = old_value is loaded
     allowed = {slot.owner, initial_store, serial, final_load, final_store, old_value,
-               body.last_op}
-    for op in body.ops:
-        if op not in allowed and (op.regions or not is_pure(op)):
-            return None
+               body.last_op, loop.body.block.last_op}
+    for block in {body, loop.body.block}:
+        for op in block.ops:
+            if op not in allowed and not (op.regions and body.parent_op() is op) and (
+                    op.regions or not is_pure(op)):
+                return None
     kind, atomic = combiner
     return Accumulation(loop, serial, initial_store, update, final_store, final_load, old_value,
-                        atomic, kind)
+                        staged, atomic, kind)
+
+
+_SELECTED: dict[str, tuple[ReductionKind, str]] = {
+    "sgt": (ReductionKind.MAX, "maxs"), "sge": (ReductionKind.MAX, "maxs"),
+    "slt": (ReductionKind.MIN, "mins"), "sle": (ReductionKind.MIN, "mins"),
+    "ugt": (ReductionKind.UMAX, "maxu"), "uge": (ReductionKind.UMAX, "maxu"),
+    "ult": (ReductionKind.UMIN, "minu"), "ule": (ReductionKind.UMIN, "minu"),
+}
+"""`a pred b ? a : b` on integers: the min/max it computes (ties pick equal values)."""
+_SWAPPED = {"maxs": (ReductionKind.MIN, "mins"), "mins": (ReductionKind.MAX, "maxs"),
+            "maxu": (ReductionKind.UMIN, "minu"), "minu": (ReductionKind.UMAX, "maxu")}
+
+
+def _combiner(update: Operation, current: set[SSAValue]) -> tuple[ReductionKind, str] | None:
+    """The reduction `update` computes from the accumulator's value (the loads `current` of
+    it) and a value not read from it: an associative op of `_COMBINERS`, or an integer
+    `s > e ? s : e` (any comparison and order of the operands); None for anything else."""
+    uses = {use.operation for value in current for use in value.uses}
+
+    def token(value: SSAValue) -> object:
+        return "s" if value in current else value
+
+    if type(update) in _COMBINERS:
+        tokens = [token(v) for v in update.operands]
+        if uses != {update} or tokens.count("s") != 1:
+            return None
+        return _COMBINERS[type(update)]
+    if not isinstance(update, arith.SelectOp):
+        return None
+    compare = update.cond.owner
+    if not isinstance(compare, arith.CmpiOp) or uses != {update, compare}:
+        return None
+    chosen = (token(update.lhs), token(update.rhs))
+    compared = (token(compare.lhs), token(compare.rhs))
+    if "s" not in chosen or set(chosen) != set(compared) or chosen[0] == chosen[1]:
+        return None
+    if compare.results[0].uses.get_length() != 1:
+        return None
+    predicate = compare.predicate.value.data
+    found = _SELECTED.get(arith.CMPI_COMPARISON_OPERATIONS[predicate])
+    if found is None:
+        return None
+    return found if chosen == compared else _SWAPPED[found[1]]
 
 
 def _accesses(serial: scf.ForOp) -> list[Access] | None:
@@ -203,12 +254,12 @@ def split_accumulation(acc: Accumulation, walkers: int) -> None:
     """Rewrite `acc.loop` into the initialising loop and the split nest (module docstring)."""
     loop = acc.loop
     rewriter = Rewriter()
-    initialiser = loop.clone()
-    rewriter.insert_op(initialiser, InsertPoint.before(loop))
-    for op in initialiser.body.block.ops:  # the same position as acc.serial in the clone
-        if isinstance(op, scf.ForOp) and _position(op) == _position(acc.serial):
-            rewriter.erase_op(op)
-            break
+    if not acc.staged:  # out[idx] = init (op= form: out[idx] op= init) before the walkers
+        initialiser = loop.clone()
+        rewriter.insert_op(initialiser, InsertPoint.before(loop))
+        copy = next(b for a, b in zip(loop.walk(), initialiser.walk(), strict=True)
+                    if a is acc.serial)
+        rewriter.erase_op(copy)
 
     slot_type = acc.initial_store.memref.type
     assert isinstance(slot_type, MemRefType)
@@ -230,10 +281,13 @@ def split_accumulation(acc: Accumulation, walkers: int) -> None:
     rewriter.insert_op(atomic, InsertPoint.before(acc.final_store))
     combined = acc.final_store.value.owner
     rewriter.erase_op(acc.final_store)
-    if acc.old_value is not None:
+    if acc.old_value is not None and not acc.staged:
         assert isinstance(combined, Operation)
         rewriter.erase_op(combined)
         rewriter.erase_op(acc.old_value)
+    elif acc.staged:
+        assert acc.old_value is not None
+        rewriter.erase_op(acc.old_value)  # its only use, s's start, is the identity now
 
     zero, one, count = (arith.ConstantOp(IntegerAttr(v, IndexType())) for v in (0, 1, walkers))
     rewriter.insert_op([zero, one, count], InsertPoint.before(loop))
@@ -243,12 +297,6 @@ def split_accumulation(acc: Accumulation, walkers: int) -> None:
     rewriter.insert_op(nest, InsertPoint.before(loop))
     loop.detach()
     walker_body.add_ops([loop, YieldOp()])
-
-
-def _position(op: Operation) -> int:
-    block = op.parent_block()
-    assert block is not None
-    return list(block.ops).index(op)
 
 
 def _walk_share(serial: scf.ForOp, walker: SSAValue, walkers: int) -> None:

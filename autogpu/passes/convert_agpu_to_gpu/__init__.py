@@ -25,7 +25,6 @@ from xdsl.ir import Block, Operation, Region
 from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.utils.exceptions import DiagnosticException
 
-from autogpu.passes.agpu_split_accumulations import WALKERS_TUNING, split_accumulations
 from autogpu.passes.analysis.dependences import check_parallel_loops
 from autogpu.passes.analysis.nest_mapping import NestMapping
 from autogpu.passes.convert_agpu_to_gpu.array_reductions import STRATEGIES
@@ -50,6 +49,9 @@ ARRAY_REDUCTION_TUNING = "['auto', 'registers', 'shared', 'global'] if array_red
 REDUCE_BLOCKS_TUNING = "[0, 264, 528, 1056, 2112] if scalar_reductions else 0"
 """The tuner tries a few grids of whole waves on 132 SMs for a kernel with a scalar reduction
 (`scalar_reductions` is in its environment: tuner/prepared.py), none for the others."""
+WALKERS_TUNING = "[0, 16, 32, 64] if split_accumulations else 0"
+"""The tuner tries a few walker counts for a kernel with a parallel loop accumulating over a
+serial one (`split_accumulations` is in its environment: tuner/prepared.py), none for others."""
 KERNEL_MODULE = "kernels"
 
 
@@ -139,6 +141,9 @@ class ConvertAgpuToGpuPass(DeclaredOptionsPass):
         # Lower a copy, so that a refused construct leaves the input untouched.
         work = op.clone()
         if not self.deterministic:
+            # imported here: the split uses this package's reduction identities
+            from autogpu.passes.agpu_split_accumulations import split_accumulations
+
             split_accumulations(work, self.split_walkers, self.assume_no_alias)
         explicit = block != BlockShape(*(_DEFAULTS[name] for name in ("block_size", "block_y",
                                                                        "block_z")))  # fmt: skip
