@@ -255,6 +255,14 @@ COLSUM_SHAPES = {
     "b128_k8": dict(block_size=128, unroll_serial=8),
     "b64_k16": dict(block_size=64, unroll_serial=16),
     "b32_k16": dict(block_size=32, unroll_serial=16),
+    # rows split over walkers on y (split_walkers), combined by atomics into out
+    "b32x8_w32_k8": dict(block_size=32, block_y=8, split_walkers=32, unroll_serial=8),
+    "b32x8_w64_k8": dict(block_size=32, block_y=8, split_walkers=64, unroll_serial=8),
+    "b32x8_w128_k8": dict(block_size=32, block_y=8, split_walkers=128, unroll_serial=8),
+    "b32x16_w64_k4": dict(block_size=32, block_y=16, split_walkers=64, unroll_serial=4),
+    "b64x4_w64_k8": dict(block_size=64, block_y=4, split_walkers=64, unroll_serial=8),
+    "b128x2_w32_k8": dict(block_size=128, block_y=2, split_walkers=32, unroll_serial=8),
+    "b256_w64_k8": dict(block_size=256, split_walkers=64, unroll_serial=8),
 }
 
 

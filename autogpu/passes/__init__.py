@@ -24,6 +24,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return AgpuStageAccumulationsPass
 
+    def get_agpu_split_accumulations():
+        from autogpu.passes.agpu_split_accumulations import AgpuSplitAccumulationsPass
+
+        return AgpuSplitAccumulationsPass
+
     def get_agpu_unroll_serial():
         from autogpu.passes.agpu_unroll_serial import AgpuUnrollSerialPass
 
@@ -88,6 +93,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "agpu-check-parallel": get_agpu_check_parallel,
         "agpu-dense-indexing": get_agpu_dense_indexing,
         "agpu-stage-accumulations": get_agpu_stage_accumulations,
+        "agpu-split-accumulations": get_agpu_split_accumulations,
         "agpu-unroll-serial": get_agpu_unroll_serial,
         "agpu-specialize": get_agpu_specialize,
         "agpu-flatten-nest": get_agpu_flatten_nest,

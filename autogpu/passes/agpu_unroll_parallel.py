@@ -62,6 +62,11 @@ def _factor(name: str, factor: object) -> str | None:
     return None
 
 
+UNROLL_X_TUNING = "[1, 2, 4, 8, 16] if scalar_reductions else [1, 2, 4]"
+"""A streaming scalar reduction is fastest with 8 to 16 items per thread (CUB's reduce policy;
+H100: the reductions suite, docs/h100-findings.md); other kernels keep the paper's factors."""
+
+
 @dataclass(frozen=True)
 class AgpuUnrollParallelPass(DeclaredOptionsPass):
     """Set `unroll` on the parallel loops mapped to x, y and z."""
@@ -70,7 +75,7 @@ class AgpuUnrollParallelPass(DeclaredOptionsPass):
 
     x: int | None = option(
         None, doc="Iterations of the loop on x per thread (None: keep the current factor).",
-        check=_factor, tuning="[1, 2, 4]", role=parallel_unroll(0))
+        check=_factor, tuning=UNROLL_X_TUNING, role=parallel_unroll(0))
     y: int | None = option(None, doc="Iterations of the loop on y per thread.", check=_factor,
                            tuning="[1, 2, 4, 8]", role=parallel_unroll(1))
     z: int | None = option(None, doc="Iterations of the loop on z per thread.", check=_factor,

@@ -225,6 +225,14 @@ def scalar_reductions(function: func.FuncOp) -> int:
                for _, var in op.reduction_list if not var.type.get_shape())  # pyright: ignore
 
 
+def split_accumulations(function: func.FuncOp) -> int:
+    """How many parallel loops of a frontend function accumulate over a serial loop (their
+    split is tuned: convert-agpu-to-gpu's `split_walkers`)."""
+    from autogpu.passes.agpu_split_accumulations import count_candidates
+
+    return count_candidates(function)
+
+
 def parallel_depth(function: func.FuncOp) -> int:
     """How many `agpu.parallel_for` are nested in a frontend function (its parallel
     dimensions)."""

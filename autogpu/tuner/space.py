@@ -388,6 +388,7 @@ def build_space(
     env.setdefault("parallel_dims", parallel_dims)
     env.setdefault("array_reductions", 0)  # the kernel's array reductions (prepared.py)
     env.setdefault("scalar_reductions", 0)  # the kernel's scalar reductions (prepared.py)
+    env.setdefault("split_accumulations", 0)  # its loops split_walkers may split (prepared.py)
     counts: dict[str, int] = {}
     for p in base_pipeline:
         for o in options.get(p.name, []):

@@ -50,6 +50,9 @@ ARRAY_REDUCTION_TUNING = "['auto', 'registers', 'shared', 'global'] if array_red
 REDUCE_BLOCKS_TUNING = "[0, 264, 528, 1056, 2112] if scalar_reductions else 0"
 """The tuner tries a few grids of whole waves on 132 SMs for a kernel with a scalar reduction
 (`scalar_reductions` is in its environment: tuner/prepared.py), none for the others."""
+WALKERS_TUNING = "[0, 16, 32, 64] if split_accumulations else 0"
+"""The tuner tries a few walker counts for a kernel with a parallel loop accumulating over a
+serial one (`split_accumulations` is in its environment: tuner/prepared.py), none for others."""
 KERNEL_MODULE = "kernels"
 
 
@@ -110,6 +113,15 @@ class ConvertAgpuToGpuPass(DeclaredOptionsPass):
         "registers, spilling if it must); 0: not given (nvcc may use up to 255 registers, "
         "which a large register tile can take, leaving one block per multiprocessor).",
         check=at_least(0))
+    split_walkers: int = option(
+        0, doc="Row-walkers sharing the serial accumulation loop of each qualifying parallel "
+        "loop (`out[j] = s` after `for (i...) s += e`: column sums), a second parallel "
+        "dimension combined into the output by atomics; floating-point sums and products "
+        "reassociate, as an OpenMP reduction may. 0: no split; never with deterministic "
+        "(agpu_split_accumulations.py).", check=at_least(0), tuning=WALKERS_TUNING)
+    assume_no_alias: bool = option(
+        False, doc="Assume distinct pointer parameters never overlap, as if all were "
+        "`restrict` (split_walkers needs the loop's reads apart from the output).")
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -129,6 +141,11 @@ class ConvertAgpuToGpuPass(DeclaredOptionsPass):
         check_parallel_loops(op)  # never lower a loop whose iterations provably conflict
         # Lower a copy, so that a refused construct leaves the input untouched.
         work = op.clone()
+        if not self.deterministic:
+            # imported here: the split uses this package's reduction identities
+            from autogpu.passes.agpu_split_accumulations import split_accumulations
+
+            split_accumulations(work, self.split_walkers, self.assume_no_alias)
         explicit = block != BlockShape(*(_DEFAULTS[name] for name in ("block_size", "block_y",
                                                                        "block_z")))  # fmt: skip
         _lower_module(work, block, self.jam, self.array_reduction, explicit,
