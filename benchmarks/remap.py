@@ -7,8 +7,9 @@ reference that transcribes the C loops.
 - bmm4 (examples/remap/bmm4.c): a batch of small matrix products, `torch.matmul` on 4D tensors;
 - scale5 (examples/remap/scale5.c): a 5D scale and shift with broadcast parameters,
   `torch.addcmul`;
-- jacobi_2d (examples/omp/jacobi_2d.c): T steps of two 5-point sweeps in double, the same loop in
-  PyTorch eager (slices). Its byte count is the sweeps' own DRAM traffic (each sweep reads one
+- jacobi_2d (examples/omp/jacobi_2d.c, and examples/remap/jacobi_2d.c whose sweeps are
+  `collapse(2)`): T steps of two 5-point sweeps in double, the same loop in PyTorch eager
+  (slices). Its byte count is the sweeps' own DRAM traffic (each sweep reads one
   grid and writes the other), so "% of roofline" says how close each sweep runs to the copy
   bandwidth; `launch_overhead` compares T steps with T times one step.
 """
@@ -96,8 +97,8 @@ class Jacobi2d(Problem):
     """tsteps steps of B = 5-point mean of A, then A = that of B, on the interior of n x n
     doubles (row-major). The output checked is A."""
 
-    def __init__(self) -> None:
-        super().__init__("jacobi_2d", "omp/jacobi_2d.c", "A", ("tsteps", "n"))
+    def __init__(self, example: str = "omp/jacobi_2d.c") -> None:
+        super().__init__("jacobi_2d", example, "A", ("tsteps", "n"))
 
     def reduction_length(self, sizes: dict[str, int]) -> int:
         return 5
@@ -139,6 +140,7 @@ def sweep(src: Any, dst: Any) -> None:
 
 
 BMM4, SCALE5, JACOBI_2D = Bmm4(), Scale5(), Jacobi2d()
+JACOBI_2D_COLLAPSED = Jacobi2d("remap/jacobi_2d.c")  # the same function, sweeps collapse(2)
 REMAP: dict[str, Problem] = {p.name: p for p in (BMM4, SCALE5, JACOBI_2D)}
 
 PEER_NAMES = {"bmm4": "torch.matmul", "scale5": "torch.addcmul", "jacobi_2d": "torch eager loop"}
@@ -203,9 +205,10 @@ def launch_overhead(rows: Sequence[Row]) -> list[str]:
               if r.problem == "jacobi_2d" and r.status == OK and r.sizes["tsteps"] == 1}
     lines = []
     for row in rows:
-        t = row.sizes.get("tsteps", 0) if row.problem == "jacobi_2d" else 0
-        one = single.get((row.variant, row.sizes.get("n")))
-        if t <= 1 or row.status != OK or one is None:
+        if row.problem != "jacobi_2d" or row.status != OK or row.sizes["tsteps"] <= 1:
+            continue
+        t, one = row.sizes["tsteps"], single.get((row.variant, row.sizes["n"]))
+        if one is None:
             continue
         for how, whole, each in (("cupy", row.median_ms, one.median_ms),
                                  ("pycuda", row.pycuda_ms, one.pycuda_ms)):

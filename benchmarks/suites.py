@@ -288,7 +288,7 @@ def remap(quick: bool = False) -> list[Case]:
     (`flatten_mode=all`), above its innermost two levels (`outer`), and whole with the sizes
     compiled in (32-bit index, divisions by constants); the Jacobi 2D time loop at T steps and
     at one step (its launch overhead)."""
-    from benchmarks.remap import BMM4, JACOBI_2D, SCALE5
+    from benchmarks.remap import BMM4, JACOBI_2D, JACOBI_2D_COLLAPSED, SCALE5
 
     bmm = [(64, 50, 4, 4, 4)] if quick else [(1000, 1000, 4, 4, 4)]
     scale = [(32, 30, 3, 4, 2), (100, 100, 1, 1, 1)] if quick else [
@@ -307,8 +307,11 @@ def remap(quick: bool = False) -> list[Case]:
                            "levels above the innermost two merged into z"),
                           ("flat_all_spec", optimize(sizes=spec, flatten=True),
                            "one flat index, sizes compiled in"))]
-    jacobi = Variant("jacobi_2d", JACOBI_2D, optimize(), "the host time loop, 2T launches")
-    cases += [Case(jacobi, sizes_of(JACOBI_2D, t, jacobi_n)) for t in (jacobi_t, 1)]
+    jacobi = [Variant("jacobi_2d", JACOBI_2D, optimize(),
+                      "the host time loop, 2T launches; rows parallel"),
+              Variant("jacobi_2d_collapse2", JACOBI_2D_COLLAPSED, optimize(),
+                      "the same with the sweeps collapse(2)")]
+    cases += [Case(v, sizes_of(JACOBI_2D, t, jacobi_n)) for t in (jacobi_t, 1) for v in jacobi]
     return cases
 
 
