@@ -117,10 +117,13 @@ def in_double(peer: Peer) -> Peer:
 
 def gpu_peer(problem: str, gemm_library: str = "cupy") -> Peer:
     """The GPU peer of `problem`; raises PeerUnavailable with the reason."""
+    from benchmarks import remap
     from benchmarks.reductions import REDUCTIONS, torch_peer  # its problems import this module
 
     if problem in REDUCTIONS:
         return torch_peer(problem)
+    if problem in remap.REMAP:
+        return remap.torch_peer(problem)
     choices = GPU_PEERS.get(problem)
     if not choices:
         raise PeerUnavailable(f"no peer is defined for {problem}")
@@ -140,10 +143,13 @@ def numpy_gemm(transa: str, transb: str, a: Any, b: Any, out: Any, alpha: float,
 
 def cpu_peer(problem: str) -> Peer:
     """NumPy/SciPy stand-ins with the GPU peers' exact calls (the CPU device and the tests)."""
+    from benchmarks import remap
     from benchmarks.reductions import REDUCTIONS, numpy_peer
 
     if problem in REDUCTIONS:
         return numpy_peer(problem)
+    if problem in remap.REMAP:
+        return remap.numpy_peer(problem)
     if problem in ("matmul", "dmatmul"):
         return sgemm_peer("numpy-gemm", numpy_gemm)
     if problem == "conv2d":

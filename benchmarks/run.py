@@ -154,6 +154,10 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"TFLOP/s ({roofline.peak_source}); bandwidth {roofline.bandwidth / 1e12:.2f} TB/s "
           f"({roofline.bandwidth_source}); median of {args.reps} after {args.warmup} warm-up")
     print(format_table(rows))
+    if args.suite == "remap":
+        from benchmarks.remap import launch_overhead
+
+        print("\n".join(launch_overhead(rows)))
     if args.json:
         header = {
             "suite": args.suite, "quick": args.quick, "device": device.describe(),

@@ -289,5 +289,40 @@ def reductions(quick: bool = False) -> list[Case]:
     return cases
 
 
+def remap(quick: bool = False) -> list[Case]:
+    """Flat remapping against the 3D mapping and PyTorch (benchmarks/remap.py, issue #13): a
+    4-deep batch of small matrix products and a 5-deep broadcast scale (one of them the issue's
+    degenerate (1000, 1000, 1, 1, 1)), each as today's 3D mapping, flattened whole
+    (`flatten_mode=all`), above its innermost two levels (`outer`), and whole with the sizes
+    compiled in (32-bit index, divisions by constants); the Jacobi 2D time loop at T steps and
+    at one step (its launch overhead)."""
+    from benchmarks.remap import BMM4, JACOBI_2D, JACOBI_2D_COLLAPSED, SCALE5
+
+    bmm = [(64, 50, 4, 4, 4)] if quick else [(1000, 1000, 4, 4, 4)]
+    scale = [(32, 30, 3, 4, 2), (100, 100, 1, 1, 1)] if quick else [
+        (256, 256, 8, 4, 4), (1000, 1000, 1, 1, 1)]
+    jacobi_t, jacobi_n = (10, 66) if quick else (100, 8192)
+    cases = []
+    for problem, shapes in ((BMM4, bmm), (SCALE5, scale)):
+        for shape in shapes:
+            sizes = sizes_of(problem, *shape)
+            spec = sized(**dict(sizes))
+            cases += [Case(Variant(f"{problem.name}_{name}", problem, pipeline, description), sizes)
+                      for name, pipeline, description in (
+                          ("3d", optimize(), "the 3D mapping (innermost three levels)"),
+                          ("flat_all", optimize(flatten=True), "one flat index, general sizes"),
+                          ("flat_outer", optimize(flatten=True, flatten_mode="outer"),
+                           "levels above the innermost two merged into z"),
+                          ("flat_all_spec", optimize(sizes=spec, flatten=True),
+                           "one flat index, sizes compiled in"))]
+    jacobi = [Variant("jacobi_2d", JACOBI_2D, optimize(),
+                      "the host time loop, 2T launches; rows parallel"),
+              Variant("jacobi_2d_collapse2", JACOBI_2D_COLLAPSED, optimize(),
+                      "the same with the sweeps collapse(2)")]
+    cases += [Case(v, sizes_of(JACOBI_2D, t, jacobi_n)) for t in (jacobi_t, 1) for v in jacobi]
+    return cases
+
+
 SUITES: dict[str, Callable[[bool], list[Case]]] = {"paper": paper, "tuning": tuning,
-                                                   "tiles": tiles, "reductions": reductions}
+                                                   "tiles": tiles, "reductions": reductions,
+                                                   "remap": remap}

@@ -6,6 +6,7 @@ table/JSON and the CLI. The GPU run itself is one test, skipped without CuPy and
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 import types
@@ -880,3 +881,86 @@ def test_the_matmul_row_compiles_in_parts_and_in_core():
     assert [a["name"] for a in function["parts"]["arrays"] if a.get("whole")] == ["B"]
     assert "parts" not in autogpu.compile(MATMUL, pipeline=MATMUL_PIPELINE) \
         .launch_description["functions"][0]
+
+
+# --- the remap suite (issue #13) ----------------------------------------------------------------
+
+
+def test_remap_suite_compares_flat_remapping_with_the_3d_mapping_at_the_issues_sizes():
+    from benchmarks.suites import remap
+
+    def names_at(cases, **sizes):
+        return [c.variant.name for c in cases if c.size_dict == sizes]
+
+    cases = remap()
+    variants = ["3d", "flat_all", "flat_outer", "flat_all_spec"]
+    assert names_at(cases, na=1000, nb=1000, ni=4, nj=4, nk=4) == [f"bmm4_{v}" for v in variants]
+    assert names_at(cases, n0=256, n1=256, n2=8, n3=4, n4=4) == [f"scale5_{v}" for v in variants]
+    assert names_at(cases, n0=1000, n1=1000, n2=1, n3=1, n4=1) == [
+        f"scale5_{v}" for v in variants]
+    jacobi = ["jacobi_2d", "jacobi_2d_collapse2"]
+    assert names_at(cases, tsteps=100, n=8192) == jacobi
+    assert names_at(cases, tsteps=1, n=8192) == jacobi
+    quick = remap(quick=True)
+    assert [c.variant.name for c in quick] == [c.variant.name for c in cases]
+    assert all(math.prod(q.size_dict.values()) < math.prod(f.size_dict.values())
+               for q, f in zip(quick, cases))
+
+
+def test_remap_references_and_peers_follow_the_c_loops():
+    from benchmarks.remap import BMM4, JACOBI_2D, SCALE5, numpy_peer
+
+    rng = np.random.default_rng(2)
+    for problem, sizes in ((BMM4, dict(na=3, nb=2, ni=4, nj=3, nk=5)),
+                           (SCALE5, dict(n0=2, n1=3, n2=2, n3=1, n4=3)),
+                           (JACOBI_2D, dict(tsteps=3, n=7))):
+        arrays = problem.inputs(sizes, rng)
+        reference = problem.reference(np, arrays, sizes)
+        numpy_peer(problem.name).bind(arrays, sizes)()
+        np.testing.assert_allclose(arrays[problem.output], reference, rtol=1e-6, atol=1e-6)
+    s = dict(na=3, nb=2, ni=4, nj=3, nk=5)
+    a, b = (RNG.uniform(size=k) for k in (3 * 2 * 4 * 5, 3 * 2 * 5 * 3))
+    loops = np.zeros(3 * 2 * 4 * 3)
+    for ia, ib, i, j in np.ndindex(3, 2, 4, 3):  # C[a][b][i][j] as the C loops index it
+        loops[((ia * 2 + ib) * 4 + i) * 3 + j] = sum(
+            a[((ia * 2 + ib) * 4 + i) * 5 + k] * b[((ia * 2 + ib) * 5 + k) * 3 + j]
+            for k in range(5))
+    np.testing.assert_allclose(BMM4.reference(np, {"A": a, "B": b}, s), loops)
+
+
+def test_remap_suite_runs_its_real_kernels_on_the_cpu_device():
+    from benchmarks.remap import BMM4, JACOBI_2D, JACOBI_2D_COLLAPSED, SCALE5
+    from benchmarks.suites import Variant, optimize
+
+    cases = [Case(Variant("bmm4_flat_all", BMM4, optimize(flatten=True), ""),
+                  sizes_of(BMM4, 5, 3, 4, 3, 2)),
+             Case(Variant("scale5_flat_outer", SCALE5,
+                          optimize(flatten=True, flatten_mode="outer"), ""),
+                  sizes_of(SCALE5, 3, 5, 1, 2, 3)),
+             Case(Variant("jacobi_2d", JACOBI_2D, optimize(), ""), sizes_of(JACOBI_2D, 3, 9)),
+             Case(Variant("jacobi_2d_collapse2", JACOBI_2D_COLLAPSED, optimize(), ""),
+                  sizes_of(JACOBI_2D, 3, 9))]
+    runner = Runner(CpuDevice(timer=FakeTimer(1.0)), warmup=0, reps=1, log=lambda s: None)
+    rows = runner.run(cases)
+    assert [(r.variant, r.status) for r in rows] == [
+        ("numpy (torch.matmul)", OK), ("bmm4_flat_all", OK),
+        ("numpy (torch.addcmul)", OK), ("scale5_flat_outer", OK),
+        ("numpy (torch eager loop)", OK), ("jacobi_2d", OK), ("jacobi_2d_collapse2", OK)], rows
+
+
+def test_launch_overhead_compares_t_steps_with_t_times_one():
+    from benchmarks.remap import launch_overhead
+    from benchmarks.report import Row
+
+    def row(variant, tsteps, ms, pycuda_ms=None, status=OK):
+        return Row("jacobi_2d", variant, "", {"tsteps": tsteps, "n": 64}, None, status=status,
+                   median_ms=ms, pycuda_ms=pycuda_ms)
+
+    rows = [row("jacobi_2d", 100, 110.0, 104.0), row("jacobi_2d", 1, 1.0, 1.0),
+            row("other", 100, 5.0), row("broken", 100, None, status=FAILED),
+            row("broken", 1, 1.0)]
+    assert launch_overhead(rows) == [
+        "jacobi_2d jacobi_2d n=64 (cupy): whole 110.000 ms, 100 x single 100.000 ms, launch "
+        "overhead 9.1 %",
+        "jacobi_2d jacobi_2d n=64 (pycuda): whole 104.000 ms, 100 x single 100.000 ms, launch "
+        "overhead 3.8 %"]

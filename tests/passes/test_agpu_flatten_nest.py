@@ -31,7 +31,11 @@ from xdsl.rewriter import InsertPoint
 from autogpu.diagnostics import CompileError
 from autogpu.dialects.agpu import ParallelForOp
 from autogpu.interpreters import run_function
-from autogpu.passes.agpu_flatten_nest import AgpuFlattenNestPass, _triangle_row
+from autogpu.passes.agpu_flatten_nest import (
+    AgpuFlattenNestPass,
+    _decompose_versioned,
+    _triangle_row,
+)
 from autogpu.passes.utils.typed_arith import TypedArith
 from autogpu.runtime.cpu_exec import CpuProgram
 from autogpu.target.launch import evaluate
@@ -327,3 +331,65 @@ def test_the_row_inverse_is_exact_in_cuda_too():
         out = np.zeros(2, np.int64)
         runner.run("rows", p, first, out)
         assert tuple(out) == _exact_row(p, first), (p, first)
+
+
+# ---------------------------------------------------------------------------------------------
+# The 32-bit version of a 64-bit flat index's decomposition, on both sides of 2^31
+# ---------------------------------------------------------------------------------------------
+def _decompose_function() -> ModuleOp:
+    """`split(L, total, n1, n2, out)`: out[0..2] = the indices of L over counts (total / (n1 *
+    n2), n1, n2), as a flat loop whose total is known at run time computes them."""
+    types = (i64, i64, i64, i64, MemRefType(i64, [-1]))
+    names = ("L", "total", "n1", "n2", "out")
+    block = Block(arg_types=types)
+    for arg, name in zip(block.args, names):
+        arg.name_hint = name
+    builder = Builder(InsertPoint.at_end(block))
+    flat, total, n1, n2, out = block.args
+    indices = _decompose_versioned(builder, flat, [total, n1, n2], total)
+    for k, value in enumerate(indices):
+        index = builder.insert(arith.ConstantOp.from_int_and_width(k, IndexType())).result
+        builder.insert(memref.StoreOp.get(value, out, [index]))
+    builder.insert(func.ReturnOp())
+    fn = func.FuncOp("split", (types, ()), Region(block))
+    fn.arg_attrs = ArrayAttr([DictionaryAttr({"agpu.name": StringAttr(n),
+                                              "agpu.ctype": StringAttr("long")})
+                              for n in names])
+    return ModuleOp([fn])
+
+
+def _split_cases() -> list[tuple[int, int, int, int]]:
+    """(L, total, n1, n2): the last indices of totals just at 2^31 (the 32-bit branch, whose
+    largest index is 2^31 - 1) and just above it and near 2^62 (the 64-bit branch)."""
+    cases = []
+    for n1, n2 in ((2, 2**15), (3, 5), (1, 7), (65537, 1)):
+        for total in (2**31 - 2**31 % (n1 * n2), 2**31 + n1 * n2, 2**62 - 2**62 % (n1 * n2)):
+            cases += [(flat, total, n1, n2) for flat in (0, 1, total // 2 + 3, total - 1)]
+    return cases
+
+
+def _expected_split(flat: int, n1: int, n2: int) -> tuple[int, int, int]:
+    q, last = divmod(flat, n2)
+    return q // n1, q % n1, last
+
+
+def test_the_32_bit_version_splits_exactly_on_both_sides_of_2_31():
+    module = _decompose_function()
+    for flat, total, n1, n2 in _split_cases():
+        out = np.zeros(3, np.int64)
+        run_function(module, "split", [flat, total, n1, n2, out])
+        assert tuple(out) == _expected_split(flat, n1, n2), (flat, total, n1, n2)
+
+
+def test_the_32_bit_version_splits_exactly_in_cuda_too():
+    from autogpu.api import run_pipeline
+    from autogpu.target.cuda_target import emit_cuda
+
+    program = emit_cuda(run_pipeline(_decompose_function(), "autogpu-vanilla"))
+    assert "(unsigned)" in program.source  # the 32-bit branch
+    assert "(unsigned long long)" in program.source  # the 64-bit one
+    runner = CpuProgram(program.source, program.launch, threads=1)
+    for flat, total, n1, n2 in _split_cases():
+        out = np.zeros(3, np.int64)
+        runner.run("split", flat, total, n1, n2, out)
+        assert tuple(out) == _expected_split(flat, n1, n2), (flat, total, n1, n2)

@@ -219,3 +219,43 @@ def test_time_loops_on_the_gpu_match_gcc(pipeline):
         program = cuda_of(source, pipeline)
         agree_with_gcc(CudaProgram(program.source, program.launch), source, function, cases,
                        compare=close)
+
+
+def test_timing_a_time_loop_launches_every_step_and_leaves_one_runs_result():
+    """`CudaProgram.time` (what the benchmarks' --pycuda rows and the Jacobi launch overhead
+    use) times the whole function: 2T launches per repetition, with and without the copies, the
+    outputs restored before each, so the arrays end up holding gcc's result of one call."""
+    if (why := _gpu_unavailable()) is not None:
+        pytest.skip(f"needs a CUDA GPU: {why}")
+    from lowered_differential import gcc_reference
+
+    from autogpu.runtime.cuda_exec import CudaProgram
+
+    program = cuda_of(JACOBI_1D, "autogpu-optimize")
+    runner = CudaProgram(program.source, program.launch, fmad=False)
+    counts: dict[str, int] = {}
+    for name, kernel in list(runner._kernels.items()):
+
+        class Counted:
+            def __init__(self, inner, name=name):
+                self.inner, self.name = inner, name
+
+            def __getattr__(self, attribute):
+                return getattr(self.inner, attribute)
+
+            def prepared_async_call(self, *args, **kw):
+                counts[self.name] = counts.get(self.name, 0) + 1
+                return self.inner.prepared_async_call(*args, **kw)
+
+        runner._kernels[name] = Counted(kernel)
+    tsteps, n, rng = 5, 1000, np.random.default_rng(3)
+    A, B = rng.uniform(-1, 1, n), rng.uniform(-1, 1, n)
+    expected = [tsteps, n, A.copy(), B.copy()]
+    gcc_reference(JACOBI_1D, "jacobi_1d")(*expected)
+    timing = runner.time("jacobi_1d", (tsteps, n, A, B), repetitions=3, warmup=1)
+    runs = (1 + 3) * 2 + 1  # kernel-only and with-copies samples, then the final run
+    assert counts == {"jacobi_1d_kernel0": runs * tsteps, "jacobi_1d_kernel1": runs * tsteps}
+    assert len(timing.kernel_samples_s) == 3
+    assert timing.with_copies_s is not None
+    np.testing.assert_allclose(A, expected[2], rtol=1e-12, atol=0)
+    np.testing.assert_allclose(B, expected[3], rtol=1e-12, atol=0)

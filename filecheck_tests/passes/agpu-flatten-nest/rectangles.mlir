@@ -31,11 +31,27 @@ func.func @two(%m: i32, %n: i32, %A: memref<?xf32>) {
 // CHECK:       %[[NC:.*]] = arith.maxsi %[[N64]], %[[Z]] : i64
 // CHECK:       %[[TOTAL:.*]] = arith.muli %[[MC]], %[[NC]] : i64
 // CHECK:       agpu.parallel_for %[[L:.*]] = %[[Z]] to %[[TOTAL]] step %[[ONE]] : i64 {
-// CHECK-NEXT:    %[[Q:.*]] = arith.divui %[[L]], %[[NC]] : i64
-// CHECK-NEXT:    %[[QN:.*]] = arith.muli %[[Q]], %[[NC]] {{.*}}: i64
-// CHECK-NEXT:    %[[R:.*]] = arith.subi %[[L]], %[[QN]] {{.*}}: i64
-// CHECK-NEXT:    %[[I:.*]] = arith.trunci %[[Q]] : i64 to i32
-// CHECK-NEXT:    %[[J:.*]] = arith.trunci %[[R]] : i64 to i32
+// The total is known at run time only: 32-bit division where it is at most 2^31 (a branch
+// uniform over the grid), 64-bit division otherwise.
+// CHECK-NEXT:    %[[LIMIT:.*]] = arith.constant 2147483648 : i64
+// CHECK-NEXT:    %[[FITS:.*]] = arith.cmpi sle, %[[TOTAL]], %[[LIMIT]] : i64
+// CHECK-NEXT:    %[[QW:.*]], %[[RW:.*]] = scf.if %[[FITS]] -> (i64, i64) {
+// CHECK-NEXT:      %[[NC32:.*]] = arith.trunci %[[NC]] : i64 to i32
+// CHECK-NEXT:      %[[L32:.*]] = arith.trunci %[[L]] : i64 to i32
+// CHECK-NEXT:      %[[Q32:.*]] = arith.divui %[[L32]], %[[NC32]] : i32
+// CHECK-NEXT:      %[[QN32:.*]] = arith.muli %[[Q32]], %[[NC32]] {{.*}}: i32
+// CHECK-NEXT:      %[[R32:.*]] = arith.subi %[[L32]], %[[QN32]] {{.*}}: i32
+// CHECK-NEXT:      %[[QX:.*]] = arith.extui %[[Q32]] : i32 to i64
+// CHECK-NEXT:      %[[RX:.*]] = arith.extui %[[R32]] : i32 to i64
+// CHECK-NEXT:      scf.yield %[[QX]], %[[RX]] : i64, i64
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      %[[Q:.*]] = arith.divui %[[L]], %[[NC]] : i64
+// CHECK-NEXT:      %[[QN:.*]] = arith.muli %[[Q]], %[[NC]] {{.*}}: i64
+// CHECK-NEXT:      %[[R:.*]] = arith.subi %[[L]], %[[QN]] {{.*}}: i64
+// CHECK-NEXT:      scf.yield %[[Q]], %[[R]] : i64, i64
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[I:.*]] = arith.trunci %[[QW]] : i64 to i32
+// CHECK-NEXT:    %[[J:.*]] = arith.trunci %[[RW]] : i64 to i32
 // CHECK-NEXT:    %[[T:.*]] = arith.muli %[[I]], %n : i32
 // CHECK-NEXT:    arith.addi %[[T]], %[[J]] : i32
 // CHECK-NOT:     agpu.parallel_for
@@ -125,7 +141,11 @@ func.func @five(%a: i32, %b: i32, %c: i32, %d: i32, %e: i32, %A: memref<?xf32>) 
 // CHECK-NEXT:  %[[KC:.*]] = arith.ceildivsi %[[POS]], %[[TWO]] : i64
 // CHECK:       %[[TOTAL:flat_total]] = arith.muli %{{.*}}, %{{.*}} : i64
 // CHECK-NEXT:  agpu.parallel_for %[[L:.*]] = %{{.*}} to %[[TOTAL]] step %{{.*}} : i64 {
-// CHECK-COUNT-4: arith.divui
+// CHECK:         scf.if %{{.*}} -> (i64, i64, i64, i64, i64) {
+// CHECK-COUNT-4: arith.divui %{{.*}} : i32
+// CHECK-NOT:     arith.divui
+// CHECK:         } else {
+// CHECK-COUNT-4: arith.divui %{{.*}} : i64
 // CHECK-NOT:     arith.divui
 // CHECK:         %[[K2:.*]] = arith.muli %{{.*}}, %c2 overflow<nsw> : i32
 // CHECK-NEXT:    %[[K:.*]] = arith.addi %c3, %[[K2]] overflow<nsw> : i32
