@@ -36,6 +36,7 @@ from autogpu.passes.convert_agpu_to_gpu import ConvertAgpuToGpuPass
 from autogpu.passes.gpu_cache_shared import GpuCacheSharedPass
 from autogpu.passes.gpu_infer_nsw import GpuInferNswPass
 from autogpu.passes.gpu_optimize_guards import GpuOptimizeGuardsPass
+from autogpu.passes.gpu_vectorize import GpuVectorizePass
 from autogpu.passes.options import (
     METADATA_KEY,
     DeclaredOptionsPass,
@@ -239,6 +240,7 @@ OPTIMIZE_STAGES = (
     Stage(AgpuUnrollSerialPass, "unroll_", names={"factor": "unroll_serial",
                                                   "full_unroll_limit": "full_unroll_limit"}),
     Stage(GpuOptimizeGuardsPass),
+    Stage(GpuVectorizePass, "vector_"),
     *CLEANUP,
 )
 """The paper's order. Caching and serial unrolling run on the lowered kernel: caching needs the
@@ -257,6 +259,12 @@ OPTIMIZE_DIFFERS = {
     "unroll_serial": Differs(
         "serial loops stay rolled unless asked (the paper's mm_1 and mm_2); the pass alone "
         "unrolls by 4", default=1),
+    "unroll_distribution": Differs(
+        "the paper's cyclic replicas; blocked ones pay with register tiles of both operands "
+        "(autogpu-tiled)", tuning=None),
+    "vector_width": Differs(
+        "the paper's kernels read scalars; vector reads pay for the contiguous fragments of "
+        "blocked register tiles (autogpu-tiled)", default=0, tuning=None),
 }
 
 AutogpuOptimizePipeline = pipeline_class(
