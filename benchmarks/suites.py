@@ -203,6 +203,8 @@ MM_TILED = (
      "+ transposed tile rows padded by 4"),
     ("mm_tiled_blocked_v4c4p4", dict(bk=16, **BLOCKED, **VECTORS, cache_pad=4),
      "blocked, vectors, padded, one block per SM"),
+    ("mm_tiled_blocked_v4c4p2_mb2", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS, cache_pad=2),
+     "transposed tile rows padded by 2 (its fragment reads then float4 where aligned)"),
 )
 #: The same for general sizes (not compiled in), the case full-tile versioning is for.
 MM_GENERAL = (

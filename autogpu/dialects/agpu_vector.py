@@ -4,8 +4,9 @@
 `mem[i + width - 1]` in one access, and `agpu.vector_store %a, %b, %c, %d, %mem[%i]` writes
 them: CUDA's `float4`/`float2`/`double2`/`int4`/`int2` accesses, one LDS.128/LDG.128/STS.128
 instead of four scalar ones. The op promises what the hardware needs: the element address of
-`mem[i]` is a multiple of `width` elements' bytes (the pass that makes one proves it, or tests
-it at run time and keeps a scalar fallback). The values are separate scalar results and
+`mem[i]` is a multiple of `width` elements' bytes (the pass that makes one proves it), unless
+the load is `checked`: then the address is tested at run time and a misaligned one read
+element by element (the scalar fallback). The values are separate scalar results and
 operands, not a vector type, so every other pass and the `cuda` target see ordinary scalars.
 """
 
@@ -13,12 +14,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import Float32Type, Float64Type, IndexType, IntegerType, MemRefType
+from xdsl.dialects.builtin import (
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    UnitAttr,
+)
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
     operand_def,
+    opt_prop_def,
     traits_def,
     var_operand_def,
     var_result_def,
@@ -54,6 +63,11 @@ def vector_type(element: Attribute, width: int) -> str | None:
     return None if key is None else VECTOR_TYPES.get((key, width))
 
 
+def vector_bytes(element: Attribute, width: int) -> int:
+    """Bytes of one access of `width` elements of `element` (a supported vector type)."""
+    return width * (8 if element_key(element) == "f64" else 4)
+
+
 def _verify_access(name: str, memref: SSAValue, values: Sequence[Attribute]) -> None:
     type = memref.type
     assert isinstance(type, MemRefType)
@@ -81,13 +95,17 @@ class VectorLoadOp(IRDLOperation):
     memref = operand_def(MemRefType)
     index = operand_def(IndexType)
     values = var_result_def()
+    checked = opt_prop_def(UnitAttr)
+    """The alignment is tested at run time: a misaligned address reads the elements one by
+    one (global memory, whose alignment depends on the caller's pointer)."""
 
     traits = traits_def(MemoryReadEffect())
 
-    def __init__(self, memref: SSAValue, index: SSAValue, width: int):
+    def __init__(self, memref: SSAValue, index: SSAValue, width: int, checked: bool = False):
         type = memref.type
         assert isinstance(type, MemRefType)
-        super().__init__(operands=[memref, index], result_types=[[type.element_type] * width])
+        super().__init__(operands=[memref, index], result_types=[[type.element_type] * width],
+                         properties={"checked": UnitAttr()} if checked else {})
 
     def verify_(self) -> None:
         _verify_access(self.name, self.memref, [v.type for v in self.values])

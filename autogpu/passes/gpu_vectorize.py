@@ -1,4 +1,4 @@
-"""`gpu-vectorize`: neighbouring scalar accesses of a `__shared__` array as one vector access.
+"""`gpu-vectorize`: neighbouring scalar accesses of an array as one vector access.
 
 A register tile reads, per step of its serial loop, the thread's fragment of each operand from
 shared memory: with a blocked distribution and the tile laid out for its readers
@@ -15,10 +15,11 @@ Legality: the accesses of a group lie in one block with no write of the array (n
 a call, an op with unknown effects) between the first and the last, so reading (or writing)
 them together at the first (last) one changes nothing. Alignment is proven, not assumed: the
 index's polynomial (`analysis/polynomial.py`) minus its constant must have every coefficient a
-multiple of `width`, the constant a multiple of `width`, and the array is declared
-`__align__(width * bytes)` (`agpu.align` on its `memref.alloca`). Accesses of global memory
-stay scalar: their alignment depends on the caller's pointer, and the copies that read it are
-coalesced already.
+multiple of `width` (else of a narrower width: the rows of a padded tile), the constant a
+multiple of it, and the array is declared `__align__(width * bytes)` (`agpu.align` on its
+`memref.alloca`). Loads of global memory are grouped the same way, but their alignment
+depends on the caller's pointer: their `agpu.vector_load` is `checked` (the address tested at
+run time, a misaligned one read element by element). Stores to global memory stay scalar.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from itertools import pairwise
 from xdsl.context import Context
 from xdsl.dialects import arith, gpu, memref
 from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, i64
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
 
@@ -55,6 +56,14 @@ def _shared_alloca(array: SSAValue) -> memref.AllocaOp | None:
     return owner
 
 
+def _global_array(op: memref.LoadOp | memref.StoreOp) -> bool:
+    """A load of a rank-1 array parameter of the kernel (global memory)."""
+    type = op.memref.type
+    return (isinstance(op, memref.LoadOp) and isinstance(op.memref, BlockArgument)
+            and isinstance(op.memref.owner.parent_op(), gpu.FuncOp)
+            and isinstance(type, MemRefType) and len(type.get_shape()) == 1)
+
+
 def _separates(op: Operation, array: SSAValue) -> bool:
     """Whether `op` may write `array` or synchronise: no access moves across it."""
     if isinstance(op, memref.LoadOp | VectorLoadOp):
@@ -74,30 +83,36 @@ class _Candidate:
 class _BlockVectorizer:
     """Groups the accesses of one block and rewrites the vectorizable ones."""
 
-    def __init__(self, polys: PolynomialAnalysis, width: int):
+    def __init__(self, polys: PolynomialAnalysis, width: int, global_loads: bool):
         self.polys = polys
         self.width = width
+        self.global_loads = global_loads
         self.aligned: dict[memref.AllocaOp, int] = {}
 
     def run(self, block: Block) -> None:
         ops = list(block.ops)
-        # (array, load or store, non-constant part of the index) -> accesses, in order
-        groups: dict[tuple[SSAValue, bool, object], list[_Candidate]] = defaultdict(list)
+        # (array, load or store, non-constant part of the index, width) -> accesses, in order
+        groups: dict[tuple[SSAValue, bool, object, int], list[_Candidate]] = defaultdict(list)
         for position, op in enumerate(ops):
             if not isinstance(op, memref.LoadOp | memref.StoreOp):
                 continue
-            if _shared_alloca(op.memref) is None or (width := self._width(op.memref)) is None:
+            shared = _shared_alloca(op.memref) is not None
+            if not (shared or (self.global_loads and _global_array(op))):
+                continue
+            if (width := self._width(op.memref)) is None:
                 continue
             poly = self.polys.index_poly(op.indices[0])
             constant = poly.constant
             variable = poly.minus(type(poly).constant_of(poly.type, constant))
-            if any(poly.signed(m) % width for m in variable.terms):
-                continue  # not provably a multiple of the width
-            key = (op.memref, isinstance(op, memref.LoadOp), variable.key)
+            while shared and width >= 2 and any(poly.signed(m) % width for m in variable.terms):
+                width //= 2  # a multiple of a narrower vector, perhaps (padded rows)
+            if width < 2:
+                continue  # not provably a multiple of any width
+            key = (op.memref, isinstance(op, memref.LoadOp), variable.key, width)
             groups[key].append(_Candidate(op, position, constant))
-        for (array, is_load, _), members in groups.items():
+        for (array, is_load, _, width), members in groups.items():
             for run in self._runs(ops, array, is_load, members):
-                self._vectorize(array, is_load, run)
+                self._vectorize(array, is_load, run, width)
 
     @staticmethod
     def _runs(ops: list[Operation], array: SSAValue, is_load: bool,
@@ -128,25 +143,30 @@ class _BlockVectorizer:
         width = min(self.width, 16 // element_bytes(array))
         return width if width >= 2 and vector_type(type.element_type, width) else None
 
-    def _vectorize(self, array: SSAValue, is_load: bool, members: Sequence[_Candidate]) -> None:
-        width = self._width(array)
-        assert width is not None
+    def _vectorize(self, array: SSAValue, is_load: bool, members: Sequence[_Candidate],
+                   width: int) -> None:
         by_offset: dict[int, _Candidate] = {}
         for member in members:
             by_offset.setdefault(member.offset, member)
+        shared = _shared_alloca(array) is not None
         done = False
+        taken: set[int] = set()
         for start in sorted(by_offset):
-            if start % width or any(start + q not in by_offset for q in range(width)):
+            if shared and start % width:
+                continue  # proven alignment: at multiples of the width only
+            wanted = [start + q for q in range(width)]
+            if any(o not in by_offset or o in taken for o in wanted):
                 continue
-            lanes = [by_offset[start + q] for q in range(width)]
+            taken.update(wanted)
+            lanes = [by_offset[o] for o in wanted]
             if is_load:
-                self._load(array, lanes, width)
+                self._load(array, lanes, width, checked=not shared)
             else:
                 if len({id(c.access) for c in lanes}) != width:
                     continue
                 self._store(array, lanes)
             done = True
-        if done:
+        if done and shared:
             alloca = _shared_alloca(array)
             assert alloca is not None
             bytes = width * element_bytes(array)
@@ -166,11 +186,12 @@ class _BlockVectorizer:
         Rewriter.insert_op([shift, add], InsertPoint.before(point))
         return add.result
 
-    def _load(self, array: SSAValue, lanes: list[_Candidate], width: int) -> None:
+    def _load(self, array: SSAValue, lanes: list[_Candidate], width: int,
+              checked: bool) -> None:
         first = min(lanes, key=lambda c: c.position)
         point = first.access
         index = self._index_at(first, lanes[0].offset, point)
-        vector = VectorLoadOp(array, index, width)
+        vector = VectorLoadOp(array, index, width, checked)
         Rewriter.insert_op(vector, InsertPoint.before(point))
         for lane, value in zip(lanes, vector.values):
             load = lane.access
@@ -206,13 +227,18 @@ class GpuVectorizePass(DeclaredOptionsPass):
         4, doc="Elements per vector access: 4 (float4, int4; double2 for 8-byte elements), 2 "
         "(float2, double2, int2), or 0: none.", check=one_of_ints(0, 2, 4), tuning="[0, 2, 4]")
 
+    global_loads: bool = option(
+        True, doc="Also read neighbouring elements of a kernel's array parameters as one "
+        "vector, its alignment tested at run time (a misaligned address reads element by "
+        "element): the whole-tile copies' LDG.128.")
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.width == 0:
             return
         for kernel in op.walk():
             if not isinstance(kernel, gpu.FuncOp):
                 continue
-            vectorizer = _BlockVectorizer(PolynomialAnalysis(), self.width)
+            vectorizer = _BlockVectorizer(PolynomialAnalysis(), self.width, self.global_loads)
             blocks = [block for inner in kernel.walk() for region in inner.regions
                       for block in region.blocks]
             for block in blocks:

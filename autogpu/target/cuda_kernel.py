@@ -20,7 +20,13 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from autogpu.diagnostics import CompileError, location_of
 from autogpu.dialects.agpu_combine import ShuffleDownOp, ThreadFenceOp
 from autogpu.dialects.agpu_sync import AtomicUpdateOp, CriticalOp
-from autogpu.dialects.agpu_vector import ALIGN_ATTR, VectorLoadOp, VectorStoreOp, vector_type
+from autogpu.dialects.agpu_vector import (
+    ALIGN_ATTR,
+    VectorLoadOp,
+    VectorStoreOp,
+    vector_bytes,
+    vector_type,
+)
 from autogpu.dialects.signature import CParameter, CSignature, resolve
 from autogpu.target.c_expr import Binary, Call, Expr, Index, IntLiteral, Name
 from autogpu.target.c_names import RESERVED, Scopes
@@ -417,11 +423,24 @@ class KernelEmitter(Synchronization, ControlFlow):
 
     def vector_load(self, op: VectorLoadOp) -> None:
         """`const float4 v = *reinterpret_cast<const float4 *>(&mem[i]);`, its results `v.x`,
-        `v.y`, ... (one LDS.128/LDG.128 where four scalar loads were)."""
+        `v.y`, ... (one LDS.128/LDG.128 where four scalar loads were); `checked`: through
+        `const float *v_at = &mem[i];`, read as a vector where `v_at` is aligned, else as
+        `make_float4(v_at[0], ..., v_at[3])`."""
         vector, address = self.vector_address(op)
         name = self.scopes.declare(op.values[0].name_hint or "vec")
-        self.line(f"const {vector} {name} = *reinterpret_cast<const {vector} *>({address});")
         element = self.memories[op.memref].element
+        if op.checked is not None:  # aligned: one access; else element by element
+            type = op.memref.type
+            assert isinstance(type, MemRefType)
+            size = vector_bytes(type.element_type, len(op.values))
+            pointer = self.scopes.declare(f"{name}_at")
+            self.line(f"const {element} *{pointer} = {address};")
+            scalars = ", ".join(f"{pointer}[{q}]" for q in range(len(op.values)))
+            self.line(f"const {vector} {name} = reinterpret_cast<unsigned long long>({pointer}) "
+                      f"% {size} == 0 ? *reinterpret_cast<const {vector} *>({pointer}) : "
+                      f"make_{vector}({scalars});")
+        else:
+            self.line(f"const {vector} {name} = *reinterpret_cast<const {vector} *>({address});")
         for value, lane in zip(op.values, "xyzw"):
             self.exprs[value] = Name(f"{name}.{lane}", element)
 

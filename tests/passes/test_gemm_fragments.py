@@ -9,7 +9,12 @@ nvcc compiles every kernel."""
 from __future__ import annotations
 
 import functools
+import os
 import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from guard_page_emulation import run_guarded
@@ -120,3 +125,69 @@ def test_nvcc_compiles():
         text = re.sub(r"\b(\w+_kernel\d*)\(", rf"\1_case{k}(", text)
         units.append(f"namespace case{k} {{\n{text}\n}}")
     assert_compiles_with_nvcc("\n".join(units))
+
+
+def misaligned(array):
+    """`array`'s values in a buffer one element past a 16-byte boundary (a view, not a copy):
+    every vector access of it is misaligned unless its index is too."""
+    import numpy as np
+
+    buffer = np.empty(array.size + 8, array.dtype)
+    shift = (-buffer.ctypes.data % 16) // array.itemsize + 1
+    view = buffer[shift:shift + array.size]
+    view[...] = array
+    assert view.ctypes.data % 16 == array.itemsize
+    return view
+
+
+ALIGNMENT_TRAP = ("-fsanitize=alignment", "-fsanitize-undefined-trap-on-error")
+"""An access through a misaligned `float4 *` (a fault on a GPU) traps the CPU emulation."""
+
+
+def run_misaligned(source: str, launch, shape: tuple[int, int, int]) -> None:
+    """Runs matmul.c's kernel `source` on the CPU emulation, every array one element off a
+    16-byte boundary, and compares with gcc's serial build."""
+    from lowered_differential import gcc_reference, parsed_c
+
+    from autogpu.testing import assert_same_outputs, copy_args, random_args
+
+    cpu = CpuProgram(source, launch, threads=1, thread_order="random", extra_flags=ALIGNMENT_TRAP)
+    args = random_args(parsed_c(COLUMN_MAJOR), colmajor(*shape), 3, function="matmul")
+    expected = copy_args(args)
+    actual = [misaligned(a) if hasattr(a, "ctypes") else a for a in args]
+    gcc_reference(COLUMN_MAJOR, "matmul")(*expected)
+    cpu.run("matmul", *actual)
+    assert_same_outputs(actual, expected)
+
+
+@pytest.mark.parametrize("shape", [(32, 48, 16), (33, 31, 9)], ids=["whole", "ragged"])
+def test_misaligned_base_pointers_take_the_scalar_fallback(shape):
+    """The copies' global vector loads test their address at run time: with every array one
+    element off a 16-byte boundary, the kernel reads element by element and still matches gcc,
+    no access going through a misaligned vector (which would trap here, as it faults on a
+    GPU)."""
+    program = emit_cuda(transformed(COLUMN_MAJOR, tiled()))
+    assert "% 16 == 0 ?" in program.source  # the run-time test is there
+    run_misaligned(program.source, program.launch, shape)
+
+
+def test_an_unchecked_misaligned_vector_traps(tmp_path):
+    """The control of the test above: the same kernel without the run-time test traps (in a
+    child process) on the misaligned arrays."""
+    program = emit_cuda(transformed(COLUMN_MAJOR, tiled()))
+    unchecked = re.sub(r"reinterpret_cast<unsigned long long>\((\w+)\) % 16 == 0", "true",
+                       program.source)
+    assert unchecked != program.source
+    (tmp_path / "k.cu").write_text(unchecked)
+    child = (
+        "import sys, pathlib; sys.path[:0] = [sys.argv[2]];"
+        "from test_gemm_fragments import *;"
+        "program = emit_cuda(transformed(COLUMN_MAJOR, tiled()));"
+        "run_misaligned(pathlib.Path(sys.argv[1]).read_text(), program.launch, (32, 48, 16))"
+    )
+    here = str(Path(__file__).parent)
+    result = subprocess.run([sys.executable, "-c", child, str(tmp_path / "k.cu"), here],
+                            capture_output=True, text=True, check=False,
+                            env={**os.environ, "PYTHONPATH": f"{Path(here).parent}"
+                                 f"{os.pathsep}{os.environ.get('PYTHONPATH', '')}"})
+    assert result.returncode == -signal.SIGILL, result.stdout + result.stderr  # the trap
