@@ -83,7 +83,7 @@ class AgpuUnrollParallelPass(DeclaredOptionsPass):
         "cyclic", doc="How a thread's replicas spread over the loop: cyclic (t + r * threads, "
         "neighbouring threads read neighbouring elements) or blocked (t * factor + r, a "
         "thread's own elements are neighbours: contiguous register fragments).",
-        check=one_of(*DISTRIBUTIONS), tuning="['cyclic', 'blocked']")
+        check=one_of(*DISTRIBUTIONS))
 
     def factors(self) -> dict[DimensionEnum, int]:
         given = {DimensionEnum.X: self.x, DimensionEnum.Y: self.y, DimensionEnum.Z: self.z}

@@ -186,12 +186,12 @@ class GpuCacheSharedPass(DeclaredOptionsPass):
         1, doc="Consecutive elements each thread copies in a whole tile (1, 2 or 4), where the "
         "tile's fastest dimension is the same in the array and in shared memory and its extent "
         "and the tile divide by them: neighbouring accesses that gpu-vectorize makes one "
-        "vector access.", check=one_of_ints(1, 2, 4), tuning="[1, 4]")
+        "vector access.", check=one_of_ints(1, 2, 4))
 
     pad: int = option(
         0, doc="Elements added to the row of a tile stored transposed (a multiple of 4 keeps "
         "its rows aligned for vector reads): the copy's stores of one warp, which walk a "
-        "column, then spread over more banks.", check=at_least(0), tuning="[0, 4]")
+        "column, then spread over more banks.", check=at_least(0))
 
     remarks: bool = option(
         False, doc="Print what was cached, and why the other arrays were not, on stderr.")
