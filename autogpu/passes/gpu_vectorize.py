@@ -148,6 +148,8 @@ class _BlockVectorizer:
         by_offset: dict[int, _Candidate] = {}
         for member in members:
             by_offset.setdefault(member.offset, member)
+        if not is_load and len(by_offset) != len(members):
+            return  # an element stored twice: moving one store past the other changes it
         shared = _shared_alloca(array) is not None
         done = False
         taken: set[int] = set()

@@ -622,8 +622,18 @@ def _shape(group: Group) -> None:
     def along_x(d: int) -> bool:
         return any(v.thread_dim == DimensionEnum.X for v in group.movers(d))
 
-    def replicas_only(d: int) -> bool:  # the replicas of a blocked thread walk it alone
-        return not group.movers(d) and len({delta.get(d, 0) for delta in group.deltas}) > 1
+    def replicas_only(d: int) -> bool:
+        """The replicas of a blocked thread walk `d` alone: no variable moves it, and the
+        threads of some dimension continue where its extent ends (`t * U + u`), unlike
+        replicas of a dimension without threads (1D blocks' y replicas, the paper's)."""
+        if group.movers(d) or len({delta.get(d, 0) for delta in group.deltas}) < 2:
+            return False
+        run = group.dims[d].stride.scaled(max(group.dims[d].extent, 1)).key
+        return any(
+            any(v.thread_dim is not None for v in group.movers(e))
+            and group.dims[e].stride.key == run
+            for e in range(len(group.dims)) if e != d
+        )
 
     def thread_axis(d: int) -> int:
         dims = {v.thread_dim for v in group.movers(d)} - {None}

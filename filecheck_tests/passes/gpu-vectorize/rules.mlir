@@ -119,3 +119,31 @@ builtin.module attributes {gpu.container_module} {
 // CHECK-NEXT:  %[[B:.*]] = memref.load %g[%{{.*}}] : memref<?xf64>
 // CHECK-NEXT:  "agpu.vector_store"(%[[A]], %[[B]], %[[SH]], %[[F]]) : (f64, f64, memref<64xf64, 3 : i32>, index) -> ()
 // CHECK-NOT:   memref.store
+
+// -----
+
+// An element stored twice in the run: the stores stay as they are (moving the first past the
+// second would change the element's final value).
+builtin.module attributes {gpu.container_module} {
+  "gpu.module"() <{sym_name = "kernels"}> ({
+    "gpu.func"() <{function_type = (f64, f64) -> (), kernel}> ({
+    ^bb0(%x: f64, %y: f64):
+      %sh = memref.alloca() : memref<64xf64, 3 : i32>
+      %tx = "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %f = arith.muli %tx, %c2 : index
+      %f1 = arith.addi %f, %c1 : index
+      memref.store %x, %sh[%f] : memref<64xf64, 3 : i32>
+      memref.store %y, %sh[%f] : memref<64xf64, 3 : i32>
+      memref.store %y, %sh[%f1] : memref<64xf64, 3 : i32>
+      "gpu.return"() : () -> ()
+    }) {sym_name = "k"} : () -> ()
+  }) : () -> ()
+}
+
+// CHECK-LABEL: ^bb0(%x: f64, %y: f64):
+// CHECK:       memref.store %x, %sh[%f]
+// CHECK-NEXT:  memref.store %y, %sh[%f]
+// CHECK-NEXT:  memref.store %y, %sh[%f1]
+// CHECK-NOT:   agpu.vector_store
