@@ -170,6 +170,11 @@ def tiled(**options: object) -> str:
     return pipeline_spec("autogpu-tiled", options)
 
 
+#: The fragment options of issue #14's third step: each thread's replicas consecutive, and
+#: the vector accesses that makes possible (fragment reads, whole-tile copies).
+BLOCKED = dict(unroll_distribution="blocked")
+VECTORS = dict(vector_width=4, cache_copy_width=4)
+
 #: autogpu-tiled configurations (block_size x block_y threads, tm x tn per thread, bk deep):
 #: name, options, description. Whole tiles are versioned by default (cache_full_tiles):
 #: `_guarded` rows are the first step's kernels, every tile tested element by element.
@@ -187,6 +192,19 @@ MM_TILED = (
      "block tile 128x64x8: 32x8 threads of 4x8"),
     ("mm_tiled_64x64x16", dict(block_size=16, block_y=8, tm=4, tn=8, bk=16),
      "block tile 64x64x16: 16x8 threads of 4x8"),
+    # issue #14, third step: blocked replicas, tiles laid out for their readers, vectors
+    ("mm_tiled_blocked_mb2", dict(bk=16, min_blocks=2, **BLOCKED),
+     "128x128x16, two blocks per SM, blocked replicas (contiguous fragments)"),
+    ("mm_tiled_blocked_v4_mb2", dict(bk=16, min_blocks=2, **BLOCKED, vector_width=4),
+     "+ float4 fragment reads"),
+    ("mm_tiled_blocked_v4c4_mb2", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS),
+     "+ float4 whole-tile copies"),
+    ("mm_tiled_blocked_v4c4p4_mb2", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS, cache_pad=4),
+     "+ transposed tile rows padded by 4"),
+    ("mm_tiled_blocked_v4c4p4", dict(bk=16, **BLOCKED, **VECTORS, cache_pad=4),
+     "blocked, vectors, padded, one block per SM"),
+    ("mm_tiled_blocked_v4c4p2_mb2", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS, cache_pad=2),
+     "transposed tile rows padded by 2 (its fragment reads then float4 where aligned)"),
 )
 #: The same for general sizes (not compiled in), the case full-tile versioning is for.
 MM_GENERAL = (
@@ -197,6 +215,9 @@ MM_GENERAL = (
     ("mm_general_128x128x16_mb2", dict(bk=16, min_blocks=2), "128x128x16, two blocks per SM"),
     ("mm_general_128x64x8", dict(block_size=32, block_y=8, tm=4, tn=8),
      "128x64x8 (32x8 threads of 4x8)"),
+    ("mm_general_blocked_v4c4p4_mb2", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS,
+                                           cache_pad=4),
+     "128x128x16, two blocks per SM, blocked replicas, float4 reads and copies, padded"),
 )
 DMM_GENERAL = (
     ("dmm_tiled_general_guarded", dict(cache_full_tiles=False), "128x128x8, guarded tiles"),
@@ -206,6 +227,11 @@ DMM_GENERAL = (
      "64x64x8, two blocks per SM"),
     ("dmm_general_128x64x8_mb2", dict(block_size=32, block_y=8, tm=4, tn=8, min_blocks=2),
      "128x64x8 (32x8 threads of 4x8), two blocks per SM"),
+    ("dmm_general_128x64x8_blocked_mb2", dict(block_size=32, block_y=8, tm=4, tn=8,
+                                              min_blocks=2, **BLOCKED, **VECTORS, cache_pad=4),
+     "128x64x8, two blocks per SM, blocked replicas, double2 reads and copies, padded"),
+    ("dmm_general_64x64x8_blocked", dict(tm=4, tn=4, **BLOCKED, **VECTORS, cache_pad=4),
+     "64x64x8 (16x16 threads of 4x4), blocked replicas, double2 reads and copies, padded"),
 )
 
 

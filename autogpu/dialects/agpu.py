@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     Signedness,
     SignlessIntegerConstraint,
+    StringAttr,
     i64,
 )
 from xdsl.dialects.gpu import DimensionAttr, DimensionEnum
@@ -166,6 +167,10 @@ class YieldOp(IRDLOperation):
         super().__init__()
 
 
+DISTRIBUTIONS = ("cyclic", "blocked")
+"""The ways a thread's replicas spread over a parallel loop (`ParallelForOp.distribution`)."""
+
+
 @irdl_op_definition
 class ParallelForOp(IRDLOperation):
     """A loop whose iterations are independent (`#pragma omp parallel for`).
@@ -191,6 +196,10 @@ class ParallelForOp(IRDLOperation):
     indexing = prop_def(IndexingAttr, default_value=IndexingAttr(Indexing.SPARSE))
     unroll = prop_def(IntegerAttr, default_value=IntegerAttr(1, i64))
     mapping = opt_prop_def(DimensionAttr)
+    distribution = opt_prop_def(StringAttr)
+    """How a thread's `unroll` replicas spread over the iterations: absent or "cyclic" (replica
+    r of thread t runs t + r * threads, the paper's), or "blocked" (t * unroll + r: a thread's
+    replicas are neighbours, so its reads of a tile are contiguous and can be vector loads)."""
 
     body = region_def("single_block")
 
@@ -209,6 +218,7 @@ class ParallelForOp(IRDLOperation):
         indexing: Indexing = Indexing.SPARSE,
         unroll: int = 1,
         mapping: DimensionEnum | None = None,
+        distribution: str | None = None,
     ):
         if isinstance(body, Block):
             body = Region(body)
@@ -223,12 +233,19 @@ class ParallelForOp(IRDLOperation):
                 "indexing": IndexingAttr(indexing),
                 "unroll": IntegerAttr(unroll, i64),
                 **({"mapping": DimensionAttr(mapping)} if mapping is not None else {}),
+                **({"distribution": StringAttr(distribution)}
+                   if distribution is not None else {}),
             },
         )
 
     @property
     def induction_var(self):
         return self.body.block.args[0]
+
+    @property
+    def blocked(self) -> bool:
+        """A thread's replicas are consecutive iterations (`distribution blocked`)."""
+        return self.distribution is not None and self.distribution.data == "blocked"
 
     @property
     def reduction_list(self) -> list[tuple[ReductionKind, SSAValue]]:
@@ -263,6 +280,11 @@ class ParallelForOp(IRDLOperation):
         if self.unroll.value.data < 1:
             raise VerifyException(
                 f"agpu.parallel_for unroll factor must be at least 1, got {self.unroll.value.data}"
+            )
+        if self.distribution is not None and self.distribution.data not in DISTRIBUTIONS:
+            raise VerifyException(
+                f"agpu.parallel_for distribution must be one of {', '.join(DISTRIBUTIONS)}, "
+                f"got '{self.distribution.data}'"
             )
         if len(self.reductions.data) != len(self.reduction_vars):
             raise VerifyException(
@@ -337,6 +359,8 @@ def _print_parallel_for(op: ParallelForOp, printer: Printer) -> None:
         printer.print_string(f" unroll {op.unroll.value.data}")
     if op.mapping is not None:
         printer.print_string(f" mapping {op.mapping.data.value}")
+    if op.distribution is not None and op.distribution.data != "cyclic":
+        printer.print_string(f" distribution {op.distribution.data}")
     if op.reduction_vars:
         printer.print_string(" reduction(")
 
@@ -375,6 +399,7 @@ def _parse_parallel_for(parser: Parser) -> ParallelForOp:
     indexing = Indexing.SPARSE
     unroll = 1
     mapping: DimensionEnum | None = None
+    distribution: str | None = None
     reductions: list[tuple[ReductionKind, SSAValue]] = []
     sections: list[tuple[SSAValue, SSAValue]] = []
     while True:
@@ -384,6 +409,8 @@ def _parse_parallel_for(parser: Parser) -> ParallelForOp:
             unroll = parser.parse_integer(allow_boolean=False, allow_negative=True)
         elif parser.parse_optional_keyword("mapping"):
             mapping = parser.parse_str_enum(DimensionEnum)
+        elif parser.parse_optional_keyword("distribution"):
+            distribution = parser.parse_identifier()
         elif parser.parse_optional_keyword("reduction"):
 
             def parse_one() -> tuple[ReductionKind, SSAValue]:
@@ -405,7 +432,7 @@ def _parse_parallel_for(parser: Parser) -> ParallelForOp:
     body = parser.parse_region((indvar.resolve(bound_type),))
     op = ParallelForOp(
         lb, ub, step, body, reductions, sections, indexing=indexing, unroll=unroll,
-        mapping=mapping,
+        mapping=mapping, distribution=distribution,
     )
     op.attributes |= parser.parse_optional_attr_dict()
     for trait in op.get_traits_of_type(SingleBlockImplicitTerminator):
@@ -416,9 +443,10 @@ def _parse_parallel_for(parser: Parser) -> ParallelForOp:
 from autogpu.dialects.agpu_combine import COMBINE_OPS  # noqa: E402 (its ops are in the dialect below)
 from autogpu.dialects.agpu_math import MATH_OPS  # noqa: E402 (its ops are in the dialect below)
 from autogpu.dialects.agpu_sync import SYNC_OPS  # noqa: E402 (its ops are in the dialect below)
+from autogpu.dialects.agpu_vector import VECTOR_OPS  # noqa: E402 (its ops are in the dialect below)
 
 AGPU = Dialect(
     "agpu",
-    [ParallelForOp, YieldOp, *SYNC_OPS, *COMBINE_OPS, *MATH_OPS],
+    [ParallelForOp, YieldOp, *SYNC_OPS, *COMBINE_OPS, *MATH_OPS, *VECTOR_OPS],
     [ReductionKindAttr, IndexingAttr],
 )

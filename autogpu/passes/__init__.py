@@ -84,6 +84,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return GpuCacheSharedPass
 
+    def get_gpu_vectorize():
+        from autogpu.passes.gpu_vectorize import GpuVectorizePass
+
+        return GpuVectorizePass
+
     def get_autogpu_vanilla():
         from autogpu.passes.pipelines import AutogpuVanillaPipeline
 
@@ -106,4 +111,5 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "gpu-infer-nsw": get_gpu_infer_nsw,
         "autogpu-optimize": get_autogpu_optimize,
         "autogpu-tiled": get_autogpu_tiled,
+        "gpu-vectorize": get_gpu_vectorize,
     }

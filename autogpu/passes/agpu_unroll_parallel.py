@@ -9,6 +9,10 @@ innermost parallel loop of the nest's chain, unless a `mapping` property says ot
 land where the lowering will look for them. Each thread then runs `x * y` iterations (its
 replicas), jammed by the lowering (`convert_agpu_to_gpu/jam.py`); the grid shrinks accordingly.
 
+`distribution=blocked` gives each thread consecutive iterations (replica r of thread t runs
+t * factor + r) instead of the paper's cyclic ones (t + r * threads): a thread's reads of a
+tile are then contiguous (vector loads), while neighbouring threads are `factor` apart.
+
 An option left out keeps the loops' current factors; a factor for a dimension a nest does not
 use is ignored for that nest. Factors must be at least 1, and the replicas of a nest may make at
 most `MAX_UNROLLED_OPERATIONS` operations (replicas times the nest's).
@@ -21,13 +25,13 @@ from math import prod
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i64
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, i64
 from xdsl.dialects.gpu import DimensionEnum
 
-from autogpu.dialects.agpu import ParallelForOp
+from autogpu.dialects.agpu import DISTRIBUTIONS, ParallelForOp
 from autogpu.passes.analysis.loops import check_unrolled_size
 from autogpu.passes.analysis.nest_mapping import map_nest
-from autogpu.passes.options import DeclaredOptionsPass, option, parallel_unroll
+from autogpu.passes.options import DeclaredOptionsPass, one_of, option, parallel_unroll
 
 
 def _outermost_parallel_loops(module: ModuleOp) -> list[ParallelForOp]:
@@ -80,6 +84,11 @@ class AgpuUnrollParallelPass(DeclaredOptionsPass):
                            tuning="[1, 2, 4, 8]", role=parallel_unroll(1))
     z: int | None = option(None, doc="Iterations of the loop on z per thread.", check=_factor,
                            role=parallel_unroll(2))
+    distribution: str = option(
+        "cyclic", doc="How a thread's replicas spread over the loop: cyclic (t + r * threads, "
+        "neighbouring threads read neighbouring elements) or blocked (t * factor + r, a "
+        "thread's own elements are neighbours: contiguous register fragments).",
+        check=one_of(*DISTRIBUTIONS))
 
     def factors(self) -> dict[DimensionEnum, int]:
         given = {DimensionEnum.X: self.x, DimensionEnum.Y: self.y, DimensionEnum.Z: self.z}
@@ -99,3 +108,6 @@ class AgpuUnrollParallelPass(DeclaredOptionsPass):
                                 f"'{nest.body.block.args[0].name_hint or '?'}'")
             for level, dim in levels:
                 level.loop.unroll = IntegerAttr(factors[dim], i64)
+            for level in map_nest(nest).levels:
+                if level.dim is not None and self.distribution != "cyclic":
+                    level.loop.distribution = StringAttr(self.distribution)

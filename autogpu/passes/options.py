@@ -86,6 +86,17 @@ def one_of(*choices: str) -> Check:
     return check
 
 
+def one_of_ints(*choices: int) -> Check:
+    """One of the integers `choices`, else '<option> must be one of 1, 2, 4; got <value>'."""
+
+    def check(name: str, value: Any) -> str | None:
+        if value in choices and not isinstance(value, bool):
+            return None
+        return f"{name} must be one of {', '.join(map(str, choices))}; got {value}"
+
+    return check
+
+
 # --- declarations ------------------------------------------------------------------------------
 
 

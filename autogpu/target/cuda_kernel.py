@@ -20,6 +20,13 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from autogpu.diagnostics import CompileError, location_of
 from autogpu.dialects.agpu_combine import ShuffleDownOp, ThreadFenceOp
 from autogpu.dialects.agpu_sync import AtomicUpdateOp, CriticalOp
+from autogpu.dialects.agpu_vector import (
+    ALIGN_ATTR,
+    VectorLoadOp,
+    VectorStoreOp,
+    vector_bytes,
+    vector_type,
+)
 from autogpu.dialects.signature import CParameter, CSignature, resolve
 from autogpu.target.c_expr import Binary, Call, Expr, Index, IntLiteral, Name
 from autogpu.target.c_names import RESERVED, Scopes
@@ -309,6 +316,10 @@ class KernelEmitter(Synchronization, ControlFlow):
             self.line("__syncthreads();")
         elif isinstance(op, ShuffleDownOp):
             self.shuffle_down(op)
+        elif isinstance(op, VectorLoadOp):
+            self.vector_load(op)
+        elif isinstance(op, VectorStoreOp):
+            self.vector_store(op)
         elif isinstance(op, ThreadFenceOp):
             self.line("__threadfence();")
         elif isinstance(op, scf.ForOp):
@@ -402,6 +413,46 @@ class KernelEmitter(Synchronization, ControlFlow):
         self.line(f"const {ctype} {name} = {call.render()};")
         self.exprs[op.result] = Name(name, ctype)
 
+    def vector_address(self, op: VectorLoadOp | VectorStoreOp) -> tuple[str, str]:
+        """The vector type of the access and its address, `&mem[index]`."""
+        type = op.memref.type
+        assert isinstance(type, MemRefType)
+        vector = vector_type(type.element_type, len(op.values))
+        assert vector is not None  # the op's verifier
+        return vector, f"&{self.access(op.memref, [op.index], op).render()}"
+
+    def vector_load(self, op: VectorLoadOp) -> None:
+        """`const float4 v = *reinterpret_cast<const float4 *>(&mem[i]);`, its results `v.x`,
+        `v.y`, ... (one LDS.128/LDG.128 where four scalar loads were); `checked`: through
+        `const float *v_at = &mem[i];`, read as a vector where `v_at` is aligned, else as
+        `make_float4(v_at[0], ..., v_at[3])`."""
+        vector, address = self.vector_address(op)
+        name = self.scopes.declare(op.values[0].name_hint or "vec")
+        element = self.memories[op.memref].element
+        if op.checked is not None:  # aligned: one access; else element by element
+            type = op.memref.type
+            assert isinstance(type, MemRefType)
+            size = vector_bytes(type.element_type, len(op.values))
+            pointer = self.scopes.declare(f"{name}_at")
+            self.line(f"const {element} *{pointer} = {address};")
+            scalars = ", ".join(f"{pointer}[{q}]" for q in range(len(op.values)))
+            self.line(f"const {vector} {name} = reinterpret_cast<unsigned long long>({pointer}) "
+                      f"% {size} == 0 ? *reinterpret_cast<const {vector} *>({pointer}) : "
+                      f"make_{vector}({scalars});")
+        else:
+            self.line(f"const {vector} {name} = *reinterpret_cast<const {vector} *>({address});")
+        for value, lane in zip(op.values, "xyzw"):
+            self.exprs[value] = Name(f"{name}.{lane}", element)
+
+    def vector_store(self, op: VectorStoreOp) -> None:
+        """`*reinterpret_cast<float4 *>(&mem[i]) = make_float4(a, b, c, d);`."""
+        vector, address = self.vector_address(op)
+        element = self.memories[op.memref].element
+        values = ", ".join(
+            convert(self.value(v, op), element, Mode.ASSIGN).render() for v in op.values
+        )
+        self.line(f"*reinterpret_cast<{vector} *>({address}) = make_{vector}({values});")
+
     def local_array(
         self, value: SSAValue, type: MemRefType, op: Operation | None, *, shared: bool
     ) -> str:
@@ -417,7 +468,9 @@ class KernelEmitter(Synchronization, ControlFlow):
         name = self.scopes.declare(value.name_hint)
         self.memories[value] = Memory(Name(name), shape, element, False)
         extents = "".join(f"[{size}]" for size in shape)
-        return f"{'__shared__ ' if shared else ''}{element} {name}{extents};"
+        align = op.attributes.get(ALIGN_ATTR) if op is not None else None
+        aligned = f"__align__({align.value.data}) " if isinstance(align, IntegerAttr) else ""
+        return f"{'__shared__ ' if shared else ''}{aligned}{element} {name}{extents};"
 
     def access(self, ref: SSAValue, indices: Sequence[SSAValue], op: Operation) -> Expr:
         memory = self.memories.get(ref)
@@ -438,11 +491,11 @@ class KernelEmitter(Synchronization, ControlFlow):
 
 
 _WRITERS = (memref.StoreOp, memref.AtomicRMWOp, gpu.BarrierOp, ShuffleDownOp, ThreadFenceOp,
-            *SYNC_WRITERS)
+            VectorStoreOp, *SYNC_WRITERS)
 
 
 def _writes_to(user: Operation, ref: SSAValue) -> bool:
-    if isinstance(user, memref.StoreOp):
+    if isinstance(user, memref.StoreOp | VectorStoreOp):
         return user.memref is ref
     return writes_to(user, ref)
 

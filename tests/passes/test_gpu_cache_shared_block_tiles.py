@@ -136,11 +136,14 @@ def test_both_operands_are_tiled():
     assert fired["double-nt"] == {"A_sh": (24,), "B_sh": (36,)}  # 8 x 3 and 3 x 12
     assert fired["int-tn"] == {"A_sh": (64,), "B_sh": (128,)}  # 8 x 8 and 8 x 16
     assert fired["column-major"] == {"B_sh": (32,), "C_sh": (32,)}
-    # tm on x (j), tn on y (i): 4 x 3 = 12 rows of A by 5 steps, 5 by 4 x 2 = 8 columns of B
-    assert fired["tiled-pipeline"] == {"A_sh": (60,), "B_sh": (40,)}
+    # tm on x (j), tn on y (i): 4 x 3 = 12 rows of A by 5 steps, 5 by 4 x 2 = 8 columns of B;
+    # autogpu-tiled's blocked fragments store A (k fastest in the array) transposed, its 5
+    # rows of 12 padded to 16 (cache_pad=4): 4 * 16 + 12 elements
+    assert fired["tiled-pipeline"] == {"A_sh": (76,), "B_sh": (40,)}
     # p = 17 compiled in: the whole k range fits, so each block loads its 8 rows of A and 16
-    # columns of B once (no strip-mining)
-    assert fired["tiled-specialised"] == {"A_sh": (136,), "B_sh": (272,)}
+    # columns of B once (no strip-mining); B (`B[j*p + k]`, j on x) is stored transposed, its
+    # 34 rows (k and the 2 replicas of j, 17 apart) of 8 threads padded to 12: 33 * 12 + 8
+    assert fired["tiled-specialised"] == {"A_sh": (136,), "B_sh": (404,)}
 
 
 def test_transposed_operand_is_stored_transposed():
@@ -192,8 +195,10 @@ void conv1d(const float *in, const float *w, float *out, int n, int t) {
 def test_a_window_along_the_loop_is_not_strip_mined(capfd):
     """`in[i + k]`: the threads' windows overlap along k, so a k-tile of it would cut the
     window (and t is unknown): autogpu-tiled leaves it in global memory and says why; the
-    template `w` still gets its k-tiles (of the default bk, 16). The kernel stays right."""
-    spec = "autogpu-tiled{cache_remarks=true block_size=64 block_y=1}"
+    template `w` still gets its k-tiles (of the default bk, 16). The kernel stays right.
+    (Cyclic replicas: blocked ones split the window into a replica and a thread dimension,
+    test_gemm_fragments.py::test_a_window_of_blocked_replicas_is_cached_whole.)"""
+    spec = "autogpu-tiled{cache_remarks=true block_size=64 block_y=1 unroll_distribution=cyclic}"
     module = transformed(CONV1D, spec)
     err = capfd.readouterr().err
     assert "'in' not cached: the trip count of the loop over 'k' is not a compile-time" in err

@@ -146,7 +146,7 @@ def test_defaults_differ_from_the_pass_only_where_the_table_says_why(pipeline):
         if mine[f.public] != pass_default:
             assert pipeline.DIFFERS[f.public].why, f.public
     assert set(AutogpuOptimizePipeline.DIFFERS) == {
-        "assume_no_alias", "unroll_x", "unroll_y", "unroll_z", "unroll_serial"}
+        "assume_no_alias", "unroll_x", "unroll_y", "unroll_z", "unroll_serial", "vector_width"}
 
 
 def test_the_default_optimize_pipeline_builds_the_paper_s_passes():
@@ -229,7 +229,9 @@ def test_the_tiled_pipeline_tunes_the_block_and_register_tiles():
     launch bounds' blocks per multiprocessor, with the register restrictions (tm * tn <= 64;
     two blocks of 512 threads leave room for 4 x 4 tiles only) and at least 64 threads a
     block: 2 x 2 x 3 x 2 x 2 x 3 x 3 = 432 configurations with min_blocks = 0, and 432 - 3 x 18
-    (the 512-thread block's tiles but 4 x 4) = 378 with min_blocks = 2."""
+    (the 512-thread block's tiles but 4 x 4) = 378 with min_blocks = 2; each with the fragment
+    knobs (issue #14): 3 pairs of vector width and copy width (chunks only as vectors) times 4
+    of distribution and padding (padding only for blocked fragments)."""
     name = "autogpu-tiled"
     space = build_space(adapter.parse_pipeline_spec(name), {name: adapter.pass_options(name)}, {},
                         pass_restrictions={name: adapter.pass_restrictions(name)},
@@ -237,11 +239,14 @@ def test_the_tiled_pipeline_tunes_the_block_and_register_tiles():
     assert {p.name: list(p.values) for p in space.parameters} == {
         "tm": [4, 8], "tn": [4, 8], "block_size": [8, 16, 32], "block_y": [8, 16],
         "cache": [False, True], "min_blocks": [0, 2], "bk": [8, 16, 32],
-        "unroll_serial": [1, 4, 16]}
+        "unroll_serial": [1, 4, 16], "unroll_distribution": ["cyclic", "blocked"],
+        "vector_width": [0, 4], "cache_copy_width": [1, 4], "cache_pad": [0, 2, 4]}
     assert AutogpuTiledPipeline.TUNING_RESTRICTIONS == (
         "tm * tn <= 64", "block_size * block_y >= 64",
+        "cache_copy_width == 1 or vector_width > 0",
+        "cache_pad == 0 or unroll_distribution == 'blocked'",
         "min_blocks * block_size * block_y * (tm * tn + tm + tn + 24) <= 65536")
-    assert len(space.enumerate()) == 432 + 378
+    assert len(space.enumerate()) == (432 + 378) * 3 * 4
     built = {p.name: p for p in AutogpuTiledPipeline(tm=2, tn=4, bk=16).passes()}
     unroll, cache = built["agpu-unroll-parallel"], built["gpu-cache-shared"]
     convert = built["convert-agpu-to-gpu"]

@@ -37,6 +37,11 @@ class Level:
         return self.loop.unroll.value.data if self.dim is not None else 1
 
     @property
+    def blocked(self) -> bool:
+        """A thread's replicas are consecutive iterations (see `ParallelForOp.distribution`)."""
+        return self.dim is not None and self.loop.blocked
+
+    @property
     def sparse(self) -> bool:
         """Sparse indexing with a step that is not known to be 1 (threads off the stride idle)."""
         return self.loop.indexing.data == Indexing.SPARSE and constant_value(self.loop.step) != 1

@@ -79,6 +79,8 @@ class Coverage:
     max_blocks: int | None
     """The most blocks the host launches along this dimension (65535 on y and z, OpenMP's
     `num_teams` where given: `grid_limit`), None when unbounded (x)."""
+    blocked: bool = False
+    """A thread's replicas are consecutive (t * unroll + u) rather than cyclic (t + u * block)."""
 
     @property
     def tile(self) -> int:
@@ -113,7 +115,10 @@ class Coverage:
             return False
         blocks = self.blocks
         assert blocks is not None
-        last = (blocks - 1) * self.tile + (self.block - 1) + u * self.block
+        if self.blocked:
+            last = (blocks - 1) * self.tile + (self.block - 1) * self.unroll + u
+        else:
+            last = (blocks - 1) * self.tile + (self.block - 1) + u * self.block
         return last < self.count
 
 

@@ -385,6 +385,8 @@ class KernelBuilder:
             block_dim = self._id(gpu.BlockDimOp, dim, "bd")
             thread_id = self._id(gpu.ThreadIdOp, dim, "t")
             first_block_index = ids.mul(ids.mul(block_id, block_dim), unroll)
+            if level.blocked:  # replica u of thread t: t * U + u
+                thread_id = ids.mul(thread_id, unroll)
             start = ids.add(first_block_index, thread_id, f"gid_{dim.value}")
         else:
             block_dim = ids.const(1)
@@ -397,14 +399,14 @@ class KernelBuilder:
             self.block.on(dim),
             level.unroll,
             grid_limit(self.seg.mapping, dim, self.grid, bool(self.seg.scalar_reductions())),
+            level.blocked,
         )
         loop_step = None
         if not coverage.single_pass:
             grid_dim = self._id(gpu.GridDimOp, dim, "gd")
             loop_step = ix.mul(ix.mul(ix.mul(grid_dim, block_dim), unroll), scale)
-        return _DimIndex(
-            level, lb, ub, step, first, ix.mul(block_dim, scale), loop_step, coverage, fits
-        )
+        replica_stride = scale if level.blocked else ix.mul(block_dim, scale)
+        return _DimIndex(level, lb, ub, step, first, replica_stride, loop_step, coverage, fits)
 
     # -- one replica after the other, each guarded (unroll 1, or `jam=false`) -------------------
 

@@ -109,6 +109,7 @@ from autogpu.passes.gpu_cache_shared.footprint import (
     Refused,
     element_bytes,
     excluded_path,
+    pad_transposed,
     reads_and_elements,
     unbounded_vars,
     window_along,
@@ -133,7 +134,7 @@ from autogpu.passes.gpu_cache_shared.versioning import (
     version_on_extents,
     version_whole_tile_loop,
 )
-from autogpu.passes.options import DeclaredOptionsPass, at_least, option
+from autogpu.passes.options import DeclaredOptionsPass, at_least, one_of_ints, option
 from autogpu.passes.utils.errors import PassError
 from autogpu.target.cuda_limits import SHARED_BYTES_PER_BLOCK
 
@@ -180,6 +181,17 @@ class GpuCacheSharedPass(DeclaredOptionsPass):
         "the problem load it without per-element bounds checks and run the loop over a "
         "strip-mined tile with a constant trip count (unrollable); the ragged edge keeps the "
         "guarded code.")
+
+    copy_width: int = option(
+        1, doc="Consecutive elements each thread copies in a whole tile (1, 2 or 4), where the "
+        "tile's fastest dimension is the same in the array and in shared memory and its extent "
+        "and the tile divide by them: neighbouring accesses that gpu-vectorize makes one "
+        "vector access.", check=one_of_ints(1, 2, 4))
+
+    pad: int = option(
+        0, doc="Elements added to the row of a tile stored transposed (a multiple of 4 keeps "
+        "its rows aligned for vector reads): the copy's stores of one warp, which walk a "
+        "column, then spread over more banks.", check=at_least(0))
 
     remarks: bool = option(
         False, doc="Print what was cached, and why the other arrays were not, on stderr.")
@@ -427,6 +439,7 @@ class _KernelCaching:
             raise Refused("no place for barriers around the tile", STRUCTURE)
         analysis = AccessAnalysis(self.facts, p_op, options.max_extent if allow_check else 0)
         group = analysis.group(load, self._loads_below(p_op, load.memref))
+        pad_transposed(group, options.pad)
         try:
             self._check(group)
         except Refused as refused:
@@ -453,10 +466,10 @@ class _KernelCaching:
                 f"the trip count of the loop over {unbounded[0].name} is not a compile-time "
                 "constant (specialise the sizes, or give max_extent)"
             )
-        needed = group.elements * element_bytes(group.array) + self.shared_in_use
+        needed = group.storage * element_bytes(group.array) + self.shared_in_use
         if needed > options.shared_budget:
             raise Refused(
-                f"a tile of {group.elements} elements needs {needed} bytes of shared memory "
+                f"a tile of {group.storage} elements needs {needed} bytes of shared memory "
                 f"in all, over the budget of {options.shared_budget}"
             )
 
@@ -475,7 +488,8 @@ class _KernelCaching:
         try:
             if group.checked_vars:
                 p_op = version_on_extents(facts, group, p_op, SKIP)
-            shared = cache_group(facts, group, p_op, name, in_loop, self.options.full_tiles)
+            shared = cache_group(facts, group, p_op, name, in_loop, self.options.full_tiles,
+                                 self.options.copy_width)
             distribute_guards(KernelFacts(self.work))
         except (NotUniform, NotAvailable) as failure:
             members = [load, *(access.load for access in group.accesses)]
@@ -489,7 +503,7 @@ class _KernelCaching:
         )
         kind = "halo" if group.halo else "thread-invariant"
         return (
-            f"cached ({kind}) in __shared__ {shared.memref.name_hint}[{group.elements}] "
+            f"cached ({kind}) in __shared__ {shared.memref.name_hint}[{group.storage}] "
             f"(extents {shape}, {len(group.accesses)} load(s), {where})"
         )
 

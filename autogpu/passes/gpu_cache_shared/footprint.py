@@ -113,12 +113,22 @@ class Var:
         return f"threadIdx.{self.thread_dim.value}"
 
 
+@dataclass(frozen=True)
+class ThreadBound:
+    """`ceil(value / divisor)` (divisor >= 1): a bound of a thread index scaled in its guard
+    (`c * threadIdx + r < ub` of a blocked distribution: threadIdx < ceil((ub - r) / c))."""
+
+    value: Polynomial
+    divisor: int = 1
+
+
 @dataclass
 class ThreadRange:
-    """`lo <= threadIdx.d < hi` as polynomials in `index` (besides 0 <= threadIdx.d < B_d)."""
+    """`lo <= threadIdx.d < hi` (besides 0 <= threadIdx.d < B_d), each a `ThreadBound` of
+    polynomials in `index`."""
 
-    lows: list[Polynomial] = field(default_factory=list[Polynomial])
-    highs: list[Polynomial] = field(default_factory=list[Polynomial])
+    lows: list[ThreadBound] = field(default_factory=list[ThreadBound])
+    highs: list[ThreadBound] = field(default_factory=list[ThreadBound])
 
 
 @dataclass
@@ -179,6 +189,13 @@ class Group:
             if shifted or any(v.thread_dim is None for v in movers):
                 return True
         return False
+
+    @property
+    def storage(self) -> int:
+        """Elements of the shared array: the tile's, more when its rows are padded."""
+        if not self.dims:
+            return 1
+        return 1 + sum((max(d.extent, 1) - 1) * d.layout_stride for d in self.dims)
 
     def movers(self, d: int) -> list[Var]:
         """The variables that move the element read along dimension `d`."""
@@ -326,37 +343,25 @@ class AccessAnalysis:
         if len(thread_atoms) != 1:
             raise Refused("a thread guard that involves several thread indices")
         split = difference.split(thread_atoms[0])
-        if split is None or not split[0].is_constant or split[0].constant not in (1, -1):
-            raise Refused("a thread guard not of the form threadIdx + uniform < uniform")
-        sign, rest = split[0].constant, split[1]
+        if split is None or not split[0].is_constant or split[0].constant == 0:
+            raise Refused("a thread guard not of the form c * threadIdx + uniform < uniform")
+        scale, rest = split[0].constant, split[1]
         if not self.at_p.can_poly(rest):
             raise Refused("a thread guard bound is not known before the tile", STRUCTURE)
         dim = facts.thread_dim(difference.atoms[thread_atoms[0]])
         assert dim is not None
         rng = threads[dim]
-        # sign * t + rest  (pred)  0
+        # scale * t + rest (pred) 0; with c = |scale| every case is t >= or t < ceil(x / c)
         one = Polynomial.constant_of(rest.type, 1)
-        minus_rest = rest.scaled(-1)
-        if sign == 1:
-            match predicate:
-                case "slt":
-                    rng.highs.append(minus_rest)
-                case "sle":
-                    rng.highs.append(minus_rest.plus(one))
-                case "sgt":
-                    rng.lows.append(minus_rest.plus(one))
-                case _:
-                    rng.lows.append(minus_rest)
-        else:  # -t + rest (pred) 0  <=>  t (reversed pred) rest
-            match predicate:
-                case "slt":
-                    rng.lows.append(rest.plus(one))
-                case "sle":
-                    rng.lows.append(rest)
-                case "sgt":
-                    rng.highs.append(rest)
-                case _:
-                    rng.highs.append(rest.plus(one))
+        c = abs(scale)
+        if scale > 0:  # c*t < -rest, c*t < 1 - rest, c*t >= 1 - rest, c*t >= -rest
+            x = rest.scaled(-1)
+            if predicate in ("sle", "sgt"):
+                x = x.plus(one)
+            (rng.highs if predicate in ("slt", "sle") else rng.lows).append(ThreadBound(x, c))
+        else:  # c*t > rest, c*t >= rest, c*t < rest, c*t <= rest
+            x = rest.plus(one) if predicate in ("slt", "sge") else rest
+            (rng.lows if predicate in ("slt", "sle") else rng.highs).append(ThreadBound(x, c))
 
     def _decompose(
         self,
@@ -603,7 +608,9 @@ def _shape(group: Group) -> None:
     array keeps that order, unless threadIdx.x moves the reads of the tile along another
     dimension only (a transposed operand: `B[j*p + k]` with j on x): then that dimension is
     fastest in the tile, stored transposed, so that the threads of a warp read neighbouring
-    banks of it instead of one bank every p elements."""
+    banks of it instead of one bank every p elements. With a blocked distribution (a dimension
+    only the replicas of a thread walk) that dimension is fastest, then the thread indices':
+    a thread's fragment is contiguous, stored transposed where the array has it otherwise."""
     shape = extents(group) or [(0, 0)] * len(group.dims)
     for dim, (min_delta, extent) in zip(group.dims, shape):
         dim.min_delta, dim.extent = min_delta, extent
@@ -615,15 +622,61 @@ def _shape(group: Group) -> None:
     def along_x(d: int) -> bool:
         return any(v.thread_dim == DimensionEnum.X for v in group.movers(d))
 
+    def replicas_only(d: int) -> bool:
+        """The replicas of a blocked thread walk `d` alone: no variable moves it, and the
+        threads of some dimension continue where its extent ends (`t * U + u`), unlike
+        replicas of a dimension without threads (1D blocks' y replicas, the paper's)."""
+        if group.movers(d) or len({delta.get(d, 0) for delta in group.deltas}) < 2:
+            return False
+        run = group.dims[d].stride.scaled(max(group.dims[d].extent, 1)).key
+        return any(
+            any(v.thread_dim is not None for v in group.movers(e))
+            and group.dims[e].stride.key == run
+            for e in range(len(group.dims)) if e != d
+        )
+
+    def thread_axis(d: int) -> int:
+        dims = {v.thread_dim for v in group.movers(d)} - {None}
+        return min((DIMS.index(t) for t in dims if t is not None), default=len(DIMS))
+
+    def constant_stride(d: int) -> float:
+        stride = group.dims[d].stride
+        return abs(stride.constant) if stride.is_constant else float("inf")
+
     load_order = sorted(range(len(group.dims)), key=lambda d: (strided(d), d))
     layout_order = load_order
-    if not any(along_x(d) and not strided(d) for d in load_order):
+    if any(replicas_only(d) for d in load_order):
+        # A blocked distribution: the load walks constant strides by size (the replicas,
+        # then the threads reading `t * replicas + r` on: one run of the array), and the
+        # layout has each thread's replicas contiguous (vector reads of its fragment), then
+        # the threads that read the tile, then the rest.
+        load_order = sorted(load_order, key=lambda d: (strided(d), constant_stride(d), d))
+        layout_order = sorted(load_order, key=lambda d: (not replicas_only(d), thread_axis(d)))
+    elif not any(along_x(d) and not strided(d) for d in load_order):
         layout_order = sorted(load_order, key=lambda d: not along_x(d))
     for order, attribute in ((load_order, "load_stride"), (layout_order, "layout_stride")):
         stride = 1
         for d in order:
             setattr(group.dims[d], attribute, stride)
             stride *= max(group.dims[d].extent, 1)
+
+
+def pad_transposed(group: Group, pad: int) -> None:
+    """Adds `pad` elements to the layout stride of the dimension the cooperative load walks
+    fastest when the tile is stored transposed (it is not fastest in the layout), and scales
+    the dimensions laid out after it: the stores of neighbouring threads, `layout_stride`
+    apart, fall into different banks."""
+    if pad == 0:
+        return
+    loaded_fastest = [d for d in group.dims if d.load_stride == 1]
+    if len(loaded_fastest) != 1 or loaded_fastest[0].layout_stride == 1:
+        return
+    stride = 1
+    for dim in sorted(group.dims, key=lambda d: d.layout_stride):
+        if dim is loaded_fastest[0]:
+            stride += pad
+        dim.layout_stride = stride
+        stride *= max(dim.extent, 1)
 
 
 def window_along(group: Group, loop: scf.ForOp) -> bool:

@@ -75,15 +75,20 @@ def uniformize_thread_loops(facts: KernelFacts) -> None:
         if split is None:
             continue
         coefficient, rest = split
-        if coefficient.key != ((((), 1),)):
+        if not coefficient.is_constant or coefficient.constant < 1:
             continue
         materializer = Materializer(facts, loop)
         if not materializer.can_poly(rest):
             continue
-        _uniformize(loop, materializer.poly(rest, "base"), poly.atoms[threads[0]])
+        thread = poly.atoms[threads[0]]
+        if coefficient.constant > 1:  # a blocked distribution: threadIdx * replicas
+            thread = materializer.mul(thread, materializer.const(coefficient.constant))
+        _uniformize(loop, materializer.poly(rest, "base"), thread)
 
 
 def _uniformize(loop: scf.ForOp, start: SSAValue, thread: SSAValue) -> None:
+    """`for (iv = start + thread; ...)` -> `for (iv_base = start; ...) { iv = iv_base +
+    thread; if (iv < ub) ... }` (`thread`: the thread's offset, a multiple of threadIdx)."""
     old_block = loop.body.block
     iv = old_block.args[0]
     block = Block(arg_types=[IndexType()])

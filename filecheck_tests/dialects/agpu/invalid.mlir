@@ -138,3 +138,14 @@ func.func @array_reduction_without_section(%h: memref<?xi32>, %n: i32) {
   func.return
 }
 // CHECK: agpu.parallel_for has 1 array reductions but 0 section bounds (each array reduction has a section [lo : len])
+
+// -----
+
+func.func @unknown_distribution(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  agpu.parallel_for %i = %c0 to %n step %c1 unroll 4 distribution diagonal {
+  }
+  func.return
+}
+// CHECK: agpu.parallel_for distribution must be one of cyclic, blocked, got 'diagonal'
