@@ -35,6 +35,7 @@ from autogpu.passes.canonicalize import HoistingCanonicalizePass
 from autogpu.passes.convert_agpu_to_gpu import ConvertAgpuToGpuPass
 from autogpu.passes.gpu_cache_shared import GpuCacheSharedPass
 from autogpu.passes.gpu_infer_nsw import GpuInferNswPass
+from autogpu.passes.gpu_narrow_indices import GpuNarrowIndicesPass
 from autogpu.passes.gpu_optimize_guards import GpuOptimizeGuardsPass
 from autogpu.passes.options import (
     METADATA_KEY,
@@ -239,6 +240,9 @@ OPTIMIZE_STAGES = (
     Stage(AgpuUnrollSerialPass, "unroll_", names={"factor": "unroll_serial",
                                                   "full_unroll_limit": "full_unroll_limit"}),
     Stage(GpuOptimizeGuardsPass),
+    Stage(GpuNarrowIndicesPass, "narrow_",
+          switch=switch("narrow_indices", True, doc="Compute the index arithmetic that provably "
+                        "fits in 32 bits in int (gpu-narrow-indices).")),
     *CLEANUP,
 )
 """The paper's order. Caching and serial unrolling run on the lowered kernel: caching needs the
@@ -266,6 +270,7 @@ AutogpuOptimizePipeline = pipeline_class(
     specialise sizes -> dense/sparse indexing -> staging of accumulations -> parallel unrolling
     (thread coarsening, recorded on the loops) -> lowering (threads, blocks, unroll-and-jam,
     guards) -> caching through `__shared__` -> unrolling of serial loops -> guard placement ->
+    32-bit indices (gpu-narrow-indices) ->
     canonicalize, gpu-infer-nsw, cse.
 
     Its default tuning space is the paper's: 288 variants, the paper-structure kernels among
