@@ -88,6 +88,7 @@ class _Narrowing:
         self.replaced: list[Operation] = []  # originals computed again as a twin
         self.narrowed: set[Operation] = set()  # the same, for look-ups
         self.old_variables: list[BlockArgument] = []  # `index` variables of narrowed loops
+        self.maybe_dead: list[Operation] = []  # built or bypassed here; erased if unused
 
     # -- 1. ranges ---------------------------------------------------------------------------
     def narrow_ranges(self, kernel: gpu.FuncOp) -> None:
@@ -120,12 +121,14 @@ class _Narrowing:
             cast = arith.IndexCastOp(op.results[0], i32)
             Rewriter.insert_op(cast, at)
             cast.result.name_hint = op.results[0].name_hint
+            self.maybe_dead.append(cast)
             return cast.result
         if isinstance(op, arith.ConstantOp):
             value = constant_int(op.results[0])
             assert value is not None
             constant = arith.ConstantOp(IntegerAttr(value, i32))
             Rewriter.insert_op(constant, at)
+            self.maybe_dead.append(constant)
             return constant.result
         if isinstance(op, arith.IndexCastOp):
             source = op.input
@@ -220,6 +223,8 @@ class _Narrowing:
                             wide = arith.IndexCastOp(narrow, IndexType())
                             Rewriter.insert_op(wide, InsertPoint.before(op))
                             op.operands[subscript_operand(op, position)] = wide.result
+                            assert isinstance(subscript.owner, Operation)
+                            self.maybe_dead.append(subscript.owner)
 
     def _wrapping_tree(self, subscript: SSAValue, before: Operation) -> SSAValue | None:
         """The subscript recomputed in wrapping i32 from its `+ - *` tree, or None where it
@@ -255,13 +260,27 @@ class _Narrowing:
 
     # -- cleanup -------------------------------------------------------------------------------
     def erase_dead(self) -> None:
+        """Erases what this pass made unused: the originals computed again as twins, the old
+        subscripts' trees, twins nothing reads."""
         for op in reversed(self.replaced):
-            if all(not r.uses for r in op.results) and op.parent is not None:
-                Rewriter.erase_op(op)
+            _erase_if_unused(op)
+        for op in self.maybe_dead:
+            _erase_if_unused(op)
         for variable in self.old_variables:
             block = variable.owner
             assert isinstance(block, Block)
             block.erase_arg(variable)
+
+
+def _erase_if_unused(op: Operation) -> None:
+    """Erases a pure `arith` op nothing reads, then the operands' owners it was the last
+    reader of."""
+    if op.parent is None or any(r.uses for r in op.results) or not op.name.startswith("arith."):
+        return
+    owners = [o.owner for o in op.operands if isinstance(o.owner, Operation)]
+    Rewriter.erase_op(op)
+    for owner in owners:
+        _erase_if_unused(owner)
 
 
 def subscript_operand(op: memref.LoadOp | memref.StoreOp, position: int) -> int:
