@@ -208,6 +208,20 @@ DMM_GENERAL = (
      "128x64x8 (32x8 threads of 4x8), two blocks per SM"),
 )
 
+#: Rows timed again without gpu-narrow-indices (`_i64`: every index `long long`, as before the
+#: pass), so that a run measures what 32-bit index arithmetic gives.
+WIDE_INDICES = ("mm_tiled_128x128x16_mb2", "mm_general_128x128x16_mb2", "mm_general_128x64x8",
+                "dmm_general_64x64x8", "dmm_general_128x64x8_mb2")
+
+
+def _with_wide_indices(rows):
+    """`rows` and, after each named in WIDE_INDICES, the same with narrow_indices off."""
+    for name, options, description in rows:
+        yield name, options, description
+        if name in WIDE_INDICES:
+            yield (f"{name}_i64", {**options, "narrow_indices": False},
+                   description + ", 64-bit indices")
+
 
 def tiles(quick: bool = False) -> list[Case]:
     """Block tiles of both operands and thread register tiles (autogpu-tiled, issue #14) at
@@ -220,14 +234,14 @@ def tiles(quick: bool = False) -> list[Case]:
         if n % 128 == 0:
             mm = matmul_variants(n, n + 1)
             cases.append(Case(mm["mm_autogpu"], sizes))
-            for name, options, description in MM_TILED:
+            for name, options, description in _with_wide_indices(MM_TILED):
                 variant = Variant(name, MATMUL, tiled(sizes=sized(m=n, n=n, p=n), **options),
                                   description + ", sizes compiled in")
                 cases.append(Case(variant, sizes))
-        for name, options, description in MM_GENERAL:
+        for name, options, description in _with_wide_indices(MM_GENERAL):
             variant = Variant(name, MATMUL, tiled(**options), description + ", general sizes")
             cases.append(Case(variant, sizes))
-        for name, options, description in DMM_GENERAL:
+        for name, options, description in _with_wide_indices(DMM_GENERAL):
             variant = Variant(name, DMATMUL, tiled(**options), description + ", general sizes")
             cases.append(Case(variant, sizes_of(DMATMUL, n, n, n)))
     return cases
