@@ -241,7 +241,7 @@ OPTIMIZE_STAGES = (
                                                   "full_unroll_limit": "full_unroll_limit"}),
     Stage(GpuOptimizeGuardsPass),
     Stage(GpuNarrowIndicesPass, "narrow_",
-          switch=switch("narrow_indices", True, doc="Compute the index arithmetic that provably "
+          switch=switch("narrow_indices", False, doc="Compute the index arithmetic that provably "
                         "fits in 32 bits in int (gpu-narrow-indices).")),
     *CLEANUP,
 )
@@ -289,10 +289,17 @@ TILED_STAGES = tuple(
           stage.runs_if) if stage.pass_class is AgpuUnrollParallelPass
     else Stage(stage.pass_class, stage.prefix, {**stage.names, "tile": "bk"}, stage.switch,
                stage.runs_if) if stage.pass_class is GpuCacheSharedPass
+    else Stage(stage.pass_class, stage.prefix, stage.names, switch(
+        "narrow_indices", False, doc="Compute the index arithmetic that provably fits in 32 "
+        "bits in int (gpu-narrow-indices). Tuned: on the H100 it pays on some register tiles "
+        "(-6 to -15 % time for 128x64 tiles of 4x8) and costs on others (+3 to +5 % for "
+        "128x128x16 with min_blocks=2; docs/h100-findings.md).", tuning="[false, true]"),
+        stage.runs_if) if stage.pass_class is GpuNarrowIndicesPass
     else stage
     for stage in OPTIMIZE_STAGES
 )
-"""autogpu-optimize's stages, with the tile knobs named as GEMM kernels name them."""
+"""autogpu-optimize's stages, with the tile knobs named as GEMM kernels name them, and 32-bit
+indices tuned."""
 
 TILED_DIFFERS = {
     **OPTIMIZE_DIFFERS,

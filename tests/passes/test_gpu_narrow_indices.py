@@ -1,6 +1,6 @@
 """gpu-narrow-indices against gcc's build of the serial C: a wrong narrowing is a silent wrong
-answer, so the narrowed kernels (autogpu-tiled and autogpu-optimize, where the pass runs by
-default) run on the CPU emulation at sizes that divide nothing, 0 and 1, and at global offsets
+answer, so the narrowed kernels (autogpu-tiled and autogpu-optimize with narrow_indices=true)
+run on the CPU emulation at sizes that divide nothing, 0 and 1, and at global offsets
 and row strides whose products pass 2^31 and 2^32 (arrays of up to 2^32 + 2^10 elements, mapped
 lazily: only the pages touched are allocated), where the indices that may not fit must have
 stayed 64-bit. nvcc compiles every kernel; on a GPU (skipped without one) they agree too."""
@@ -67,8 +67,9 @@ void blur(int n, long off, const float *in, float *out) {
 }
 """
 
-TILED = "autogpu-tiled{block_size=4 block_y=4 tm=2 tn=3 bk=5}"
-OPTIMIZE = "autogpu-optimize{block_size=32 block_y=2 unroll_x=2 unroll_y=2 unroll_serial=4}"
+TILED = "autogpu-tiled{block_size=4 block_y=4 tm=2 tn=3 bk=5 narrow_indices=true}"
+OPTIMIZE = ("autogpu-optimize{block_size=32 block_y=2 unroll_x=2 unroll_y=2 unroll_serial=4 "
+            "narrow_indices=true}")
 
 
 def gemm_sizes(m: int, n: int, p: int) -> dict[str, int]:
@@ -83,7 +84,7 @@ ODD = [(17, 65, 130), (65, 17, 1), (1, 1, 1), (9, 5, 0), (0, 4, 3), (31, 33, 39)
 
 CASES = [
     ("tiled-gemm", GEMM, "gemm", TILED, [gemm_sizes(*s) for s in ODD]),
-    ("tiled-default-matmul", example("matmul.c"), "matmul", "autogpu-tiled",
+    ("tiled-default-matmul", example("matmul.c"), "matmul", "autogpu-tiled{narrow_indices=true}",
      [colmajor(*s) for s in ((130, 129, 17), (1, 1, 1), (0, 3, 2))]),
     ("optimize-gemm", GEMM, "gemm", OPTIMIZE, [gemm_sizes(*s) for s in ODD]),
     ("optimize-stencil", STENCIL, "blur", OPTIMIZE,
@@ -94,8 +95,8 @@ CASES = [
 @pytest.mark.parametrize("source, function, spec, cases", [c[1:] for c in CASES],
                          ids=[c[0] for c in CASES])
 def test_narrowed_kernels_match_gcc(source, function, spec, cases):
-    program = check_against_gcc(source, function, spec, cases)
-    assert "narrow_indices=false" not in spec and program.source
+    assert "narrow_indices=true" in spec
+    check_against_gcc(source, function, spec, cases)
 
 
 def kernel_body(source: str) -> str:
@@ -106,7 +107,7 @@ def test_tiled_matmul_computes_its_indices_in_int():
     """The tiled matmul's thread indices, shared tile subscripts and copy loops are `int`;
     what may pass 2^31 (the block's first row `blockIdx.x * blockDim.x * 8`, the k-tile loop up
     to `p`, whose last step may pass it) stays `long long`."""
-    narrowed = kernel_body(cuda_of(example("matmul.c"), "autogpu-tiled").source)
+    narrowed = kernel_body(cuda_of(example("matmul.c"), "autogpu-tiled{narrow_indices=true}").source)
     wide = kernel_body(cuda_of(example("matmul.c"), "autogpu-tiled{narrow_indices=false}").source)
     assert "const long long tx = threadIdx.x;" in wide
     assert re.search(r"const int \w+ = \(int\)tx;", narrowed)
@@ -115,14 +116,17 @@ def test_tiled_matmul_computes_its_indices_in_int():
     assert re.search(r"const long long gid_x = ", narrowed)
     assert re.search(r"for \(long long k_tile = 0; k_tile < p;", narrowed)
     shared = re.findall(r"\w+_sh\[([^\]]*)\]", narrowed)
-    assert shared and not [s for s in shared if "long long" in s]
+    assert shared
+    assert not [s for s in shared if "long long" in s]
     assert narrowed.count("long long") < 0.6 * wide.count("long long")
 
 
-def test_off_switch_leaves_outputs_as_before():
-    """`narrow_indices=false` is the kernel of the pipeline without the pass."""
-    off = cuda_of(GEMM, TILED.replace("}", " narrow_indices=false}")).source
-    assert "(int)threadIdx" not in off
+def test_off_by_default():
+    """The pipelines run the pass only when asked (autogpu-tiled's tuner asks both ways)."""
+    for spec in (TILED, OPTIMIZE):
+        default = spec.replace(" narrow_indices=true", "")
+        assert "(int)tx" not in kernel_body(cuda_of(GEMM, default).source)
+        assert "(int)tx" in kernel_body(cuda_of(GEMM, spec).source)
 
 
 # --- offsets and strides past 2^31 and 2^32 -----------------------------------------------------
@@ -210,7 +214,8 @@ NO_GPU = cuda_exec.gpu_unavailable_reason()
 
 
 @pytest.mark.skipif(NO_GPU is not None, reason=f"needs a CUDA GPU: {NO_GPU}")
-@pytest.mark.parametrize("spec", ["autogpu-tiled", "autogpu-tiled{min_blocks=2}"])
+@pytest.mark.parametrize("spec", ["autogpu-tiled{narrow_indices=true}",
+                                  "autogpu-tiled{min_blocks=2 narrow_indices=true}"])
 def test_gpu_matches_gcc(spec):
     """The default tiles at a size that divides nothing, on a real GPU."""
     from lowered_differential import agree_with_gcc

@@ -1,8 +1,9 @@
 """Signed ranges of a kernel's integer values that hold for every launch, whatever the sizes.
 
 What bounds the values a pass computes for a kernel (`tx + 1`, `blockIdx.x * 512`, a shared
-tile offset) is CUDA itself: `threadIdx` and `blockDim` are below 1024, `blockIdx` and
-`gridDim` below 2^31 on x and 65536 on y and z (`target/cuda_limits.py`); a 32-bit value extended to 64 bits stays in 32 bits; `x % 42` lies in
+tile offset) is CUDA itself: `threadIdx` and `blockDim` are below 1024 (64 on z), `blockIdx`
+and `gridDim` below 2^31 on x and 65536 on y and z (`target/cuda_limits.py`); a 32-bit value
+extended to 64 bits stays in 32 bits; `x % 42` lies in
 `(-42, 42)`; an `scf.for` variable lies between its bounds. `ValueRanges.of(v)` is the interval
 of `v`'s value read as signed in its type (the whole type where nothing better is known), so
 `fits(op)` can tell that a 64-bit sum of such values cannot overflow (`gpu-infer-nsw`).
@@ -62,7 +63,7 @@ def _builtin_range(op: Operation) -> Range:
     dimension = op.properties.get("dimension")
     if not isinstance(dimension, gpu.DimensionAttr):
         return _GPU_BUILTINS[op.name]
-    axis = _DIMS[dimension.data.value]
+    axis = _DIMS[str(dimension.data.value)]
     threads, blocks = MAX_BLOCK[axis], MAX_GRID[axis]
     return {
         "gpu.thread_id": Range(0, threads - 1),
