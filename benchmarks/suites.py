@@ -234,6 +234,20 @@ DMM_GENERAL = (
      "64x64x8 (16x16 threads of 4x4), blocked replicas, double2 reads and copies, padded"),
 )
 
+#: Rows timed again with gpu-narrow-indices (`_i32`: the index arithmetic that provably fits
+#: in 32 bits computed in int), so that a run measures what it gives.
+NARROW_INDICES = ("mm_tiled_128x128x16_mb2", "mm_general_128x128x16_mb2", "mm_general_128x64x8",
+                "dmm_general_64x64x8", "dmm_general_128x64x8_mb2")
+
+
+def _with_narrow_indices(rows):
+    """`rows` and, after each named in NARROW_INDICES, the same with narrow_indices on."""
+    for name, options, description in rows:
+        yield name, options, description
+        if name in NARROW_INDICES:
+            yield (f"{name}_i32", {**options, "narrow_indices": True},
+                   description + ", 32-bit indices")
+
 
 def tiles(quick: bool = False) -> list[Case]:
     """Block tiles of both operands and thread register tiles (autogpu-tiled, issue #14) at
@@ -246,14 +260,14 @@ def tiles(quick: bool = False) -> list[Case]:
         if n % 128 == 0:
             mm = matmul_variants(n, n + 1)
             cases.append(Case(mm["mm_autogpu"], sizes))
-            for name, options, description in MM_TILED:
+            for name, options, description in _with_narrow_indices(MM_TILED):
                 variant = Variant(name, MATMUL, tiled(sizes=sized(m=n, n=n, p=n), **options),
                                   description + ", sizes compiled in")
                 cases.append(Case(variant, sizes))
-        for name, options, description in MM_GENERAL:
+        for name, options, description in _with_narrow_indices(MM_GENERAL):
             variant = Variant(name, MATMUL, tiled(**options), description + ", general sizes")
             cases.append(Case(variant, sizes))
-        for name, options, description in DMM_GENERAL:
+        for name, options, description in _with_narrow_indices(DMM_GENERAL):
             variant = Variant(name, DMATMUL, tiled(**options), description + ", general sizes")
             cases.append(Case(variant, sizes_of(DMATMUL, n, n, n)))
     return cases

@@ -79,6 +79,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return GpuInferNswPass
 
+    def get_gpu_narrow_indices():
+        from autogpu.passes.gpu_narrow_indices import GpuNarrowIndicesPass
+
+        return GpuNarrowIndicesPass
+
     def get_gpu_cache_shared():
         from autogpu.passes.gpu_cache_shared import GpuCacheSharedPass
 
@@ -109,6 +114,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "autogpu-vanilla": get_autogpu_vanilla,
         "gpu-cache-shared": get_gpu_cache_shared,
         "gpu-infer-nsw": get_gpu_infer_nsw,
+        "gpu-narrow-indices": get_gpu_narrow_indices,
         "autogpu-optimize": get_autogpu_optimize,
         "autogpu-tiled": get_autogpu_tiled,
         "gpu-vectorize": get_gpu_vectorize,

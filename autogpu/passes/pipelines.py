@@ -35,6 +35,7 @@ from autogpu.passes.canonicalize import HoistingCanonicalizePass
 from autogpu.passes.convert_agpu_to_gpu import ConvertAgpuToGpuPass
 from autogpu.passes.gpu_cache_shared import GpuCacheSharedPass
 from autogpu.passes.gpu_infer_nsw import GpuInferNswPass
+from autogpu.passes.gpu_narrow_indices import GpuNarrowIndicesPass
 from autogpu.passes.gpu_optimize_guards import GpuOptimizeGuardsPass
 from autogpu.passes.gpu_vectorize import GpuVectorizePass
 from autogpu.passes.options import (
@@ -241,6 +242,9 @@ OPTIMIZE_STAGES = (
                                                   "full_unroll_limit": "full_unroll_limit"}),
     Stage(GpuOptimizeGuardsPass),
     Stage(GpuVectorizePass, "vector_"),
+    Stage(GpuNarrowIndicesPass, "narrow_",
+          switch=switch("narrow_indices", False, doc="Compute the index arithmetic that provably "
+                        "fits in 32 bits in int (gpu-narrow-indices).")),
     *CLEANUP,
 )
 """The paper's order. Caching and serial unrolling run on the lowered kernel: caching needs the
@@ -271,6 +275,7 @@ AutogpuOptimizePipeline = pipeline_class(
     specialise sizes -> dense/sparse indexing -> staging of accumulations -> parallel unrolling
     (thread coarsening, recorded on the loops) -> lowering (threads, blocks, unroll-and-jam,
     guards) -> caching through `__shared__` -> unrolling of serial loops -> guard placement ->
+    vector accesses (gpu-vectorize) -> 32-bit indices (gpu-narrow-indices) ->
     canonicalize, gpu-infer-nsw, cse.
 
     Its default tuning space is the paper's: 288 variants, the paper-structure kernels among
@@ -289,10 +294,17 @@ TILED_STAGES = tuple(
           stage.runs_if) if stage.pass_class is AgpuUnrollParallelPass
     else Stage(stage.pass_class, stage.prefix, {**stage.names, "tile": "bk"}, stage.switch,
                stage.runs_if) if stage.pass_class is GpuCacheSharedPass
+    else Stage(stage.pass_class, stage.prefix, stage.names, switch(
+        "narrow_indices", False, doc="Compute the index arithmetic that provably fits in 32 "
+        "bits in int (gpu-narrow-indices). Tuned: on the H100 it pays on some register tiles "
+        "(-6 to -15 % time for 128x64 tiles of 4x8) and costs on others (+3 to +5 % for "
+        "128x128x16 with min_blocks=2; docs/h100-findings.md).", tuning="[false, true]"),
+        stage.runs_if) if stage.pass_class is GpuNarrowIndicesPass
     else stage
     for stage in OPTIMIZE_STAGES
 )
-"""autogpu-optimize's stages, with the tile knobs named as GEMM kernels name them."""
+"""autogpu-optimize's stages, with the tile knobs named as GEMM kernels name them, and 32-bit
+indices tuned."""
 
 TILED_DIFFERS = {
     **OPTIMIZE_DIFFERS,

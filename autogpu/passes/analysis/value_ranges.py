@@ -1,8 +1,9 @@
 """Signed ranges of a kernel's integer values that hold for every launch, whatever the sizes.
 
 What bounds the values a pass computes for a kernel (`tx + 1`, `blockIdx.x * 512`, a shared
-tile offset) is CUDA itself: `threadIdx` and `blockDim` are below 1024, `blockIdx` and
-`gridDim` below 2^31; a 32-bit value extended to 64 bits stays in 32 bits; `x % 42` lies in
+tile offset) is CUDA itself: `threadIdx` and `blockDim` are below 1024 (64 on z), `blockIdx`
+and `gridDim` below 2^31 on x and 65536 on y and z (`target/cuda_limits.py`); a 32-bit value
+extended to 64 bits stays in 32 bits; `x % 42` lies in
 `(-42, 42)`; an `scf.for` variable lies between its bounds. `ValueRanges.of(v)` is the interval
 of `v`'s value read as signed in its type (the whole type where nothing better is known), so
 `fits(op)` can tell that a 64-bit sum of such values cannot overflow (`gpu-infer-nsw`).
@@ -12,11 +13,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects import arith, scf
+from xdsl.dialects import arith, gpu, scf
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from autogpu.passes.analysis.integers import bit_width, to_signed
+from autogpu.target.cuda_limits import MAX_BLOCK, MAX_GRID
 
 MAX_THREADS = 1024  # per block, on every dimension together (CUDA's limit)
 MAX_BLOCKS = 2**31 - 1  # per grid dimension (x; y and z are smaller)
@@ -53,6 +55,25 @@ _GPU_BUILTINS = {
     "gpu.grid_dim": Range(1, MAX_BLOCKS),
     "gpu.global_id": Range(0, MAX_BLOCKS * MAX_THREADS - 1),
 }
+_DIMS = {"x": 0, "y": 1, "z": 2}
+
+
+def _builtin_range(op: Operation) -> Range:
+    """The range of a thread, block or grid builtin along its dimension (CUDA's limits)."""
+    dimension = op.properties.get("dimension")
+    if not isinstance(dimension, gpu.DimensionAttr):
+        return _GPU_BUILTINS[op.name]
+    axis = _DIMS[str(dimension.data.value)]
+    threads, blocks = MAX_BLOCK[axis], MAX_GRID[axis]
+    return {
+        "gpu.thread_id": Range(0, threads - 1),
+        "gpu.block_dim": Range(1, threads),
+        "gpu.block_id": Range(0, blocks - 1),
+        "gpu.grid_dim": Range(1, blocks),
+        "gpu.global_id": Range(0, blocks * threads - 1),
+    }[op.name]
+
+
 _EXACT = {
     "arith.addi": lambda a, b: _corners(a, b, lambda x, y: x + y),
     "arith.subi": lambda a, b: _corners(a, b, lambda x, y: x - y),
@@ -90,7 +111,7 @@ class ValueRanges:
         op = value.owner
         assert isinstance(op, Operation)
         if op.name in _GPU_BUILTINS:
-            return _GPU_BUILTINS[op.name]
+            return _builtin_range(op)
         if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
             known = to_signed(op.value.value.data, width)
             return Range(known, known)
