@@ -13,11 +13,11 @@ race shows (docs/executors.md); `program("cpu", thread_order=..., seed=...)` pic
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, SupportsInt, cast
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
@@ -60,7 +60,7 @@ def option_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (list, tuple)):
-        return ",".join(option_value(v) for v in value)
+        return ",".join(option_value(v) for v in cast("Sequence[object]", value))
     if isinstance(value, str):
         return '"' + "".join(_STRING_ESCAPES.get(c, c) for c in value) + '"'
     return str(value)
@@ -124,8 +124,10 @@ class Kernel:
     c_module: ModuleOp | None = None
     """The module as the frontend produced it (before the pipeline): the reference for the
     arrays' sizes (`autogpu.passes.analysis.extents`)."""
-    _programs: dict[tuple, Any] = field(default_factory=dict, repr=False)
-    _touched: dict[tuple, dict[str, Any]] = field(default_factory=dict, repr=False)
+    _programs: dict[tuple[object, ...], Any] = field(default_factory=dict[tuple[object, ...], Any],
+                                                     repr=False)
+    _touched: dict[tuple[tuple[str, int], ...], dict[str, Any]] = field(
+        default_factory=dict[tuple[tuple[str, int], ...], dict[str, Any]], repr=False)
 
     @cached_property
     def ir(self) -> str:
@@ -170,7 +172,7 @@ class Kernel:
 
         function = find_function(parse_launch_description(self.launch_description), self.name)
         typed = bind_scalars(function, scalars)
-        configs = []
+        configs: list[dict[str, Any]] = []
         for index, env in trace(steps_of(self.launch), typed):
             entry = self.launch["launches"][index]
             grid, block, shared = launch_config(entry, env)
@@ -236,7 +238,7 @@ class Kernel:
         names = self._parameter_names
         given = dict(zip(names, args)) | dict(named_args)
         sizes = {
-            name: int(value)
+            name: int(cast("SupportsInt", value))
             for name, value in given.items()
             if isinstance(value, (int, np.integer))  # bools too: C's _Bool
         }

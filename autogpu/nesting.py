@@ -12,7 +12,7 @@ RecursionError traceback (or a crash of the interpreter's own stack).
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
 
 from autogpu.diagnostics import CompileError
@@ -27,7 +27,7 @@ about 10,000 frames, and under 2 MiB of the interpreter's C stack (of 8 MiB by d
 
 
 @contextmanager
-def deep_recursion() -> Iterator[None]:
+def deep_recursion() -> Generator[None]:
     """Raise Python's recursion limit to RECURSION_LIMIT (never lower it) for the duration;
     running out of it anyway is a CompileError, not a traceback."""
     previous = sys.getrecursionlimit()

@@ -86,13 +86,13 @@ def bind_launches(
     typed = {name: np.dtype(params[name]["dtype"]).type(v) for name, v in sizes.items()
              if name in params and params[name]["kind"] == "scalar"}
     runs = trace(steps_of(kernel.launch), typed)  # a time loop's launches, T times
-    calls = []
+    calls: list[tuple[Any, tuple[int, ...], tuple[int, ...], tuple[Any, ...], int]] = []
     for (index, env), config in zip(runs, kernel.launch_config(**sizes), strict=True):
         entry = kernel.launch["launches"][index]
         grid, block, shared = tuple(config["grid"]), tuple(config["block"]), config["shared"]
         if 0 in grid or 0 in block:
             continue  # an empty launch: the C loop has no iterations
-        args = []
+        args: list[Any] = []
         for name in entry["args"]:
             param = params.get(name)
             if param is not None and param["kind"] == "array":
@@ -124,7 +124,8 @@ class CudaDevice:
             raise RuntimeError(
                 f"the cuda device needs CuPy ({e}); install cupy-cuda13x, or use --device cpu"
             ) from None
-        self.cupy = self.xp = cupy
+        self.cupy: Any = cupy  # untyped (and absent where CI runs): Any, not Unknown
+        self.xp: Any = cupy
         self.gemm_peer, self.compiler, self.options = gemm_peer, compiler, options
         self.copy_bytes = copy_bytes
         self.timer: Timer = cuda_event_timer(cupy)

@@ -13,6 +13,7 @@ lazily: a missing one makes its peer unavailable, it does not stop the run.
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,6 +24,15 @@ os.environ["NVIDIA_TF32_OVERRIDE"] = "0"
 os.environ["CUPY_TF32"] = "0"
 
 Gemm = Callable[..., Any]  # gemm(transa, transb, a, b, out=, alpha=, beta=) as cupy.cublas.gemm
+
+
+def peer_module(name: str, library: str) -> Any:
+    """The module `name` of an optional peer library (absent where CI runs, and untyped: Any);
+    PeerUnavailable when it is not installed."""
+    try:
+        return importlib.import_module(name)
+    except ImportError as e:
+        raise PeerUnavailable(f"{library} is not installed ({e})") from None
 
 
 class PeerUnavailable(Exception):
@@ -69,10 +79,7 @@ def correlate_peer(name: str, ndimage: Any) -> Peer:
 def torch_sgemm_peer() -> Peer:
     """cuBLAS SGEMM through PyTorch, TF32 off. Row-major views: A^T (n x m) += C^T (n x p) @
     B^T (p x m), the same memory as the column-major A, B, C."""
-    try:
-        import torch  # pyright: ignore[reportMissingImports]  # on the GPU machine only
-    except ImportError as e:
-        raise PeerUnavailable(f"PyTorch is not installed ({e})") from None
+    torch = peer_module("torch", "PyTorch")
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
 
@@ -87,19 +94,11 @@ def torch_sgemm_peer() -> Peer:
 
 
 def cupy_sgemm_peer() -> Peer:
-    try:
-        import cupy.cublas  # pyright: ignore[reportMissingImports]  # on the GPU machine only
-    except ImportError as e:
-        raise PeerUnavailable(f"CuPy is not installed ({e})") from None
-    return sgemm_peer("cublas-sgemm (cupy)", cupy.cublas.gemm)
+    return sgemm_peer("cublas-sgemm (cupy)", peer_module("cupy.cublas", "CuPy").gemm)
 
 
 def cupyx_correlate_peer() -> Peer:
-    try:
-        import cupyx.scipy.ndimage  # pyright: ignore[reportMissingImports]  # on the GPU machine only
-    except ImportError as e:
-        raise PeerUnavailable(f"cupyx.scipy.ndimage is not available ({e})") from None
-    return correlate_peer("cupyx.correlate", cupyx.scipy.ndimage)
+    return correlate_peer("cupyx.correlate", peer_module("cupyx.scipy.ndimage", "cupyx.scipy"))
 
 
 GPU_PEERS: dict[str, dict[str, Callable[[], Peer]]] = {
@@ -153,9 +152,5 @@ def cpu_peer(problem: str) -> Peer:
     if problem in ("matmul", "dmatmul"):
         return sgemm_peer("numpy-gemm", numpy_gemm)
     if problem == "conv2d":
-        try:
-            import scipy.ndimage
-        except ImportError as e:
-            raise PeerUnavailable(f"SciPy is not installed ({e})") from None
-        return correlate_peer("scipy.correlate", scipy.ndimage)
+        return correlate_peer("scipy.correlate", peer_module("scipy.ndimage", "SciPy"))
     raise PeerUnavailable(f"no peer is defined for {problem}")

@@ -66,7 +66,7 @@ class Matmul(Problem):
     """examples/matmul.c: A (m x n) += B (m x p) * C (p x n), all column-major (examples/
     dmatmul.c: the same in double)."""
 
-    def __init__(self, name: str = "matmul", dtype: type = FLOAT) -> None:
+    def __init__(self, name: str = "matmul", dtype: type[np.floating[Any]] = FLOAT) -> None:
         super().__init__(name, f"{name}.c", "A", ("m", "n", "p"))
         self.dtype = dtype
 

@@ -31,7 +31,7 @@ class Row:
     bound: str | None = None  # "compute" or "memory": the roof that applies
     max_abs_err: float | None = None
     rel_err: float | None = None  # max abs error / max |reference|
-    samples_ms: list[float] = field(default_factory=list)
+    samples_ms: list[float] = field(default_factory=list[float])
     # --pycuda: the same kernel timed and checked through autogpu's own executor
     pycuda_ms: float | None = None
     pycuda_rel_err: float | None = None

@@ -107,9 +107,10 @@ def run_steps(
             run_steps(chosen, env, launch)
 
 
-def trace(steps: Sequence[Step], scalars: Mapping[str, Any]) -> Iterator[tuple[int, dict]]:
+def trace(steps: Sequence[Step], scalars: Mapping[str, Any]
+          ) -> Iterator[tuple[int, dict[str, Any]]]:
     """The launches the program runs: (launch index, the values in scope), in order."""
-    runs: list[tuple[int, dict]] = []
+    runs: list[tuple[int, dict[str, Any]]] = []
     run_steps(steps, scalars, lambda i, env: runs.append((i, dict(env))))
     return iter(runs)
 

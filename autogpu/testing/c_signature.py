@@ -38,14 +38,12 @@ def signature_of(
         return obj
     if isinstance(obj, func.FuncOp):
         return CSignature.of(obj)
-    if isinstance(obj, ModuleOp):
-        functions = [op for op in obj.body.block.ops if isinstance(op, func.FuncOp)]
-        if function is not None:
-            functions = [f for f in functions if f.sym_name.data == function]
-        if len(functions) != 1:
-            raise ValueError(
-                f"cannot pick a function: {len(functions)} candidates"
-                + (f" named {function}" if function else "; pass function=")
-            )
-        return CSignature.of(functions[0])
-    raise TypeError(f"expected a CSignature, func.FuncOp or ModuleOp, got {type(obj).__name__}")
+    functions = [op for op in obj.body.block.ops if isinstance(op, func.FuncOp)]
+    if function is not None:
+        functions = [f for f in functions if f.sym_name.data == function]
+    if len(functions) != 1:
+        raise ValueError(
+            f"cannot pick a function: {len(functions)} candidates"
+            + (f" named {function}" if function else "; pass function=")
+        )
+    return CSignature.of(functions[0])

@@ -33,8 +33,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from autogpu.dialects.signature import CParameter, CSignature, c_type
+from autogpu.numeric import is_boolean, is_integer, is_ndarray, is_number
 from autogpu.runtime import cpu_exec
 from autogpu.testing.c_signature import parse_c_signature
 
@@ -51,7 +53,7 @@ def _min_max_prelude() -> str:
     lines = [f"#include <{header}.h>"
              for header in ("math", "stddef", "stdint", "stdbool", "stdlib")]  # fmt: skip
     for which, op in (("min", "<"), ("max", ">")):
-        cases = []
+        cases: list[str] = []
         for type_ in _INT_TYPES:
             suffix = type_.replace(" ", "_")
             lines.append(
@@ -144,8 +146,8 @@ class CReference:
         ]
         self._function.restype = None if signature.result is None else _ctype(signature.result)
 
-    def _array(self, param: CParameter, value: Any) -> np.ndarray:
-        if not isinstance(value, np.ndarray):
+    def _array(self, param: CParameter, value: Any) -> NDArray[Any]:
+        if not is_ndarray(value):
             raise TypeError(f"{self.signature.name}: parameter {param.name} needs a NumPy array, "
                             f"got {type(value).__name__}")
         expected = param.dtype
@@ -160,12 +162,12 @@ class CReference:
     def _scalar(self, param: CParameter, value: Any) -> Any:
         dtype = param.dtype
         if dtype.kind == "f":
-            if not isinstance(value, (int, float, np.integer, np.floating)):
+            if not is_number(value):
                 raise TypeError(f"{self.signature.name}: parameter {param.name} needs a number")
             return float(value)
-        if dtype.kind == "b" and isinstance(value, (bool, np.bool_)):
+        if dtype.kind == "b" and is_boolean(value):
             return bool(value)
-        if not isinstance(value, (int, np.integer)):
+        if not is_integer(value):
             raise TypeError(f"{self.signature.name}: parameter {param.name} needs an integer")
         bits = dtype.itemsize * 8
         if not -(1 << (bits - 1)) <= int(value) < 1 << bits:
@@ -177,8 +179,8 @@ class CReference:
         if len(args) != len(params):
             raise TypeError(f"{self.signature.name} takes {len(params)} arguments, got {len(args)}")
         converted: list[Any] = []
-        write_back: list[tuple[np.ndarray, np.ndarray]] = []
-        keep_alive: list[np.ndarray] = []
+        write_back: list[tuple[NDArray[Any], NDArray[Any]]] = []
+        keep_alive: list[NDArray[Any]] = []
         for param, value in zip(params, args):
             if not param.is_array:
                 converted.append(self._scalar(param, value))

@@ -103,7 +103,7 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
             elif w in on_stack:
                 low[v] = min(low[v], index[w])
         if low[v] == index[v]:
-            component = []
+            component: list[str] = []
             while True:
                 w = stack.pop()
                 on_stack.discard(w)
@@ -130,7 +130,7 @@ def _path_through(component: list[str], graph: dict[str, set[str]]) -> list[str]
     previous: dict[str, str] = {}
     frontier = [start]
     while frontier:
-        following = []
+        following: list[str] = []
         for v in frontier:
             for w in sorted(graph[v] & members):
                 if w == start:

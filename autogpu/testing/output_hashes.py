@@ -62,7 +62,7 @@ UNSAMPLED_OPTIONS = {
 """Tuned options the sample leaves at their defaults, and why."""
 
 
-def _space_sample() -> list[dict[str, Any]]:
+def space_sample() -> list[dict[str, Any]]:
     from autogpu.passes.pipelines import AutogpuOptimizePipeline
 
     space = AutogpuOptimizePipeline.TUNING_SPACE
@@ -92,7 +92,7 @@ def compile_hashes() -> dict[str, dict[str, str]]:
         hashes[f"{example.name} frontend"] = {"ir": digest(str(module))}
         hashes[f"{example.name} autogpu-vanilla"] = _compile_outputs(example, "autogpu-vanilla",
                                                                      {})
-        for options in _space_sample():
+        for options in space_sample():
             key = " ".join(f"{k}={v}" for k, v in options.items())
             hashes[f"{example.name} autogpu-optimize {key}"] = _compile_outputs(
                 example, "autogpu-optimize", options)
@@ -104,9 +104,9 @@ def compile_hashes() -> dict[str, dict[str, str]]:
     return hashes
 
 
-def _run_lines(path: Path) -> list[str]:
+def run_lines(path: Path) -> list[str]:
     """The autogpu-opt commands of a lit file's RUN lines (up to the first pipe)."""
-    commands = []
+    commands: list[str] = []
     for line in path.read_text().splitlines():
         match = re.search(r"RUN:\s*(?:not\s+)?(autogpu-opt\b.*)", line)
         if not match:
@@ -122,7 +122,7 @@ def filecheck_hashes() -> dict[str, dict[str, str]]:
     for path in sorted(FILECHECK.rglob("*")):
         if path.suffix not in (".c", ".mlir") or "Output" in path.parts or "inputs" in path.parts:
             continue
-        for number, command in enumerate(_run_lines(path)):
+        for number, command in enumerate(run_lines(path)):
             result = subprocess.run(shlex.split(command.replace("2>&1", "").replace(
                 "2>/dev/null", "")), capture_output=True, text=True, cwd=ROOT, check=False)
             name = f"{path.relative_to(FILECHECK)} RUN {number}"
@@ -134,7 +134,7 @@ def filecheck_hashes() -> dict[str, dict[str, str]]:
 
 
 def compare(before: dict[str, dict[str, str]], after: dict[str, dict[str, str]]) -> list[str]:
-    lines = []
+    lines: list[str] = []
     for key in sorted(before.keys() | after.keys()):
         if key not in after:
             lines.append(f"gone:    {key}")

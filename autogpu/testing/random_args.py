@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from autogpu.numeric import is_ndarray
 from autogpu.testing.c_signature import CSignature, signature_of
 
 Size = int | tuple[int, ...]
@@ -97,9 +98,9 @@ def assert_same_outputs(
 ) -> None:
     """Every array argument after two runs is identical bit for bit (floats compared by their
     bits, since both runs perform the same IEEE operations in the same order)."""
-    problems = []
+    problems: list[str] = []
     for position, (a, e) in enumerate(zip(actual, expected, strict=True)):
-        if isinstance(e, np.ndarray):
+        if is_ndarray(e):
             difference = first_difference(a, e)
             if difference is not None:
                 name = names[position] if position < len(names) else f"argument {position}"

@@ -116,7 +116,8 @@ OPTIONS_EPILOG = (
 class _PassOptionsHelp(argparse.Action):
     """`--help-options`: every option of autogpu's passes, from their declarations."""
 
-    def __call__(self, parser, namespace, values, option_string=None):
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[object] | None, option_string: str | None = None) -> None:
         from autogpu.passes import get_all_passes
         from autogpu.passes.options import help_text
 

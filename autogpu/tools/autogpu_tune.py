@@ -85,12 +85,17 @@ def _literal(text: str) -> Any:
     t = text.strip()
     if t.lower() in ("true", "false"):
         return t.lower() == "true"
-    for cast in (lambda s: int(s, 0), float):
+    for parse in (_c_integer, float):
         try:
-            return cast(t)
+            return parse(t)
         except ValueError:
             pass
     return t
+
+
+def _c_integer(text: str) -> int:
+    """An integer as C spells it (0x.., 0o.., decimal)."""
+    return int(text, 0)
 
 
 def parse_values(text: str) -> Any:

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from xdsl.dialects import func, gpu, memref
-from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType, f32, f64, i32, i64
+from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType, ModuleOp, f32, f64, i32, i64
 from xdsl.parser import Parser
 
 import autogpu
@@ -23,6 +23,7 @@ from autogpu.dialects.signature import (
     C_TYPES,
     CParameter,
     CSignature,
+    CType,
     UnsupportedType,
     c_type,
     of_ir,
@@ -74,7 +75,7 @@ def test_the_tuner_reads_shared_bytes_from_the_launch_description_not_the_cuda_t
 
 
 @pytest.mark.parametrize("t", list(C_TYPES.values()), ids=lambda t: t.name)
-def test_every_c_type_agrees_with_itself(t):
+def test_every_c_type_agrees_with_itself(t: CType):
     dtype = np.dtype(t.dtype)
     assert dtype.itemsize == ctypes.sizeof(t.ctypes) == struct.calcsize(t.struct) == t.size
     assert dtype.kind == ("f" if t.is_float else "b" if t.bits == 1 else "i" if t.signed else "u")
@@ -101,13 +102,13 @@ def test_the_frontends_types_are_the_tables():
      ("unsigned char", "unsigned char"), ("short int", "short"), ("_Bool", "bool"),
      ("int32_t", "int"), ("uint64_t", "unsigned long long"), ("double", "double")],
 )
-def test_spellings(spelling, canonical):
+def test_spellings(spelling: str, canonical: str):
     assert c_type(spelling) is C_TYPES[canonical]
 
 
 @pytest.mark.parametrize("spelling", ["", "struct s", "signed unsigned", "short long",
                                       "long long long", "char int", "int int", "half"])
-def test_invalid_spellings(spelling):
+def test_invalid_spellings(spelling: str):
     assert c_type(spelling) is None
 
 
@@ -161,7 +162,7 @@ def test_unrecorded_names_and_types_fall_back_to_the_ir():
 # --- static shared memory in the launch description --------------------------------------------
 
 
-def _shared_allocation_bytes(module) -> dict[str, int]:
+def _shared_allocation_bytes(module: ModuleOp) -> dict[str, int]:
     """Bytes of every workgroup (memory space 3) allocation, per kernel, read off the IR."""
     totals: dict[str, int] = {}
     for kernel in module.walk():
@@ -170,7 +171,7 @@ def _shared_allocation_bytes(module) -> dict[str, int]:
             for op in kernel.walk():
                 if isinstance(op, memref.AllocaOp) and "3 : i32" in str(op.memref.type):
                     element = op.memref.type.element_type
-                    width = element.width.data if isinstance(element, IntegerType) else (
+                    width = element.bitwidth if isinstance(element, IntegerType) else (
                         32 if element == f32 else 64)
                     total += math.prod(op.memref.type.get_shape()) * max(width // 8, 1)
             totals[kernel.sym_name.data] = total
@@ -182,7 +183,7 @@ def _shared_allocation_bytes(module) -> dict[str, int]:
     ("dot.c", ""),
     ("saxpy.c", ""),
 ])
-def test_static_shared_bytes_are_the_sum_of_the_shared_allocations(example, options):
+def test_static_shared_bytes_are_the_sum_of_the_shared_allocations(example: str, options: str):
     from autogpu.api import run_pipeline
     from autogpu.target.cuda_target import emit_cuda
 

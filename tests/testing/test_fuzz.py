@@ -12,13 +12,17 @@ from __future__ import annotations
 import random
 import re
 import shutil
+from typing import Any, NoReturn
 
 import numpy as np
 import pytest
+from xdsl.dialects.builtin import ModuleOp
 
+from autogpu.numeric import is_ndarray
+from autogpu.runtime.cpu_exec import CpuProgram
 from autogpu.testing.fuzz import runner
 from autogpu.testing.fuzz.generator import KNOWN_ISSUES, generate
-from autogpu.testing.fuzz.program import FloatSum
+from autogpu.testing.fuzz.program import FloatSum, Program
 from autogpu.testing.fuzz.reduce import reduce_program
 from autogpu.testing.fuzz.runner import (
     OPTIMIZE,
@@ -78,19 +82,23 @@ def test_fixed_issues_are_generated_again():
 class WrongRunner:
     """An emulation that adds one to the first element of every non-const array it is given."""
 
-    def __init__(self, real):
+    def __init__(self, real: CpuProgram):
         self.real = real
 
-    def run(self, name, *args):
+    def run(self, name: str, *args: Any) -> None:
         self.real.run(name, *args)
         for a in args:
-            if isinstance(a, np.ndarray) and a.size and a.flags.writeable:
+            if is_ndarray(a) and a.size and a.flags.writeable:
                 a.flat[0] += 1
 
 
-def test_a_wrong_result_is_a_mismatch(monkeypatch):
+def test_a_wrong_result_is_a_mismatch(monkeypatch: pytest.MonkeyPatch):
     real_lower = runner.lower
-    monkeypatch.setattr(runner, "lower", lambda *a: WrongRunner(real_lower(*a)))
+
+    def wrong_lower(module: ModuleOp, pipeline: runner.Pipeline, seed: int) -> WrongRunner:
+        return WrongRunner(real_lower(module, pipeline, seed))
+
+    monkeypatch.setattr(runner, "lower", wrong_lower)
     findings = check_batch([generate(3)], [VANILLA], cases=2, seed=3)
     assert findings
     assert findings[0].kind == "mismatch", [f.kind for f in findings]
@@ -100,18 +108,21 @@ def test_a_wrong_result_is_a_mismatch(monkeypatch):
     assert "autogpu-vanilla" in report
 
 
-def test_a_refusal_and_a_crash_are_findings(monkeypatch):
+def test_a_refusal_and_a_crash_are_findings(monkeypatch: pytest.MonkeyPatch):
     from autogpu.diagnostics import CompileError
 
-    def refuse(module, pipeline, seed):
+    def refuse(*_: object) -> NoReturn:
         raise CompileError("error: no")
 
+    def crash(*_: object) -> NoReturn:
+        raise IndexError("list index out of range")
+
     monkeypatch.setattr(runner, "lower", refuse)
-    monkeypatch.setattr(runner, "run_pipeline", lambda module, spec: refuse(module, spec, 0))
+    monkeypatch.setattr(runner, "run_pipeline", refuse)
     (finding,) = check_batch([generate(4)], [OPTIMIZE], cases=1, seed=4)
     assert finding.kind == "compile-error"
 
-    monkeypatch.setattr(runner, "run_pipeline", lambda module, spec: [][1])
+    monkeypatch.setattr(runner, "run_pipeline", crash)
     (finding,) = check_batch([generate(4)], [OPTIMIZE], cases=1, seed=4)
     assert finding.kind == "crash"
     assert "IndexError" in finding.detail
@@ -139,7 +150,7 @@ def test_float_sum_tolerance_accepts_reordering_and_rejects_a_lost_term():
 
 
 def test_reducer_keeps_the_property_and_shrinks():
-    def has_reduction(program) -> bool:
+    def has_reduction(program: Program) -> bool:
         source = program.source()
         if "reduction(" not in source:
             return False

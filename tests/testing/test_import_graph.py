@@ -25,7 +25,7 @@ def _package(root: Path, files: dict[str, str]) -> Path:
     return root / "pkg"
 
 
-def test_deferred_and_relative_imports_count_and_type_checking_ones_do_not(tmp_path):
+def test_deferred_and_relative_imports_count_and_type_checking_ones_do_not(tmp_path: Path):
     """A cycle through an import inside a function is found and printed as a path; one through
     `if TYPE_CHECKING:` is not a cycle (it never runs)."""
     pkg = _package(tmp_path, {

@@ -2,14 +2,14 @@
 
 from pathlib import Path
 
-from autogpu.testing.output_hashes import _run_lines, _space_sample, compare
+from autogpu.testing.output_hashes import compare, run_lines, space_sample
 
 
 def test_run_lines_substitute_the_file_and_examples(tmp_path: Path) -> None:
     test = tmp_path / "t.mlir"
     test.write_text("// RUN: not autogpu-opt %s -p 'x{a=1}' 2>&1 | filecheck %s\n"
                     "// RUN: autogpu-opt %examples/saxpy.c | filecheck %s\n// CHECK: x\n")
-    first, second = _run_lines(test)
+    first, second = run_lines(test)
     assert first == f"autogpu-opt {test} -p 'x{{a=1}}' 2>&1"
     assert second.endswith("examples/saxpy.c")
     assert "%" not in second
@@ -23,6 +23,6 @@ def test_compare_names_every_kind_of_difference() -> None:
 
 
 def test_space_sample_covers_every_value_of_every_option() -> None:
-    sample = _space_sample()
+    sample = space_sample()
     for option in ("block_size", "unroll_x", "unroll_y", "unroll_serial", "cache"):
         assert len({config[option] for config in sample}) > 1

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import math
 import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -29,7 +32,7 @@ from autogpu.testing import (
 
 
 @pytest.fixture(autouse=True)
-def private_cache(tmp_path, monkeypatch):
+def private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("AUTOGPU_CACHE", str(tmp_path / "cache"))
 
 
@@ -115,12 +118,12 @@ def test_scalar_parameters_and_results():
     assert compile_c_reference(SCALARS, "halve")(3.0) == 1.5
 
 
-def test_compiled_objects_are_cached_by_source(monkeypatch):
+def test_compiled_objects_are_cached_by_source(monkeypatch: pytest.MonkeyPatch):
     first = compile_c_reference(SAXPY, "saxpy").library
-    calls = []
-    real_run = subprocess.run
+    calls: list[list[str]] = []
+    real_run: Callable[..., subprocess.CompletedProcess[Any]] = subprocess.run
 
-    def counting_run(cmd, *args, **kwargs):
+    def counting_run(cmd: list[str], *args: Any, **kwargs: Any) -> subprocess.CompletedProcess[Any]:
         calls.append(cmd)
         return real_run(cmd, *args, **kwargs)
 
@@ -207,7 +210,7 @@ def test_signature_parser_errors():
      ("short", "int16"), ("unsigned char", "uint8"), ("float", "float32"),
      ("double", "float64"), ("_Bool", "bool"), ("int32_t", "int32")],
 )
-def test_ctype_dtypes(ctype, dtype):
+def test_ctype_dtypes(ctype: str, dtype: str):
     assert dtype_of_ctype(ctype) == np.dtype(dtype)
 
 

@@ -12,6 +12,7 @@ children may still be shrunk unless they are frozen too.
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -46,8 +47,10 @@ class Expr:
         for name, value in vars(self).items():
             if value is old:
                 setattr(self, name, new)
-            elif isinstance(value, list) and any(v is old for v in value):
-                setattr(self, name, [new if v is old else v for v in value])
+            elif isinstance(value, list):
+                items = typing.cast("list[object]", value)
+                if any(v is old for v in items):
+                    setattr(self, name, [new if v is old else v for v in items])
 
     @property
     def int_interval(self) -> Interval:
@@ -83,7 +86,7 @@ class Load(Expr):
     """`A[e]`, or `A[e0][e1]...` for a C99 array parameter."""
 
     array: str = ""
-    indices: list[Expr] = field(default_factory=list)
+    indices: list[Expr] = field(default_factory=list[Expr])
 
     def render(self) -> str:
         return self.array + "".join(f"[{i.render()}]" for i in self.indices)
@@ -144,7 +147,7 @@ class Cond(Expr):
 @dataclass(eq=False)
 class Call(Expr):
     function: str = ""
-    args: list[Expr] = field(default_factory=list)
+    args: list[Expr] = field(default_factory=list[Expr])
 
     def render(self) -> str:
         return f"{self.function}({', '.join(a.render() for a in self.args)})"

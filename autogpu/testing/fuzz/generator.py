@@ -218,7 +218,7 @@ class Generator(Reads):
         """`acc += A[i][k] * B[k][j]` over k, each matrix in either layout."""
         (i, si), (j, sj) = row, column
         loop, k, inner = self.sized_loop(scope, sk)
-        loads = []
+        loads: list[X.Expr] = []
         for first, second in (((i, si), (k, sk)), ((k, sk), (j, sj))):
             pairs = [first, second] if self.chance(0.5) else [second, first]
             array = self.new_array("x", [Dim(s.name, 0) for _, s in pairs], const=True)
@@ -522,7 +522,7 @@ class Generator(Reads):
     # --- statements -------------------------------------------------------------------------
 
     def statements(self, scope: Scope, count: int) -> list[Stmt]:
-        out = []
+        out: list[Stmt] = []
         for _ in range(count):
             if self.budget <= 0:
                 break
@@ -638,7 +638,7 @@ class Generator(Reads):
 def generate(seed: int, name: str | None = None, known_issues: bool = False) -> Program:
     """The program of `seed` (the same seed always gives the same program); with
     `known_issues`, also the constructs of `KNOWN_ISSUES`."""
-    avoid = frozenset() if known_issues else frozenset(KNOWN_ISSUES)
+    avoid: frozenset[str] = frozenset() if known_issues else frozenset(KNOWN_ISSUES)
     program = Generator(random.Random(seed), name or f"fz{seed}", avoid).program()
     program.seed = seed
     return program

@@ -252,8 +252,8 @@ class Program:
     name: str
     params: list[Param]
     body: list[Stmt]
-    float_sums: list[FloatSum] = field(default_factory=list)
-    derived: list[DerivedSize] = field(default_factory=list)
+    float_sums: list[FloatSum] = field(default_factory=list[FloatSum])
+    derived: list[DerivedSize] = field(default_factory=list[DerivedSize])
     seed: int = 0
 
     def source(self) -> str:

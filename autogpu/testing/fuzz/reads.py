@@ -13,7 +13,7 @@ import random
 
 from autogpu.testing.fuzz import expr as X
 from autogpu.testing.fuzz.program import ArrayParam, DerivedSize, Dim, ScalarParam, SizeParam
-from autogpu.testing.fuzz.scope import Owned, Scope
+from autogpu.testing.fuzz.scope import Owned, Scope, Var
 from autogpu.testing.fuzz.values import (
     DOUBLE,
     FLOAT,
@@ -109,7 +109,8 @@ class Reads:
         if not key:
             return None
         self.rng.shuffle(key)
-        dims, parts = [], []
+        dims: list[Dim] = []
+        parts: list[str] = []
         for v in key:
             if v.size is None:
                 dims.append(Dim(None, int_interval(v.interval)[1] + 1))
@@ -131,7 +132,7 @@ class Reads:
         return o
 
     def owned_load(self, o: Owned) -> X.Load:
-        indices = []
+        indices: list[X.Expr] = []
         for v, part, dim in zip(o.key, o.parts, o.array.dims):
             if part == "reverse":
                 assert dim.size is not None  # reversed over the size of its loop
@@ -194,7 +195,8 @@ class Reads:
     def load(self, scope: Scope, array: ArrayParam) -> X.Load | None:
         """A read (or a serial store) of `array` at an in-bounds index, or None if no index
         of this scope is provably in bounds."""
-        indices, keep = [], []
+        indices: list[X.Expr] = []
+        keep: list[X.Expr] = []
         for dim in array.dims:
             index = self.index(scope, dim, keep)
             if index is None:
@@ -206,7 +208,7 @@ class Reads:
         """An index in [0, extent of `dim`) for every run that reaches this scope."""
         rng = self.rng
         size, pad = dim.size, dim.pad
-        options = []
+        options: list[tuple[str, Var | None, int]] = []  # (kind, its loop, its constant)
         loops = [v for v in scope.vars if v.is_loop]
         for v in loops:
             if size is not None and v.size == size:
@@ -233,6 +235,15 @@ class Reads:
             return None
         weights = [self.affine_weight if kind == "shift" else 1 for kind, _, _ in options]
         kind, v, c = rng.choices(options, weights)[0]
+        if v is None:  # the kinds offered without a loop
+            if kind == "constant":
+                return X.const(INT, c)
+            extent = self.extent(dim) if pad or size is None else self.size_ref(size)
+            self.data_indices += 1
+            e = self.int_expr(scope, rng.randint(0, 2))
+            self.data_indices -= 1
+            keep.append(e)
+            return self.wrapped(e, extent, dim)
         if kind == "shift":
             return (
                 X.arithmetic("+", v.ref(), X.const(v.ctype, c))
@@ -254,21 +265,19 @@ class Reads:
             s = self.size_ref(size)
             return X.min_max("min", X.arithmetic("+", v.ref(), X.const(v.ctype, c)),
                              X.arithmetic("-", s, X.const(s.type, 1)))  # fmt: skip
-        if kind == "constant":
-            return X.const(INT, c)
+        assert kind == "modulo"
         extent = self.extent(dim) if pad or size is None else self.size_ref(size)
-        if kind == "modulo":
-            other = rng.choice(loops)
-            if other is not v and self.chance(0.3):
-                e = X.arithmetic("*", v.ref(), other.ref())  # i * j
-            else:
-                e = X.arithmetic("+", X.arithmetic("*", v.ref(), X.const(INT, rng.randint(1, 9))),
-                                 X.const(INT, rng.randint(0, 5)))  # fmt: skip
+        other = rng.choice(loops)
+        if other is not v and self.chance(0.3):
+            e = X.arithmetic("*", v.ref(), other.ref())  # i * j
         else:
-            self.data_indices += 1
-            e = self.int_expr(scope, rng.randint(0, 2))
-            self.data_indices -= 1
-            keep.append(e)
+            e = X.arithmetic("+", X.arithmetic("*", v.ref(), X.const(INT, rng.randint(1, 9))),
+                             X.const(INT, rng.randint(0, 5)))  # fmt: skip
+        return self.wrapped(e, extent, dim)
+
+    def wrapped(self, e: X.Expr, extent: X.Expr, dim: Dim) -> X.Expr:
+        """`e` brought into [0, extent of `dim`) by a modulo (or a mask of a power of two)."""
+        size, pad = dim.size, dim.pad
         if e.int_interval[0] < 0:
             e = X.to_unsigned(e)
         if extent.type.signed and not e.type.signed and extent.type.bits <= e.type.bits:
@@ -360,7 +369,7 @@ class Reads:
         )
         if owned and self.chance(0.25):
             return self.owned_load(self.rng.choice(owned))
-        mine = {o.array.name for o in scope.nest.owned} if scope.nest is not None else set()
+        mine = {o.array.name for o in scope.nest.owned} if scope.nest is not None else set[str]()
         free = [a for a in self.arrays if a.name not in mine]
         if not free:
             return None

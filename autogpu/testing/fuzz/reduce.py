@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -52,7 +52,7 @@ def still_fails(finding: Finding) -> Callable[[Program], bool]:
             if case is None:
                 return False
             args = program.arguments(case.sizes, np.random.default_rng(case.seed))
-            expected = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+            expected: list[Any] = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
             gcc(*expected)
             if runner is None:  # no pipeline: the finding is about the arguments
                 check_arguments(program, parse(source), args)
@@ -182,18 +182,20 @@ def _small_value(node: X.Expr) -> int | float:
     return 0 if lo <= 0 <= hi else (lo if lo > 0 else hi)
 
 
-def _replace(parent: Any, old: X.Expr, new: X.Expr):
+def _replace(parent: object, old: X.Expr, new: X.Expr) -> Callable[[], bool] | None:
     if not _swap(parent, old, new):
         return None
     return lambda: _swap(parent, new, old)
 
 
-def _swap(owner: Any, old: Any, new: Any) -> bool:
+def _swap(owner: object, old: object, new: object) -> bool:
     for name, value in vars(owner).items():
         if value is old:
             setattr(owner, name, new)
             return True
-        if isinstance(value, list) and any(v is old for v in value):
-            setattr(owner, name, [new if v is old else v for v in value])
-            return True
+        if isinstance(value, list):
+            items = cast("list[object]", value)
+            if any(v is old for v in items):
+                setattr(owner, name, [new if v is old else v for v in items])
+                return True
     return False

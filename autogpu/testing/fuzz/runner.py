@@ -263,7 +263,7 @@ def compare_float_sum(total: FloatSum, actual: np.ndarray, expected: np.ndarray)
 
 def compare(program: Program, actual: Sequence[Any], expected: Sequence[Any]) -> str | None:
     """None when the outputs agree (see the module docstring), else the first difference."""
-    problems = []
+    problems: list[str] = []
     for param, a, e in zip(program.params, actual, expected):
         if not isinstance(param, ArrayParam):
             continue
@@ -293,7 +293,7 @@ def valid_programs(programs: Sequence[Program], findings: list[Finding]) -> list
         return list(programs)
     except ReferenceCompileError:
         pass
-    valid = []
+    valid: list[Program] = []
     for p in programs:
         try:
             compile_shared_object(p.source(), "fuzz.c")
@@ -341,7 +341,7 @@ class Stats:
     runs: int = 0
     compiles: int = 0
     seconds: float = 0.0
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list[Finding])
 
 
 @dataclass
@@ -398,7 +398,7 @@ def expect(
 ) -> Expected:
     """gcc's outputs for `case`; the argument check of `autogpu.compile` must accept it."""
     args = program.arguments(case.sizes, np.random.default_rng(case.seed))
-    outputs = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    outputs: list[Any] = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
     gcc(*outputs)
     try:
         check_arguments(program, c_module, args)
@@ -420,7 +420,7 @@ def run_cases(
     """The program on each case under `pipeline`: the first difference or error is a
     finding."""
     for want in wanted:
-        got = [a.copy() if isinstance(a, np.ndarray) else a for a in want.args]
+        got: list[Any] = [a.copy() if isinstance(a, np.ndarray) else a for a in want.args]
         stats.runs += 1
         try:
             runner.run(program.name, *got)
@@ -450,7 +450,7 @@ def compile_programs(
         return {p.name: runner for p in programs}
     except Exception:  # noqa: BLE001 - attributed below
         pass
-    good = []
+    good: list[Program] = []
     for p in programs:
         try:
             run_pipeline(parse(p.source()), pipeline.only([p]).spec)
@@ -466,7 +466,7 @@ def compile_programs(
             return {p.name: runner for p in good}
         except Exception:  # noqa: BLE001
             pass
-    runners = {}
+    runners: dict[str, CpuProgram] = {}
     for p in good:
         stats.compiles += 1
         try:

@@ -40,7 +40,7 @@ def sanitizer_environment() -> dict[str, str]:
 
 def check_in_subprocess(
     seeds: range, cases: int = 4, timeout: float = 600
-) -> subprocess.CompletedProcess:
+) -> subprocess.CompletedProcess[str]:
     """Runs the check of programs `seeds` in a fresh interpreter with ASan preloaded."""
     command = [sys.executable, "-m", "autogpu.testing.fuzz.sanitize", "--child", "--seed",
                str(seeds.start), "--count", str(len(seeds)), "--cases", str(cases)]  # fmt: skip

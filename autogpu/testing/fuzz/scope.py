@@ -3,7 +3,8 @@ may assign, the arrays the current nest writes, and the facts that keep indices 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from autogpu.testing.fuzz import expr as X
 from autogpu.testing.fuzz.program import ArrayParam, FloatSum
@@ -47,8 +48,8 @@ class Reduction:
 
 @dataclass
 class Nest:
-    owned: list[Owned] = field(default_factory=list)
-    reductions: list[Reduction] = field(default_factory=list)
+    owned: list[Owned] = field(default_factory=list[Owned])
+    reductions: list[Reduction] = field(default_factory=list[Reduction])
 
 
 @dataclass
@@ -60,10 +61,10 @@ class Scope:
     loops: int = 0
     nest: Nest | None = None
 
-    def child(self, **changes) -> Scope:
-        values = dict(vars(self)) | changes
-        values["vars"] = list(values["vars"])
-        return Scope(**values)
+    def child(self, **changes: Any) -> Scope:
+        """A nested scope: its own copy of the variables, the given fields changed."""
+        changes["vars"] = list(changes.get("vars", self.vars))
+        return replace(self, **changes)
 
 
 def frozen(e: X.Expr) -> X.Expr:
