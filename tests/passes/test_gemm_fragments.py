@@ -59,6 +59,8 @@ CASES = [
      [sizes(*s) for s in ODD]),
     ("width-2", COLUMN_MAJOR, "matmul", tiled(more="").replace("vector_width=4", "vector_width=2")
      .replace("cache_copy_width=4", "cache_copy_width=2"), [colmajor(*s) for s in ODD]),
+    ("global-loads", COLUMN_MAJOR, "matmul", tiled(more="vector_global_loads=true"),
+     [colmajor(*s) for s in ODD]),
     ("specialised", COLUMN_MAJOR, "matmul",
      tiled(more='sizes="m=32,n=48,p=16"'), [colmajor(32, 48, 16)]),
 ]  # fmt: skip
@@ -93,7 +95,7 @@ def test_fragments_and_copies_are_vectors(case):
     name, source, _, spec, _ = case
     loads, stores = vector_ops(transformed(source, spec))
     assert loads > 0, name
-    if name in ("row-major", "column-major", "width-2", "specialised"):
+    if name in ("row-major", "column-major", "width-2", "global-loads", "specialised"):
         assert stores > 0, name
 
 
@@ -107,15 +109,17 @@ def test_whole_tile_copies_never_read_past_an_array(case):
 
 def test_column_major_fragments_are_float4():
     """matmul.c (A[i + j*m] += B[i + k*m] * C[k + j*p]) with 8x8 blocked replicas: per step
-    of k two LDS.128 of each operand's fragment, the C tile stored transposed (k-major)."""
+    of k two LDS.128 of each operand's fragment, the C tile stored transposed (k-major), the B
+    tile copied with float4 stores."""
     spec = tiled("block_size=16 block_y=16", 8, 8, 16, "min_blocks=2")
     source = emit_cuda(transformed(COLUMN_MAJOR, spec)).source
     assert "__shared__ __align__(16) float B_sh[2048];" in source
-    assert "__shared__ __align__(16) float C_sh[2048];" in source
+    assert "__shared__ __align__(16) float C_sh[2108];" in source  # 15 * 132 + 128
     assert re.search(r"float4 \w+ = \*reinterpret_cast<const float4 \*>\(&C_sh\[", source)
     assert re.search(r"\*reinterpret_cast<float4 \*>\(&B_sh\[", source)
-    # the transposed C tile: k (the array's fastest) is its slowest dimension
-    assert re.search(r"C_sh\[\w+ \* 128 \+ \w+ \* 8 \+ \w+\] = C\[", source), source
+    # the transposed C tile: k (the array's fastest) is its slowest dimension, its rows of
+    # 128 padded to 132 (autogpu-tiled's cache_pad=4)
+    assert re.search(r"C_sh\[\w+ \* 132 \+ \w+ \* 8 \+ \w+\] = C\[", source), source
 
 
 def test_nvcc_compiles():
@@ -144,6 +148,10 @@ ALIGNMENT_TRAP = ("-fsanitize=alignment", "-fsanitize-undefined-trap-on-error")
 """An access through a misaligned `float4 *` (a fault on a GPU) traps the CPU emulation."""
 
 
+CHECKED = tiled(more="vector_global_loads=true")
+"""Also the copies' global loads as float4, their alignment tested at run time."""
+
+
 def run_misaligned(source: str, launch, shape: tuple[int, int, int]) -> None:
     """Runs matmul.c's kernel `source` on the CPU emulation, every array one element off a
     16-byte boundary, and compares with gcc's serial build."""
@@ -166,7 +174,7 @@ def test_misaligned_base_pointers_take_the_scalar_fallback(shape):
     element off a 16-byte boundary, the kernel reads element by element and still matches gcc,
     no access going through a misaligned vector (which would trap here, as it faults on a
     GPU)."""
-    program = emit_cuda(transformed(COLUMN_MAJOR, tiled()))
+    program = emit_cuda(transformed(COLUMN_MAJOR, CHECKED))
     assert "% 16 == 0 ?" in program.source  # the run-time test is there
     run_misaligned(program.source, program.launch, shape)
 
@@ -174,7 +182,7 @@ def test_misaligned_base_pointers_take_the_scalar_fallback(shape):
 def test_an_unchecked_misaligned_vector_traps(tmp_path):
     """The control of the test above: the same kernel without the run-time test traps (in a
     child process) on the misaligned arrays."""
-    program = emit_cuda(transformed(COLUMN_MAJOR, tiled()))
+    program = emit_cuda(transformed(COLUMN_MAJOR, CHECKED))
     unchecked = re.sub(r"reinterpret_cast<unsigned long long>\((\w+)\) % 16 == 0", "true",
                        program.source)
     assert unchecked != program.source
@@ -182,7 +190,7 @@ def test_an_unchecked_misaligned_vector_traps(tmp_path):
     child = (
         "import sys, pathlib; sys.path[:0] = [sys.argv[2]];"
         "from test_gemm_fragments import *;"
-        "program = emit_cuda(transformed(COLUMN_MAJOR, tiled()));"
+        "program = emit_cuda(transformed(COLUMN_MAJOR, CHECKED));"
         "run_misaligned(pathlib.Path(sys.argv[1]).read_text(), program.launch, (32, 48, 16))"
     )
     here = str(Path(__file__).parent)
