@@ -275,7 +275,8 @@ AutogpuOptimizePipeline = pipeline_class(
     specialise sizes -> dense/sparse indexing -> staging of accumulations -> parallel unrolling
     (thread coarsening, recorded on the loops) -> lowering (threads, blocks, unroll-and-jam,
     guards) -> caching through `__shared__` -> unrolling of serial loops -> guard placement ->
-    vector accesses (gpu-vectorize) -> 32-bit indices (gpu-narrow-indices) ->
+    vector accesses (gpu-vectorize) -> 32-bit indices (gpu-narrow-indices, when
+    narrow_indices) ->
     canonicalize, gpu-infer-nsw, cse.
 
     Its default tuning space is the paper's: 288 variants, the paper-structure kernels among
