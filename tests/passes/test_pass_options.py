@@ -19,11 +19,12 @@ from autogpu.passes import get_all_passes, gpu_cache_shared, pipelines
 from autogpu.passes.agpu_dense_indexing import AgpuDenseIndexingPass
 from autogpu.passes.agpu_specialize import AgpuSpecializePass
 from autogpu.passes.agpu_stage_accumulations import AgpuStageAccumulationsPass
-from autogpu.passes.agpu_unroll_parallel import AgpuUnrollParallelPass
+from autogpu.passes.agpu_unroll_parallel import UNROLL_X_TUNING, AgpuUnrollParallelPass
 from autogpu.passes.agpu_unroll_serial import AgpuUnrollSerialPass
 from autogpu.passes.convert_agpu_to_gpu import (
     ARRAY_REDUCTION_TUNING,
     REDUCE_BLOCKS_TUNING,
+    WALKERS_TUNING,
     ConvertAgpuToGpuPass,
 )
 from autogpu.passes.gpu_cache_shared import GpuCacheSharedPass
@@ -107,10 +108,11 @@ def test_declared_checks_refuse_values_in_the_pass_s_words():
 
 
 def test_a_pass_s_tuning_space_is_read_off_its_declarations():
-    assert AgpuUnrollParallelPass.TUNING_SPACE == {"x": "[1, 2, 4]", "y": "[1, 2, 4, 8]"}
+    assert AgpuUnrollParallelPass.TUNING_SPACE == {"x": UNROLL_X_TUNING, "y": "[1, 2, 4, 8]"}
     assert ConvertAgpuToGpuPass.TUNING_SPACE == {"block_size": "pow2(64, 512)",
                                                  "array_reduction": ARRAY_REDUCTION_TUNING,
-                                                 "reduce_blocks": REDUCE_BLOCKS_TUNING}
+                                                 "reduce_blocks": REDUCE_BLOCKS_TUNING,
+                                                 "split_walkers": WALKERS_TUNING}
     assert AgpuUnrollSerialPass.TUNING_SPACE == {"factor": "[1, 4, 16]"}
     assert GpuCacheSharedPass.TUNING_SPACE == {}
 
@@ -122,9 +124,10 @@ def test_pipelines_keep_the_public_names_and_defaults_users_know():
     assert {k: defaults(AutogpuVanillaPipeline)[k] for k in VANILLA_BEFORE} == VANILLA_BEFORE
     assert {k: defaults(AutogpuOptimizePipeline)[k] for k in OPTIMIZE_BEFORE} == OPTIMIZE_BEFORE
     assert AutogpuOptimizePipeline.TUNING_SPACE == {
-        "unroll_x": "[1, 2, 4]", "unroll_y": "[1, 2, 4, 8]", "block_size": "pow2(64, 512)",
+        "unroll_x": UNROLL_X_TUNING, "unroll_y": "[1, 2, 4, 8]", "block_size": "pow2(64, 512)",
         "cache": "[false, true]", "unroll_serial": "[1, 4, 16]",
         "array_reduction": ARRAY_REDUCTION_TUNING, "reduce_blocks": REDUCE_BLOCKS_TUNING,
+        "split_walkers": WALKERS_TUNING,
         "flatten": "[false, true] if parallel_dims >= 4 else [false]"}
     assert AutogpuOptimizePipeline.TUNING_RESTRICTIONS == (
         "unroll_x * unroll_y <= 32", "not flatten or parallel_dims >= flatten_min_depth")
@@ -154,7 +157,7 @@ def test_the_default_optimize_pipeline_builds_the_paper_s_passes():
         AgpuDenseIndexingPass(threshold=64),
         AgpuStageAccumulationsPass(assume_no_alias=True),
         AgpuUnrollParallelPass(x=1, y=1, z=1),
-        ConvertAgpuToGpuPass(256, 1, 1, jam=True),
+        ConvertAgpuToGpuPass(256, 1, 1, jam=True, assume_no_alias=True),
         GpuCacheSharedPass(assume_no_alias=True),
         AgpuUnrollSerialPass(factor=1),
         GpuOptimizeGuardsPass(),
