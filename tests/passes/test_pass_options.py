@@ -234,7 +234,8 @@ def test_the_tiled_pipeline_tunes_the_block_and_register_tiles():
     block: 2 x 2 x 3 x 2 x 2 x 3 x 3 = 432 configurations with min_blocks = 0, and 432 - 3 x 18
     (the 512-thread block's tiles but 4 x 4) = 378 with min_blocks = 2; each with the fragment
     knobs (issue #14): 3 pairs of vector width and copy width (chunks only as vectors) times 4
-    of distribution and padding (padding only for blocked fragments)."""
+    of distribution and padding (padding only for blocked fragments), with 32-bit indices or
+    not."""
     name = "autogpu-tiled"
     space = build_space(adapter.parse_pipeline_spec(name), {name: adapter.pass_options(name)}, {},
                         pass_restrictions={name: adapter.pass_restrictions(name)},
@@ -243,13 +244,14 @@ def test_the_tiled_pipeline_tunes_the_block_and_register_tiles():
         "tm": [4, 8], "tn": [4, 8], "block_size": [8, 16, 32], "block_y": [8, 16],
         "cache": [False, True], "min_blocks": [0, 2], "bk": [8, 16, 32],
         "unroll_serial": [1, 4, 16], "unroll_distribution": ["cyclic", "blocked"],
-        "vector_width": [0, 4], "cache_copy_width": [1, 4], "cache_pad": [0, 2, 4]}
+        "vector_width": [0, 4], "cache_copy_width": [1, 4], "cache_pad": [0, 2, 4],
+        "narrow_indices": [False, True]}
     assert AutogpuTiledPipeline.TUNING_RESTRICTIONS == (
         "tm * tn <= 64", "block_size * block_y >= 64",
         "cache_copy_width == 1 or vector_width > 0",
         "cache_pad == 0 or unroll_distribution == 'blocked'",
         "min_blocks * block_size * block_y * (tm * tn + tm + tn + 24) <= 65536")
-    assert len(space.enumerate()) == (432 + 378) * 3 * 4
+    assert len(space.enumerate()) == 2 * (432 + 378) * 3 * 4
     built = {p.name: p for p in AutogpuTiledPipeline(tm=2, tn=4, bk=16).passes()}
     unroll, cache = built["agpu-unroll-parallel"], built["gpu-cache-shared"]
     convert = built["convert-agpu-to-gpu"]
