@@ -44,6 +44,10 @@ def matmul(m, n, p):
     return {"m": m, "n": n, "p": p, "A": m * n, "B": m * p, "C": p * n}
 
 
+def matmul_rows(n, m, p):
+    return {"n": n, "m": m, "p": p, "A": (n, p), "B": (p, m), "C": (n, m)}
+
+
 def conv2d(n, m, t):
     padded = max(n + t - 1, 0) * max(m + t - 1, 0)
     return {"n": n, "m": m, "t": t, "out": n * m, "in": padded, "tmpl": t * t}
@@ -60,6 +64,8 @@ EXAMPLE_CASES = {
     "matmul.c": ("matmul", [matmul(17, 13, 11), matmul(1, 1, 1), matmul(3, 0, 2), matmul(4, 5, 0)]),
     "dmatmul.c": ("dmatmul", [matmul(17, 13, 11), matmul(1, 1, 1), matmul(3, 0, 2),
                               matmul(4, 5, 0)]),
+    "matmul_rows.c": ("mm", [matmul_rows(17, 13, 11), matmul_rows(1, 1, 1), matmul_rows(3, 0, 2),
+                             matmul_rows(4, 5, 0)]),
     "conv2d.c": ("conv2d", [conv2d(19, 23, 5), conv2d(1, 1, 1), conv2d(0, 3, 2), conv2d(4, 3, 0),
                             conv2d(7, 2, 3)]),
     "stencil2d.c": ("jacobi2d", [jacobi2d(6, 5), jacobi2d(17, 13), jacobi2d(2, 9), jacobi2d(1, 1),
