@@ -27,12 +27,14 @@ def test_tuning_a_time_stepped_function_on_the_cpu(tmp_path):
 
     kernel = autogpu.tune(JACOBI_2D, "autogpu-vanilla", sizes={"tsteps": 3, "n": 37},
                           arrays={"A": "n*n", "B": "n*n"}, backend="cpu",
-                          space={"block_size": [32, 64]}, cache=str(tmp_path / "c.sqlite"),
+                          space={"block_size": [32, 64], "split_walkers": [0]},
+                          cache=str(tmp_path / "c.sqlite"),
                           isolate=False, jobs=0, repetitions=1, warmup=0, progress=False,
                           plot=False, output_dir=str(tmp_path / "out"))
     variants = kernel.tuning.variants
     assert [v["status"] for v in variants] == ["ok", "ok"]  # verified against the serial C
-    assert kernel.tuning.best_params in ({"block_size": 32}, {"block_size": 64})
+    assert kernel.tuning.best_params in ({"block_size": 32, "split_walkers": 0},
+                                         {"block_size": 64, "split_walkers": 0})
     launches = kernel.launch_config(tsteps=3, n=37)
     assert [c["kernel"] for c in launches] == ["jacobi_2d_kernel0", "jacobi_2d_kernel1"] * 3
     best = kernel.tuning.report["best"]
