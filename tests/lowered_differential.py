@@ -16,6 +16,7 @@ from pass_differential import example, parsed_c  # noqa: F401 (example: for the 
 from xdsl.dialects.builtin import ModuleOp
 
 from autogpu.api import run_pipeline
+from autogpu.interpreters import run_function
 from autogpu.runtime.cpu_exec import CpuProgram
 from autogpu.target.cuda_target import CudaProgram, emit_cuda
 from autogpu.testing import assert_same_outputs, compile_c_reference, copy_args, random_args
@@ -58,6 +59,20 @@ def close_sums(actual: list[Any], expected: list[Any]) -> None:
     for a, e in zip(actual, expected):
         if isinstance(e, np.ndarray):
             np.testing.assert_allclose(a, e, rtol=1e-4, atol=1e-4)
+
+
+def interpreter_agrees_with_gcc(source: str, function: str,
+                                cases: Sequence[Mapping[str, Any]], seeds: int = 2) -> None:
+    """The frontend's IR of `function`, run on the reference interpreter, leaves the same
+    outputs as gcc's serial build for each case (the frontend checked before any pass)."""
+    module = parsed_c(source)
+    for sizes in cases:
+        for seed in range(seeds):
+            args = random_args(module, sizes, seed, function=function)
+            expected, actual = copy_args(args), copy_args(args)
+            gcc_reference(source, function)(*expected)
+            run_function(module, function, actual)
+            assert_same_outputs(actual, expected)
 
 
 def check_against_gcc(

@@ -49,6 +49,7 @@ from xdsl.traits import RecursiveMemoryEffect
 
 from autogpu.dialects.agpu import ParallelForOp, ReductionKind, YieldOp
 from autogpu.passes.analysis.aliasing import Access, may_alias
+from autogpu.passes.analysis.loops import inside_parallel_loop
 from autogpu.passes.convert_agpu_to_gpu.reductions import ATOMIC_RMW_KIND, identity
 from autogpu.passes.options import DeclaredOptionsPass, at_least, option
 from autogpu.passes.utils.slices import is_pure
@@ -343,7 +344,7 @@ def split_accumulations(module: ModuleOp, walkers: int, assume_no_alias: bool = 
     if walkers <= 0:
         return 0
     found = [acc for op in list(module.walk()) if isinstance(op, ParallelForOp)
-             and not _inside_parallel(op)
+             and not inside_parallel_loop(op)
              and (acc := find_accumulation(op, assume_no_alias)) is not None]
     for acc in found:
         split_accumulation(acc, walkers)
@@ -354,18 +355,9 @@ def count_candidates(module_or_op: Operation) -> int:
     """Outermost parallel loops with a serial loop at their body's top level (the tuner's cue
     to try `split_walkers`; whether they qualify is decided after staging)."""
     return sum(1 for op in module_or_op.walk() if isinstance(op, ParallelForOp)
-               and not _inside_parallel(op) and not op.reduction_vars
+               and not inside_parallel_loop(op) and not op.reduction_vars
                and not any(isinstance(o, ParallelForOp) for o in op.body.walk())
                and any(isinstance(o, scf.ForOp) for o in op.body.block.ops))
-
-
-def _inside_parallel(op: Operation) -> bool:
-    parent = op.parent_op()
-    while parent is not None:
-        if isinstance(parent, ParallelForOp):
-            return True
-        parent = parent.parent_op()
-    return False
 
 
 @dataclass(frozen=True)

@@ -12,14 +12,12 @@ import pytest
 from lowered_differential import (
     check_against_gcc,
     cuda_of,
-    gcc_reference,
+    interpreter_agrees_with_gcc,
     one_translation_unit,
     parsed_c,
 )
 from xdsl.dialects import func
 
-from autogpu.interpreters import run_function
-from autogpu.testing import assert_same_outputs, copy_args, random_args
 from autogpu.testing.nvcc import assert_compiles_with_nvcc
 
 SOURCE = r"""
@@ -104,14 +102,7 @@ PIPELINES = ("autogpu-vanilla{block_size=32}",
 
 @pytest.mark.parametrize("function", CASES)
 def test_interpreter_agrees_with_gcc(function):
-    module = parsed_c(SOURCE)
-    for sizes in CASES[function]:
-        for seed in (0, 1):
-            args = random_args(module, sizes, seed, function=function)
-            expected, actual = copy_args(args), copy_args(args)
-            gcc_reference(SOURCE, function)(*expected)
-            run_function(module, function, actual)
-            assert_same_outputs(actual, expected)
+    interpreter_agrees_with_gcc(SOURCE, function, CASES[function])
 
 
 @pytest.mark.parametrize("pipeline", PIPELINES, ids=["vanilla", "optimize"])

@@ -8,7 +8,6 @@ nvcc compiles every kernel."""
 
 from __future__ import annotations
 
-import functools
 import os
 import re
 import signal
@@ -27,13 +26,11 @@ from test_gpu_cache_shared_block_tiles import (
     TRANSPOSED,
     colmajor,
     sizes,
+    transformed,
 )
 from xdsl.dialects.builtin import ModuleOp
 
-from autogpu.api import parse_pipeline
-from autogpu.context import make_context
 from autogpu.dialects.agpu_vector import VectorLoadOp, VectorStoreOp
-from autogpu.frontend import parse_c
 from autogpu.runtime.cpu_exec import CpuProgram
 from autogpu.target.cuda_target import emit_cuda
 from autogpu.testing.nvcc import assert_compiles_with_nvcc
@@ -64,14 +61,6 @@ CASES = [
     ("specialised", COLUMN_MAJOR, "matmul",
      tiled(more='sizes="m=32,n=48,p=16"'), [colmajor(32, 48, 16)]),
 ]  # fmt: skip
-
-
-@functools.cache
-def transformed(source: str, spec: str) -> ModuleOp:
-    module = parse_c(source, "<test>")
-    parse_pipeline(spec).apply(make_context(), module)
-    module.verify()
-    return module
 
 
 def vector_ops(module: ModuleOp) -> tuple[int, int]:
