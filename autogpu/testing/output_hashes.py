@@ -58,28 +58,27 @@ UNSAMPLED_OPTIONS = {
                      "its default, the grid of one block per tile",
     "flatten": "tuned only for nests of 4 levels or more, which no example has (its values "
                "resolve to [false], the default, for every example)",
+    "split_walkers": "tuned only for outermost 1D parallel loops with a serial loop in their "
+                     "body; the sample keeps its default, 0 (no split), as before the option",
 }
 """Tuned options the sample leaves at their defaults, and why."""
+SAMPLE_ENVIRONMENT = {"scalar_reductions": 0}
+"""What the space's value expressions read: the sample is the space of a kernel without
+reductions (unroll_x's [1, 2, 4]), the same for every example so that names stay fixed."""
 
 
 def space_sample() -> list[dict[str, Any]]:
     from autogpu.passes.pipelines import AutogpuOptimizePipeline
+    from autogpu.tuner.space import resolve_values
 
     space = AutogpuOptimizePipeline.TUNING_SPACE
     if set(space) - set(UNSAMPLED_OPTIONS) != set(SAMPLED_OPTIONS):
         raise SystemExit(f"autogpu-optimize tunes {', '.join(space)}: update SAMPLED_OPTIONS")
-    values = {name: _space_values(space[name]) for name in SAMPLED_OPTIONS}
+    values = {name: resolve_values(space[name], SAMPLE_ENVIRONMENT, name)
+              for name in SAMPLED_OPTIONS}
     product = [dict(zip(values, combo, strict=True))
                for combo in itertools.product(*values.values())]
     return product[::SPACE_SAMPLE_STRIDE]
-
-
-def _space_values(text: str) -> list[object]:
-    pow2 = re.fullmatch(r"pow2\((\d+), (\d+)\)", text)
-    if pow2:
-        low, high = int(pow2[1]), int(pow2[2])
-        return [1 << e for e in range(low.bit_length() - 1, high.bit_length())]
-    return json.loads(text)
 
 
 def compile_hashes() -> dict[str, dict[str, str]]:

@@ -67,7 +67,10 @@ void blur(int n, long off, const float *in, float *out) {
 }
 """
 
-TILED = "autogpu-tiled{block_size=4 block_y=4 tm=2 tn=3 bk=5 narrow_indices=true}"
+#: autogpu-tiled with the paper's cyclic replicas and scalar tile copies (the layout before the
+#: fragment knobs of issue #14): the structural checks below name its `(int)tx`.
+CYCLIC = "unroll_distribution=cyclic vector_width=0 cache_copy_width=1 cache_pad=0"
+TILED = f"autogpu-tiled{{block_size=4 block_y=4 tm=2 tn=3 bk=5 {CYCLIC} narrow_indices=true}}"
 OPTIMIZE = ("autogpu-optimize{block_size=32 block_y=2 unroll_x=2 unroll_y=2 unroll_serial=4 "
             "narrow_indices=true}")
 
@@ -107,8 +110,10 @@ def test_tiled_matmul_computes_its_indices_in_int():
     """The tiled matmul's thread indices, shared tile subscripts and copy loops are `int`;
     what may pass 2^31 (the block's first row `blockIdx.x * blockDim.x * 8`, the k-tile loop up
     to `p`, whose last step may pass it) stays `long long`."""
-    narrowed = kernel_body(cuda_of(example("matmul.c"), "autogpu-tiled{narrow_indices=true}").source)
-    wide = kernel_body(cuda_of(example("matmul.c"), "autogpu-tiled{narrow_indices=false}").source)
+    narrowed = kernel_body(cuda_of(example("matmul.c"),
+                                   f"autogpu-tiled{{{CYCLIC} narrow_indices=true}}").source)
+    wide = kernel_body(cuda_of(example("matmul.c"),
+                               f"autogpu-tiled{{{CYCLIC} narrow_indices=false}}").source)
     assert "const long long tx = threadIdx.x;" in wide
     assert re.search(r"const int \w+ = \(int\)tx;", narrowed)
     assert re.search(r"for \(long long e = thread;", wide)
