@@ -40,6 +40,7 @@ CTYPE = "agpu.ctype"  # the C base type as written: the only record of signednes
 CONST = "agpu.const"  # (unit) the pointee, or the scalar, is const
 RESTRICT = "agpu.restrict"  # (unit) the pointer is restrict
 EXTENTS = "agpu.extents"  # the extents of a C99 array parameter, as strings ("?": not given)
+LEFT_OUT = "?"  # the extent of `float A[][n]` that C lets a parameter leave out
 REQUIRES = "agpu.requires"  # (function) the scalar values agpu-specialize compiled in
 MAPS = "agpu.maps"  # (function) OpenMP map of arrays that do not go both ways: {A = "to"}
 

@@ -242,8 +242,12 @@ class ExpressionGen(Emitter, FunctionHooks):
         t = var.array
         array = self.block_arg(var)
         flat = self.expr(indices[0])
-        # In the subscripts' C type, with `nsw` when it is signed: C computes the address
-        # without overflow, so the flat offset is assumed to fit that type (docs/ir.md).
+        # `A[i][j]` is `*(*(A + i) + j)`: C scales each subscript as pointer arithmetic does,
+        # in `ptrdiff_t`, so the row-major offset `i * n + j` is computed in `long` (with
+        # `nsw`: an address fits `ptrdiff_t`) whatever the subscripts' type; an `int i` on an
+        # array of 2^31 or more elements is valid C (docs/ir.md). One subscript `A[i]` is
+        # converted as C converts it, by `index_cast` below.
+        wide = LONG if len(indices) > 1 else None
         expressions = t.expressions or (None,) * t.dims
         for extent, expression, index in zip(t.extents[1:], expressions[1:], indices[1:]):
             if expression is not None:
@@ -253,8 +257,8 @@ class ExpressionGen(Emitter, FunctionHooks):
             else:
                 assert extent is not None, "only the first extent may be left out"
                 size = self.constant(extent, INT if extent <= max_value(INT) else LONG)
-            flat = self.arith("*", flat, size, None)
-            flat = self.arith("+", flat, self.expr(index), None)
+            flat = self.arith("*", flat, size, wide)
+            flat = self.arith("+", flat, self.expr(index), wide)
         return array, self.index_cast(self.as_number(flat))
 
     def at_entry(self, e: ast.Expr) -> Val:

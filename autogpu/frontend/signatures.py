@@ -5,7 +5,7 @@ source, through the one C parser (c.lark) and sema's checks of parameters."""
 from __future__ import annotations
 
 from autogpu.diagnostics import located
-from autogpu.dialects.signature import CParameter, CSignature
+from autogpu.dialects.signature import LEFT_OUT, CParameter, CSignature
 from autogpu.frontend import ast
 from autogpu.frontend.parse import parse_text
 from autogpu.frontend.preprocess import preprocess
@@ -21,7 +21,7 @@ def parameter(var: Var) -> CParameter:
         return CParameter(var.name, var.spelling, t.ir, False, var.const)
     extents = None
     if t.dims > 1 or t.extents[0] is not None:
-        extents = tuple("?" if e is None else str(e) for e in t.extents)
+        extents = tuple(LEFT_OUT if e is None else str(e) for e in t.extents)
     return CParameter(var.name, var.spelling, t.element.ir, True, t.const, t.restrict, extents)
 
 

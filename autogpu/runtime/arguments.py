@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from autogpu.dialects.signature import C_TYPES
+from autogpu.dialects.signature import C_TYPES, LEFT_OUT
 from autogpu.runtime.array_arguments import ArrayArgument, array_argument
 from autogpu.runtime.array_views import ArrayInterfaceError, array_view, is_array
 from autogpu.runtime.errors import (  # the executors' errors, named here as before
@@ -543,7 +543,7 @@ def _required_elements(
         return None
     total = 1
     for extent in p.extents:
-        if extent is None or extent == "":
+        if extent is None or extent in ("", LEFT_OUT):
             return None
         numbers = {k: v.item() for k, v in scalars.items() if isinstance(v, np.generic)}
         try:

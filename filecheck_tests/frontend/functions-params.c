@@ -88,5 +88,6 @@ void extent_expressions(int n, int m, unsigned u, long l, double A[n + 1][m + 1]
 // CHECK: memref.store %{{.*}}, %[[SLOT]][] : memref<i32>
 // CHECK-NOT: memref.load %[[SLOT]]
 // CHECK: %[[STRIDE:.*]] = arith.addi %[[M]], %[[ONE]] overflow<nsw> : i32
-// CHECK-NEXT: %[[ROW:.*]] = arith.muli %{{.*}}, %[[STRIDE]] overflow<nsw> : i32
-// CHECK-NEXT: arith.addi %[[ROW]], %{{.*}} overflow<nsw> : i32
+// CHECK-NEXT: %[[WIDE:.*]] = arith.extsi %[[STRIDE]] : i32 to i64
+// CHECK-NEXT: %[[ROW:.*]] = arith.muli %{{.*}}, %[[WIDE]] overflow<nsw> : i64
+// CHECK-NEXT: arith.addi %[[ROW]], %{{.*}} overflow<nsw> : i64

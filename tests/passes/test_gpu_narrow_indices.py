@@ -7,13 +7,11 @@ stayed 64-bit. nvcc compiles every kernel; on a GPU (skipped without one) they a
 
 from __future__ import annotations
 
-import mmap
 import re
-from collections.abc import Callable, Sequence
-from typing import Any
 
 import numpy as np
 import pytest
+from lazy_arrays import run_on_windows
 from lowered_differential import check_against_gcc, cuda_of, gcc_reference, one_translation_unit
 from pass_differential import example
 
@@ -135,36 +133,6 @@ def test_off_by_default():
 
 
 # --- offsets and strides past 2^31 and 2^32 -----------------------------------------------------
-
-
-def lazy_zeros(count: int) -> np.ndarray:
-    """A zero float32 array whose pages are only allocated when touched (no reservation)."""
-    flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | getattr(mmap, "MAP_NORESERVE", 0)
-    return np.frombuffer(mmap.mmap(-1, count * 4, flags=flags), dtype=np.float32)
-
-
-def run_on_windows(
-    run: Callable[..., Any],
-    scalars: dict[str, int],
-    arrays: Sequence[tuple[int, Sequence[tuple[int, int]]]],
-    order: Sequence[str],
-    seed: int,
-) -> list[np.ndarray]:
-    """Calls `run` with `scalars` and lazily mapped arrays (`(elements, windows)` each, random
-    values in the windows, the same for every runner), returns every window afterwards."""
-    rng = np.random.default_rng(seed)
-    buffers = []
-    for count, windows in arrays:
-        buffer = lazy_zeros(count)
-        for lo, hi in windows:
-            buffer[lo:hi] = rng.uniform(-1, 1, hi - lo).astype(np.float32)
-        buffers.append(buffer)
-    named = dict(scalars)
-    named.update({name: buffer for name, buffer in zip(
-        [n for n in order if n not in scalars], buffers)})
-    run(*[named[n] for n in order])
-    return [buffer[lo:hi].copy() for buffer, (_, windows) in zip(buffers, arrays)
-            for lo, hi in windows]
 
 
 def gemm_at(off: int, m: int, n: int, p: int):

@@ -363,6 +363,22 @@ def test_explicit_lengths_and_c99_extents_are_preferred_to_the_analysis():
     assert [a.size if isinstance(a, np.ndarray) else a for a in prepared.args[:3]] == [17, 8, 6]
 
 
+def test_a_left_out_first_extent_is_inferred_from_the_indices(tmp_path):
+    """`float A[][p]` gives no length: the analysis bounds it (it used to evaluate the "?" the
+    signature records for the left-out extent, and fail)."""
+    from autogpu.tuner.driver import TuneOptions, prepare
+
+    source = tmp_path / "rows.c"
+    source.write_text(
+        "void rows(int lo, int hi, int p, const float A[][p], float *out) {\n"
+        "#pragma omp parallel for\n"
+        "  for (int i = lo; i < hi; i++)\n"
+        "    out[i] = A[i][p - 1];\n"
+        "}\n")
+    prepared = prepare(TuneOptions(str(source), sizes={"lo": 2, "hi": 5, "p": 3}, backend="cpu"))
+    assert prepared.lengths == {"A": 15, "out": 5}
+
+
 def test_the_default_pipeline_is_autogpu_optimize(capsys):
     from autogpu.tuner.driver import TuneOptions
 

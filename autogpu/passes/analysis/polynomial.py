@@ -33,6 +33,7 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.traits import is_side_effect_free
 
@@ -306,6 +307,8 @@ class PolynomialAnalysis:
                         return inner.truncated(type)
                     if inner.is_constant:  # sign extension of a known value
                         return Polynomial.constant_of(type, inner.constant)
+                    if isinstance(owner, arith.ExtSIOp) and self.sign_extends_exactly(source):
+                        return inner.widened(type)
             case arith.ExtUIOp():
                 inner = self.poly(owner.input)
                 if inner.is_constant:  # zero extension of a known value (bits, unsigned)
@@ -313,6 +316,36 @@ class PolynomialAnalysis:
             case _:
                 pass
         return self.atom(value)
+
+
+    def sign_extends_exactly(self, value: SSAValue) -> bool:
+        """Whether `value`'s polynomial equals its value read as signed, with no wrap-around
+        anywhere in it, so that its sign extension is the same polynomial widened (`(long)i *
+        n + j` of the frontend's row-major subscripts, docs/ir.md): every step `poly` looked
+        through is C's signed arithmetic (`nsw`: an overflow is undefined) or the lowering's
+        `index_cast` of a loop index to the C variable it runs over (whose values are that
+        variable's); an atom is a value of its type. A truncation (`(int)x`) or wrapping
+        arithmetic may wrap, and is refused."""
+        if constant_int(value) is not None:
+            return True
+        if self.leaf is not None and self.leaf(value) is not None:
+            return True
+        owner = value.owner
+        match owner:
+            case arith.AddiOp() | arith.SubiOp() | arith.MuliOp() | arith.ShLIOp():
+                if self.poly(value).terms == {(self.atom_id(value),): 1}:
+                    return True  # not looked through: an atom
+                nsw = arith.IntegerOverflowFlag.NSW in owner.overflow_flags.data
+                return nsw and all(self.sign_extends_exactly(o) for o in owner.operands)
+            case arith.IndexCastOp():
+                source = owner.input
+                return isinstance(source.type, IndexType) or self.sign_extends_exactly(source)
+            case arith.TruncIOp():
+                return self.poly(value).is_constant
+            case arith.ExtSIOp():
+                return self.sign_extends_exactly(owner.input)
+            case _:
+                return True
 
 
 def through_sign_extensions() -> PolynomialAnalysis:

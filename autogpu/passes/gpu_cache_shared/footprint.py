@@ -409,9 +409,12 @@ class AccessAnalysis:
                 continue
             lb = polys.poly(var.loop.lb)
             if (lb_width := bit_width(lb.type)) is None or lb_width < base.width:
-                if not lb.is_constant:
+                if lb.is_constant:
+                    lb = Polynomial.constant_of(base.type, lb.constant)
+                elif polys.sign_extends_exactly(var.loop.lb):  # `(long)k` of an `int k`
+                    lb = lb.widened(base.type)
+                else:
                     raise Refused(f"the loop over {var.name} is narrower than the index")
-                lb = Polynomial.constant_of(base.type, lb.constant)
             elif lb.type != base.type:
                 lb = lb.truncated(base.type)
             base = base.plus(c.times(lb))
