@@ -298,7 +298,11 @@ class CpuProgram:
         cxx: str | None = None,
         extra_flags: Sequence[str] = (),
         memory_budget: int | None = None,
+        devices: int | Sequence[int] = 1,
     ):
+        from autogpu.runtime.lanes import check_devices
+
+        self.devices = check_devices(devices)  # emulated devices: lanes of functions in parts
         if thread_order not in THREAD_ORDERS:
             raise ValueError(
                 f"thread_order must be one of {', '.join(THREAD_ORDERS)}, not {thread_order!r}"
@@ -311,6 +315,7 @@ class CpuProgram:
         self.timeline: list[tuple[str, int, float, float]] | None = None  # set: parts record
         self.last_plan: Any = None  # runtime.parts.PartPlan of the last call in parts
         self.last_plans: list[Any] = []  # all of its plans: one per nest run (time loops)
+        self.last_lanes: list[list[Any]] = []  # per plan run in parts: a LaneRecord per device
         self.source = cuda_source
         kernels = kernel_names(self.functions)
         self.cpp_source = prepare_source(cuda_source, kernels)
@@ -390,9 +395,12 @@ class CpuProgram:
 
         call = bind_part_call(function, function.parts, args, named, bind_arguments)
 
+        self.last_lanes = []
+
         def run_plan(plan: Any, positions: tuple[int, ...]) -> None:
-            CpuPartRunner(plan, call, self.timeline).run(
-                lambda part_call, pointers: self._run_call(part_call, pointers, positions))
+            runner = CpuPartRunner(plan, call, self.timeline, len(self.devices))
+            runner.run(lambda part_call, pointers: self._run_call(part_call, pointers, positions))
+            self.last_lanes.append(runner.records)
 
         self.last_plans = run_nests(call, function.parts, self.memory_budget, self._run_call,
                                     run_plan)
