@@ -186,7 +186,8 @@ class Kernel:
         (`cpu_exec.CpuProgram`; the default order is pseudo-random, from seed 0)."""
         if backend not in BACKENDS:
             raise ValueError(f"unknown backend '{backend}': choose one of {', '.join(BACKENDS)}")
-        key = (backend, *sorted(options.items()))
+        key = (backend, *sorted((name, tuple(value) if isinstance(value, list) else value)
+                                for name, value in options.items()))  # devices=[0, 1]
         if key not in self._programs:
             if backend == "cpu":
                 from autogpu.runtime.cpu_exec import CpuProgram as Program

@@ -71,7 +71,8 @@ def run_case(name: str, quick: bool) -> dict[str, Any]:
         flops = 2.0 * args[0] * args[1] * args[2]
     arrays = [a for a in args if isinstance(a, np.ndarray)]
     report: dict[str, Any] = {"case": name, "data_GiB": sum(a.nbytes for a in arrays) / GIB,
-                              "budget_GiB": budget / GIB, "shape": args[:3]}
+                              "budget_GiB": budget / GIB,
+                              "shape": [int(x) for x in args[:3] if not isinstance(x, np.ndarray)]}
     for devices in ([0], [0, 1]):
         program = CudaProgram(kernel.cuda_source, kernel.launch_description,
                               memory_budget=budget, devices=devices)

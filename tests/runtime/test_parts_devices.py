@@ -93,6 +93,13 @@ def test_several_nests_with_a_resident_array_over_emulated_devices_match_gcc():
     _each_part_once(program)
 
 
+def test_a_kernel_builds_a_program_for_a_device_list_once():
+    kernel = autogpu.compile(STENCIL, pipeline="agpu-out-of-core,autogpu-optimize")
+    program = kernel.program("cpu", devices=[0, 1])
+    assert program.devices == (0, 1)
+    assert kernel.program("cpu", devices=[0, 1]) is program
+
+
 def test_one_emulated_device_runs_the_parts_in_order():
     n, m = 40, 8
     program = _run(STENCIL, "jacobi", [n, m, np.ones((n, m)), np.zeros((n, m))],
