@@ -299,10 +299,18 @@ class CpuProgram:
         extra_flags: Sequence[str] = (),
         memory_budget: int | None = None,
         devices: int | Sequence[int] = 1,
+        cluster: Any = None,
     ):
         from autogpu.runtime.lanes import check_devices
 
         self.devices = check_devices(devices)  # emulated devices: lanes of functions in parts
+        self._launch_description = launch
+        self._client: Any = None  # Dask: functions in parts run their parts on the cluster
+        self._own_client = False
+        if cluster is not None:
+            from autogpu.runtime.cluster import connect
+
+            self._client, self._own_client = connect(cluster)
         if thread_order not in THREAD_ORDERS:
             raise ValueError(
                 f"thread_order must be one of {', '.join(THREAD_ORDERS)}, not {thread_order!r}"
@@ -360,6 +368,9 @@ class CpuProgram:
         afterwards raises KernelLaunchError."""
         self._entries.clear()
         self._release()
+        if self._own_client:
+            self._client.close()
+            self._own_client = False
 
     def run(self, function_name: str, /, *args: Any, **named: Any) -> None:
         """Runs the function's launches (its host program) on the given arguments (outputs in
@@ -398,6 +409,12 @@ class CpuProgram:
         self.last_lanes = []
 
         def run_plan(plan: Any, positions: tuple[int, ...]) -> None:
+            if self._client is not None:
+                from autogpu.runtime.cluster import run_plan_on_cluster
+
+                self.last_lanes.append(run_plan_on_cluster(
+                    self._client, self.source, self._launch_description, plan, call, positions))
+                return
             runner = CpuPartRunner(plan, call, self.timeline, len(self.devices))
             runner.run(lambda part_call, pointers: self._run_call(part_call, pointers, positions))
             self.last_lanes.append(runner.records)

@@ -271,9 +271,7 @@ def run_parts_on_devices(
                     record.seconds = max(end.time_since(start) for *_, end in marks) / 1000
                 if timeline is not None:
                     with lock:
-                        for stage, index, begin, end in marks:
-                            timeline.append((stage, index, begin.time_since(start) / 1000,
-                                             end.time_since(start) / 1000))
+                        timeline.extend(_read_marks(marks, start))
                 del marks, start, freed  # pycuda objects go while the context is current
             except driver.Error as e:
                 raise KernelLaunchError(
@@ -290,6 +288,14 @@ def run_parts_on_devices(
     finally:
         if own_pins:
             pins.close()
+
+
+def _read_marks(marks: Sequence[tuple[str, int, Any, Any]], start: Any
+                ) -> list[tuple[str, int, float, float]]:
+    """Stage, part, start and end seconds from `start` of recorded events (a function of its
+    own, so no loop variable keeps an event alive after the lane's context is popped)."""
+    return [(stage, index, begin.time_since(start) / 1000, end.time_since(start) / 1000)
+            for stage, index, begin, end in marks]
 
 
 def _issue(driver: Any, lane: _Lane, part: Part, call: BoundCall, plan: PartPlan,
