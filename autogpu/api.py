@@ -186,7 +186,7 @@ class Kernel:
         (`cpu_exec.CpuProgram`; the default order is pseudo-random, from seed 0)."""
         if backend not in BACKENDS:
             raise ValueError(f"unknown backend '{backend}': choose one of {', '.join(BACKENDS)}")
-        key = (backend, *sorted(options.items()))
+        key = (backend, *sorted((name, _hashable(value)) for name, value in options.items()))
         if key not in self._programs:
             if backend == "cpu":
                 from autogpu.runtime.cpu_exec import CpuProgram as Program
@@ -339,3 +339,9 @@ def compile(
         raise
     return Kernel(function, module, spec, filename, c_module)
 
+
+def _hashable(option: Any) -> Any:
+    """An executor option as part of a dict key: a list (`devices=[0, 1]`) as a tuple."""
+    if isinstance(option, list):
+        return tuple(cast(list[Any], option))
+    return option

@@ -298,7 +298,19 @@ class CpuProgram:
         cxx: str | None = None,
         extra_flags: Sequence[str] = (),
         memory_budget: int | None = None,
+        devices: int | Sequence[int] = 1,
+        cluster: Any = None,
     ):
+        from autogpu.runtime.lanes import check_devices
+
+        self.devices = check_devices(devices)  # emulated devices: lanes of functions in parts
+        self._launch_description = launch
+        self._client: Any = None  # Dask: functions in parts run their parts on the cluster
+        self._own_client = False
+        if cluster is not None:
+            from autogpu.runtime.cluster import connect
+
+            self._client, self._own_client = connect(cluster)
         if thread_order not in THREAD_ORDERS:
             raise ValueError(
                 f"thread_order must be one of {', '.join(THREAD_ORDERS)}, not {thread_order!r}"
@@ -311,6 +323,7 @@ class CpuProgram:
         self.timeline: list[tuple[str, int, float, float]] | None = None  # set: parts record
         self.last_plan: Any = None  # runtime.parts.PartPlan of the last call in parts
         self.last_plans: list[Any] = []  # all of its plans: one per nest run (time loops)
+        self.last_lanes: list[list[Any]] = []  # per plan run in parts: a LaneRecord per device
         self.source = cuda_source
         kernels = kernel_names(self.functions)
         self.cpp_source = prepare_source(cuda_source, kernels)
@@ -355,6 +368,9 @@ class CpuProgram:
         afterwards raises KernelLaunchError."""
         self._entries.clear()
         self._release()
+        if self._own_client:
+            self._client.close()
+            self._own_client = False
 
     def run(self, function_name: str, /, *args: Any, **named: Any) -> None:
         """Runs the function's launches (its host program) on the given arguments (outputs in
@@ -390,9 +406,18 @@ class CpuProgram:
 
         call = bind_part_call(function, function.parts, args, named, bind_arguments)
 
+        self.last_lanes = []
+
         def run_plan(plan: Any, positions: tuple[int, ...]) -> None:
-            CpuPartRunner(plan, call, self.timeline).run(
-                lambda part_call, pointers: self._run_call(part_call, pointers, positions))
+            if self._client is not None:
+                from autogpu.runtime.cluster import run_plan_on_cluster
+
+                self.last_lanes.append(run_plan_on_cluster(
+                    self._client, self.source, self._launch_description, plan, call, positions))
+                return
+            runner = CpuPartRunner(plan, call, self.timeline, len(self.devices))
+            runner.run(lambda part_call, pointers: self._run_call(part_call, pointers, positions))
+            self.last_lanes.append(runner.records)
 
         self.last_plans = run_nests(call, function.parts, self.memory_budget, self._run_call,
                                     run_plan)

@@ -193,39 +193,59 @@ class CudaProgram:
         fmad: bool = True,
         device: int = 0,
         memory_budget: int | None = None,
+        devices: int | Sequence[int] | None = None,
     ):
+        from autogpu.runtime.lanes import check_devices
+
         self.functions: dict[str, Function] = parse_launch_description(launch)
+        if devices is not None:  # functions in parts spread their parts over these devices
+            self.devices = check_devices(devices, _driver().Device.count())
+            device = self.devices[0]  # in-core calls run on the first
+        else:
+            self.devices = (device,)
         self.device = device
         self.memory_budget = memory_budget  # bytes for functions in parts; None: free memory
         self.timeline: list[tuple[str, int, float, float]] | None = None  # set: parts record
         self.last_plan: Any = None  # runtime.parts.PartPlan of the last call in parts
         self.last_plans: list[Any] = []  # all of its plans: one per nest run (time loops)
+        self.last_lanes: list[list[Any]] = []  # per plan run in parts: a LaneRecord per device
         self._pins: Any = None  # runtime.pipeline.HostPins: arrays kept page-locked
         self.options = nvcc_options(options, fmad)
+        self.arch = arch or device_arch(device)
+        self._kernels_on: dict[int, dict[str, Any]] = {}  # device -> its module's kernels
+        for ordinal in dict.fromkeys((device, *self.devices)):
+            self._kernels_on[ordinal] = self._load(cuda_source, ordinal)
+        self._kernels = self._kernels_on[device]
+        self._prepared: dict[tuple[int, str], str] = {}  # (device, kernel) -> its format
+        self._formats: dict[tuple[str, str], str] = {}
+        for function in self.functions.values():
+            for entry in function.launches:
+                self._formats[(function.name, entry.kernel)] = prepared_format(function, entry)
+
+    def _load(self, cuda_source: str, device: int) -> dict[str, Any]:
+        """The kernels compiled into a module of the device's context (a module belongs to
+        one context; nvcc runs once, pycuda caches the binary for the other devices)."""
         with _on_device(device) as driver:
             from pycuda.compiler import SourceModule  # pyright: ignore[reportMissingImports]  # GPU hosts only
 
-            self.arch = arch or device_arch(device)
             try:
-                self.module = SourceModule(
+                module = SourceModule(
                     cuda_source, no_extern_c=True, options=self.options, arch=self.arch
                 )
             except driver.CompileError as e:
                 raise _compile_error(e) from None
-            self._kernels: dict[str, Any] = {}
+            if device == self.device:
+                self.module = module
+            kernels: dict[str, Any] = {}
             for k in kernel_names(self.functions):
                 try:
-                    self._kernels[k] = self.module.get_function(k)
+                    kernels[k] = module.get_function(k)
                 except driver.LogicError:
                     raise LaunchDescriptionError(
                         f"the launch description launches {k}, which the CUDA source does not"
                         ' define (or defines without extern "C")'
                     ) from None
-        self._prepared: dict[str, str] = {}  # kernel -> the format it was last prepared with
-        self._formats: dict[tuple[str, str], str] = {}
-        for function in self.functions.values():
-            for entry in function.launches:
-                self._formats[(function.name, entry.kernel)] = prepared_format(function, entry)
+            return kernels
 
     # -- running ------------------------------------------------------------------------------
     def run(self, function_name: str, /, *args: Any, stream: Any = None, **named: Any) -> None:
@@ -250,19 +270,32 @@ class CudaProgram:
         call = bind_part_call(function, function.parts, args, named, bind_arguments)
         with _on_device(self.device) as driver:
             budget = self.memory_budget
-            if budget is None:
-                budget = driver.mem_get_info()[0]
+            if budget is None:  # each device's parts fit the one with the least free memory
+                budget = min(self._free_memory(d) for d in self.devices)
             launch = pipeline.stream_launcher(self, driver)
             if self._pins is None:
                 device = self.device
                 self._pins = pipeline.HostPins(context=lambda: _on_device(device))
 
+            self.last_lanes = []
+
             def run_plan(plan: Any, positions: tuple[int, ...]) -> None:
-                pipeline.run_parts(driver, plan, call, launch, self.timeline,
-                                   positions=positions, pins=self._pins)
+                if len(self.devices) == 1:
+                    pipeline.run_parts(driver, plan, call, launch, self.timeline,
+                                       positions=positions, pins=self._pins)
+                    return
+                self.last_lanes.append(pipeline.run_parts_on_devices(
+                    self.devices, _on_device, plan, call,
+                    lambda d, drv: pipeline.stream_launcher(self, drv, d), self.timeline,
+                    positions=positions, pins=self._pins))
 
             self.last_plans = run_nests(call, function.parts, budget, self._run_call, run_plan)
             self.last_plan = self.last_plans[-1] if self.last_plans else None
+
+    @staticmethod
+    def _free_memory(device: int) -> int:
+        with _on_device(device) as driver:
+            return int(driver.mem_get_info()[0])
 
     def _time_parts(self, function: Function, args: Sequence[Any], named: Mapping[str, Any],
                     repetitions: int, warmup: int) -> Timing:
@@ -377,21 +410,25 @@ class CudaProgram:
         )
 
     # -- launching ----------------------------------------------------------------------------
-    def _ready(self, driver: Any, call: BoundCall, configs: Sequence[Launch]) -> None:
-        """Checks the resources of every launch and prepares its kernel, once before launching
-        (so that timed launches follow each other without host work in between)."""
+    def _ready(self, driver: Any, call: BoundCall, configs: Sequence[Launch],
+               device: int | None = None) -> None:
+        """Checks the resources of every launch and prepares its kernel (the device's: the
+        program's first by default), once before launching (so that timed launches follow each
+        other without host work in between)."""
+        device = self.device if device is None else device
+        kernels = self._kernels_on[device]
         checked: set[tuple[str, LaunchConfig]] = set()  # a time loop repeats its launches
         for launch in configs:
             entry, config = launch.entry, launch.config
             if config.empty or (entry.kernel, config) in checked:
                 continue
             checked.add((entry.kernel, config))
-            kernel = self._kernels[entry.kernel]
+            kernel = kernels[entry.kernel]
             _check_resources(driver, kernel, entry.kernel, config)
             fmt = self._formats[(call.function.name, entry.kernel)]
-            if self._prepared.get(entry.kernel) != fmt:
+            if self._prepared.get((device, entry.kernel)) != fmt:
                 kernel.prepare(fmt)
-                self._prepared[entry.kernel] = fmt
+                self._prepared[(device, entry.kernel)] = fmt
 
     def _launch_all(
         self,

@@ -22,6 +22,8 @@ copies), which is how CI tests it.
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -290,36 +292,41 @@ def shifted_pointer(address: int, first: int, itemsize: int) -> int:
 class CpuPartRunner:
     """Runs a plan on the CPU emulation with the GPU's schedule: per-slot part buffers of
     their own (NumPy), copies in and out, shifted pointers; `launch(call, pointers)` runs the
-    function's launches of one part."""
+    function's launches of one part. With `devices` > 1 it emulates that many devices: one lane
+    each (a thread with its own slots), pulling parts from one queue (`runtime.lanes`), as the
+    GPU executor's lanes do; `records` then holds what each lane did."""
 
     plan: PartPlan
     call: BoundCall
     timeline: list[tuple[str, int, float, float]] | None = None  # (stage, part, start, end)
+    devices: int = 1
+    records: list[Any] = field(default_factory=list)  # runtime.lanes.LaneRecord per device
 
     def run(self, launch: Any) -> None:
-        import time
+        from autogpu.runtime.lanes import LaneRecord, part_bytes, run_lanes
 
         arrays = self.call.host_arrays()
+        itemsize = {name: array.itemsize for name, array in arrays.items()}
         pointers = {name: arrays[name].ctypes.data for name in self.plan.resident}
-        slots = [{name: np.empty(max(count, 1), arrays[name].dtype)
-                  for name, count in self.plan.buffer_elements.items()}
-                 for _ in range(SLOTS)]
+        lock = threading.Lock()  # the timeline is shared by the lanes
 
-        def stage(what: str, part: Part, work: Any) -> None:
+        def stage(what: str, part: Part, work: Any) -> tuple[float, float]:
             start = time.perf_counter()
             work()
+            end = time.perf_counter()
             if self.timeline is not None:
-                self.timeline.append((what, part.index, start, time.perf_counter()))
+                with lock:
+                    self.timeline.append((what, part.index, start, end))
+            return start, end
 
-        for part in self.plan.parts:
-            buffers = slots[part.index % SLOTS]
+        def run_part(part: Part, buffers: dict[str, np.ndarray], record: LaneRecord) -> None:
             part_pointers = dict(pointers)
 
-            def copy_in(part: Part = part, buffers: dict = buffers) -> None:
+            def copy_in() -> None:
                 for s in part.slices:
                     buffers[s.name][: s.count] = arrays[s.name].reshape(-1)[s.first : s.end]
 
-            def copy_out(part: Part = part, buffers: dict = buffers) -> None:
+            def copy_out() -> None:
                 for s in part.slices:
                     if s.copy_out is not None:
                         first, end = s.copy_out
@@ -328,8 +335,33 @@ class CpuPartRunner:
 
             for s in part.slices:
                 part_pointers[s.name] = shifted_pointer(
-                    buffers[s.name].ctypes.data, s.first, arrays[s.name].itemsize)
-            stage("copy-in", part, copy_in)
+                    buffers[s.name].ctypes.data, s.first, itemsize[s.name])
+            began, _ = stage("copy-in", part, copy_in)
             part_call = with_part(self.call, self.plan.spec, part.lo, part.hi)
-            stage("kernel", part, lambda c=part_call, p=part_pointers: launch(c, p))
-            stage("copy-out", part, copy_out)
+            stage("kernel", part, lambda: launch(part_call, part_pointers))
+            _, ended = stage("copy-out", part, copy_out)
+            copied_in, copied_out = part_bytes(part, itemsize)
+            record.parts.append(part.index)
+            record.bytes_in += copied_in
+            record.bytes_out += copied_out
+            record.seconds += ended - began
+
+        def slots() -> list[dict[str, np.ndarray]]:
+            return [{name: np.empty(max(count, 1), arrays[name].dtype)
+                     for name, count in self.plan.buffer_elements.items()}
+                    for _ in range(SLOTS)]
+
+        if self.devices == 1:  # one device: the parts in order, in this thread
+            record = LaneRecord(0)
+            buffers = slots()
+            for part in self.plan.parts:
+                run_part(part, buffers[part.index % SLOTS], record)
+            self.records = [record]
+            return
+
+        def lane(device: int, queue: Any, record: LaneRecord) -> None:
+            buffers = slots()
+            while (part := queue.take()) is not None:
+                run_part(part, buffers[len(record.parts) % SLOTS], record)
+
+        self.records = run_lanes(range(self.devices), lane, self.plan.parts)

@@ -7,11 +7,11 @@ once. The caller's arrays are page-locked in place (`cuMemHostRegister`, portabl
 so across calls (`HostPins`), so the asynchronous copies go straight from and to them, with no
 staging copy. Events order the work: a part's kernels wait for its copy in, its copy out for its
 kernels, and the copy in of part k + SLOTS for the copy out of part k (it reuses that buffer).
-Parts write disjoint rows, so lanes would need no ordering between them: several devices would
-split the parts, dealt in turn (one lane per device, issue #15; only one lane is built). With a
-`timeline`
-list, every stage's start and end events are read back as (stage, part, start s, end s) from
-the first event.
+Parts write disjoint rows, so lanes need no ordering between them: with several devices
+(`run_parts_on_devices`, issue #15) each has a lane in a host thread of its own, and a lane takes
+the next part from one queue when one of its slots frees. With a `timeline` list, every stage's
+start and end events are read back as (stage, part, start s, end s) from the (lane's) first
+event.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import functools
+import threading
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -26,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from autogpu.runtime.arguments import BoundCall, KernelLaunchError, Launch, launch_trace
+from autogpu.runtime.lanes import LaneRecord, PartQueue, part_bytes, run_lanes
 from autogpu.runtime.parts import SLOTS, Part, PartPlan, shifted_pointer, with_part
 
 
@@ -150,19 +152,23 @@ class HostPins:
             finalizer()
 
 
-def stream_launcher(program: Any, driver: Any) -> Callable[..., None]:
+def stream_launcher(program: Any, driver: Any, device: int | None = None
+                    ) -> Callable[..., None]:
     """`launch(call, configs, pointers, stream)` for a `CudaProgram`: one part's kernels on a
-    stream, each array argument the given (shifted) device address."""
+    stream, each array argument the given (shifted) device address; the kernels of `device`'s
+    module (the program's first device by default), whose context must be current."""
+    device = program.device if device is None else device
+    kernels = program._kernels_on[device]
 
     def launch(call: BoundCall, configs: Sequence[Launch], pointers: Mapping[str, int],
                stream: Any) -> None:
-        program._ready(driver, call, configs)  # resources checked, kernels prepared
+        program._ready(driver, call, configs, device)  # resources checked, kernels prepared
         for one in configs:
             if one.config.empty:
                 continue
             values = [pointers[name] if name in pointers else one.argument(name, call)
                       for name in one.entry.args]
-            program._kernels[one.entry.kernel].prepared_async_call(
+            kernels[one.entry.kernel].prepared_async_call(
                 one.config.grid, one.config.block, stream, *values,
                 shared_size=one.config.dynamic_shared_bytes)
 
@@ -175,17 +181,14 @@ def run_parts(
     call: BoundCall,
     launch: Callable[[BoundCall, Any, Mapping[str, int], Any], None],
     timeline: list[tuple[str, int, float, float]] | None = None,
-    lanes: int = 1,
     positions: Sequence[int] | None = None,
     pins: HostPins | None = None,
 ) -> None:
     """Runs the plan's parts; `launch(call, configs, pointers, stream)` issues one part's
     kernels on a stream: those at `positions` of the call's launch trace (the nest's), all by
     default. The arrays stay page-locked in `pins` after the call (a `HostPins` of the
-    program's); without one they are unlocked at the end. `lanes` > 1 would be one per device
-    (each needs its own context: not built; one device is what is tested)."""
-    if lanes != 1:
-        raise KernelLaunchError("parts on several devices are not built yet (issue #15)")
+    program's); without one they are unlocked at the end. One device, in this thread, every
+    part issued ahead in order; `run_parts_on_devices` runs several."""
     used = {*plan.resident, *plan.buffer_elements}
     arrays = {name: a for name, a in call.host_arrays().items() if name in used}
     own_pins = pins is None
@@ -214,10 +217,92 @@ def run_parts(
             pins.close()
 
 
+def run_parts_on_devices(
+    devices: Sequence[int],
+    on_device: Callable[[int], contextlib.AbstractContextManager[Any]],
+    plan: PartPlan,
+    call: BoundCall,
+    launcher: Callable[[int, Any], Callable[[BoundCall, Any, Mapping[str, int], Any], None]],
+    timeline: list[tuple[str, int, float, float]] | None = None,
+    positions: Sequence[int] | None = None,
+    pins: HostPins | None = None,
+) -> list[LaneRecord]:
+    """Runs the plan's parts over several devices (issue #15): one lane per device, in a host
+    thread of its own with the device's context current (`on_device(device)` yields the
+    driver), and its own streams, slots and resident arrays. A lane takes the next part from
+    the shared queue only when one of its slots is free (the copy out of the part that used it
+    has finished), so each device takes parts at the rate it runs them. `launcher(device,
+    driver)` gives the device's `launch` (its module's kernels). The caller's arrays are
+    page-locked once (portable: for every device's context) by the caller's thread, whose
+    context is current. Returns a `LaneRecord` per device; a timeline gets each lane's stages
+    in seconds from that lane's first event."""
+    used = {*plan.resident, *plan.buffer_elements}
+    arrays = {name: a for name, a in call.host_arrays().items() if name in used}
+    own_pins = pins is None
+    pins = HostPins() if pins is None else pins
+    lock = threading.Lock()
+
+    def lane_on(device: int, queue: PartQueue, record: LaneRecord) -> None:
+        with on_device(device) as driver:
+            launch = launcher(device, driver)
+            lane = None
+            try:
+                lane = _Lane(driver, plan, arrays)
+                start = driver.Event()
+                start.record(lane.copy_in)
+                marks: list[tuple[str, int, Any, Any]] = []
+                taken = 0
+                while True:
+                    freed = lane.freed[taken % SLOTS]
+                    if freed is not None:
+                        freed.synchronize()  # a slot is free: take the next part
+                    part = queue.take()
+                    if part is None:
+                        break
+                    _issue(driver, lane, part, call, plan, pinned, launch, marks, positions,
+                           slot=taken % SLOTS)
+                    taken += 1
+                    copied_in, copied_out = part_bytes(part, itemsize)
+                    record.parts.append(part.index)
+                    record.bytes_in += copied_in
+                    record.bytes_out += copied_out
+                driver.Context.synchronize()
+                if marks:
+                    record.seconds = max(end.time_since(start) for *_, end in marks) / 1000
+                if timeline is not None:
+                    with lock:
+                        timeline.extend(_read_marks(marks, start))
+                del marks, start, freed  # pycuda objects go while the context is current
+            except driver.Error as e:
+                raise KernelLaunchError(
+                    f"a part of '{call.function.name}' failed on GPU {device}: {e}") from None
+            finally:
+                if lane is not None:
+                    lane.free()
+                    del lane
+
+    try:
+        pinned = {name: pins.pin(name, array) for name, array in arrays.items() if array.nbytes}
+        itemsize = {name: array.itemsize for name, array in arrays.items()}
+        return run_lanes(devices, lane_on, plan.parts)
+    finally:
+        if own_pins:
+            pins.close()
+
+
+def _read_marks(marks: Sequence[tuple[str, int, Any, Any]], start: Any
+                ) -> list[tuple[str, int, float, float]]:
+    """Stage, part, start and end seconds from `start` of recorded events (a function of its
+    own, so no loop variable keeps an event alive after the lane's context is popped)."""
+    return [(stage, index, begin.time_since(start) / 1000, end.time_since(start) / 1000)
+            for stage, index, begin, end in marks]
+
+
 def _issue(driver: Any, lane: _Lane, part: Part, call: BoundCall, plan: PartPlan,
            pinned: Mapping[str, np.ndarray], launch: Callable[..., None],
-           marks: list[tuple[str, int, Any, Any]], positions: Sequence[int] | None) -> None:
-    slot = part.index % SLOTS
+           marks: list[tuple[str, int, Any, Any]], positions: Sequence[int] | None,
+           slot: int | None = None) -> None:
+    slot = part.index % SLOTS if slot is None else slot
     buffers = lane.slots[slot]
     itemsize = {name: pinned[name].itemsize if name in pinned else 1 for name in buffers}
 

@@ -84,6 +84,11 @@ def start_measurer(prepared: Prepared, device: int) -> tuple[MeasureProxy, Devic
     return proxy, info
 
 
+SLOT_FIELDS = ("pci_bus_id",)
+"""What tells apart two GPUs of one model in one host: shown in reports, kept out of the cache
+context (a measurement depends on the model, not on the slot)."""
+
+
 def context_description(prepared: Prepared, device_info: DeviceInfo) -> dict[str, object]:
     """Everything a result depends on (the cache context)."""
     o = prepared.options
@@ -98,7 +103,9 @@ def context_description(prepared: Prepared, device_info: DeviceInfo) -> dict[str
         "sizes": prepared.sizes,
         "arrays": prepared.lengths,
         "inputs": inputs.fingerprint(prepared.args),
-        "device": dict(device_info),
+        # the GPU's model, not its slot: workers on identical GPUs (--device 0,1) share one
+        # context, hence their claims and results, instead of each tuning the space alone
+        "device": {k: v for k, v in device_info.items() if k not in SLOT_FIELDS},
         "reference": prepared.reference.identity() if prepared.reference else None,
         "reduction_length": prepared.reduction_length,
         "tolerance_factor": o.measurement.tolerance_factor,

@@ -498,6 +498,23 @@ def test_no_reference_is_one_cache_context_however_it_is_spelled():
     assert contexts[0] == contexts[1] == contexts[2]
 
 
+def test_two_gpus_of_one_model_are_one_cache_context():
+    """Workers on GPUs 0 and 1 (--workers 2 --device 0,1) must share claims and results."""
+    from autogpu.tuner.driver import TuneOptions, context_description, prepare
+    from autogpu.tuner.values import DeviceInfo
+
+    prepared = prepare(TuneOptions(SAXPY, sizes={"n": 16}, arrays={"x": "n", "y": "n"},
+                                   backend="cpu"))
+    first = context_description(prepared, DeviceInfo(
+        backend="cuda", gpu="NVIDIA H200", arch="sm_90", pci_bus_id="0000:19:00.0"))
+    second = context_description(prepared, DeviceInfo(
+        backend="cuda", gpu="NVIDIA H200", arch="sm_90", pci_bus_id="0000:3B:00.0"))
+    other = context_description(prepared, DeviceInfo(
+        backend="cuda", gpu="NVIDIA H100 80GB HBM3", arch="sm_90", pci_bus_id="0000:19:00.0"))
+    assert first == second
+    assert first != other
+
+
 def _live_processes_in_group(pgid: int) -> list[int]:
     """Processes (not zombies) of process group `pgid`, from /proc."""
     pids = []

@@ -1,0 +1,126 @@
+"""Parts over several hosts through Dask distributed (issue #15): `CpuProgram(..., cluster=)`.
+
+Dask rather than Ray or a home-made RPC: it is pure Python (pip-installable next to autogpu,
+the `cluster` extra), a `LocalCluster` of processes gives one machine the same code path as a
+real cluster (`Client("tcp://scheduler:8786")`), and its futures carry NumPy arrays both ways
+without copies through a serialiser of ours (docs/out-of-core.md).
+
+Each part becomes a task: its input slices (what it reads or writes, halos included) travel to
+a worker with the scalars, the arrays read whole are sent to every worker once per plan
+(`scatter(broadcast=True)`), the worker runs the part's launches on its buffers (the kernels
+built once per worker process, from the same source and launch description), and the rows the
+part writes come back and land in the caller's arrays as each task finishes, in any order.
+Parts write disjoint rows, so the order does not matter; each is written exactly once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from autogpu.runtime.arguments import BoundCall
+from autogpu.runtime.lanes import LaneRecord, part_bytes
+from autogpu.runtime.parts import PartPlan, shifted_pointer, with_part
+
+CONNECT_TIMEOUT_S = 10
+
+
+def connect(cluster: Any) -> tuple[Any, bool]:
+    """A Dask client for `cluster`: a scheduler address, a `LocalCluster` (or any cluster
+    object with a scheduler) or a `Client`; and whether it is ours to close."""
+    try:
+        from distributed import Client
+    except ImportError as e:
+        raise ImportError(f"cluster= needs Dask distributed ({e}): pip install -e '.[cluster]'") \
+            from None
+    if isinstance(cluster, Client):
+        return cluster, False
+    if not isinstance(cluster, str) and not hasattr(cluster, "scheduler_address"):
+        raise ValueError(f"cluster must be a scheduler address, a Dask cluster or a Client, not "
+                         f"{type(cluster).__name__}")
+    try:
+        return Client(cluster, timeout=CONNECT_TIMEOUT_S), True
+    except (OSError, TimeoutError) as e:
+        raise ConnectionError(f"cannot reach the Dask scheduler at {cluster}: {e}") from None
+
+
+_programs: dict[str, Any] = {}  # in a worker process: the CpuPrograms it built, by content
+
+
+def _worker_program(source: str, launch: Mapping[str, Any]) -> Any:
+    from autogpu.runtime.cpu_exec import CpuProgram
+
+    key = hashlib.sha256((source + json.dumps(launch, sort_keys=True)).encode()).hexdigest()
+    if key not in _programs:
+        _programs[key] = CpuProgram(source, launch)
+    return _programs[key]
+
+
+def run_part(source: str, launch: Mapping[str, Any], function_name: str,
+             scalars: Mapping[str, Any], whole: Mapping[str, np.ndarray],
+             slices: Sequence[tuple[str, int, np.ndarray, tuple[int, int] | None]],
+             positions: Sequence[int]) -> tuple[str, dict[str, np.ndarray]]:
+    """On a worker: one part's launches (those at `positions` of the trace) on its buffers
+    (`slices`: name, first element, the elements from there, the written range), the arrays
+    read whole in `whole`. Returns the worker's address and the written elements per array."""
+    from distributed import get_worker
+
+    from autogpu.runtime.array_arguments import HostArray
+    from autogpu.runtime.array_views import array_view
+
+    program = _worker_program(source, launch)
+    function = program.functions[function_name]
+    buffers = {name: np.array(data) for name, _, data, _ in slices}  # writable, our own
+    arrays: dict[str, np.ndarray] = {**whole, **buffers}
+    values: dict[str, Any] = dict(scalars)
+    for p in function.params:
+        if p.is_array:
+            array = arrays.get(p.name, np.zeros(1, np.uint8))  # an array this nest leaves alone
+            view = array_view(array)
+            assert view is not None  # a NumPy array always has one
+            values[p.name] = HostArray(p, array, view)
+    pointers = {name: shifted_pointer(buffers[name].ctypes.data, first, buffers[name].itemsize)
+                for name, first, _, _ in slices}
+    program._run_call(BoundCall(function, values), pointers, positions)
+    written = {name: buffers[name][out[0] - first : out[1] - first]
+               for name, first, _, out in slices if out is not None}
+    return get_worker().address, written
+
+
+def run_plan_on_cluster(client: Any, source: str, launch: Mapping[str, Any], plan: PartPlan,
+                        call: BoundCall, positions: Sequence[int]) -> list[LaneRecord]:
+    """Runs the plan's parts as tasks of the cluster; a `LaneRecord` per worker (its index in
+    the scheduler's sorted worker addresses as `device`)."""
+    from distributed import as_completed
+
+    arrays = call.host_arrays()
+    itemsize = {name: array.itemsize for name, array in arrays.items()}
+    whole = {name: client.scatter(arrays[name], broadcast=True) for name in plan.resident}
+    tasks = {}
+    for part in plan.parts:
+        part_call = with_part(call, plan.spec, part.lo, part.hi)
+        scalars = {p.name: part_call.values[p.name] for p in call.function.params
+                   if not p.is_array}
+        slices = [(s.name, s.first, arrays[s.name].reshape(-1)[s.first : s.end], s.copy_out)
+                  for s in part.slices]
+        future = client.submit(run_part, source, launch, call.function.name, scalars, whole,
+                               slices, list(positions), pure=False)
+        tasks[future] = part
+    workers = sorted(client.scheduler_info()["workers"])
+    records: dict[str, LaneRecord] = {}
+    for future, (address, written) in as_completed(list(tasks), with_results=True):
+        part = tasks[future]
+        for name, data in written.items():
+            first, end = next(s.copy_out for s in part.slices if s.name == name) or (0, 0)
+            arrays[name].reshape(-1)[first:end] = data
+        record = records.setdefault(address, LaneRecord(
+            workers.index(address) if address in workers else len(workers)))
+        copied_in, copied_out = part_bytes(part, itemsize)
+        record.parts.append(part.index)
+        record.bytes_in += copied_in
+        record.bytes_out += copied_out
+    return sorted(records.values(), key=lambda r: r.device)

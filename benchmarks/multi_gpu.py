@@ -1,0 +1,134 @@
+"""`python3 -m benchmarks.multi_gpu [--quick] [--json out.json]`: parts of a nest over one and
+two GPUs of a host (issue #15): a 5-point stencil and a row-major matmul whose data exceed one
+device's `memory_budget`, each run with `devices=[0]` and `devices=[0, 1]` in the same process.
+
+Each configuration runs twice; the second call is timed (the caller's arrays stay page-locked
+from the first, as they do for any repeated call). It reports the wall time of that call, the
+speed-up of two GPUs over one (the scaling; 2.0 is perfect), and per device the parts it took,
+its bytes in and out and its busy seconds (from the lane records), and the bytes moved per part.
+Outputs are checked against closed forms on sampled rows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from benchmarks.out_of_core import MATMUL, PIPELINE, STENCIL
+
+GIB = 1 << 30
+
+
+def _stencil_args(data: int, m: int) -> tuple[list[Any], Any]:
+    n = data // (16 * m)
+    a = np.empty((n, m))
+    a[:] = np.arange(n, dtype=np.float64)[:, None]  # in[i][j] = i: out[i][j] = i inside
+    out = np.zeros((n, m))
+
+    def correct() -> bool:
+        rows = np.unique(np.r_[1:n - 1:max(1, n // 257), n - 2])
+        return bool(np.all(out[rows, 1:-1] == rows[:, None])) and bool(np.all(out[0] == 0))
+
+    return [n, m, a, out], correct
+
+
+def _matmul_args(data: int, side: int) -> tuple[list[Any], Any]:
+    n = data // (4 * 2 * side)
+    n -= n % 128
+    a = np.empty((n, side), np.float32)
+    a[:] = (np.arange(n) % 3).astype(np.float32)[:, None]
+    b = np.empty((side, side), np.float32)
+    b[:] = (np.arange(side) % 4).astype(np.float32)[:, None]
+    c = np.zeros((n, side), np.float32)
+
+    def correct() -> bool:
+        rows = np.unique(np.r_[0:n:max(1, n // 257), n - 1])
+        return bool(np.all(c[rows] == (rows % 3)[:, None] * (6.0 * side / 4)))
+
+    return [n, side, side, a, b, c], correct
+
+
+def run_case(name: str, quick: bool) -> dict[str, Any]:
+    import autogpu
+    from autogpu.runtime.cuda_exec import CudaProgram
+
+    scale = 1 / 64 if quick else 1
+    if name == "stencil":
+        data, budget = int(64 * GIB * scale), int(16 * GIB * scale)
+        kernel = autogpu.compile(STENCIL, pipeline=PIPELINE)
+        function, (args, correct) = "jacobi", _stencil_args(data, 32768 if not quick else 4096)
+        flops = None
+    else:
+        data, budget = int(24 * GIB * scale), int(16 * GIB * scale * (1 if not quick else 4))
+        kernel = autogpu.compile(MATMUL, pipeline="agpu-out-of-core,autogpu-tiled")
+        function, (args, correct) = "mm", _matmul_args(data, 8192 if not quick else 1024)
+        flops = 2.0 * args[0] * args[1] * args[2]
+    arrays = [a for a in args if isinstance(a, np.ndarray)]
+    report: dict[str, Any] = {"case": name, "data_GiB": sum(a.nbytes for a in arrays) / GIB,
+                              "budget_GiB": budget / GIB,
+                              "shape": [int(x) for x in args[:3] if not isinstance(x, np.ndarray)]}
+    for devices in ([0], [0, 1]):
+        program = CudaProgram(kernel.cuda_source, kernel.launch_description,
+                              memory_budget=budget, devices=devices)
+        arrays[-1][:] = 0
+        began = time.perf_counter()
+        program.run(function, *args)
+        first = time.perf_counter() - began
+        arrays[-1][:] = 0
+        program.timeline = []
+        began = time.perf_counter()
+        program.run(function, *args)
+        wall = time.perf_counter() - began
+        plan = program.last_plan
+        events = program.timeline
+        span = max(e for *_, e in events) - min(b for _, _, b, _ in events)
+        itemsize = {a.name: args[[p.name for p in program.functions[function].params]
+                                 .index(a.name)].itemsize for a in plan.spec.arrays}
+        from autogpu.runtime.lanes import part_bytes
+
+        moved = [part_bytes(p, itemsize) for p in plan.parts]
+        lanes = program.last_lanes[-1] if program.last_lanes else None
+        key = f"{len(devices)}gpu"
+        report[key] = {
+            "wall_s": wall, "first_call_s": first, "span_s": span if lanes is None else None,
+            "parts": len(plan.parts), "rows_per_part": plan.rows,
+            "bytes_per_part_in": int(np.median([m[0] for m in moved])),
+            "bytes_per_part_out": int(np.median([m[1] for m in moved])),
+            "correct": correct(),
+            "lanes": None if lanes is None else [
+                {"device": r.device, "parts": len(r.parts), "bytes_in": r.bytes_in,
+                 "bytes_out": r.bytes_out, "busy_s": r.seconds,
+                 "GBps": r.bytes_per_s / 1e9} for r in lanes],
+        }
+        if flops:
+            report[key]["TFLOPs"] = flops / wall / 1e12
+        program.close()
+        print(json.dumps({name: report[key]}), flush=True)
+    report["speedup_2_over_1"] = report["1gpu"]["wall_s"] / report["2gpu"]["wall_s"]
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="1/64 of the sizes")
+    parser.add_argument("--case", action="append", choices=["stencil", "matmul"])
+    parser.add_argument("--json", help="write the reports here")
+    args = parser.parse_args(argv)
+    reports = []
+    for name in args.case or ["stencil", "matmul"]:
+        report = run_case(name, args.quick)
+        reports.append(report)
+        print(json.dumps(report), flush=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps(reports, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
