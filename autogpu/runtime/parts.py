@@ -55,13 +55,15 @@ and copies of hundreds of MiB already run at the link's full speed."""
 
 @dataclass(frozen=True)
 class Slice:
-    """Elements `[first, end)` of one array in one part: `copy_in` (what is read or written,
-    the buffer's contents), `copy_out` (what is written; None if nothing)."""
+    """Elements `[first, end)` of one array in one part: what is read or written, the buffer's
+    contents, copied in unless `copied_in` is False (rows the part overwrites whole and never
+    reads: `alloc`); `copy_out` (what is written; None if nothing)."""
 
     name: str
     first: int
     end: int
     copy_out: tuple[int, int] | None
+    copied_in: bool = True
 
     @property
     def count(self) -> int:
@@ -240,7 +242,7 @@ def plan_parts(call: BoundCall, spec: PartsSpec, budget: int | None,
                 end = max(first, end)
                 if out is not None:
                     out = (max(0, out[0]), max(max(0, out[0]), min(size, out[1])))
-            result.append(Slice(a.name, first, end, out))
+            result.append(Slice(a.name, first, end, out, not (a.alloc and a.read is None)))
         return tuple(result)
 
     def part_bytes(rows: int) -> int:
@@ -317,7 +319,10 @@ class CpuPartRunner:
 
             def copy_in(part: Part = part, buffers: dict = buffers) -> None:
                 for s in part.slices:
-                    buffers[s.name][: s.count] = arrays[s.name].reshape(-1)[s.first : s.end]
+                    if s.copied_in:
+                        buffers[s.name][: s.count] = arrays[s.name].reshape(-1)[s.first : s.end]
+                    else:  # poisoned: an element the kernel failed to write shows in the result
+                        buffers[s.name][: s.count].view(np.uint8).fill(0xA5)
 
             def copy_out(part: Part = part, buffers: dict = buffers) -> None:
                 for s in part.slices:

@@ -233,7 +233,7 @@ def _issue(driver: Any, lane: _Lane, part: Part, call: BoundCall, plan: PartPlan
 
     def copy_in() -> None:
         for s in part.slices:
-            if s.count and s.name in pinned:
+            if s.count and s.name in pinned and s.copied_in:
                 driver.memcpy_htod_async(buffers[s.name], pinned[s.name][s.first : s.end],
                                          lane.copy_in)
 
