@@ -311,6 +311,7 @@ class CpuProgram:
         self.timeline: list[tuple[str, int, float, float]] | None = None  # set: parts record
         self.last_plan: Any = None  # runtime.parts.PartPlan of the last call in parts
         self.last_plans: list[Any] = []  # all of its plans: one per nest run (time loops)
+        self.kept: Any = None  # runtime.parts.KeepHooks of the last call in parts (its copies)
         self.source = cuda_source
         kernels = kernel_names(self.functions)
         self.cpp_source = prepare_source(cuda_source, kernels)
@@ -386,7 +387,8 @@ class CpuProgram:
 
     def _run_parts(self, function: Function, args: Sequence[Any], named: Mapping[str, Any]
                    ) -> None:
-        from autogpu.runtime.parts import CpuPartRunner, bind_part_call, run_nests
+        from autogpu.runtime.keep import HostBuffers, KeptArrays
+        from autogpu.runtime.parts import CpuPartRunner, KeepHooks, bind_part_call, run_nests
 
         call = bind_part_call(function, function.parts, args, named, bind_arguments)
 
@@ -394,8 +396,11 @@ class CpuProgram:
             CpuPartRunner(plan, call, self.timeline).run(
                 lambda part_call, pointers: self._run_call(part_call, pointers, positions))
 
+        self.kept = KeepHooks(lambda arrays, budget: KeptArrays(arrays, budget, HostBuffers()),
+                              lambda whole, positions, pointers:
+                              self._run_call(whole, pointers, positions))
         self.last_plans = run_nests(call, function.parts, self.memory_budget, self._run_call,
-                                    run_plan)
+                                    run_plan, self.kept)
         self.last_plan = self.last_plans[-1] if self.last_plans else None
 
     def _launch(self, launch: Launch, call: BoundCall, buffers: Mapping[str, Buffer],

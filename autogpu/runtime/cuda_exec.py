@@ -200,6 +200,7 @@ class CudaProgram:
         self.timeline: list[tuple[str, int, float, float]] | None = None  # set: parts record
         self.last_plan: Any = None  # runtime.parts.PartPlan of the last call in parts
         self.last_plans: list[Any] = []  # all of its plans: one per nest run (time loops)
+        self.kept: Any = None  # runtime.parts.KeepHooks of the last call in parts (its copies)
         self._pins: Any = None  # runtime.pipeline.HostPins: arrays kept page-locked
         self.options = nvcc_options(options, fmad)
         with _on_device(device) as driver:
@@ -261,7 +262,9 @@ class CudaProgram:
                 pipeline.run_parts(driver, plan, call, launch, self.timeline,
                                    positions=positions, pins=self._pins)
 
-            self.last_plans = run_nests(call, function.parts, budget, self._run_call, run_plan)
+            self.kept = pipeline.keep_hooks(driver, launch)
+            self.last_plans = run_nests(call, function.parts, budget, self._run_call, run_plan,
+                                        self.kept)
             self.last_plan = self.last_plans[-1] if self.last_plans else None
 
     def _time_parts(self, function: Function, args: Sequence[Any], named: Mapping[str, Any],

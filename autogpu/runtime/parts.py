@@ -35,6 +35,7 @@ from autogpu.runtime.arguments import (
     KernelLaunchError,
 )
 from autogpu.runtime.errors import LaunchDescriptionError
+from autogpu.runtime.keep import KeptArrays
 from autogpu.runtime.parts_spec import ArrayParts as ArrayParts
 from autogpu.runtime.parts_spec import PartsSpec as PartsSpec
 from autogpu.target.launch import evaluate
@@ -190,21 +191,51 @@ def used_bytes(call: BoundCall, specs: Sequence[PartsSpec]) -> int:
 
 def run_nests(call: BoundCall, specs: Sequence[PartsSpec], budget: int | None,
               run_whole: Callable[[BoundCall], None],
-              run_plan: Callable[[PartPlan, tuple[int, ...]], None]) -> list[PartPlan]:
+              run_plan: Callable[[PartPlan, tuple[int, ...]], None],
+              keep: KeepHooks | None = None) -> list[PartPlan]:
     """Runs a call of a function made by `agpu-out-of-core`: in-core (`run_whole`, every
     nest's bounds its whole loop) when everything its nests touch fits `budget`, else each run
-    of each nest in turn (`nest_runs`) as a plan of parts, `run_plan(plan, positions)` running
-    the launches at those positions of the trace for each part. Returns the plans."""
+    of each nest in turn (`nest_runs`): in-core on arrays kept on the device between runs
+    (`keep`, runtime.keep) where the run's own arrays fit, else as a plan of parts,
+    `run_plan(plan, positions)` running the launches at those positions of the trace for each
+    part. Returns the plans."""
     if budget is None or used_bytes(call, specs) <= budget:
         plans = [plan_parts(call, spec, budget) for spec in specs]
         run_whole(whole_call(call, specs))
         return plans
     plans = []
-    for run in nest_runs(call, specs):
-        plan = plan_parts(call, run.spec, budget, run.counters, in_core=False)
-        run_plan(plan, run.positions)
-        plans.append(plan)
+    kept = keep.arrays(call.host_arrays(), budget) if keep is not None else None
+    try:
+        for run in nest_runs(call, specs):
+            names = [a.name for a in run.spec.arrays]
+            if keep is not None and kept is not None and kept.fits(names):
+                pointers = kept.prepare(names, [a.name for a in run.spec.arrays if a.write])
+                keep.run(whole_call(call, specs), run.positions, pointers)
+                plans.append(plan_parts(call, run.spec, budget, run.counters))
+                continue
+            if kept is not None:
+                kept.flush()  # the parts read and write the caller's arrays
+            plan = plan_parts(call, run.spec, budget, run.counters, in_core=False)
+            run_plan(plan, run.positions)
+            plans.append(plan)
+        if kept is not None:
+            kept.flush()
+    finally:
+        if keep is not None and kept is not None:
+            keep.last = kept
+            kept.release()
     return plans
+
+
+@dataclass
+class KeepHooks:
+    """How an executor keeps arrays on its device between the runs of nests: `arrays(host,
+    budget)` makes the `KeptArrays`, `run(call, positions, pointers)` runs the launches at
+    `positions` on the kept arrays' device addresses; `last` is the last call's (its copies)."""
+
+    arrays: Callable[[Mapping[str, np.ndarray], int], KeptArrays]
+    run: Callable[[BoundCall, tuple[int, ...], Mapping[str, int]], None]
+    last: KeptArrays | None = None
 
 
 def plan_parts(call: BoundCall, spec: PartsSpec, budget: int | None,

@@ -169,6 +169,44 @@ def stream_launcher(program: Any, driver: Any) -> Callable[..., None]:
     return launch
 
 
+class DeviceBuffers:
+    """`runtime.keep.DeviceMemory` on the GPU: device allocations, synchronous copies."""
+
+    def __init__(self, driver: Any):
+        self.driver = driver
+
+    def allocate(self, nbytes: int) -> tuple[Any, int]:
+        try:
+            buffer = self.driver.mem_alloc(nbytes)
+        except self.driver.Error as e:
+            raise KernelLaunchError(f"cannot keep an array on the device: {e}") from None
+        return buffer, int(buffer)
+
+    def copy_in(self, address: int, array: np.ndarray) -> None:
+        self.driver.memcpy_htod(address, np.ascontiguousarray(array))
+
+    def copy_out(self, array: np.ndarray, address: int) -> None:
+        self.driver.memcpy_dtoh(array, address)
+
+    def free(self, buffer: Any) -> None:
+        buffer.free()
+
+
+def keep_hooks(driver: Any, launch: Callable[..., None]) -> Any:
+    """The `parts.KeepHooks` of a GPU call: arrays kept in device allocations, a run's
+    launches (those at its positions of the trace) issued on them and waited for."""
+    from autogpu.runtime.keep import KeptArrays
+    from autogpu.runtime.parts import KeepHooks
+
+    def run(call: BoundCall, positions: Sequence[int], pointers: Mapping[str, int]) -> None:
+        configs = launch_trace(call)
+        launch(call, [configs[p] for p in positions], pointers, None)
+        driver.Context.synchronize()
+
+    return KeepHooks(lambda arrays, budget: KeptArrays(arrays, budget, DeviceBuffers(driver)),
+                     run)
+
+
 def run_parts(
     driver: Any,
     plan: PartPlan,
