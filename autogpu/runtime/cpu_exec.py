@@ -374,7 +374,11 @@ class CpuProgram:
     def _run_call(self, call: BoundCall, pointers: Mapping[str, int] | None = None,
                   positions: Collection[int] | None = None) -> None:
         """The launches of one call (those at `positions` of its trace, if given: one nest's
-        part); `pointers` are part buffers (runtime.parts) that replace their arrays."""
+        part); `pointers` are part buffers (runtime.parts) that replace their arrays. With
+        `pointers`, the arrays they leave out are null, as on the GPU: the nest never touches
+        them (its footprint names every array it does)."""
+        if pointers is not None:
+            pointers = {**{a.param.name: 0 for a in call.arrays()}, **pointers}
         pointers = pointers or {}
         memory = HostMemory()
         buffers = {a.param.name: a.stage(memory, in_place=True) for a in call.arrays()

@@ -152,15 +152,18 @@ class HostPins:
 
 def stream_launcher(program: Any, driver: Any) -> Callable[..., None]:
     """`launch(call, configs, pointers, stream)` for a `CudaProgram`: one part's kernels on a
-    stream, each array argument the given (shifted) device address."""
+    stream, each array argument the given (shifted) device address; an array left out of
+    `pointers` is null (a kernel of one nest of several receives every array parameter, and
+    the nest's footprint names all it touches)."""
 
     def launch(call: BoundCall, configs: Sequence[Launch], pointers: Mapping[str, int],
                stream: Any) -> None:
         program._ready(driver, call, configs)  # resources checked, kernels prepared
+        arrays = {p.name for p in call.function.params if p.is_array}
         for one in configs:
             if one.config.empty:
                 continue
-            values = [pointers[name] if name in pointers else one.argument(name, call)
+            values = [pointers.get(name, 0) if name in arrays else one.argument(name, call)
                       for name in one.entry.args]
             program._kernels[one.entry.kernel].prepared_async_call(
                 one.config.grid, one.config.block, stream, *values,

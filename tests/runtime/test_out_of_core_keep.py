@@ -123,3 +123,25 @@ def test_the_gpu_keeps_tmp_between_the_nests_of_mm2():
     for got, want in zip(args, expected, strict=True):
         if isinstance(got, np.ndarray):
             np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def test_the_gpu_launcher_passes_null_for_arrays_the_nest_does_not_touch():
+    """A kernel of one nest of mm2 receives every array parameter; those outside the nest's
+    footprint have no device copy and go as null pointers (they were once packed as the
+    caller's host arrays, which pycuda refuses)."""
+    from types import SimpleNamespace as Ns
+
+    from autogpu.runtime.pipeline import stream_launcher
+
+    calls = []
+    kernel = Ns(prepared_async_call=lambda grid, block, stream, *values, shared_size:
+                calls.append(values))
+    program = Ns(_ready=lambda *_: None, _kernels={"k": kernel})
+    params = [Ns(name="n", is_array=False), Ns(name="x", is_array=True),
+              Ns(name="y", is_array=True)]
+    call = Ns(function=Ns(params=params), values={"n": 7})
+    one = Ns(config=Ns(empty=False, grid=(1, 1, 1), block=(32, 1, 1), dynamic_shared_bytes=0),
+             entry=Ns(kernel="k", args=["n", "x", "y"]),
+             argument=lambda name, c: c.values[name])
+    stream_launcher(program, None)(call, [one], {"x": 4096}, None)
+    assert calls == [(7, 4096, 0)]
