@@ -7,7 +7,8 @@ scalar parameters and the part's bounds. `plan_parts` picks the most rows per pa
 the arrays read whole (resident, copied once) plus `SLOTS` part buffers (part k+1 copied in and part
 k-1 out while part k computes) fit the budget; the last part takes what is left.
 Each part copies in what it reads or writes (a written row is copied back whole, so the
-elements of it the kernel leaves alone must hold the caller's values), runs the function's
+elements of it the kernel leaves alone must hold the caller's values; rows it provably
+overwrites whole, `alloc`, are not copied in), runs the function's
 launches with `agpu_part_lo/hi` set and every array passed as its part buffer's address minus
 `first` elements, so the kernel's own indexing of the whole array lands in the buffer, and
 copies out what it writes. Parts write disjoint rows, so their order does not matter.
