@@ -89,6 +89,8 @@ def _attribute(footprints: NestFootprints, lo: str, hi: str) -> DictionaryAttr:
         if array.write is not None:
             first, end = array.range_text([array.write], lo, hi)
             entry["write"] = ArrayAttr([StringAttr(first), StringAttr(end)])
+            if array.alloc:  # written whole, never read: the part's rows are not copied in
+                entry["alloc"] = UnitAttr()
         arrays.append(DictionaryAttr(entry))
     return DictionaryAttr({
         "lo": StringAttr(lo), "hi": StringAttr(hi), "lb": StringAttr(footprints.lb),

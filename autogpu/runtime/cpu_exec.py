@@ -324,6 +324,7 @@ class CpuProgram:
         self.last_plan: Any = None  # runtime.parts.PartPlan of the last call in parts
         self.last_plans: list[Any] = []  # all of its plans: one per nest run (time loops)
         self.last_lanes: list[list[Any]] = []  # per plan run in parts: a LaneRecord per device
+        self.kept: Any = None  # runtime.parts.KeepHooks of the last call in parts (its copies)
         self.source = cuda_source
         kernels = kernel_names(self.functions)
         self.cpp_source = prepare_source(cuda_source, kernels)
@@ -389,7 +390,11 @@ class CpuProgram:
     def _run_call(self, call: BoundCall, pointers: Mapping[str, int] | None = None,
                   positions: Collection[int] | None = None) -> None:
         """The launches of one call (those at `positions` of its trace, if given: one nest's
-        part); `pointers` are part buffers (runtime.parts) that replace their arrays."""
+        part); `pointers` are part buffers (runtime.parts) that replace their arrays. With
+        `pointers`, the arrays they leave out are null, as on the GPU: the nest never touches
+        them (its footprint names every array it does)."""
+        if pointers is not None:
+            pointers = {**{a.param.name: 0 for a in call.arrays()}, **pointers}
         pointers = pointers or {}
         memory = HostMemory()
         buffers = {a.param.name: a.stage(memory, in_place=True) for a in call.arrays()
@@ -402,7 +407,8 @@ class CpuProgram:
 
     def _run_parts(self, function: Function, args: Sequence[Any], named: Mapping[str, Any]
                    ) -> None:
-        from autogpu.runtime.parts import CpuPartRunner, bind_part_call, run_nests
+        from autogpu.runtime.keep import HostBuffers, KeptArrays
+        from autogpu.runtime.parts import CpuPartRunner, KeepHooks, bind_part_call, run_nests
 
         call = bind_part_call(function, function.parts, args, named, bind_arguments)
 
@@ -419,8 +425,11 @@ class CpuProgram:
             runner.run(lambda part_call, pointers: self._run_call(part_call, pointers, positions))
             self.last_lanes.append(runner.records)
 
+        self.kept = KeepHooks(lambda arrays, budget: KeptArrays(arrays, budget, HostBuffers()),
+                              lambda whole, positions, pointers:
+                              self._run_call(whole, pointers, positions))
         self.last_plans = run_nests(call, function.parts, self.memory_budget, self._run_call,
-                                    run_plan)
+                                    run_plan, self.kept)
         self.last_plan = self.last_plans[-1] if self.last_plans else None
 
     def _launch(self, launch: Launch, call: BoundCall, buffers: Mapping[str, Buffer],

@@ -209,6 +209,7 @@ class CudaProgram:
         self.last_plan: Any = None  # runtime.parts.PartPlan of the last call in parts
         self.last_plans: list[Any] = []  # all of its plans: one per nest run (time loops)
         self.last_lanes: list[list[Any]] = []  # per plan run in parts: a LaneRecord per device
+        self.kept: Any = None  # runtime.parts.KeepHooks of the last call in parts (its copies)
         self._pins: Any = None  # runtime.pipeline.HostPins: arrays kept page-locked
         self.options = nvcc_options(options, fmad)
         self.arch = arch or device_arch(device)
@@ -289,7 +290,9 @@ class CudaProgram:
                     lambda d, drv: pipeline.stream_launcher(self, drv, d), self.timeline,
                     positions=positions, pins=self._pins))
 
-            self.last_plans = run_nests(call, function.parts, budget, self._run_call, run_plan)
+            self.kept = pipeline.keep_hooks(driver, launch)
+            self.last_plans = run_nests(call, function.parts, budget, self._run_call, run_plan,
+                                        self.kept)
             self.last_plan = self.last_plans[-1] if self.last_plans else None
 
     @staticmethod

@@ -7,7 +7,8 @@ scalar parameters and the part's bounds. `plan_parts` picks the most rows per pa
 the arrays read whole (resident, copied once) plus `SLOTS` part buffers (part k+1 copied in and part
 k-1 out while part k computes) fit the budget; the last part takes what is left.
 Each part copies in what it reads or writes (a written row is copied back whole, so the
-elements of it the kernel leaves alone must hold the caller's values), runs the function's
+elements of it the kernel leaves alone must hold the caller's values; rows it provably
+overwrites whole, `alloc`, are not copied in), runs the function's
 launches with `agpu_part_lo/hi` set and every array passed as its part buffer's address minus
 `first` elements, so the kernel's own indexing of the whole array lands in the buffer, and
 copies out what it writes. Parts write disjoint rows, so their order does not matter.
@@ -37,6 +38,7 @@ from autogpu.runtime.arguments import (
     KernelLaunchError,
 )
 from autogpu.runtime.errors import LaunchDescriptionError
+from autogpu.runtime.keep import KeptArrays
 from autogpu.runtime.parts_spec import ArrayParts as ArrayParts
 from autogpu.runtime.parts_spec import PartsSpec as PartsSpec
 from autogpu.target.launch import evaluate
@@ -57,13 +59,15 @@ and copies of hundreds of MiB already run at the link's full speed."""
 
 @dataclass(frozen=True)
 class Slice:
-    """Elements `[first, end)` of one array in one part: `copy_in` (what is read or written,
-    the buffer's contents), `copy_out` (what is written; None if nothing)."""
+    """Elements `[first, end)` of one array in one part: what is read or written, the buffer's
+    contents, copied in unless `copied_in` is False (rows the part overwrites whole and never
+    reads: `alloc`); `copy_out` (what is written; None if nothing)."""
 
     name: str
     first: int
     end: int
     copy_out: tuple[int, int] | None
+    copied_in: bool = True
 
     @property
     def count(self) -> int:
@@ -190,21 +194,51 @@ def used_bytes(call: BoundCall, specs: Sequence[PartsSpec]) -> int:
 
 def run_nests(call: BoundCall, specs: Sequence[PartsSpec], budget: int | None,
               run_whole: Callable[[BoundCall], None],
-              run_plan: Callable[[PartPlan, tuple[int, ...]], None]) -> list[PartPlan]:
+              run_plan: Callable[[PartPlan, tuple[int, ...]], None],
+              keep: KeepHooks | None = None) -> list[PartPlan]:
     """Runs a call of a function made by `agpu-out-of-core`: in-core (`run_whole`, every
     nest's bounds its whole loop) when everything its nests touch fits `budget`, else each run
-    of each nest in turn (`nest_runs`) as a plan of parts, `run_plan(plan, positions)` running
-    the launches at those positions of the trace for each part. Returns the plans."""
+    of each nest in turn (`nest_runs`): in-core on arrays kept on the device between runs
+    (`keep`, runtime.keep) where the run's own arrays fit, else as a plan of parts,
+    `run_plan(plan, positions)` running the launches at those positions of the trace for each
+    part. Returns the plans."""
     if budget is None or used_bytes(call, specs) <= budget:
         plans = [plan_parts(call, spec, budget) for spec in specs]
         run_whole(whole_call(call, specs))
         return plans
     plans = []
-    for run in nest_runs(call, specs):
-        plan = plan_parts(call, run.spec, budget, run.counters, in_core=False)
-        run_plan(plan, run.positions)
-        plans.append(plan)
+    kept = keep.arrays(call.host_arrays(), budget) if keep is not None else None
+    try:
+        for run in nest_runs(call, specs):
+            names = [a.name for a in run.spec.arrays]
+            if keep is not None and kept is not None and kept.fits(names):
+                pointers = kept.prepare(names, [a.name for a in run.spec.arrays if a.write])
+                keep.run(whole_call(call, specs), run.positions, pointers)
+                plans.append(plan_parts(call, run.spec, budget, run.counters))
+                continue
+            if kept is not None:
+                kept.flush()  # the parts read and write the caller's arrays
+            plan = plan_parts(call, run.spec, budget, run.counters, in_core=False)
+            run_plan(plan, run.positions)
+            plans.append(plan)
+        if kept is not None:
+            kept.flush()
+    finally:
+        if keep is not None and kept is not None:
+            keep.last = kept
+            kept.release()
     return plans
+
+
+@dataclass
+class KeepHooks:
+    """How an executor keeps arrays on its device between the runs of nests: `arrays(host,
+    budget)` makes the `KeptArrays`, `run(call, positions, pointers)` runs the launches at
+    `positions` on the kept arrays' device addresses; `last` is the last call's (its copies)."""
+
+    arrays: Callable[[Mapping[str, np.ndarray], int], KeptArrays]
+    run: Callable[[BoundCall, tuple[int, ...], Mapping[str, int]], None]
+    last: KeptArrays | None = None
 
 
 def plan_parts(call: BoundCall, spec: PartsSpec, budget: int | None,
@@ -242,7 +276,7 @@ def plan_parts(call: BoundCall, spec: PartsSpec, budget: int | None,
                 end = max(first, end)
                 if out is not None:
                     out = (max(0, out[0]), max(max(0, out[0]), min(size, out[1])))
-            result.append(Slice(a.name, first, end, out))
+            result.append(Slice(a.name, first, end, out, not (a.alloc and a.read is None)))
         return tuple(result)
 
     def part_bytes(rows: int) -> int:
@@ -324,7 +358,10 @@ class CpuPartRunner:
 
             def copy_in() -> None:
                 for s in part.slices:
-                    buffers[s.name][: s.count] = arrays[s.name].reshape(-1)[s.first : s.end]
+                    if s.copied_in:
+                        buffers[s.name][: s.count] = arrays[s.name].reshape(-1)[s.first : s.end]
+                    else:  # poisoned: an element the kernel failed to write shows in the result
+                        buffers[s.name][: s.count].view(np.uint8).fill(0xA5)
 
             def copy_out() -> None:
                 for s in part.slices:

@@ -18,6 +18,7 @@ class ArrayParts:
     read: tuple[str, str] | None
     write: tuple[str, str] | None
     whole: bool
+    alloc: bool = False  # the part's written rows are written whole and never read: no copy in
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,7 @@ def _parse_nest(entry: Any, where: str) -> PartsSpec:
     try:
         arrays = tuple(
             ArrayParts(str(a["name"]), pair(a.get("read")), pair(a.get("write")),
-                       bool(a.get("whole", False)))
+                       bool(a.get("whole", False)), bool(a.get("alloc", False)))
             for a in entry["arrays"]
         )
         return PartsSpec(str(entry["lo"]), str(entry["hi"]), str(entry["lb"]),

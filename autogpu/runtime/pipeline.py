@@ -156,23 +156,64 @@ def stream_launcher(program: Any, driver: Any, device: int | None = None
                     ) -> Callable[..., None]:
     """`launch(call, configs, pointers, stream)` for a `CudaProgram`: one part's kernels on a
     stream, each array argument the given (shifted) device address; the kernels of `device`'s
-    module (the program's first device by default), whose context must be current."""
+    module (the program's first device by default), whose context must be current. An array
+    left out of `pointers` is null (a kernel of one nest of several receives every array
+    parameter, and the nest's footprint names all it touches)."""
     device = program.device if device is None else device
     kernels = program._kernels_on[device]
 
     def launch(call: BoundCall, configs: Sequence[Launch], pointers: Mapping[str, int],
                stream: Any) -> None:
         program._ready(driver, call, configs, device)  # resources checked, kernels prepared
+        arrays = {p.name for p in call.function.params if p.is_array}
         for one in configs:
             if one.config.empty:
                 continue
-            values = [pointers[name] if name in pointers else one.argument(name, call)
+            values = [pointers.get(name, 0) if name in arrays else one.argument(name, call)
                       for name in one.entry.args]
             kernels[one.entry.kernel].prepared_async_call(
                 one.config.grid, one.config.block, stream, *values,
                 shared_size=one.config.dynamic_shared_bytes)
 
     return launch
+
+
+class DeviceBuffers:
+    """`runtime.keep.DeviceMemory` on the GPU: device allocations, synchronous copies."""
+
+    def __init__(self, driver: Any):
+        self.driver = driver
+
+    def allocate(self, nbytes: int) -> tuple[Any, int]:
+        try:
+            buffer = self.driver.mem_alloc(nbytes)
+        except self.driver.Error as e:
+            raise KernelLaunchError(f"cannot keep an array on the device: {e}") from None
+        return buffer, int(buffer)
+
+    def copy_in(self, address: int, array: np.ndarray) -> None:
+        self.driver.memcpy_htod(address, np.ascontiguousarray(array))
+
+    def copy_out(self, array: np.ndarray, address: int) -> None:
+        self.driver.memcpy_dtoh(array, address)
+
+    def free(self, buffer: Any) -> None:
+        buffer.free()
+
+
+def keep_hooks(driver: Any, launch: Callable[..., None]) -> Any:
+    """The `parts.KeepHooks` of a GPU call: arrays kept in device allocations, a run's
+    launches (those at its positions of the trace) issued on them and waited for."""
+    from autogpu.runtime.keep import KeptArrays
+    from autogpu.runtime.parts import KeepHooks
+
+    def run(call: BoundCall, positions: Sequence[int], pointers: Mapping[str, int]) -> None:
+        configs = launch_trace(call)
+        launch(call, [configs[p] for p in positions], pointers, None)
+        driver.Context.synchronize()
+
+    return KeepHooks(lambda arrays, budget: KeptArrays(arrays, budget, DeviceBuffers(driver)),
+                     run)
 
 
 def run_parts(
@@ -318,7 +359,7 @@ def _issue(driver: Any, lane: _Lane, part: Part, call: BoundCall, plan: PartPlan
 
     def copy_in() -> None:
         for s in part.slices:
-            if s.count and s.name in pinned:
+            if s.count and s.name in pinned and s.copied_in:
                 driver.memcpy_htod_async(buffers[s.name], pinned[s.name][s.first : s.end],
                                          lane.copy_in)
 

@@ -211,6 +211,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "(default: the largest integer size)")
     g.add_argument("--tolerance-factor", type=_positive_float, default=8.0, metavar="C",
                    help="c in the tolerance c*eps*sqrt(K) (default: %(default)s)")
+    g.add_argument("--memory-budget", type=_positive_int, metavar="BYTES",
+                   help="device memory a function made by agpu-out-of-core runs within, in "
+                   "parts where its data exceed it (default: the GPU's free memory)")
     g.add_argument("--input-seed", type=_non_negative_int, default=0, metavar="N",
                    help="seed of the random inputs (default: %(default)s)")
     g = p.add_argument_group("cache and outputs")
@@ -302,6 +305,7 @@ def options_from_args(args: argparse.Namespace) -> TuneOptions:
         reference_backend=args.reference_backend,
         reduction_length=args.reduction_length,
         tolerance_factor=args.tolerance_factor,
+        memory_budget=args.memory_budget,
         max_threads=args.max_threads,
         max_shared=args.max_shared,
         progress=not args.quiet,

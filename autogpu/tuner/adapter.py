@@ -361,17 +361,19 @@ class Executor(Protocol):
         """`run(fn, *args)`, or `run(fn, args, named)` where the executor takes no varargs."""
 
 
-def make_program(artifact: Artifact, backend: str, device: int = 0) -> Executor:
-    """The executor for `backend` over the artifact's CUDA source and launch description."""
+def make_program(artifact: Artifact, backend: str, device: int = 0,
+                 memory_budget: int | None = None) -> Executor:
+    """The executor for `backend` over the artifact's CUDA source and launch description;
+    `memory_budget` bounds the device memory of functions that run in parts."""
     if backend == "cpu":
         from autogpu.runtime.cpu_exec import CpuProgram
 
-        return CpuProgram(artifact.cuda_source, artifact.launch)
+        return CpuProgram(artifact.cuda_source, artifact.launch, memory_budget=memory_budget)
     if backend == "cuda":
         from autogpu.runtime.cuda_exec import CudaProgram
 
         # The GPU is chosen by select_gpu() (CUDA_VISIBLE_DEVICES) before CUDA starts.
-        return CudaProgram(artifact.cuda_source, artifact.launch)
+        return CudaProgram(artifact.cuda_source, artifact.launch, memory_budget=memory_budget)
     raise CompileError(f"unknown backend '{backend}': choose cpu or cuda")
 
 
@@ -381,15 +383,16 @@ def make_program(artifact: Artifact, backend: str, device: int = 0) -> Executor:
 CPU_VERIFY_ORDERS = ("random", "reverse")
 
 
-def verification_programs(artifact: Artifact, backend: str,
-                          device: int = 0) -> list[tuple[str | None, Executor]]:
+def verification_programs(artifact: Artifact, backend: str, device: int = 0,
+                          memory_budget: int | None = None) -> list[tuple[str | None, Executor]]:
     """(thread order, executor) pairs a variant is verified with: one per order of
     CPU_VERIFY_ORDERS on the CPU emulation; on the GPU one, in the GPU's own order (None)."""
     if backend != "cpu":
-        return [(None, make_program(artifact, backend, device))]
+        return [(None, make_program(artifact, backend, device, memory_budget))]
     from autogpu.runtime.cpu_exec import CpuProgram
 
-    return [(order, CpuProgram(artifact.cuda_source, artifact.launch, thread_order=order))
+    return [(order, CpuProgram(artifact.cuda_source, artifact.launch, thread_order=order,
+                               memory_budget=memory_budget))
             for order in CPU_VERIFY_ORDERS]
 
 

@@ -301,6 +301,7 @@ class KernelMeasurer(Measurer):
     warmup: int = 1
     repetitions: int = 5
     device: int = 0
+    memory_budget: int | None = None  # functions in parts (agpu-out-of-core) run within it
     _reference_outputs: list[Any] | None = field(default=None, repr=False)
     _reference_scales: dict[int, float] = field(default_factory=dict, repr=False)
 
@@ -350,7 +351,8 @@ class KernelMeasurer(Measurer):
         from autogpu.tuner import adapter
 
         try:
-            programs = adapter.verification_programs(artifact, self.backend, self.device)
+            programs = adapter.verification_programs(artifact, self.backend, self.device,
+                                                     memory_budget=self.memory_budget)
         except Exception as e:  # noqa: BLE001 - a variant's failure is recorded, never raised
             return failure("build", e)
         written = {i for i in _written_arrays(artifact, len(self.args))

@@ -91,6 +91,10 @@ class MeasurementOptions:
     tolerance_factor: float = 8.0
     isolate: bool = True
     host: HostProgram | None = None  # testing-platform mode: the user's program measures
+    # bytes of device memory a function made by agpu-out-of-core runs within (in parts where
+    # its data exceed it); None: the executor's default (the GPU's free memory, no limit on
+    # the CPU emulation). Part of the cache context.
+    memory_budget: int | None = None
 
     def device_of(self, worker: int) -> int:
         """The GPU of worker `worker` (round robin over `devices`)."""
@@ -178,7 +182,8 @@ def check_options(o: TuneOptions) -> None:
     for name, value, low in (("budget", search.budget, 1), ("workers", measurement.workers, 1),
                              ("repetitions", measurement.repetitions, 1),
                              ("warmup", measurement.warmup, 0),
-                             ("compare_seeds", search.compare_seeds, 1)):
+                             ("compare_seeds", search.compare_seeds, 1),
+                             ("memory_budget", measurement.memory_budget, 1)):
         if value is not None and value < low:
             raise CompileError(f"{name} must be at least {low} (got {value})")
     for name, limit in (("time_limit", search.time_limit), ("timeout", measurement.timeout),

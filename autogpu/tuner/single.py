@@ -75,7 +75,7 @@ def start_measurer(prepared: Prepared, device: int) -> tuple[MeasureProxy, Devic
         return local, local.start()
     measurer = KernelMeasurer(m.backend, prepared.function, prepared.args, prepared.reference,
                               prepared.reduction_length, m.tolerance_factor, m.warmup,
-                              m.repetitions, device)
+                              m.repetitions, device, memory_budget=m.memory_budget)
     proxy: Isolated | Local = Isolated(measurer, m.timeout) if m.isolate else Local(measurer)
     try:
         info = proxy.start()
@@ -112,6 +112,9 @@ def context_description(prepared: Prepared, device_info: DeviceInfo) -> dict[str
         "host_program": (o.measurement.host.fingerprint() if o.measurement.host is not None
                          else None),
         "hook": None if hook is None else str(getattr(hook, "__qualname__", hook)),
+        # only where set, so that the contexts of runs without a budget keep their keys
+        **({"memory_budget": o.measurement.memory_budget}
+           if o.measurement.memory_budget is not None else {}),
     }
 
 

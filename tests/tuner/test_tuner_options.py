@@ -22,6 +22,7 @@ PUBLIC_KEYWORDS = {
     "backend", "device", "devices", "cache", "retry_failed", "output_dir", "jobs", "workers",
     "storage", "seed", "input_seed", "warmup", "repetitions", "timeout", "compile_timeout",
     "reference", "reference_backend", "reduction_length", "tolerance_factor", "max_threads",
+    "memory_budget",
     "max_shared", "isolate", "progress", "compare", "compare_seeds", "top", "plot",
     "variant_hook", "host",
 }

@@ -17,6 +17,10 @@ of `i`, and a part may read an array it writes only in the rows it writes itself
 + 1`, never `A[i] = A[i - 1]`: a neighbour part would have written it, or not yet). Anything
 else (a subscript read from memory, a row size depending on an inner loop, a call) is refused,
 naming the access.
+
+An array the nest writes and never reads is *allocated*, not copied in, for each part (`alloc`)
+where every iteration provably writes the whole of its row: the store runs under loops only,
+each covering one inner extent (`writes_whole_rows`), e.g. `C` of a row-major matmul.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from xdsl.dialects import arith, func, memref
+from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import ArrayAttr, MemRefType, StringAttr
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
@@ -61,6 +65,7 @@ class ArrayFootprint:
     write: int | None = None
     whole: bool = False
     shift: str = ""  # a symbolic row offset (a normalised loop's lower bound), "" if none
+    alloc: bool = False  # every element of the written rows is written, none read: no copy in
 
     def range_text(self, offsets: Sequence[int], lo: str, hi: str) -> tuple[str, str]:
         """[first, end) elements, in the launch language, for rows `lo + min(offsets)` to
@@ -133,6 +138,7 @@ class _Subscript:
     row_key: tuple
     shift: str
     k: int
+    inside: tuple[tuple[tuple[int, ...], int], ...] = ()  # `t`: (monomial, coefficient) terms
 
 
 class _Nest:
@@ -227,7 +233,44 @@ class _Nest:
                                  access)
         if inside:
             self._check_inside(row, access, where)
-        return _Subscript(text, row.key, shift, k)
+        terms = tuple((term, rest.signed(term)) for term in inside)
+        return _Subscript(text, row.key, shift, k, terms)
+
+    def writes_whole_rows(self, store: memref.StoreOp, subscript: _Subscript) -> bool:
+        """Whether every iteration `i` of the nest writes every element of its row of the array
+        (`C[i][j] = ...` under `for (j = 0; j < m; j++)` of `float C[n][m]`): the store runs
+        under loops only (no `if`), each from 0 to one inner extent with step 1, and the in-row
+        subscript is those loops' indices weighted by the inner extents (C's row-major
+        layout), so together they cover `[0, row)`."""
+        extents = argument_attrs(store.memref).get(EXTENTS)
+        inner = [e.data for e in extents.data[1:] if isinstance(e, StringAttr)] \
+            if isinstance(extents, ArrayAttr) else []
+        loops: dict[int, str] = {}  # the enclosing loops below the nest: index atom -> bound
+        op = store.parent_op()
+        while op is not self.nest:
+            if not isinstance(op, (ParallelForOp, scf.ForOp)) or \
+                    constant_int(op.lb) != 0 or constant_int(op.step) != 1:
+                return False
+            bound = host_text(op.ub, self.arg_names)
+            if bound is None:
+                return False
+            loops[self.polys.atom_id(op.body.block.args[0])] = bound
+            op = op.parent_op()
+        if subscript.row_text != "1" and len(inner) != len(subscript.inside):
+            return False
+        covered: set[int] = set()
+        for monomial, coefficient in subscript.inside:
+            indices = [a for a in monomial if a in loops]
+            if coefficient != 1 or len(indices) != 1:
+                return False
+            # the weights' atoms were named when the subscript was classified
+            weights = sorted(self._names.get(a) or "?" for a in monomial if a not in loops)
+            position = len(inner) - 1 - len(weights)
+            if position < 0 or inner[position] != loops[indices[0]] or \
+                    sorted(inner[position + 1:]) != weights or position in covered:
+                return False
+            covered.add(position)
+        return len(covered) == len(loops)
 
     def _check_inside(self, row: Polynomial, access: memref.LoadOp | memref.StoreOp,
                       where: str) -> None:
@@ -262,7 +305,7 @@ def nest_footprints(nest: ParallelForOp, function: func.FuncOp) -> NestFootprint
                              "stores (a call or a copy), so its footprint is unknown", nest)
     arrays: dict[SSAValue, ArrayFootprint] = {}
     shapes: dict[SSAValue, tuple[tuple, str]] = {}
-    stores: dict[SSAValue, memref.StoreOp] = {}
+    stores: dict[SSAValue, list[tuple[memref.StoreOp, _Subscript]]] = {}
     for access in accesses:
         array = access.memref
         if is_local_allocation(array):
@@ -293,7 +336,7 @@ def nest_footprints(nest: ParallelForOp, function: func.FuncOp) -> NestFootprint
                                      "so a part does not own what it writes", access.op)
             footprint.write = subscript.k
             assert isinstance(access.op, memref.StoreOp)  # a write is a store here
-            stores[array] = access.op
+            stores.setdefault(array, []).append((access.op, subscript))
         else:
             footprint.reads.add(subscript.k)
     for array, footprint in arrays.items():
@@ -304,6 +347,8 @@ def nest_footprints(nest: ParallelForOp, function: func.FuncOp) -> NestFootprint
             raise FootprintError(
                 f"out-of-core: a part reads rows of '{footprint.name}' that another part writes "
                 "in the same nest (the parts would race): only the rows it writes itself may be "
-                "read", stores[array])
+                "read", stores[array][-1][0])
+        footprint.alloc = not footprint.reads and any(
+            reader.writes_whole_rows(store, subscript) for store, subscript in stores[array])
     return NestFootprints(reader.bound(nest.lb, "lower"), reader.bound(nest.ub, "upper"),
                           tuple(arrays.values()))

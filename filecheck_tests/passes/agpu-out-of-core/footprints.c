@@ -38,7 +38,7 @@ void shifted(int n, const float *x, float *y) {
     y[i + 2] = x[i] * 2.0f;
 }
 // CHECK-LABEL: func.func @shifted(
-// CHECK-SAME: {name = "y", row = "1", write = ["(agpu_part_lo + 2)", "(agpu_part_hi + 2)"]}
+// CHECK-SAME: {name = "y", row = "1", write = ["(agpu_part_lo + 2)", "(agpu_part_hi + 2)"], alloc}
 
 // 64-bit loops are normalised by the frontend (i = i' + 1, i' from 0): the bounds are printed
 // from the parameters, min() included, and the rows follow the normalised index.

@@ -15,7 +15,7 @@ void steps(int t, int n, float *a, float *b) {
 }
 // CHECK-LABEL: func.func @steps(
 // CHECK-SAME: %[[LO:agpu_part_lo[^:]*]]: i32 {agpu.name = "agpu_part_lo", {{.*}}}, %[[HI:agpu_part_hi[^:]*]]: i32 {{.*}}, %[[LO1:agpu_part_lo1[^:]*]]: i32 {agpu.name = "agpu_part_lo1", {{.*}}}, %[[HI1:agpu_part_hi1[^:]*]]: i32 {agpu.name = "agpu_part_hi1", {{.*}}})
-// CHECK-SAME: agpu.parts = [{lo = "agpu_part_lo", hi = "agpu_part_hi", lb = "1", ub = "(n - 1)", arrays = [{name = "a", row = "1", read = ["(agpu_part_lo - 1)", "(agpu_part_hi + 1)"]}, {name = "b", row = "1", write = ["agpu_part_lo", "agpu_part_hi"]}]}, {lo = "agpu_part_lo1", hi = "agpu_part_hi1", lb = "0", ub = "n", arrays = [{name = "b", row = "1", read = ["agpu_part_lo1", "agpu_part_hi1"]}, {name = "a", row = "1", write = ["agpu_part_lo1", "agpu_part_hi1"]}]}]
+// CHECK-SAME: agpu.parts = [{lo = "agpu_part_lo", hi = "agpu_part_hi", lb = "1", ub = "(n - 1)", arrays = [{name = "a", row = "1", read = ["(agpu_part_lo - 1)", "(agpu_part_hi + 1)"]}, {name = "b", row = "1", write = ["agpu_part_lo", "agpu_part_hi"], alloc}]}, {lo = "agpu_part_lo1", hi = "agpu_part_hi1", lb = "0", ub = "n", arrays = [{name = "b", row = "1", read = ["agpu_part_lo1", "agpu_part_hi1"]}, {name = "a", row = "1", write = ["agpu_part_lo1", "agpu_part_hi1"], alloc}]}]
 // CHECK:      scf.for
 // CHECK:        %[[FIRST:.*]] = arith.maxsi %{{.*}}, %[[LO]] : i32
 // CHECK-NEXT:   %[[END:.*]] = arith.minsi %{{.*}}, %[[HI]] : i32
