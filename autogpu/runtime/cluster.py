@@ -85,6 +85,7 @@ def run_part(source: str, launch: Mapping[str, Any], function_name: str,
             values[p.name] = HostArray(p, array, view)
     pointers = {name: shifted_pointer(buffers[name].ctypes.data, first, buffers[name].itemsize)
                 for name, first, _, _ in slices}
+    pointers.update({name: array.ctypes.data for name, array in whole.items()})  # (the rest: null)
     program._run_call(BoundCall(function, values), pointers, positions)
     written = {name: buffers[name][out[0] - first : out[1] - first]
                for name, first, _, out in slices if out is not None}

@@ -136,7 +136,7 @@ def test_the_gpu_launcher_passes_null_for_arrays_the_nest_does_not_touch():
     calls = []
     kernel = Ns(prepared_async_call=lambda grid, block, stream, *values, shared_size:
                 calls.append(values))
-    program = Ns(_ready=lambda *_: None, _kernels={"k": kernel})
+    program = Ns(_ready=lambda *_: None, device=0, _kernels_on={0: {"k": kernel}})
     params = [Ns(name="n", is_array=False), Ns(name="x", is_array=True),
               Ns(name="y", is_array=True)]
     call = Ns(function=Ns(params=params), values={"n": 7})
