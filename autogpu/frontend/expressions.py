@@ -147,7 +147,9 @@ class ExpressionTyping(SemaState):
                 e.pos,
             )
         if isinstance(e, ast.Comma):
-            raise self.error("the comma operator is not supported here", e.pos)
+            raise self.error("the comma operator is not supported here: write each expression "
+                             "as a statement of its own (commas may separate the clauses of "
+                             "a for)", e.pos)
         raise self.error("unsupported expression", e.pos)  # pragma: no cover
 
     def name(self, e: ast.Name):

@@ -6,6 +6,7 @@ the user's (line, column), mapped back through macro substitution.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
@@ -14,10 +15,13 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from lark.visitors import Transformer_NonRecursive
 
 from autogpu.diagnostics import CompileError, located
+from autogpu.dialects import c_math
 from autogpu.dialects.signature import c_type
 from autogpu.frontend import ast
 from autogpu.frontend.preprocess import Preprocessed
 from autogpu.frontend.types import (
+    DOUBLE,
+    FLOAT,
     INT,
     LONG,
     ULONG,
@@ -46,14 +50,22 @@ UNSUPPORTED_KEYWORDS = {
     "extern": "'extern' is not supported: kernels are self-contained functions",
     "register": "'register' is not supported: drop it",
     "auto": "'auto' is not supported: write the type out",
-    "asm": "inline assembly is not supported",
-    "__asm__": "inline assembly is not supported",
+    "asm": "inline assembly is not supported: write the computation in C",
+    "__asm__": "inline assembly is not supported: write the computation in C",
+    "_Complex": "complex numbers are not supported: keep the real and imaginary parts in two "
+                "arrays (or two scalars) and write out the arithmetic",
+    "_Imaginary": "complex numbers are not supported: keep the real and imaginary parts in two "
+                  "arrays (or two scalars) and write out the arithmetic",
     "__attribute__": "attributes are not supported: drop them",
     "_Pragma": "'_Pragma' is not supported: write #pragma on its own line",
     "__global__": "CUDA qualifiers are not supported: write the serial C loop nest instead",
     "__device__": "CUDA qualifiers are not supported: write the serial C loop nest instead",
     "__shared__": "CUDA qualifiers are not supported: write the serial C loop nest instead",
 }
+
+
+_VOLATILE = ("'volatile' is not supported: drop it (a kernel's memory is not shared with "
+             "hardware or signal handlers; threads that share data use OpenMP atomics)")
 
 
 class _Keyword(Exception):
@@ -121,7 +133,8 @@ def _syntax_error(e: UnexpectedInput, pre: Preprocessed, error) -> CompileError:
     if isinstance(e, UnexpectedCharacters):
         char = pre.text[e.pos_in_stream]
         if char in "\"'":
-            return error("string and character literals are not supported", e.line, e.column)
+            message, back = _literal_refusal(pre.text[: e.pos_in_stream], char)
+            return error(message, e.line, e.column - back)
         return error(f"unexpected character '{char}'", e.line, e.column)
     assert isinstance(e, UnexpectedToken)
     token = e.token
@@ -173,6 +186,20 @@ def _syntax_error(e: UnexpectedInput, pre: Preprocessed, error) -> CompileError:
     return error(f"unexpected {_describe(token)}: expected one of {shown}", line, column)
 
 
+def _literal_refusal(before: str, quote: str) -> tuple[str, int]:
+    """Why a string or character literal is refused, what to write instead, and how many
+    columns before the quote the error points (at `nan` in `nan("")`)."""
+    call = re.search(r"\b(nanf?)[ \t]*\([ \t]*$", before)
+    if call is not None:  # nan("") is refused for what it is, not for its string
+        return f"'{call[1]}' is not supported: {c_math.REFUSED[call[1]]}", len(before) - \
+            call.start(1)
+    if quote == "'":
+        return ("character literals are not supported: kernels compute on numbers; write the "
+                "character's code (97 for 'a')"), 0
+    return ("string literals are not supported: kernels compute on numbers (pass them as "
+            "parameters or #define constants)"), 0
+
+
 def _token_position(text: str, token: Token) -> tuple[int, int]:
     if token.type != "$END" and token.line is not None and token.column is not None:
         return token.line, token.column
@@ -219,6 +246,10 @@ _SPEC_WORDS = {"void", "char", "short", "int", "long", "float", "double", "signe
 _STORAGE_WORDS = {"static", "inline", "__inline__", "__inline"}
 # `true` and `false` of <stdbool.h>: the int constants 1 and 0 (C23 keywords).
 _BOOL_CONSTANTS = {"true": 1, "false": 0}
+# The constants of <math.h>, with glibc's types: NAN is a float quiet NaN with its sign bit
+# clear (as gcc's __builtin_nanf("")), INFINITY and HUGE_VALF float, HUGE_VAL double.
+_MATH_CONSTANTS = {"NAN": (float("nan"), FLOAT), "INFINITY": (float("inf"), FLOAT),
+                   "HUGE_VALF": (float("inf"), FLOAT), "HUGE_VAL": (float("inf"), DOUBLE)}
 
 
 @v_args(meta=True)
@@ -273,7 +304,7 @@ class _ToAst(Transformer_NonRecursive):
                 type_name.inline_pos = self.pos(s)
         for q in quals:
             if q.value == "volatile":
-                raise self.error("'volatile' is not supported", q.line, q.column)
+                raise self.error(_VOLATILE, q.line, q.column)
             if q.value == "const":
                 type_name.const = True
             else:
@@ -332,7 +363,7 @@ class _ToAst(Transformer_NonRecursive):
             if q.value == "const":
                 p.const = True
             elif q.value == "volatile":
-                raise self.error("'volatile' is not supported", q.line, q.column)
+                raise self.error(_VOLATILE, q.line, q.column)
             else:
                 p.restrict = True
         return p
@@ -477,6 +508,9 @@ class _ToAst(Transformer_NonRecursive):
         if token.value in _BOOL_CONSTANTS:
             value = _BOOL_CONSTANTS[token.value]
             return ast.IntLit(self.pos(token), value, INT, str(value))
+        if token.value in _MATH_CONSTANTS:
+            number, ctype = _MATH_CONSTANTS[token.value]
+            return ast.FloatLit(self.pos(token), number, ctype, token.value)
         return ast.Name(self.pos(token), token.value)
 
     def int_lit(self, meta, children):

@@ -182,7 +182,9 @@ class Preprocessor:
         else:
             raise self.error(
                 f"preprocessor directive '#{name}' is not supported: only #include, #define, "
-                "#undef, #ifdef/#ifndef/#else/#endif and #pragma are",
+                "#undef, #ifdef/#ifndef/#else/#endif and #pragma are"
+                + (" (test a #define'd name with #ifdef/#ifndef)" if name in ("if", "elif")
+                   else ""),
                 line,
                 column,
             )

@@ -20,7 +20,7 @@ import numpy as np
 
 from autogpu.dialects.signature import C_TYPES, LEFT_OUT
 from autogpu.runtime.array_arguments import ArrayArgument, array_argument
-from autogpu.runtime.array_views import ArrayInterfaceError, array_view, is_array
+from autogpu.runtime.array_views import LEGACY_STREAM, ArrayInterfaceError, array_view, is_array
 from autogpu.runtime.errors import (  # the executors' errors, named here as before
     KernelArgumentError as KernelArgumentError,
 )
@@ -386,9 +386,9 @@ def call_arguments(
     return tuple(args), dict(named)
 
 
-def bind_arguments(function: Function, args: Sequence[Any], named: Mapping[str, Any]) -> BoundCall:
-    """Checks positional and named arguments against the function's parameters: every check
-    happens before any kernel runs, and the error names the parameter."""
+def given_arguments(function: Function, args: Sequence[Any], named: Mapping[str, Any]
+                    ) -> dict[str, Any]:
+    """The caller's value of each parameter, by name (missing, extra or doubled ones refused)."""
     params = function.params
     sig = f"{function.name}({', '.join(p.name for p in params)})"
     if len(args) > len(params):
@@ -405,13 +405,30 @@ def bind_arguments(function: Function, args: Sequence[Any], named: Mapping[str, 
     missing = [p.name for p in params if p.name not in given]
     if missing:
         raise KernelArgumentError(f"{sig}: missing argument(s) {', '.join(missing)}")
+    return given
 
+
+def array_values(function: Function, args: Sequence[Any], named: Mapping[str, Any]
+                 ) -> list[Any]:
+    """The caller's objects given for the array parameters, in parameter order, unchecked (to
+    choose the caller's stream before the arrays are bound on it: `caller_stream.py`)."""
+    given = given_arguments(function, args, named)
+    return [given[p.name] for p in function.params if p.is_array]
+
+
+def bind_arguments(function: Function, args: Sequence[Any], named: Mapping[str, Any],
+                   *, consumer_stream: int = LEGACY_STREAM) -> BoundCall:
+    """Checks positional and named arguments against the function's parameters: every check
+    happens before any kernel runs, and the error names the parameter. DLPack producers are
+    asked for their tensors on `consumer_stream`, the stream the kernels will run on."""
+    params = function.params
+    given = given_arguments(function, args, named)
     # scalars first: extents refer to them
     scalars = {p.name: _bind_scalar(function, p, given[p.name]) for p in params if not p.is_array}
     values: dict[str, ArrayArgument | np.generic] = dict(scalars)
     for p in params:
         if p.is_array:
-            values[p.name] = _bind_array(function, p, given[p.name], scalars)
+            values[p.name] = _bind_array(function, p, given[p.name], scalars, consumer_stream)
     if function.requires:
         numbers = {name: value.item() for name, value in scalars.items()}
         if (why := violation(function.name, dict(function.requires), numbers)) is not None:
@@ -485,13 +502,14 @@ def _item(value: ArrayArgument | np.generic) -> Any:
 
 
 def _bind_array(
-    function: Function, p: Param, value: Any, scalars: Mapping[str, np.ndarray | np.generic]
+    function: Function, p: Param, value: Any, scalars: Mapping[str, np.ndarray | np.generic],
+    consumer_stream: int = LEGACY_STREAM,
 ) -> ArrayArgument:
     """Checks an array of any kind (NumPy or a device array) through its view: the same rules
     hold for all, each error naming the parameter."""
     where = _where(function, p)
     try:
-        view = array_view(value)
+        view = array_view(value, consumer_stream)
     except ArrayInterfaceError as e:
         raise KernelArgumentError(f"{where} cannot be used: {e}") from None
     if view is None:

@@ -20,8 +20,8 @@ import numpy as np
 
 from autogpu.dialects.signature import C_TYPES
 
-#: The stream the executors launch on: CUDA's legacy default stream (DLPack's and the CUDA
-#: array interface's number for it is 1).
+#: CUDA's legacy default stream (DLPack's, the CUDA array interface's and the driver API's
+#: number for it is 1): the executors' stream for NumPy arrays and timing.
 LEGACY_STREAM = 1
 
 _DLPACK_CPU, _DLPACK_CUDA, _DLPACK_CUDA_HOST, _DLPACK_CUDA_MANAGED = 1, 2, 3, 13
@@ -78,14 +78,15 @@ def is_array(value: Any) -> bool:
     )
 
 
-def array_view(value: Any) -> ArrayView | None:
-    """The view of an array argument, None if `value` is no array of a supported kind."""
+def array_view(value: Any, consumer_stream: int = LEGACY_STREAM) -> ArrayView | None:
+    """The view of an array argument, None if `value` is no array of a supported kind; a
+    DLPack producer is asked for its tensor on `consumer_stream`, where the kernels run."""
     if isinstance(value, np.ndarray):
         return ArrayView(value.dtype, value.shape, None if value.flags.c_contiguous else
                          value.strides, not value.flags.writeable, value.ctypes.data, "host",
                          None, None, "NumPy array", value)
     if hasattr(value, "__dlpack__") and hasattr(value, "__dlpack_device__"):
-        return _dlpack_view(value)
+        return _dlpack_view(value, consumer_stream)
     if hasattr(value, "__cuda_array_interface__"):
         return _cai_view(value.__cuda_array_interface__)
     return None
@@ -149,14 +150,14 @@ _capsule_valid.restype = ctypes.c_int
 _capsule_valid.argtypes = [ctypes.py_object, ctypes.c_char_p]
 
 
-def _dlpack_view(value: Any) -> ArrayView:
+def _dlpack_view(value: Any, consumer_stream: int) -> ArrayView:
     """DLPack (dmlc.github.io/dlpack): the producer is asked for its tensor on the stream the
-    executors launch on, so it orders its own pending work before it. The capsule is kept (not
+    kernels run on, so it orders its own pending work before it. The capsule is kept (not
     consumed) for the call: its destructor frees the tensor when the call drops it."""
     device_type, device_id = value.__dlpack_device__()
     device_type, device_id = int(device_type), int(device_id)
     if device_type in (_DLPACK_CUDA, _DLPACK_CUDA_MANAGED):
-        location, stream = "cuda", LEGACY_STREAM
+        location, stream = "cuda", consumer_stream
     elif device_type in (_DLPACK_CPU, _DLPACK_CUDA_HOST):
         location, stream = "host", None
     else:

@@ -1,8 +1,8 @@
-"""The caller's CUDA stream: the stream a call with device arrays is ordered on.
+"""The caller's CUDA stream: the stream a call with device arrays runs on.
 
 A CuPy or PyTorch user queues work on their library's current stream and expects a kernel to
 take its place in that queue: after what they queued before, before what they queue after, with
-no wait on the host. `caller_stream(call, stream)` says which stream that is, in this order:
+no wait on the host. `caller_stream(arrays, stream)` says which stream that is, in this order:
 
 1. the call's own `stream=` argument (a handle, 0 or 1 for the legacy default stream, 2 for
    the per-thread one, or a CuPy `Stream` (`.ptr`), a PyTorch `torch.cuda.Stream`
@@ -13,19 +13,22 @@ no wait on the host. `caller_stream(call, stream)` says which stream that is, in
 3. the CUDA array interface v3 `stream` of the first device array that gives one;
 4. CUDA's legacy default stream.
 
-The GPU executor (`cuda_exec.py`) orders its launches after the work queued on that stream
-(and on each producer's stream), and that stream after its launches (events; docs/executors.md).
+The GPU executor (`cuda_exec.py`) launches the kernels on that stream itself (the driver API:
+`driver_kernels.py`), after the work queued on each producer's stream (events), and asks DLPack
+producers for their tensors on it. The stream is chosen from the caller's objects before they
+are bound, for that request.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 from typing import Any
 
-from autogpu.runtime.arguments import BoundCall
-from autogpu.runtime.array_arguments import DeviceArray
 from autogpu.runtime.array_views import LEGACY_STREAM
 from autogpu.runtime.errors import KernelArgumentError
+
+_DLPACK_CUDA_DEVICES = (2, 13)  # kDLCUDA, kDLCUDAManaged
 
 
 def stream_handle(stream: Any) -> int:
@@ -43,27 +46,62 @@ def stream_handle(stream: Any) -> int:
     return LEGACY_STREAM if stream == 0 else stream
 
 
-def caller_stream(call: BoundCall, stream: Any = None) -> int:
-    """The stream the call is ordered on (see the module's docstring)."""
+def caller_stream(arrays: Iterable[Any], stream: Any = None) -> int:
+    """The stream a call runs on (see the module's docstring); `arrays`: the caller's objects
+    for the array parameters, in parameter order (`arguments.array_values`)."""
     if stream is not None:
         return stream_handle(stream)
-    devices = [a for a in call.arrays() if isinstance(a, DeviceArray)]
-    for argument in devices[:1]:
-        current = _library_stream(argument.value, argument.view.device)
+    devices = [a for a in arrays if _on_cuda(a)]
+    for value in devices[:1]:
+        current = _library_stream(value)
         if current is not None:
             return current
-    for argument in devices:
-        if argument.view.stream is not None:
-            return argument.view.stream
+    for value in devices:
+        interface_stream = _interface_stream(value)
+        if interface_stream is not None:
+            return interface_stream
     return LEGACY_STREAM
 
 
-def _library_stream(value: Any, device: int | None) -> int | None:
+def _has_dlpack(value: Any) -> bool:
+    return hasattr(value, "__dlpack__") and hasattr(value, "__dlpack_device__")
+
+
+def _on_cuda(value: Any) -> bool:
+    """Whether the object is an array in CUDA device memory (as `array_views` reads it: DLPack
+    first, else the CUDA array interface)."""
+    if _has_dlpack(value):
+        try:
+            return int(value.__dlpack_device__()[0]) in _DLPACK_CUDA_DEVICES
+        except Exception:  # noqa: BLE001 (binding the argument reports it, naming the parameter)
+            return False
+    return hasattr(value, "__cuda_array_interface__")
+
+
+def _device_ordinal(value: Any) -> int | None:
+    """The CUDA device of a DLPack producer's array (the CUDA array interface names none)."""
+    return int(value.__dlpack_device__()[1]) if _has_dlpack(value) else None
+
+
+def _interface_stream(value: Any) -> int | None:
+    """The CUDA array interface v3 `stream` of an object that offers no DLPack (which orders
+    itself on the consumer's stream instead)."""
+    if _has_dlpack(value):
+        return None
+    cai = getattr(value, "__cuda_array_interface__", None)
+    if not isinstance(cai, dict) or cai.get("version", 2) < 3:
+        return None
+    stream = cai.get("stream")
+    return stream if isinstance(stream, int) and stream > 0 else None
+
+
+def _library_stream(value: Any) -> int | None:
     """The current stream of the library that made `value` (CuPy or PyTorch), if either."""
     library = type(value).__module__.split(".", 1)[0]
+    device = _device_ordinal(value)
     if library == "cupy" and "cupy" in sys.modules:
         cupy = sys.modules["cupy"]
-        if device is None:  # the CUDA array interface names no device: CuPy's current one
+        if device is None:  # no device named: CuPy's current one
             return stream_handle(cupy.cuda.get_current_stream())
         with cupy.cuda.Device(device):
             return stream_handle(cupy.cuda.get_current_stream())

@@ -1,4 +1,5 @@
-"""Runs the emitted CUDA C on an NVIDIA GPU through pycuda, from the same launch description and
+"""Runs the emitted CUDA C on an NVIDIA GPU (nvcc and memory through pycuda, launches through the
+driver API on the caller's stream: `driver_kernels.py`), from the same launch description and
 with the same argument checks as the CPU emulation (`cpu_exec`).
 
 pycuda is imported only inside functions, so autogpu imports and works without it (install the
@@ -23,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import functools
 import statistics
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -43,6 +43,7 @@ from autogpu.runtime.arguments import (
     LaunchConfig,
     LaunchDescriptionError,
     LaunchEntry,
+    array_values,
     bind_arguments,
     call_arguments,
     find_function,
@@ -53,6 +54,7 @@ from autogpu.runtime.arguments import (
 from autogpu.runtime.array_arguments import POISON_BYTE, Buffer, DeviceArray, Memory
 from autogpu.runtime.array_views import LEGACY_STREAM, ArrayView
 from autogpu.runtime.caller_stream import caller_stream
+from autogpu.runtime.driver_kernels import DriverError, DriverKernel, DriverModule, libcuda
 from autogpu.target.cuda_limits import SHARED_BYTES_PER_BLOCK
 
 
@@ -227,39 +229,43 @@ class CudaProgram:
         """The kernels compiled into a module of the device's context (a module belongs to
         one context; nvcc runs once, pycuda caches the binary for the other devices)."""
         with _on_device(device) as driver:
-            from pycuda.compiler import SourceModule  # pyright: ignore[reportMissingImports]  # GPU hosts only
+            from pycuda.compiler import compile as compile_cubin  # pyright: ignore[reportMissingImports]  # GPU hosts only
 
             try:
-                module = SourceModule(
-                    cuda_source, no_extern_c=True, options=self.options, arch=self.arch
-                )
+                image = compile_cubin(cuda_source, options=self.options, no_extern_c=True,
+                                      arch=self.arch)
             except driver.CompileError as e:
                 raise _compile_error(e) from None
+            # loaded by the driver API, not pycuda: kernels launch on the caller's stream
+            module = DriverModule(image, lambda: _on_device(device))
             if device == self.device:
                 self.module = module
             kernels: dict[str, Any] = {}
             for k in kernel_names(self.functions):
-                try:
-                    kernels[k] = module.get_function(k)
-                except driver.LogicError:
+                kernel = module.function(k)
+                if kernel is None:
                     raise LaunchDescriptionError(
                         f"the launch description launches {k}, which the CUDA source does not"
                         ' define (or defines without extern "C")'
-                    ) from None
+                    )
+                kernels[k] = kernel
             return kernels
 
     # -- running ------------------------------------------------------------------------------
     def run(self, function_name: str, /, *args: Any, stream: Any = None, **named: Any) -> None:
         """Runs the function's launches in order; the non-const arrays receive the results.
-        `run(name, x, y, n=3)` or `run(name, (x, y), {"n": 3})`. With device arrays only, the
-        launches are ordered on the caller's stream (`stream=`, else the arrays' library's
-        current stream: `caller_stream.py`) and `run` returns without waiting for them."""
+        `run(name, x, y, n=3)` or `run(name, (x, y), {"n": 3})`. The launches go to the
+        caller's stream (`stream=`, else the device arrays' library's current stream:
+        `caller_stream.py`; the legacy default stream for NumPy arrays); with device arrays
+        only, `run` returns without waiting for them."""
         args, named = call_arguments(args, named)
         function = find_function(self.functions, function_name)
         if function.parts is not None:  # agpu-out-of-core: in parts within memory_budget
             self._run_parts(function, args, named)
             return
-        self._run_call(bind_arguments(function, args, named), stream)
+        caller = caller_stream(array_values(function, args, named), stream)
+        # DLPack producers order their pending work before the stream they are asked for
+        self._run_call(bind_arguments(function, args, named, consumer_stream=caller), caller)
 
     __call__ = run
 
@@ -331,18 +337,19 @@ class CudaProgram:
             self._pins.close()
             self._pins = None
 
-    def _run_call(self, call: BoundCall, stream: Any = None) -> None:
+    def _run_call(self, call: BoundCall, caller: int = LEGACY_STREAM) -> None:
+        """The call's launches on the caller's stream, after its producers' streams (and after
+        the copies of NumPy arrays, on the legacy default stream)."""
         configs = launch_trace(call)
         with _on_device(self.device) as driver:
             self._ready(driver, call, configs)
             device = _DeviceArrays(DeviceMemory(driver, self.device), call)
             try:
-                caller = caller_stream(call, stream)
-                _wait_for_producers(call, caller)
-                self._launch_all(driver, call, configs, device)
-                if all(isinstance(a, DeviceArray) for a in call.arrays()):
-                    _signal(caller)  # the caller's stream waits; the host does not
-                    return
+                on_device = all(isinstance(a, DeviceArray) for a in call.arrays())
+                _wait_for_producers(call, caller, copies=not on_device)
+                self._launch_all(driver, call, configs, device, caller)
+                if on_device:
+                    return  # the caller's stream holds the launches; the host does not wait
                 self._synchronize(driver, call.function)
                 device.copy_back()
             finally:
@@ -374,7 +381,7 @@ class CudaProgram:
             pristine: dict[str, Any] = {}
             start, end = driver.Event(), driver.Event()
             try:
-                _wait_for_producers(call)
+                _wait_for_producers(call, LEGACY_STREAM)
                 pristine.update(device.snapshot())
                 kernel_samples = []
                 for r in range(warmup + repetitions):
@@ -439,6 +446,7 @@ class CudaProgram:
         call: BoundCall,
         configs: Sequence[Launch],
         device: _DeviceArrays,
+        stream: int = LEGACY_STREAM,
     ) -> None:
         for launch in configs:
             entry, config = launch.entry, launch.config
@@ -449,11 +457,9 @@ class CudaProgram:
                 for name in entry.args
             ]
             try:
-                self._kernels[entry.kernel].prepared_async_call(
-                    config.grid, config.block, None, *values,
-                    shared_size=config.dynamic_shared_bytes,
-                )
-            except driver.Error as e:
+                self._kernels[entry.kernel].launch(config.grid, config.block, values, stream,
+                                                   config.dynamic_shared_bytes)
+            except DriverError as e:
                 raise KernelLaunchError(
                     f"kernel '{entry.kernel}' (grid {config.grid}, block {config.block}) could"
                     f" not be launched: {e}"
@@ -550,7 +556,7 @@ def copy_to_host(view: ArrayView) -> np.ndarray:
         if view.nbytes == 0:
             return np.empty(view.shape, view.dtype)
         if view.stream not in (None, LEGACY_STREAM):
-            _libcuda().cuStreamSynchronize(ctypes.c_void_p(view.stream))
+            libcuda().cuStreamSynchronize(ctypes.c_void_p(view.stream))
         driver.Context.synchronize()
         host = np.empty(view.shape, view.dtype)
         driver.memcpy_dtoh(host, view.pointer)
@@ -560,7 +566,7 @@ def copy_to_host(view: ArrayView) -> np.ndarray:
 def _pointer_device(pointer: int) -> int | None:
     """The device ordinal of a device pointer (None where the driver does not know it)."""
     ordinal = ctypes.c_int(-1)
-    status = _libcuda().cuPointerGetAttribute(
+    status = libcuda().cuPointerGetAttribute(
         ctypes.byref(ordinal), _CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, ctypes.c_void_p(pointer))
     return ordinal.value if status == 0 else None
 
@@ -569,35 +575,23 @@ _CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9
 _CU_EVENT_DISABLE_TIMING = 2
 
 
-@functools.cache
-def _libcuda() -> Any:
-    """The CUDA driver library, for what pycuda does not wrap (foreign streams, pointer
-    attributes); pycuda has loaded it already."""
-    return ctypes.CDLL("libcuda.so.1")
-
-
-def _wait_for_producers(call: BoundCall, caller: int = LEGACY_STREAM) -> None:
-    """Orders the launches (on the legacy default stream) after the work queued on the caller's
-    stream and on the streams the producers of the device arrays still write them on (CUDA
-    array interface v3 `stream`): an event recorded on each such stream, waited for by the
-    launch stream. DLPack producers did this themselves when asked for their tensor on it."""
-    streams = {a.view.stream for a in call.arrays()} | {caller}
-    for stream in streams - {None, LEGACY_STREAM}:
+def _wait_for_producers(call: BoundCall, caller: int, copies: bool = False) -> None:
+    """Orders the launches on the caller's stream after the work queued on the streams the
+    producers of the device arrays still write them on (CUDA array interface v3 `stream`) and,
+    with `copies`, after the copies of host arrays (on the legacy default stream): an event
+    recorded on each such stream, waited for by the caller's. DLPack producers did this
+    themselves when asked for their tensor on the caller's stream."""
+    streams = {a.view.stream for a in call.arrays()} | ({LEGACY_STREAM} if copies else set())
+    for stream in streams - {None, caller}:
         assert stream is not None
-        if not _order(stream, LEGACY_STREAM):
-            raise KernelLaunchError(f"cannot order the launches after stream {stream:#x} of a "
-                                    "device array or the caller")
-
-
-def _signal(caller: int) -> None:
-    """Orders the caller's stream after the launches queued so far (an event it waits for)."""
-    if caller != LEGACY_STREAM and not _order(LEGACY_STREAM, caller):
-        raise KernelLaunchError(f"cannot order the caller's stream {caller:#x} after the launches")
+        if not _order(stream, caller):
+            raise KernelLaunchError(f"cannot order the launches on stream {caller:#x} after "
+                                    f"stream {stream:#x} of a device array or of the copies")
 
 
 def _order(first: int, then: int) -> bool:
     """Work queued on stream `then` from now on runs after the work queued on `first` so far."""
-    cuda = _libcuda()
+    cuda = libcuda()
     event = ctypes.c_void_p()
     if cuda.cuEventCreate(ctypes.byref(event), _CU_EVENT_DISABLE_TIMING) != 0:
         raise KernelLaunchError("cannot create a CUDA event to order the launches")

@@ -4,7 +4,9 @@ For each variant the tuner writes a directory with
 - `kernel.cu`: the variant's kernels, `#define AUTOGPU_<PARAM> value` for each tuned parameter,
   and a host launcher `autogpu_launch_<function>(...)` taking the C function's parameters
   (device pointers for arrays) that launches the kernels with the variant's configuration,
-  inside the loops and ifs of the function's host program (a time loop stays a loop);
+  inside the loops and ifs of the function's host program (a time loop stays a loop), and
+  `autogpu_run_<function>(...)` on host arrays, copying as their OpenMP maps say
+  (`map_launcher.py`);
 - `launch.json`: the launch description;
 - `{host}`: an instrumented copy of `--host-source` (if given), in which the statement after each
   `// autogpu: time` line is wrapped in timing and error-check code: CUDA events and
@@ -41,6 +43,7 @@ from autogpu.dialects.signature import BY_DTYPE, C_TYPES
 from autogpu.target.launch_steps import counters, steps_of, to_cxx
 from autogpu.tuner import adapter
 from autogpu.tuner.kernel import KernelCompiler, compile_task
+from autogpu.tuner.map_launcher import run_function
 from autogpu.tuner.measure import Measurer, Outcome
 from autogpu.tuner.values import DeviceInfo
 
@@ -156,7 +159,7 @@ def launcher(artifact: adapter.Artifact, config: Mapping[str, Any]) -> str:
 
     # the host program: loops and ifs around the launches (launch_steps)
     lines += to_cxx(steps_of(entry), lambda e: _c_expr(e, scalars), one_launch)
-    lines += ["}", "#endif", ""]
+    lines += ["}", "#endif", "", "#ifdef __CUDACC__", *run_function(entry, params), "#endif", ""]
     return "\n".join(lines)
 
 

@@ -4,7 +4,7 @@ void f(float *a) {
 }
 
 // CHECK-NOT: Traceback
-// CHECK: {{^.*}}string-literal.c:3:10: error: string and character literals are not supported
+// CHECK: {{^.*}}string-literal.c:3:10: error: string literals are not supported: kernels compute on numbers (pass them as parameters or #define constants)
 // CHECK-NEXT: {{^  a\[0\] = "one";$}}
 // CHECK-NEXT: {{^ {9}\^$}}
 // CHECK-NOT: Traceback

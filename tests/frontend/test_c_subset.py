@@ -1,6 +1,7 @@
 """The C that users write (issue #16) against gcc: function-like macros, `static inline` helpers
 and `static` kernels, local arrays with initializers (private per iteration, at function level,
-file-scope `static const` tables), in kernels as written in PolyBench and stencil codes.
+file-scope `static const` tables), `restrict` local pointers and math.h's constants, in kernels
+as written in PolyBench and stencil codes.
 
 The frontend's IR on the reference interpreter, and the CUDA of both pipelines on the CPU
 emulation, leave gcc's outputs bit for bit; nvcc compiles the CUDA.
@@ -29,6 +30,14 @@ SOURCE = r"""
   ((v) < (lo) ? (lo) : \
    (v) > (hi) ? (hi) : (v))
 #define TAPS 5
+#define SCALE 3.0
+#undef SCALE
+#define SCALE 2.0
+#ifndef SCALE
+#define SCALED(v) (v)
+#else
+#define SCALED(v) ((v) * SCALE)
+#endif
 
 static const float WEIGHTS[TAPS] = {0.0625f, 0.25f, 0.375f, 0.25f, 0.0625f};
 static const int OFFSETS[2][2] = {{-1, 1}, {2, -2}};
@@ -87,6 +96,17 @@ void shade(int n, const float *x, float *y) {
     y[i] = v * levels[abs(i) % 4] + copysignf(1.0f, x[i]) + (float)signbit(x[i]);
   }
 }
+
+/* restrict on local pointers that name whole arrays, and the constants of math.h. */
+void aliases(int n, const float *x, float *y, double *z) {
+  const float *restrict in = x;
+  float *restrict out = y;
+#pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+    out[i] = in[i] > 0.5f ? NAN : in[i] < -0.5f ? -INFINITY : HUGE_VALF * in[i];
+    z[i] = (in[i] > 0 ? HUGE_VAL : -HUGE_VAL) + signbit(NAN) + isinf(-INFINITY) + SCALED(in[i]);
+  }
+}
 """
 
 CASES = {
@@ -95,6 +115,7 @@ CASES = {
     "blur": [{"n": n, "in": n, "out": n} for n in (3, 5, 70)],  # wrap: n >= 2
     "scratch": [{"n": n, "x": n, "out": n} for n in (1, 9, 66)],
     "shade": [{"n": n, "x": n, "y": n} for n in (1, 40)],
+    "aliases": [{"n": n, "x": n, "y": n, "z": n} for n in (1, 40)],
 }  # fmt: skip
 PIPELINES = ("autogpu-vanilla{block_size=32}",
              "autogpu-optimize{block_size=32 unroll_x=2 unroll_serial=4}")  # fmt: skip
@@ -121,4 +142,4 @@ def test_helpers_are_not_kernels():
     ops = list(parsed_c(SOURCE).ops)
     names = [op.sym_name.data for op in ops if isinstance(op, func.FuncOp)]
     assert len(names) == len(ops)
-    assert names == ["kernel_gemv", "blur", "scratch", "shade"]
+    assert names == ["kernel_gemv", "blur", "scratch", "shade", "aliases"]

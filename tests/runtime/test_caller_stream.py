@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from test_device_array_arguments import FakeCudaArray, bind
+from test_device_array_arguments import FakeCudaArray, FakeDLPackCudaArray, bind
 
 from autogpu.runtime.array_views import LEGACY_STREAM
 from autogpu.runtime.caller_stream import caller_stream, stream_handle
@@ -40,20 +40,19 @@ def test_stream_handles():
 
 
 def test_an_explicit_stream_comes_first():
-    call = bind(100, 2.0, FakeCudaArray(100, stream=0x77),
-                FakeCudaArray(100, pointer=0x7F0000100000))
+    call = [FakeCudaArray(100, stream=0x77), FakeCudaArray(100, pointer=0x7F0000100000)]
     assert caller_stream(call, CupyLikeStream(0x99)) == 0x99
     assert caller_stream(call, 0) == LEGACY_STREAM
 
 
 def test_a_cuda_array_interface_stream_without_a_library():
-    call = bind(100, 2.0, FakeCudaArray(100, stream=None),
-                FakeCudaArray(100, pointer=0x7F0000100000, stream=0x77))
+    call = [FakeCudaArray(100, stream=None),
+            FakeCudaArray(100, pointer=0x7F0000100000, stream=0x77)]
     assert caller_stream(call) == 0x77
-    plain = bind(100, 2.0, FakeCudaArray(100, stream=None),
-                 FakeCudaArray(100, pointer=0x7F0000100000, stream=None))
+    plain = [FakeCudaArray(100, stream=None),
+             FakeCudaArray(100, pointer=0x7F0000100000, stream=None)]
     assert caller_stream(plain) == LEGACY_STREAM
-    host = bind(100, 2.0, np.ones(100, np.float32), np.ones(100, np.float32))
+    host = [np.ones(100, np.float32), np.ones(100, np.float32)]
     assert caller_stream(host) == LEGACY_STREAM
 
 
@@ -89,21 +88,69 @@ def fake_torch(monkeypatch):
 
 
 def test_cupy_arrays_follow_cupys_current_stream(fake_cupy):
-    call = bind(100, 2.0, _library_array("cupy._core.core", stream=0x77),
-                FakeCudaArray(100, pointer=0x7F0000100000))
+    call = [_library_array("cupy._core.core", stream=0x77),
+            FakeCudaArray(100, pointer=0x7F0000100000)]
     assert caller_stream(call) == 0x5000  # not the array interface's stream
     fake_cupy["ptr"] = 0
     assert caller_stream(call) == LEGACY_STREAM
 
 
 def test_torch_tensors_follow_torchs_current_stream(fake_torch):
-    call = bind(100, 2.0, _library_array("torch"), FakeCudaArray(100, pointer=0x7F0000100000))
+    call = [_library_array("torch"), FakeCudaArray(100, pointer=0x7F0000100000)]
     assert caller_stream(call) == 0x6000
     assert fake_torch == [None]  # the array's device (a CUDA array interface gives none)
 
 
 def test_a_library_not_imported_is_not_asked(monkeypatch):
     monkeypatch.delitem(sys.modules, "cupy", raising=False)
-    call = bind(100, 2.0, _library_array("cupy._core.core", stream=0x77),
-                FakeCudaArray(100, pointer=0x7F0000100000))
+    call = [_library_array("cupy._core.core", stream=0x77),
+            FakeCudaArray(100, pointer=0x7F0000100000)]
     assert caller_stream(call) == 0x77
+
+
+def test_the_stream_is_chosen_from_the_callers_objects_in_parameter_order():
+    """`array_values` gives the array arguments in parameter order, named ones included, before
+    any is bound (the DLPack request needs the stream first)."""
+    from test_device_array_arguments import SAXPY
+
+    from autogpu.runtime.arguments import array_values, parse_launch_description
+
+    saxpy = parse_launch_description({"functions": [SAXPY]})["saxpy"]
+    first, second = FakeCudaArray(100, stream=None), FakeCudaArray(100, stream=0x88)
+    assert array_values(saxpy, (100, 2.0), {"y": second, "x": first}) == [first, second]
+    assert caller_stream(array_values(saxpy, (100, 2.0), {"y": second, "x": first})) == 0x88
+    with pytest.raises(KernelArgumentError, match="missing argument"):
+        array_values(saxpy, (100, 2.0, first), {})
+
+
+def test_dlpack_producers_are_asked_on_the_callers_stream():
+    """The producer orders its pending work before the stream the kernels run on, not before
+    the legacy default stream."""
+    x = FakeDLPackCudaArray(np.ones(100, np.float32))
+    y = FakeDLPackCudaArray(np.ones(100, np.float32))
+    assert caller_stream([x, y]) == LEGACY_STREAM  # no library, no interface stream
+    assert caller_stream([x, y], TorchLikeStream(0x4242)) == 0x4242
+    from test_device_array_arguments import SAXPY
+
+    from autogpu.runtime.arguments import bind_arguments, parse_launch_description
+
+    saxpy = parse_launch_description({"functions": [SAXPY]})["saxpy"]
+    bind_arguments(saxpy, (100, 2.0, x, y), {}, consumer_stream=0x4242)
+    assert x.streams == y.streams == [0x4242]
+    bind(100, 2.0, x, y)  # NumPy's default: the legacy stream (timing, the tuner)
+    assert x.streams[-1] == LEGACY_STREAM
+
+
+def test_a_dlpack_library_array_names_its_device(fake_torch):
+    """torch is asked for the current stream of the tensor's own device (DLPack names it)."""
+    tensor_type = type("Tensor", (FakeDLPackCudaArray,), {"__module__": "torch",
+                                                          "__dlpack_device__": lambda s: (2, 3)})
+    assert caller_stream([tensor_type(np.ones(4, np.float32))]) == 0x6000
+    assert fake_torch == [3]
+
+
+def test_host_dlpack_objects_are_not_device_arrays(fake_torch):
+    host_type = type("Tensor", (FakeDLPackCudaArray,), {"__module__": "torch",
+                                                        "__dlpack_device__": lambda s: (1, 0)})
+    assert caller_stream([host_type(np.ones(4, np.float32))]) == LEGACY_STREAM
+    assert fake_torch == []

@@ -194,3 +194,64 @@ def test_constant_memory_tables_on_the_gpu():
     kernel(N, x, y, backend="cuda")
     taps = np.array([0.0625, 0.25, 0.375, 0.25, 0.0625], np.float32)
     np.testing.assert_allclose(y[2:-2], np.convolve(x, taps, "valid"), rtol=1e-5)
+
+
+SPIN = """
+__global__ void spin(volatile int *flag) { while (*flag == 0) { __nanosleep(1000); } }
+"""
+
+
+def test_torch_launches_go_to_the_side_stream_not_the_legacy_one(saxpy, no_host_copies,
+                                                                 no_host_wait):
+    """With the legacy default stream held by a spinning kernel, the call on a non-blocking
+    torch side stream still runs, between the work queued before and after it (no
+    synchronisation in between); the old launches on the legacy stream would wait forever."""
+    torch = pytest.importorskip("torch")
+    import time
+
+    from pycuda.compiler import SourceModule  # pyright: ignore[reportMissingImports]  # GPU hosts only
+
+    rng = np.random.default_rng(6)
+    x, y = rng.random(N, np.float32), rng.random(N, np.float32)
+    side = torch.cuda.Stream()  # PyTorch's pool streams do not wait for the legacy stream
+    with torch.cuda.stream(side):
+        tx, ty = torch.from_numpy(x).cuda(), torch.from_numpy(y).cuda()
+    side.synchronize()
+    flag = torch.zeros(1, dtype=torch.int32).pin_memory()  # mapped: the pointer is the device's
+    with cuda_exec._on_device(0):
+        spin = SourceModule(SPIN).get_function("spin")
+        spin(np.intp(flag.data_ptr()), block=(1, 1, 1), grid=(1, 1))  # the legacy stream
+    try:
+        with torch.cuda.stream(side):
+            ty.add_(1)
+            saxpy(N, 2.5, tx, ty, backend="cuda")
+            ty.mul_(3)
+            done = torch.cuda.Event()
+            done.record()
+        deadline = time.monotonic() + 10
+        while not done.query() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        finished, legacy_held = done.query(), not torch.cuda.default_stream().query()
+    finally:
+        flag[0] = 1
+        torch.cuda.synchronize()
+    assert legacy_held, "the spinning kernel should hold the legacy stream meanwhile"
+    assert finished, "the call waited for the legacy default stream"
+    np.testing.assert_allclose(ty.cpu().numpy(), 3 * expected(x, y + 1), rtol=1e-6)
+
+
+def test_numpy_and_torch_arrays_together_on_a_side_stream():
+    """A NumPy input is copied on the legacy stream; the launch on the caller's non-blocking
+    stream waits for that copy, and the call waits for the launch before it returns."""
+    torch = pytest.importorskip("torch")
+    kernel = autogpu.compile("examples/saxpy.c")
+    rng = np.random.default_rng(7)
+    x, y = rng.random(N, np.float32), rng.random(N, np.float32)
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        ty = torch.from_numpy(y).cuda()
+        ty.add_(1)
+        kernel(N, 2.5, x, ty, backend="cuda")
+        out = ty * 2
+    side.synchronize()
+    np.testing.assert_allclose(out.cpu().numpy(), 2 * expected(x, y + 1), rtol=1e-6)
