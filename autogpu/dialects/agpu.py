@@ -63,6 +63,7 @@ from xdsl.traits import (
     ensure_terminator,
 )
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.hints import isa
 from xdsl.utils.str_enum import StrEnum
 
 
@@ -255,7 +256,7 @@ class ParallelForOp(IRDLOperation):
         """`(lo, len)` of an array reduction variable (None for a scalar one)."""
         bounds = iter(self.section_bounds)
         for candidate in self.reduction_vars:
-            assert isinstance(candidate.type, MemRefType)
+            assert isa(candidate.type, MemRefType)
             section = (next(bounds), next(bounds)) if candidate.type.get_shape() else None
             if candidate is var:
                 return section
@@ -295,7 +296,7 @@ class ParallelForOp(IRDLOperation):
             _verify_reduction(kind, var)
         arrays = sum(
             1 for _, var in self.reduction_list
-            if isinstance(var.type, MemRefType) and var.type.get_shape()
+            if isa(var.type, MemRefType) and var.type.get_shape()
         )
         if len(self.section_bounds) != 2 * arrays:
             raise VerifyException(
@@ -312,7 +313,7 @@ class ParallelForOp(IRDLOperation):
 
 
 def _verify_reduction(kind: ReductionKind, var: SSAValue) -> None:
-    assert isinstance(var.type, MemRefType)
+    assert isa(var.type, MemRefType)
     rank = len(var.type.get_shape())
     if rank > 1:
         raise VerifyException(
@@ -320,7 +321,7 @@ def _verify_reduction(kind: ReductionKind, var: SSAValue) -> None:
             f"(rank 1) memref, got rank {rank}"
         )
     element = var.type.element_type
-    if isinstance(element, IntegerType) and element.signedness.data == Signedness.SIGNLESS:
+    if isa(element, IntegerType) and element.signedness.data == Signedness.SIGNLESS:
         return
     if not isinstance(element, AnyFloat):
         raise VerifyException(

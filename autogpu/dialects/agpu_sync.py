@@ -46,6 +46,7 @@ from xdsl.traits import (
     RecursiveMemoryEffect,
 )
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.hints import isa
 
 _COMPUTING = ("arith.", "math.")
 
@@ -80,7 +81,7 @@ class AtomicUpdateOp(IRDLOperation):
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
 
     def __init__(self, memref: SSAValue, indices: list[SSAValue], body: Region):
-        assert isinstance(memref.type, MemRefType)
+        assert isa(memref.type, MemRefType)
         super().__init__(
             operands=[memref, indices], result_types=[memref.type.element_type], regions=[body]
         )
@@ -101,7 +102,7 @@ class AtomicUpdateOp(IRDLOperation):
         return self.yielded is self.current
 
     def verify_(self) -> None:
-        assert isinstance(self.memref.type, MemRefType)
+        assert isa(self.memref.type, MemRefType)
         element = self.memref.type.element_type
         block = self.body.block
         if len(block.args) != 1 or block.args[0].type != element:

@@ -34,6 +34,7 @@ from xdsl.irdl import (
 )
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.hints import isa
 
 ALIGN_ATTR = "agpu.align"
 """Discardable attribute of a `memref.alloca`: the bytes its array is aligned to (`__align__`),
@@ -52,7 +53,7 @@ def element_key(type: Attribute) -> str | None:
         return "f32"
     if isinstance(type, Float64Type):
         return "f64"
-    if isinstance(type, IntegerType) and type.width.data == 32:
+    if isa(type, IntegerType) and type.width.data == 32:
         return "i32"
     return None
 
@@ -70,7 +71,7 @@ def vector_bytes(element: Attribute, width: int) -> int:
 
 def _verify_access(name: str, memref: SSAValue, values: Sequence[Attribute]) -> None:
     type = memref.type
-    assert isinstance(type, MemRefType)
+    assert isa(type, MemRefType)
     if len(type.get_shape()) != 1:
         raise VerifyException(f"{name} accesses a rank-1 memref, got rank {len(type.get_shape())}")
     element = type.element_type
@@ -103,7 +104,7 @@ class VectorLoadOp(IRDLOperation):
 
     def __init__(self, memref: SSAValue, index: SSAValue, width: int, checked: bool = False):
         type = memref.type
-        assert isinstance(type, MemRefType)
+        assert isa(type, MemRefType)
         super().__init__(operands=[memref, index], result_types=[[type.element_type] * width],
                          properties={"checked": UnitAttr()} if checked else {})
 

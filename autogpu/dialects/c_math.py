@@ -46,7 +46,9 @@ class MathFunction:
         return self.name + ("f" if single else "")
 
 
-def _f(name, arity, op, ulp_float, ulp_double, bounded_range="", params=None, result=FLOATING):
+def _f(name: str, arity: int, op: str | None, ulp_float: int, ulp_double: int,
+       bounded_range: str = "", params: tuple[str, ...] | None = None,
+       result: str = FLOATING) -> MathFunction:
     return MathFunction(name, params or (FLOATING,) * arity, result, op, ulp_float, ulp_double,
                         bounded_range)  # fmt: skip
 
@@ -135,7 +137,7 @@ REFUSED = {
     "lgamma_r": f"{_THROUGH_POINTER}: use lgamma, and tgamma for the sign",
     "nan": "it parses a string: write NAN or 0.0 / 0.0",
 }
-REFUSED |= {name + "f": why for name, why in REFUSED.items()}
+REFUSED.update({name + "f": why for name, why in REFUSED.items()})
 
 
 def lookup(c_name: str) -> tuple[MathFunction, bool] | None:

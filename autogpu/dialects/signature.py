@@ -32,6 +32,7 @@ from xdsl.dialects.builtin import (
     f64,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.utils.hints import isa
 
 # --- the attribute names (docs/ir.md) --------------------------------------------------------
 
@@ -139,7 +140,7 @@ def c_type(spelling: str) -> CType | None:
 def ir_width(type: Attribute) -> int:
     if isinstance(type, IndexType):
         return 64
-    if isinstance(type, IntegerType):
+    if isa(type, IntegerType):
         return type.width.data
     if isinstance(type, Float32Type):
         return 32
@@ -151,7 +152,7 @@ def ir_width(type: Attribute) -> int:
 def of_ir(type: Attribute, *, unsigned: bool = False) -> CType:
     """The C type of an IR scalar type (its unsigned view with `unsigned=True`)."""
     is_float = isinstance(type, Float32Type | Float64Type)
-    if not is_float and not isinstance(type, IndexType | IntegerType):
+    if not is_float and not isa(type, IndexType | IntegerType):
         raise UnsupportedType(str(type))
     bits = ir_width(type)
     for t in _TYPES:
@@ -239,7 +240,7 @@ class CSignature:
         outputs = function.function_type.outputs.data
         entry = function.body.blocks.first
         args = entry.args if entry is not None else ()
-        params = []
+        params: list[CParameter] = []
         for index, type in enumerate(inputs):
             hint = args[index].name_hint if index < len(args) else None
             params.append(_parameter(argument_attributes(function, index), type, index, hint))
@@ -259,7 +260,7 @@ def maps_of(function: Operation) -> dict[str, str]:
 def argument_attributes(function: Operation, index: int) -> dict[str, Attribute]:
     """The attribute dictionary of argument `index` (func.func property or gpu.func attribute)."""
     arg_attrs = function.attributes.get("arg_attrs") or function.properties.get("arg_attrs")
-    if isinstance(arg_attrs, ArrayAttr) and index < len(arg_attrs.data):
+    if isa(arg_attrs, ArrayAttr) and index < len(arg_attrs.data):
         entry = arg_attrs.data[index]
         if isinstance(entry, DictionaryAttr):
             return dict(entry.data)
@@ -285,7 +286,7 @@ def string(attrs: Mapping[str, Attribute], key: str) -> str | None:
 
 def _parameter(attrs: dict[str, Attribute], type: Attribute, index: int,
                hint: str | None) -> CParameter:
-    is_array = isinstance(type, MemRefType)
+    is_array = isa(type, MemRefType)
     return CParameter(
         string(attrs, NAME) or hint or f"arg{index}",
         string(attrs, CTYPE),
@@ -308,7 +309,7 @@ def _result(outputs: tuple[Attribute, ...]) -> str | None:
 
 
 def _extents(attr: Attribute | None) -> tuple[str | int, ...] | None:
-    if not isinstance(attr, ArrayAttr):
+    if not isa(attr, ArrayAttr):
         return None
     extents: list[str | int] = []
     for item in attr.data:

@@ -189,7 +189,7 @@ def _capture(sema: Sema, expr: ast.Expr, where: ast.Pos) -> AtomicInfo:
             info.v = expr.target
             info.captures_new = isinstance(inner, ast.Assign) or inner.prefix
             v_type = sema.target(expr.target, "=")
-            if not isinstance(v_type, Scalar):  # pragma: no cover - target() refuses arrays
+            if not isinstance(v_type, Scalar):  # pragma: no cover  # pyright: ignore[reportUnnecessaryIsInstance]  # defensive: target() refuses arrays
                 raise sema.error("the captured value needs a scalar variable", expr.pos)
             if same_lvalue(expr.target, info.x):
                 raise sema.error("'#pragma omp atomic capture': v and x must differ", expr.pos)

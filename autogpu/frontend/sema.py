@@ -10,7 +10,7 @@ to reject anything.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from autogpu.diagnostics import CompileError, located
@@ -41,7 +41,7 @@ class Sema(ExpressionTyping):
         source: str,
         filename: str,
         pragma_targets: dict[ast.Pos, list[Directive]],
-        warn,
+        warn: Callable[[CompileError], None],
         sync_targets: dict[ast.Pos, Pragma] | None = None,
     ):
         self.source = source

@@ -18,6 +18,8 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -25,6 +27,8 @@ from autogpu.dialects.c_math import FLOATING, MathFunction
 from autogpu.dialects.signature import C_TYPES
 
 F32 = np.float32
+# An `f32` or `f64` value as the interpreter holds it (see the module docstring).
+FloatValue = np.float32 | float
 
 UNDEFINED_SHIFT = "shift amount {amount} out of range for i{width}"
 
@@ -140,7 +144,7 @@ def _truncate_or_indefinite(x: float, width: int) -> int:
     return -(1 << (width - 1))
 
 
-def fptosi(x, width: int) -> int:
+def fptosi(x: FloatValue, width: int) -> int:
     """C's float -> signed integer conversion as gcc emits it on x86-64 (narrow types go
     through a 32-bit conversion)."""
     if width <= 32:
@@ -148,7 +152,7 @@ def fptosi(x, width: int) -> int:
     return _truncate_or_indefinite(float(x), 64)
 
 
-def fptoui(x, width: int) -> int:
+def fptoui(x: FloatValue, width: int) -> int:
     """C's float -> unsigned conversion as gcc emits it on x86-64: through a 32-bit signed
     conversion below 32 bits, through a 64-bit signed one for 32 bits, and with gcc's
     subtract-2**63 sequence for 64 bits."""
@@ -170,7 +174,7 @@ def divf64(a: float, b: float) -> float:
     return a / b
 
 
-def minimumf(a, b):
+def minimumf(a: FloatValue, b: FloatValue) -> FloatValue:
     """arith.minimumf: NaN-propagating, -0.0 below +0.0."""
     if math.isnan(a):
         return a
@@ -181,7 +185,7 @@ def minimumf(a, b):
     return a if a < b else b
 
 
-def maximumf(a, b):
+def maximumf(a: FloatValue, b: FloatValue) -> FloatValue:
     """arith.maximumf: NaN-propagating, +0.0 above -0.0."""
     if math.isnan(a):
         return a
@@ -229,15 +233,17 @@ def ctpop(a: int, width: int) -> int:
     return bin(unsigned(a, width)).count("1")
 
 
-def bitcast_f32_to_int(x) -> int:
+def bitcast_f32_to_int(x: FloatValue) -> int:
     return int(np.array(x, np.float32).view(np.int32))
 
 
-def bitcast_int_to_f32(v: int):
-    return np.array(v, np.int32).view(np.float32)[()]
+def bitcast_int_to_f32(v: int) -> np.float32:
+    bits = np.array(v, np.int32).view(np.float32)[()]
+    assert isinstance(bits, np.floating)  # a 0-d array's [()] is its scalar
+    return bits
 
 
-def bitcast_f64_to_int(x) -> int:
+def bitcast_f64_to_int(x: FloatValue) -> int:
     return int(np.array(x, np.float64).view(np.int64))
 
 
@@ -287,7 +293,7 @@ MATH_FUNCTIONS: dict[str, tuple[str, int]] = {
 }
 
 
-def libm_function(c_name: str, arity: int, single: bool):
+def libm_function(c_name: str, arity: int, single: bool) -> Callable[..., FloatValue]:
     """The libm function `c_name` (its `f`-suffixed variant when `single`), with the result
     converted to the interpreter's representation (np.float32 or float)."""
     ctype = C_TYPES["float" if single else "double"].ctypes
@@ -299,7 +305,7 @@ def libm_function(c_name: str, arity: int, single: bool):
     return function
 
 
-def libm_call(function: MathFunction, single: bool):
+def libm_call(function: MathFunction, single: bool) -> Callable[..., Any]:
     """The libm function of `agpu.math_call` (c_math.CALLED): its float form when `single`,
     with each parameter's C type from the table (`ldexp(double, int)`)."""
     floating = C_TYPES["float" if single else "double"].ctypes

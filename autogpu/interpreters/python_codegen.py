@@ -11,6 +11,11 @@ be printed (`CompiledModule.source`) to see exactly what an op means.
 the one gcc's serial build of the same C computes, so reductions simply update the shared slot.
 """
 
+# reportPrivateUsage off for this file (a directive takes no comment on its line): the
+# module-level _HANDLERS table and handler factories (_wrapping, ...) are _FunctionWriter's
+# dispatch and call its protected methods by design.
+# pyright: reportPrivateUsage=false
+
 from __future__ import annotations
 
 import keyword
@@ -33,6 +38,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.traits import IsTerminator
+from xdsl.utils.hints import isa
 
 from autogpu.dialects.agpu_math import MathCallOp
 from autogpu.interpreters import c_semantics as cs
@@ -170,7 +176,9 @@ class _Site:
 class _FunctionWriter:
     """Emits the Python function for one `func.func`."""
 
-    def __init__(self, function: func.FuncOp, namespace: dict[str, Any], python_names: dict):
+    def __init__(
+        self, function: func.FuncOp, namespace: dict[str, Any], python_names: dict[str, str]
+    ):
         self.function = function
         self.fname = function.sym_name.data
         self.namespace = namespace
@@ -381,7 +389,7 @@ class _FunctionWriter:
     def _bitcast(self, op: Operation) -> None:
         source, target = op.operands[0].type, op.results[0].type
         a = self.use(op.operands[0])
-        conversions = {
+        conversions: dict[tuple[str | int | None, str | int | None], str] = {
             ("f32", 32): "_f32_bits({a})",
             ("f64", 64): "_f64_bits({a})",
             (32, "f32"): "_bits_f32({a})",
@@ -470,7 +478,7 @@ class _FunctionWriter:
 
     def _memref_type(self, op: Operation, value: SSAValue) -> MemRefType:
         type_ = value.type
-        if not isinstance(type_, MemRefType) or len(type_.get_shape()) > 1:
+        if not isa(type_, MemRefType) or len(type_.get_shape()) > 1:
             raise self.unsupported(op, f"memref type {type_} (rank 0 and 1 only)")
         check_scalar_type(type_.element_type, f"@{self.fname}")
         return type_
@@ -561,7 +569,9 @@ class _FunctionWriter:
 
         self._emit_block(block, store)
 
-    def _atomic_location(self, op: Operation, memref_value: SSAValue, indices) -> tuple[str, str]:
+    def _atomic_location(
+        self, op: Operation, memref_value: SSAValue, indices: list[SSAValue]
+    ) -> tuple[str, str]:
         ref = self.use(memref_value)
         index = self.define(op.results[0]) + "_index"
         self.emit(f"{index} = {self._checked_index(op, ref, indices[0] if indices else None)}")

@@ -9,6 +9,7 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Attribute
+from xdsl.utils.hints import isa
 
 from autogpu.interpreters import c_semantics as cs
 from autogpu.interpreters.c_semantics import InterpreterError
@@ -18,6 +19,7 @@ from autogpu.interpreters.python_codegen import (
     float_kind,
     reachable_functions,
 )
+from autogpu.numeric import is_boolean, is_integer, is_ndarray, is_number
 from autogpu.passes.analysis.integers import bit_width
 
 _FLOAT_DTYPES = {"f32": np.dtype(np.float32), "f64": np.dtype(np.float64)}
@@ -27,7 +29,7 @@ _SIGNED_DTYPES = {8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}
 def _array_argument(value: Any, type_: MemRefType, where: str) -> Any:
     """The caller's array, viewed so that the generated code reads and writes it in place: 1-D,
     with the dtype the element type stores (integers viewed as signed: bits are bits)."""
-    if not isinstance(value, np.ndarray):
+    if not is_ndarray(value):
         raise InterpreterError(
             f"{where}: expected a NumPy array for {type_}, got {type(value).__name__}"
         )
@@ -74,15 +76,15 @@ def _array_argument(value: Any, type_: MemRefType, where: str) -> Any:
 def _scalar_argument(value: Any, type_: Attribute, where: str) -> Any:
     kind = float_kind(type_)
     if kind is not None:
-        if not isinstance(value, (int, float, np.integer, np.floating)) or isinstance(value, bool):
+        if not is_number(value) or isinstance(value, bool):
             raise InterpreterError(f"{where}: expected a number for {type_}, got {value!r}")
         return cs.F32(value) if kind == "f32" else float(value)
     width = bit_width(type_)
     if width is None:
         raise InterpreterError(f"{where}: unsupported argument type {type_}")
-    if width == 1 and isinstance(value, np.bool_):  # a _Bool from NumPy
+    if width == 1 and is_boolean(value):  # a _Bool from NumPy
         value = int(value)
-    if not isinstance(value, (int, np.integer)):
+    if not is_integer(value):
         raise InterpreterError(f"{where}: expected an integer for {type_}, got {value!r}")
     value = int(value)
     if not -(1 << (width - 1)) <= value < 1 << width:
@@ -111,10 +113,10 @@ def run_function(module: ModuleOp, name: str, args: Sequence[Any]) -> Any:
     types = function.function_type.inputs.data
     if len(args) != len(types):
         raise InterpreterError(f"@{name} takes {len(types)} arguments, got {len(args)}")
-    converted = []
+    converted: list[Any] = []
     for position, (value, type_) in enumerate(zip(args, types)):
         where = f"@{name} argument {position}"
-        if isinstance(type_, MemRefType):
+        if isa(type_, MemRefType):
             converted.append(_array_argument(value, type_, where))
         else:
             converted.append(_scalar_argument(value, type_, where))

@@ -157,7 +157,7 @@ class BoundCall:
 # --------------------------------------------------------------------------------------------
 # The launch description
 # --------------------------------------------------------------------------------------------
-def _field(entry: Mapping[str, Any], key: str, where: str) -> Any:
+def _field(entry: object, key: str, where: str) -> Any:  # JSON, checked here
     if not isinstance(entry, Mapping) or key not in entry:
         raise LaunchDescriptionError(f"invalid launch description: {where} has no '{key}'")
     return entry[key]

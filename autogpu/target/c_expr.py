@@ -252,7 +252,7 @@ class Call(Expr):
         return f"{self.function}({', '.join(a.render() for a in self.args)})"
 
     def variables(self) -> set[str]:
-        return set().union(*(a.variables() for a in self.args))
+        return set[str]().union(*(a.variables() for a in self.args))
 
 
 @dataclass(frozen=True, eq=False)

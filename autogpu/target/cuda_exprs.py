@@ -19,6 +19,7 @@ from xdsl.dialects.arith import (
     IntegerOverflowFlag,
 )
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr
+from xdsl.dialects.gpu import DimensionAttr
 from xdsl.ir import Attribute, Operation
 
 from autogpu.dialects.agpu_math import MathCallOp
@@ -98,7 +99,9 @@ _GPU_BUILTINS = {
 
 def gpu_builtin(op: Operation) -> Expr:
     """`threadIdx.x` and friends: `unsigned` in CUDA, exact as `index` values."""
-    dim = op.properties["dimension"].data.value  # pyright: ignore[reportAttributeAccessIssue]
+    dimension = op.properties["dimension"]
+    assert isinstance(dimension, DimensionAttr)  # the property of gpu.thread_id and friends
+    dim = dimension.data.value
     if op.name == "gpu.global_id":
         block = Name(f"blockIdx.{dim}", "unsigned", is_variable=False)
         size = Name(f"blockDim.{dim}", "unsigned", is_variable=False)

@@ -12,6 +12,7 @@ reads them; `autogpu.target.launch_sizes` prints the IR's wrapping `iN` arithmet
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from xdsl.dialects import func, gpu, scf
@@ -25,6 +26,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.utils.hints import isa
 
 from autogpu.diagnostics import CompileError, location_of
 from autogpu.dialects.signature import CSignature, maps_of, of_ir
@@ -144,7 +146,7 @@ def _plain(attr: Attribute) -> Any:
     """An attribute of strings, arrays, dictionaries and units as JSON (a unit is true)."""
     if isinstance(attr, DictionaryAttr):
         return {key: _plain(value) for key, value in attr.data.items()}
-    if isinstance(attr, ArrayAttr):
+    if isa(attr, ArrayAttr):
         return [_plain(value) for value in attr.data]
     if isinstance(attr, StringAttr):
         return attr.data
@@ -154,7 +156,12 @@ def _plain(attr: Attribute) -> Any:
 
 
 def _launch(
-    op: gpu.LaunchFuncOp, kernels, names, counters, expression, fail
+    op: gpu.LaunchFuncOp,
+    kernels: dict[str, gpu.FuncOp],
+    names: list[str],
+    counters: dict[SSAValue, str],
+    expression: Callable[[SSAValue, Operation], Size],
+    fail: Callable[[Operation, str], CompileError],
 ) -> dict[str, Any]:
     kernel_ref: SymbolRefAttr = op.kernel
     kernel_name = (

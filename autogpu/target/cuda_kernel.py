@@ -9,13 +9,14 @@ names, literals and `threadIdx.x`-like builtins are inlined everywhere; every ot
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from contextlib import contextmanager
 
 from xdsl.dialects import gpu, memref, scf
 from xdsl.dialects.arith import CMPI_COMPARISON_OPERATIONS
 from xdsl.dialects.builtin import IntegerAttr, MemRefType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.utils.hints import isa
 
 from autogpu.diagnostics import CompileError, location_of
 from autogpu.dialects.agpu_combine import ShuffleDownOp, ThreadFenceOp
@@ -106,7 +107,7 @@ class KernelEmitter(Synchronization, ControlFlow):
         self.lines.append(INDENT * self.depth + text)
 
     @contextmanager
-    def nested(self) -> Iterator[None]:
+    def nested(self) -> Generator[None]:
         """A C block: one more indent level and a scope of its own."""
         self.depth += 1
         self.scopes.push()
@@ -117,7 +118,7 @@ class KernelEmitter(Synchronization, ControlFlow):
             self.depth -= 1
 
     @contextmanager
-    def capture(self) -> Iterator[list[str]]:
+    def capture(self) -> Generator[list[str]]:
         """Collect the lines printed inside instead of appending them."""
         saved, self.lines = self.lines, []
         captured = self.lines
@@ -159,7 +160,7 @@ class KernelEmitter(Synchronization, ControlFlow):
         name = self.scopes.declare(parameter.name)
         spelling = parameter.spelling
         type = arg.type
-        if isinstance(type, MemRefType):
+        if isa(type, MemRefType):
             if not is_global(type.memory_space):
                 raise self.fail_param(name, type, f"memory space {type.memory_space}")
             shape = type.get_shape()
@@ -180,7 +181,7 @@ class KernelEmitter(Synchronization, ControlFlow):
     def attribution(self, arg: BlockArgument) -> str:
         """A workgroup attribution of the gpu.func: a `__shared__` array."""
         type = arg.type
-        if not isinstance(type, MemRefType) or not is_workgroup(type.memory_space):
+        if not isa(type, MemRefType) or not is_workgroup(type.memory_space):
             raise self.fail(self.func, "a private or non-memref attribution")
         return self.local_array(arg, type, None, shared=True)
 
@@ -416,7 +417,7 @@ class KernelEmitter(Synchronization, ControlFlow):
     def vector_address(self, op: VectorLoadOp | VectorStoreOp) -> tuple[str, str]:
         """The vector type of the access and its address, `&mem[index]`."""
         type = op.memref.type
-        assert isinstance(type, MemRefType)
+        assert isa(type, MemRefType)
         vector = vector_type(type.element_type, len(op.values))
         assert vector is not None  # the op's verifier
         return vector, f"&{self.access(op.memref, [op.index], op).render()}"
@@ -431,7 +432,7 @@ class KernelEmitter(Synchronization, ControlFlow):
         element = self.memories[op.memref].element
         if op.checked is not None:  # aligned: one access; else element by element
             type = op.memref.type
-            assert isinstance(type, MemRefType)
+            assert isa(type, MemRefType)
             size = vector_bytes(type.element_type, len(op.values))
             pointer = self.scopes.declare(f"{name}_at")
             self.line(f"const {element} *{pointer} = {address};")

@@ -16,6 +16,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
 )
 from xdsl.ir import Attribute
+from xdsl.utils.hints import isa
 
 from autogpu.dialects.signature import of_ir
 from autogpu.target.c_expr import Expr
@@ -69,7 +70,7 @@ def static_shared_bytes(kernel: gpu.FuncOp) -> int:
     return sum(
         math.prod(type.get_shape()) * of_ir(type.element_type).size
         for type in types
-        if isinstance(type, MemRefType) and is_workgroup(type.memory_space)
+        if isa(type, MemRefType) and is_workgroup(type.memory_space)
     )
 
 
@@ -82,7 +83,8 @@ def identity_layout(type: MemRefType) -> bool:
 
 def _is_identity(layout: StridedLayoutAttr, type: MemRefType) -> bool:
     shape = type.get_shape()
-    expected, stride = [], 1
+    expected: list[int] = []
+    stride = 1
     for size in reversed(shape):
         expected.append(stride)
         stride *= max(size, 1)

@@ -32,6 +32,7 @@ threads of the grid take turns (on an H100, about 70 us per section with 2^20 th
 from __future__ import annotations
 
 from xdsl.dialects import memref
+from xdsl.ir import Operation, SSAValue
 
 from autogpu.dialects.agpu_sync import AtomicUpdateOp, CriticalOp
 from autogpu.target.c_expr import Expr, Name
@@ -165,5 +166,5 @@ SYNC_WRITERS = (AtomicUpdateOp, CriticalOp)
 """Ops that write memory or synchronise: no load may move across them."""
 
 
-def writes_to(op, ref) -> bool:
+def writes_to(op: Operation, ref: SSAValue) -> bool:
     return isinstance(op, AtomicUpdateOp | memref.AtomicRMWOp) and op.memref is ref

@@ -30,7 +30,7 @@ Anything else is rejected with a ValueError; strings are never handed to Python'
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from numbers import Integral
 from typing import Any
 
@@ -58,9 +58,10 @@ def _tokenize(expr: str) -> list[tuple[str, str]]:
 
 _U64 = 1 << 64
 _OPERATORS = {*"+-*/%(),<>!", "<=", ">=", "==", "!=", "&&", "||"}
-_COMPARISONS = {"<": lambda x, y: x < y, "<=": lambda x, y: x <= y, ">": lambda x, y: x > y,
-                ">=": lambda x, y: x >= y, "==": lambda x, y: x == y,
-                "!=": lambda x, y: x != y}  # fmt: skip
+_COMPARISONS: dict[str, Callable[[int, int], bool]] = {
+    "<": lambda x, y: x < y, "<=": lambda x, y: x <= y, ">": lambda x, y: x > y,
+    ">=": lambda x, y: x >= y, "==": lambda x, y: x == y, "!=": lambda x, y: x != y,
+}  # fmt: skip
 
 
 class _Value:
@@ -197,7 +198,7 @@ class _Parser:
             )
         return value
 
-    def short_circuit(self, left: _Value, right, stop_at: bool) -> _Value:
+    def short_circuit(self, left: _Value, right: Callable[[], _Value], stop_at: bool) -> _Value:
         """`left || right` (`stop_at` true) or `left && right`: the right operand is parsed
         but, when the left one decides, it is not computed (its arithmetic cannot fail)."""
         if bool(left.value) == stop_at:
@@ -212,7 +213,7 @@ class _Parser:
     def relational(self) -> _Value:
         return self.binaries(("<", "<=", ">", ">="), self.additive)
 
-    def binaries(self, ops: tuple[str, ...], operand) -> _Value:
+    def binaries(self, ops: tuple[str, ...], operand: Callable[[], _Value]) -> _Value:
         value = operand()
         while (token := self.peek()) is not None and token[0] == "op" and token[1] in ops:
             self.pos += 1
@@ -285,7 +286,7 @@ class _Parser:
             value = _name_value(self.scalars[text])
             if value is None:
                 given = self.scalars[text]
-                if isinstance(given, Integral) and not isinstance(given, bool):
+                if isinstance(given, Integral) and not isinstance(given, bool):  # pyright: ignore[reportUnnecessaryIsInstance]  # bool is an Integral at run time (int is registered)
                     raise ValueError(f"launch expression {self.expr!r} overflows 64-bit integers")
                 raise self.error(f"{text} = {given!r} is not an integer")
             return value
@@ -296,7 +297,7 @@ class _Parser:
         raise self.error(f"unexpected {text!r}")
 
 
-def evaluate(expr: str, scalars: Mapping[str, Any]) -> int:
+def evaluate(expr: object, scalars: Mapping[str, Any]) -> int:
     """The value of a launch size expression given the scalar parameters' values (an
     `unsigned long long` result is returned as its value in [0, 2^64))."""
     if not isinstance(expr, str):

@@ -16,11 +16,22 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
+from typing_extensions import TypeIs
 
 from autogpu.dialects.signature import C_TYPES
 from autogpu.target.launch import evaluate
 
 Step = Mapping[str, Any]
+
+
+def _is_list(value: object) -> TypeIs[list[Any]]:
+    """A JSON array, its items still to be checked."""
+    return isinstance(value, list)
+
+
+def _is_step(value: object) -> TypeIs[Step]:
+    """A JSON object (string keys), its entries still to be checked."""
+    return isinstance(value, Mapping)
 
 
 def steps_of(entry: Mapping[str, Any]) -> list[Step]:
@@ -46,10 +57,10 @@ def counters(steps: Sequence[Step]) -> dict[str, str]:
 def check_steps(steps: Any, launch_count: int, taken: set[str]) -> None:
     """Raises ValueError where `steps` is not a host program over `launch_count` launches whose
     counters have names other than `taken` (the parameters) and each other."""
-    if not isinstance(steps, list):
+    if not _is_list(steps):
         raise ValueError("'steps' must be a list")
     for step in steps:
-        if not isinstance(step, Mapping) or len(step) != 1:
+        if not _is_step(step) or len(step) != 1:
             raise ValueError(f"a step must be one of launch, for, if: {step!r}")
         if "launch" in step:
             index = step["launch"]

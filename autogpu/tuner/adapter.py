@@ -89,7 +89,7 @@ def format_pipeline(passes: list[PassSpec]) -> str:
 
     parts = []
     for p in passes:
-        params: dict[str, ParameterListType] = {k: tuple(v) if isinstance(v, tuple | list) else (v,)
+        params: dict[str, ParameterListType] = {k: tuple(v) if isinstance(v, tuple | list) else (v,)  # pyright: ignore[reportUnnecessaryIsInstance]  # a hand-built PassSpec
                   for k, v in p.options.items()}
         parts.append(str(ArgSpec(p.name, params)))
     return ",".join(parts)

@@ -38,7 +38,7 @@ from autogpu.tuner import expr
 from autogpu.tuner.adapter import Param
 
 
-def parse_scalar(text: str, dtype: str, name: str) -> Any:
+def parse_scalar(text: str | int | float, dtype: str, name: str) -> Any:
     """A scalar value of the parameter's dtype from the command line."""
     kind = np.dtype(dtype).kind
     try:
@@ -173,7 +173,7 @@ def _extents_product(name: str, extents: Sequence[str], sizes: Mapping[str, Any]
 
 
 def make_arguments(params: Sequence[Param], sizes: Mapping[str, Any], lengths: Mapping[str, int],
-                   seed: int = 0, files: Mapping[str, str | Path] | None = None,
+                   seed: int = 0, files: Mapping[str, Any] | None = None,
                    subscripts: Mapping[str, Any] | None = None) -> list[Any]:
     """The argument list in C parameter order: numpy arrays and numpy scalars. `subscripts`:
     the index arrays' `SubscriptValues` (or why they have none), by name."""

@@ -122,13 +122,13 @@ PIPELINES = ("autogpu-vanilla{block_size=32}",
 
 
 @pytest.mark.parametrize("function", CASES)
-def test_interpreter_agrees_with_gcc(function):
+def test_interpreter_agrees_with_gcc(function: str):
     interpreter_agrees_with_gcc(SOURCE, function, CASES[function])
 
 
 @pytest.mark.parametrize("pipeline", PIPELINES, ids=["vanilla", "optimize"])
 @pytest.mark.parametrize("function", CASES)
-def test_cuda_on_the_emulation_agrees_with_gcc(function, pipeline):
+def test_cuda_on_the_emulation_agrees_with_gcc(function: str, pipeline: str):
     check_against_gcc(SOURCE, function, pipeline, CASES[function])
 
 

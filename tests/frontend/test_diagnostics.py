@@ -7,13 +7,14 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from paths import EXAMPLES, FILECHECK_TESTS
 from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
 
 import autogpu
-from autogpu.diagnostics import CompileError, _line_starts
+from autogpu.diagnostics import CompileError, _line_starts  # pyright: ignore[reportPrivateUsage]  # its own test
 from autogpu.dialects.agpu import ParallelForOp
 from autogpu.frontend import parse_c, parse_c_file
 from autogpu.nesting import MAX_NESTING, deep_recursion
@@ -111,7 +112,7 @@ BOUND_FROM_MEMORY = """void f(const int *m, const float *x, float *out) {
     ],
     ids=["race-read", "race-after-loop", "serial-around-parallel", "bound-from-memory"],
 )  # fmt: skip
-def test_pass_errors_point_at_the_c_construct(source, message, position):
+def test_pass_errors_point_at_the_c_construct(source: str, message: str, position: tuple[int, int]):
     error = error_of(source)
     assert message in error.message
     assert where(error) == position
@@ -120,7 +121,7 @@ def test_pass_errors_point_at_the_c_construct(source, message, position):
     assert caret == [source.splitlines()[line - 1], " " * (column - 1) + "^"]
 
 
-def test_pass_errors_on_a_file_quote_its_line(tmp_path: Path, capsys):
+def test_pass_errors_on_a_file_quote_its_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     path = tmp_path / "race.c"
     path.write_text(RACE_READ)
     assert autogpu_opt([str(path), "-p", "autogpu-vanilla"]) == 1
@@ -133,7 +134,7 @@ def test_pass_errors_on_a_file_quote_its_line(tmp_path: Path, capsys):
     ]
 
 
-def test_ir_verifier_errors_point_at_the_op(tmp_path: Path, capsys):
+def test_ir_verifier_errors_point_at_the_op(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     path = tmp_path / "bad.mlir"
     path.write_text(
         "func.func @f(%n: i32) {\n"
@@ -149,7 +150,7 @@ def test_ir_verifier_errors_point_at_the_op(tmp_path: Path, capsys):
     assert err[1:] == ["  agpu.parallel_for %i = %c0 to %n step %c0 : i32 {", "  ^"]
 
 
-def test_ir_pass_errors_point_at_the_op(tmp_path: Path, capsys):
+def test_ir_pass_errors_point_at_the_op(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     path = tmp_path / "serial.mlir"
     path.write_text(
         "func.func @f(%n: i32, %m: memref<?xi32>) {\n"
@@ -169,7 +170,9 @@ def test_ir_pass_errors_point_at_the_op(tmp_path: Path, capsys):
         f"{path}:6:3: error: the bounds of this loop around kernels depend on 'ub'")
 
 
-def test_printed_ir_of_parsed_files_is_unchanged(tmp_path: Path, capsys):
+def test_printed_ir_of_parsed_files_is_unchanged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
     path = tmp_path / "ok.mlir"
     text = "builtin.module {\n  func.func @f() {\n    func.return\n  }\n}\n"
     path.write_text(text)
@@ -207,7 +210,7 @@ def expression(terms: str, count: int) -> str:
     ],
     ids=["sum-400", "and-400", "if-200", "for-200"],
 )
-def test_deep_real_code_compiles(source, pipeline):
+def test_deep_real_code_compiles(source: str, pipeline: str):
     assert "__global__" in autogpu.compile(source, pipeline=pipeline).cuda_source
 
 
@@ -219,7 +222,9 @@ def test_nesting_beyond_the_limit_is_a_located_error():
     assert where(info.value) == (2, 8 + 2 * MAX_NESTING)  # the minus one level too deep
 
 
-def test_deep_ir_compiles_and_deeper_is_refused(tmp_path: Path, capsys):
+def test_deep_ir_compiles_and_deeper_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
     def regions(depth: int) -> str:
         loops = "".join(f"scf.for %i{k} = %c0 to %n step %c1 : i32 {{\n" for k in range(depth))
         return (
@@ -249,7 +254,7 @@ def test_running_out_of_recursion_is_a_compile_error():
 # ---- files ------------------------------------------------------------------------------------
 
 
-def test_unreadable_inputs_are_file_errors(tmp_path: Path, capsys):
+def test_unreadable_inputs_are_file_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     latin1 = tmp_path / "latin1.c"
     latin1.write_bytes(b"void f(void) {\n  // caf\xe9\n}\n")
     cases = {
@@ -276,17 +281,21 @@ def test_many_diagnostics_do_not_split_the_source_each_time():
     assert _line_starts.cache_info().misses == 1
 
 
-def test_the_frontend_runs_without_collector_pauses(monkeypatch):
+def test_the_frontend_runs_without_collector_pauses(monkeypatch: pytest.MonkeyPatch):
     """On a large file every collection would rescan all the objects the frontend keeps
     (superlinear time): the collector is off while it runs, and back on after."""
     import gc
 
     from autogpu.frontend import Sema
 
-    enabled = []
+    enabled: list[bool] = []
     run = Sema.run
-    monkeypatch.setattr(Sema, "run", lambda self, unit: enabled.append(gc.isenabled()) or run(
-        self, unit))
+
+    def recording_run(self: Sema, unit: Any) -> Any:
+        enabled.append(gc.isenabled())
+        return run(self, unit)
+
+    monkeypatch.setattr(Sema, "run", recording_run)
     parse_c((EXAMPLES / "saxpy.c").read_text())
     assert enabled == [False]
     assert gc.isenabled()
@@ -313,7 +322,7 @@ def reduction(op: str, update: str, init: str = "0") -> str:
      ("+", "if (x[i] > 0) s += x[i];"), ("+", "for (int k = 0; k < 3; k++) s += x[k];"),
      ("+", "if (x[i] > 0) s = s + x[i];")],
 )  # fmt: skip
-def test_reduction_updates_that_match_their_operator(op, update):
+def test_reduction_updates_that_match_their_operator(op: str, update: str):
     parse_c(reduction(op, update))
 
 
@@ -324,7 +333,7 @@ def test_reduction_updates_that_match_their_operator(op, update):
      ("min", "if (x[i] > s) s = x[i];", 21), ("max", "s = x[i] < s ? x[i] : s;", 7),
      ("min", "s = x[i] < s ? x[0] : s;", 7)],
 )  # fmt: skip
-def test_reduction_updates_with_another_operator_are_refused(op, update, column):
+def test_reduction_updates_with_another_operator_are_refused(op: str, update: str, column: int):
     with pytest.raises(CompileError, match="does not match its clause") as info:
         parse_c(reduction(op, update))
     assert where(info.value) == (5, column)
@@ -335,7 +344,7 @@ def test_reduction_updates_with_another_operator_are_refused(op, update, column)
     [("s += s * x[i];", 10), ("if (s > 0) s += x[i];", 9), ("out[i] = s;", 14),
      ("float t = s;", 15)],
 )
-def test_reading_a_reduction_variable_in_its_loop_is_refused(update, column):
+def test_reading_a_reduction_variable_in_its_loop_is_refused(update: str, column: int):
     with pytest.raises(CompileError, match="'s' is read in its loop") as info:
         parse_c(reduction("+", update))
     assert where(info.value) == (5, column)
@@ -367,8 +376,9 @@ def reduction_kind(source: str) -> str:
      ("unsigned", "int", "max", ";", "umax"),  # no min/max update: the variable's type
      ("double", "double", "min", "s = fmin(s, x[i]);", "min")],
 )  # fmt: skip
-def test_min_max_reductions_take_the_signedness_of_their_comparison(ctype, xtype, op, body,
-                                                                     kind):  # fmt: skip
+def test_min_max_reductions_take_the_signedness_of_their_comparison(
+    ctype: str, xtype: str, op: str, body: str, kind: str
+):
     assert reduction_kind(reduced(ctype, xtype, op, body)) == kind
 
 
@@ -392,7 +402,7 @@ def test_min_max_reductions_take_the_signedness_of_their_comparison(ctype, xtype
     ids=["wider-comparison", "mixed-signedness", "twice-in-a-list", "twice-in-two-clauses",
          "logical-mismatch", "written-elsewhere", "loop-variable"],
 )  # fmt: skip
-def test_bad_reduction_clauses_are_located(source, message, position):
+def test_bad_reduction_clauses_are_located(source: str, message: str, position: tuple[int, int]):
     with pytest.raises(CompileError, match=re.escape(message)) as info:
         parse_c(source)
     assert where(info.value) == position
@@ -411,7 +421,7 @@ def test_bad_reduction_clauses_are_located(source, message, position):
      ("int k; a[0] = k;", "'k' is used uninitialized", 17),
      ("int k; k += 1; a[0] = k;", "'k' is used uninitialized", 10)],
 )  # fmt: skip
-def test_undefined_behaviour_is_a_located_warning(statement, message, column):
+def test_undefined_behaviour_is_a_located_warning(statement: str, message: str, column: int):
     (warning,) = warnings_of(f"void f(int n, int *a) {{\n  {statement}\n}}\n")
     assert warning.severity == "warning"
     assert message in warning.message
@@ -423,7 +433,7 @@ def test_undefined_behaviour_is_a_located_warning(statement, message, column):
     ["a[0] = 2147483647u + 10u;", "a[0] = 65536L * 65536;", "a[0] = 1 << 31;",
      "a[0] = n / 2;", "int k; k = 1; a[0] = k;", "int k; if (n) k = 1; else k = 2; a[0] = k;"],
 )  # fmt: skip
-def test_defined_behaviour_does_not_warn(statement):
+def test_defined_behaviour_does_not_warn(statement: str):
     assert warnings_of(f"void f(int n, int *a) {{\n  {statement}\n}}\n") == []
 
 
@@ -463,7 +473,9 @@ def array_reduction(clause: str, body: str = "h[x[i] & 7] += 1;", ctype: str = "
          "written-elsewhere", "read-in-update", "read-in-subscript", "no-extent",
          "bound-expression", "element", "conditional-mismatch"],
 )  # fmt: skip
-def test_bad_array_reduction_clauses_are_located(source, message, position):
+def test_bad_array_reduction_clauses_are_located(
+    source: str, message: str, position: tuple[int, int]
+):
     with pytest.raises(CompileError, match=re.escape(message)) as info:
         parse_c(source)
     assert where(info.value) == position
@@ -475,7 +487,9 @@ def test_bad_array_reduction_clauses_are_located(source, message, position):
      ("+: h[1:]", "h[8]", None), ("+: A", "A[2][4]", (0, 8)), ("+: A[1:1][:]", "A[2][4]", (4, 4)),
      ("+: A[0:1][0:4]", "A[2][4]", (0, 4))],
 )  # fmt: skip
-def test_array_sections_are_flat_element_ranges(clause, h, section):
+def test_array_sections_are_flat_element_ranges(
+    clause: str, h: str, section: tuple[int, int | None] | None
+):
     name = h.split("[")[0]
     body = f"{name}[x[i] & 1]{'[0]' if name == 'A' else ''} += 1;"
     if section is None:

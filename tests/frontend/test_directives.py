@@ -6,6 +6,7 @@ for sizes 0, 1 and non-multiples of the block."""
 from __future__ import annotations
 
 import shutil
+from typing import Any
 
 import numpy as np
 import pytest
@@ -14,8 +15,9 @@ from lowered_differential import check_against_gcc, cuda_of, gcc_reference
 from autogpu.diagnostics import CompileError
 from autogpu.dialects.agpu import ParallelForOp
 from autogpu.frontend import parse_c
-from autogpu.frontend.directives import DIRECTIVES, PARALLEL, TEAMS, Kind, classify
+from autogpu.frontend.directives import DIRECTIVES, PARALLEL, TEAMS, Construct, Kind, classify
 from autogpu.frontend.preprocess import Pragma
+from autogpu.numeric import is_ndarray
 from autogpu.testing import compile_c_reference, copy_args, random_args
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
@@ -65,7 +67,7 @@ def reductions_per_parallel_loop(source: str) -> list[int]:
 
 
 @pytest.mark.parametrize("pipeline", PIPELINES)
-def test_region_matches_serial_gcc(pipeline):
+def test_region_matches_serial_gcc(pipeline: str):
     assert reductions_per_parallel_loop(REGION) == [0, 1]
     check_against_gcc(REGION, "region", pipeline, region_cases())
 
@@ -96,7 +98,7 @@ before it; a firstprivate coefficient read by both loops."""
 
 
 @pytest.mark.parametrize("pipeline", PIPELINES)
-def test_region_private_variables_are_each_loops_own(pipeline):
+def test_region_private_variables_are_each_loops_own(pipeline: str):
     cases = [{"n": n, "m": m, "A": n * m, "x": m, "y": n, "z": m, "c0": 0.75}
              for n, m in ((0, 3), (1, 1), (45, 7), (33, 100))]  # fmt: skip
     check_against_gcc(REGION_PRIVATE, "mv", pipeline, cases)
@@ -132,7 +134,7 @@ void k(int n, float a, const float *x, float *y, int *hits) {{
 
 
 @pytest.mark.parametrize("spelling", loop_spellings())
-def test_each_loop_spelling_is_a_parallel_loop_matching_gcc(spelling):
+def test_each_loop_spelling_is_a_parallel_loop_matching_gcc(spelling: str):
     source = kernel_with(spelling)
     assert reductions_per_parallel_loop(source) == [1]
     cases = [{"n": n, "a": 1.5, "x": n, "y": n, "hits": 1} for n in (0, 1, 33, 100)]
@@ -167,10 +169,10 @@ target teams region whose teams reduction goes to the distribute loop that updat
 
 
 @pytest.mark.parametrize("pipeline", PIPELINES)
-def test_target_regions_match_gcc(pipeline):
-    def close(actual, expected):
+def test_target_regions_match_gcc(pipeline: str):
+    def close(actual: list[Any], expected: list[Any]) -> None:
         for a, e in zip(actual, expected):
-            if isinstance(e, np.ndarray):
+            if is_ndarray(e):
                 np.testing.assert_allclose(a, e, rtol=1e-9, atol=1e-9)
 
     assert reductions_per_parallel_loop(TARGET_REGIONS) == [0, 0, 1]
@@ -182,7 +184,9 @@ def test_target_regions_match_gcc(pipeline):
     (REGION, "region", region_cases()),
     (TARGET_REGIONS, "staged", [{"n": n, "a": n, "b": n, "out": 1} for n in (0, 1, 45, 100)]),
 ], ids=["region", "target-regions"])  # fmt: skip
-def test_the_serial_reading_is_what_gcc_openmp_computes(source, function, cases):
+def test_the_serial_reading_is_what_gcc_openmp_computes(
+    source: str, function: str, cases: list[dict[str, int]]
+):
     """The serial reading of the regions is OpenMP's: gcc -fopenmp's threads (and its host
     fallback of the target constructs) leave the same, up to the order of a float sum."""
     threaded = compile_c_reference(source, function, openmp=True)
@@ -194,7 +198,7 @@ def test_the_serial_reading_is_what_gcc_openmp_computes(source, function, cases)
         serial(*expected)
         threaded(*actual)
         for a, e in zip(actual, expected):
-            if isinstance(e, np.ndarray):
+            if is_ndarray(e):
                 np.testing.assert_allclose(a, e, rtol=1e-9, atol=1e-9)
 
 
@@ -212,7 +216,7 @@ def test_a_region_becomes_the_kernels_of_separate_parallel_loops():
 
 
 @pytest.mark.parametrize("construct", DIRECTIVES, ids=lambda c: c.spelling)
-def test_table_spellings_classify_to_their_row(construct):
+def test_table_spellings_classify_to_their_row(construct: Construct):
     text = f"omp  {construct.spelling.replace(' ', '   ')} nowait"
     pragma = Pragma(1, text, tuple(range(9, 9 + len(text) + 1)))
     if construct.kind is Kind.REFUSED:
@@ -227,5 +231,5 @@ def test_table_spellings_classify_to_their_row(construct):
 
 @pytest.mark.parametrize("text", ["unroll 4", "omp simd", "omp atomic", "omp critical",
                                   "omp parallelfor", "GCC ivdep"])  # fmt: skip
-def test_other_pragmas_are_not_directives(text):
+def test_other_pragmas_are_not_directives(text: str):
     assert classify(Pragma(1, text, tuple(range(9, 10 + len(text)))), "t.c", text) is None

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from paths import EXAMPLES
@@ -31,6 +32,7 @@ from autogpu.frontend.types import (
     LONG,
     UINT,
     ULONG,
+    Scalar,
     float_literal,
     fold_convert,
     int_literal,
@@ -105,7 +107,7 @@ def test_parallel_for_carries_reductions():
     assert var.name_hint == "s"
 
 
-def test_unknown_pragma_warns_on_stderr(capsys):
+def test_unknown_pragma_warns_on_stderr(capsys: pytest.CaptureFixture[str]):
     module = parse_c("void f(int n) {\n#pragma unroll\n  for (int i = 0; i < n; i++) {}\n}", "k.c")
     module.verify()
     err = capsys.readouterr().err
@@ -122,7 +124,7 @@ def test_warnings_can_be_collected():
     assert (warning.location.line, warning.location.column) == (1, 9)
 
 
-def test_operands_are_typed_once(monkeypatch):
+def test_operands_are_typed_once(monkeypatch: pytest.MonkeyPatch):
     # Each operand of a binary operator is typed once: a warning in it is reported once, and
     # typing a chain of n operators takes linear, not exponential, work.
     from autogpu.frontend.expressions import ExpressionTyping
@@ -134,10 +136,14 @@ def test_operands_are_typed_once(monkeypatch):
     assert warning.location is not None
     assert (warning.location.line, warning.location.column) == (1, 28)
 
-    typed = []
+    typed: list[Any] = []
     original = ExpressionTyping.expr
-    monkeypatch.setattr(ExpressionTyping, "expr",
-                        lambda self, e: typed.append(e) or original(self, e))
+
+    def counting_expr(self: ExpressionTyping, e: Any) -> object:
+        typed.append(e)
+        return original(self, e)  # pyright: ignore[reportUnknownVariableType]  # expr is unannotated
+
+    monkeypatch.setattr(ExpressionTyping, "expr", counting_expr)
     parse_c("void f(double x, double *a) { a[0] = " + " + ".join(["x"] * 40) + "; }", "k.c")
     assert len(typed) < 3 * (40 + 39 + 2)  # a few visits per node: 40 x, 39 +, a[0], 0
 
@@ -247,7 +253,7 @@ def test_usual_arithmetic_conversions_table():
         ("10LU", 10, ULONG),
     ],
 )
-def test_integer_literal_types(text, value, ctype):
+def test_integer_literal_types(text: str, value: int, ctype: Scalar):
     assert int_literal(text) == (value, ctype)
 
 
@@ -335,7 +341,7 @@ def _frontend_type(expression: str) -> str:
 
 @needs_gcc
 def test_binary_operator_types_match_gcc():
-    expressions = []
+    expressions: list[str] = []
     for a, b in itertools.product(ARITHMETIC, repeat=2):
         for op in ("+", "*", "/", "<", "==", "&&"):
             expressions.append(f"{_VARIABLES[a]} {op} {_VARIABLES[b]}")
@@ -376,7 +382,7 @@ def test_literal_and_math_types_match_gcc():
 def test_constant_conversions_match_gcc():
     """fold_convert (used to fold constants into the IR) against gcc's conversions at run time."""
     rng = random.Random(11)
-    cases = []
+    cases: list[tuple[Scalar, Scalar, int | float, int | float]] = []
     for _ in range(150):
         source = rng.choice(ARITHMETIC)
         target = rng.choice(ARITHMETIC)
@@ -392,7 +398,7 @@ def test_constant_conversions_match_gcc():
         if folded is None:
             continue  # undefined in C (out-of-range float to integer): never folded
         cases.append((source, target, value, folded))
-    lines = []
+    lines: list[str] = []
     for index, (source, target, value, _) in enumerate(cases):
         literal = repr(float(value)) if source.is_float else f"{value}"
         fmt = '"%.17g\\n"' if target.is_float else ('"%ld\\n"' if target.signed else '"%lu\\n"')

@@ -17,6 +17,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -210,7 +211,7 @@ def expression_kernel(rng: random.Random, name: str) -> Kernel:
     gen = ExprGen(rng)
     params = ", ".join(f"{t.name} {n}" for n, t in SCALARS)
     outputs = ", ".join(f"{t.name} *{n}" for n, t in OUTPUTS)
-    lines = []
+    lines: list[str] = []
     for slot in range(OUTPUT_SLOTS):
         out, target = rng.choice(OUTPUTS)
         text, t = gen.expr(rng.randint(1, 4))
@@ -224,7 +225,7 @@ def expression_kernel(rng: random.Random, name: str) -> Kernel:
     return Kernel(name, source)
 
 
-def scalar_values(rng: random.Random) -> list:
+def scalar_values(rng: random.Random) -> list[Any]:  # an int or a float per SCALARS entry
     edge = {SCHAR: [0, -1, 127, -128], UCHAR: [0, 255, 128], SHORT: [-32768, 32767, -1],
             USHORT: [0, 65535, 32768], BOOL: [0, 1],
             INT: [0, 1, -1, 2**31 - 1, -(2**31), 7, -123456],
@@ -233,7 +234,7 @@ def scalar_values(rng: random.Random) -> list:
             ULONG: [0, 1, 2**64 - 1, 2**63, 12345],
             FLOAT: [0.0, -0.0, 1.5, -2.25, 3.4e38, 1e-40, float("inf"), float("nan")],
             DOUBLE: [0.0, -1.0, 0.1, 1e308, -1e-310, float("nan")]}  # fmt: skip
-    values = []
+    values: list[Any] = []
     for _, t in SCALARS:
         if rng.random() < 0.4:
             values.append(rng.choice(edge[t]))
@@ -376,7 +377,7 @@ SIZE_T_LOOPS = [
 
 @pytest.mark.parametrize("loop", SIZE_T_LOOPS, ids=[name for name, _ in SIZE_T_LOOPS])
 @pytest.mark.parametrize("a, b", [(3, 3), (3, 9), (4, 20), (9, 2), (2**33, 2**33 + 7)])
-def test_size_t_loops(loop, a, b):
+def test_size_t_loops(loop: tuple[str, str], a: int, b: int):
     """Decreasing size_t loops count in i64 (no unsigned select, which a launch size cannot
     express): exact for values below 2^63 (a >= the step: C's i -= 3 must not wrap past 0)."""
     name, statement = loop
@@ -396,7 +397,7 @@ def test_size_t_loops(loop, a, b):
 
 
 @pytest.mark.parametrize("loop", UNSIGNED_LOOPS, ids=[name for name, *_ in UNSIGNED_LOOPS])
-def test_unsigned_loops_across_2_pow_31(loop):
+def test_unsigned_loops_across_2_pow_31(loop: tuple[str, str, int, int]):
     """scf.for compares signed: unsigned int loops must still run exactly as in C when their
     bounds lie on both sides of 2^31 (or above it)."""
     name, statement, a, b = loop

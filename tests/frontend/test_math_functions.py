@@ -16,6 +16,7 @@ exactly (bound 0: rounding, fmod, fma, ...) must agree bit for bit.
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import numpy as np
 import pytest
@@ -48,12 +49,12 @@ _SPECIALS = (0.0, -0.0, np.inf, -np.inf, np.nan)
 @functools.cache
 def source() -> str:
     """One kernel `t_NAME` per function and form, the classification macros and abs."""
-    kernels = []
+    kernels: list[str] = []
     for function in c_math.MATH_FUNCTIONS.values():
         for single in (True, False):
             name = function.c_name(single)
             floating = "float" if single else "double"
-            arguments = []
+            arguments: list[str] = []
             for position, kind in enumerate(function.params):
                 if kind == c_math.FLOATING:
                     arguments.append(f"{'xyz'[position]}[i]")
@@ -136,7 +137,10 @@ def ulp_distance(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
     return np.where(both_nan, 0, distance).astype(np.float64)
 
 
-def assert_within(kernel: str, function, single: bool, actual, expected) -> None:
+def assert_within(
+    kernel: str, function: c_math.MathFunction | None, single: bool, actual: list[Any],
+    expected: list[Any],
+) -> None:
     got, want = actual[-1], expected[-1]
     if want.dtype.kind != "f":
         np.testing.assert_array_equal(got, want, err_msg=kernel)
@@ -169,7 +173,9 @@ def test_the_table_covers_c99_math_h():
 
 
 @pytest.mark.parametrize("kernel, function, single", kernels(), ids=[k for k, _, _ in kernels()])
-def test_interpreter_agrees_with_gcc(kernel, function, single):
+def test_interpreter_agrees_with_gcc(
+    kernel: str, function: c_math.MathFunction | None, single: bool
+):
     for seed in (0, 1):
         args = arguments(kernel, function, single, seed)
         expected, actual = copy_args(args), copy_args(args)
@@ -203,7 +209,7 @@ NO_GPU = cuda_exec.gpu_unavailable_reason()
 @pytest.mark.skipif(NO_GPU is not None, reason=f"needs a CUDA GPU: {NO_GPU}")
 def test_cuda_device_library_agrees_with_gcc_within_its_bounds():
     gpu = cuda_exec.CudaProgram(program().source, program().launch, fmad=False)
-    outside = []  # every function checked, so one run names all that disagree
+    outside: list[str] = []  # every function checked, so one run names all that disagree
     for kernel, function, single in kernels():
         args = arguments(kernel, function, single, 3)
         expected, actual = copy_args(args), copy_args(args)

@@ -45,7 +45,7 @@ choosing it (`w` near 0 or just below 2^16, wrapping past the largest value)."""
 @pytest.mark.parametrize("pipeline", PIPELINES, ids=["vanilla", "optimize"])
 @pytest.mark.parametrize("n, lo, m, w", [(0, 127, 0, 3), (1, 126, 5, 2), (255, -128, -7, 65500),
                                          (200, -3, 300, 0)])  # fmt: skip
-def test_narrow_loops_match_gcc(pipeline, n, lo, m, w):
+def test_narrow_loops_match_gcc(pipeline: str, n: int, lo: int, m: int, w: int):
     case = {"n": n, "lo": lo, "m": m, "w": w, "a": 256, "b": 256, "c": 560, "d": 65536, "e": 27}
     check_against_gcc(LOOPS, "narrow", pipeline, [case], seeds=1)
 
@@ -81,7 +81,7 @@ REFUSED = {
 
 
 @pytest.mark.parametrize("name", list(REFUSED))
-def test_loops_that_may_not_end_are_located_errors(name):
+def test_loops_that_may_not_end_are_located_errors(name: str):
     source, message = REFUSED[name]
     with pytest.raises(CompileError) as info:
         _ = autogpu.compile(source).cuda_source

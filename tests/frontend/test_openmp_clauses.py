@@ -11,6 +11,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from lowered_differential import check_against_gcc, cuda_of
@@ -144,10 +145,6 @@ void written_first(int n, int m, const double *x, double *y, double *z) {
 """
 
 
-def _one_d(n: int, **scalars) -> dict:
-    return {"n": n, **scalars}
-
-
 CASES = [
     ("private", PRIVATE, "private_vars",
      [{"n": n, "m": m, "a": max(n, 1), "b": max(n, 1), "c": max(n, 1)}
@@ -172,7 +169,9 @@ CASES = [
 @pytest.mark.parametrize(
     "source, function, cases", [pytest.param(*case[1:], id=case[0]) for case in CASES]
 )
-def test_clauses_match_gcc(source, function, cases, pipeline):
+def test_clauses_match_gcc(
+    source: str, function: str, cases: list[dict[str, Any]], pipeline: str
+):
     check_against_gcc(source, function, pipeline, cases, thread_order="random")
 
 
@@ -200,7 +199,7 @@ def _has_libgomp() -> bool:
 
 
 @pytest.mark.parametrize("pipeline", PIPELINES)
-def test_private_and_lastprivate_match_gcc_openmp(pipeline):
+def test_private_and_lastprivate_match_gcc_openmp(pipeline: str):
     if not _has_libgomp():
         pytest.skip("gcc -fopenmp cannot link here (libgomp missing)")
     reference = compile_c_reference(OPENMP_MEANING, "meaning", openmp=True)
@@ -225,7 +224,7 @@ def test_private_and_lastprivate_match_gcc_openmp(pipeline):
 EXAMPLES = sorted((EXAMPLES_DIR / "omp").glob("*.c"))
 
 
-def _sizes(source: str, function: str, scalars: dict) -> dict:
+def _sizes(source: str, function: str, scalars: dict[str, Any]) -> dict[str, Any]:
     """Every array parameter sized by its C99 extents at these scalar values (at least 1)."""
     (fn,) = [f for f in parse_c(source).ops
              if isinstance(f, func.FuncOp) and f.sym_name.data == function]
@@ -255,7 +254,7 @@ EXAMPLE_SCALARS = {
 
 @pytest.mark.parametrize("pipeline", PIPELINES)
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
-def test_examples_match_gcc(path: Path, pipeline):
+def test_examples_match_gcc(path: Path, pipeline: str):
     source = path.read_text()
     function = path.stem
     cases = [_sizes(source, function, scalars) for scalars in EXAMPLE_SCALARS[function]]

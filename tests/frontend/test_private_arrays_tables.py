@@ -103,13 +103,13 @@ PIPELINES = ("autogpu-vanilla{block_size=32}",
 
 
 @pytest.mark.parametrize("function", CASES)
-def test_interpreter_agrees_with_gcc(function):
+def test_interpreter_agrees_with_gcc(function: str):
     interpreter_agrees_with_gcc(SOURCE, function, CASES[function])
 
 
 @pytest.mark.parametrize("pipeline", PIPELINES, ids=["vanilla", "optimize"])
 @pytest.mark.parametrize("function", CASES)
-def test_cuda_on_the_emulation_agrees_with_gcc(function, pipeline):
+def test_cuda_on_the_emulation_agrees_with_gcc(function: str, pipeline: str):
     check_against_gcc(SOURCE, function, pipeline, CASES[function])
 
 
@@ -139,7 +139,7 @@ def test_tables_are_constant_memory_until_the_bank_is_full():
         assert not re.search(rf"^ +{table}\[[^]]*\] =", source, re.M), f"a kernel writes {table}"
 
 
-def test_a_table_past_the_bank_is_a_remark(capsys):
+def test_a_table_past_the_bank_is_a_remark(capsys: pytest.CaptureFixture[str]):
     cuda_of(SOURCE, PIPELINES[0])
     err = capsys.readouterr().err
     assert re.search(

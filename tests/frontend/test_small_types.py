@@ -6,7 +6,10 @@ refused is a located error."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 import pytest
 from lowered_differential import cuda_of, gcc_reference, one_translation_unit, parsed_c
 
@@ -119,7 +122,7 @@ FUNCTIONS = ("threshold", "conv", "mask", "wrap", "bytes", "casts", "scalars", "
 PIPELINES = ("autogpu-vanilla{block_size=64}", "autogpu-optimize{block_size=32 unroll_x=2}")
 
 
-def full_range(dtype, size: int, rng: np.random.Generator) -> np.ndarray:
+def full_range(dtype: npt.DTypeLike, size: int, rng: np.random.Generator) -> np.ndarray:
     """Values over the whole range of `dtype`, its limits included."""
     dtype = np.dtype(dtype)
     if dtype.kind == "b":
@@ -135,7 +138,7 @@ def full_range(dtype, size: int, rng: np.random.Generator) -> np.ndarray:
     return values
 
 
-def arguments(function: str, n: int, seed: int) -> list:
+def arguments(function: str, n: int, seed: int) -> list[Any]:
     rng = np.random.default_rng(seed)
     if function == "threshold":
         return [n, full_range(np.uint8, n, rng), np.uint8(100 + seed), np.zeros(n, np.uint8)]
@@ -168,7 +171,7 @@ def arguments(function: str, n: int, seed: int) -> list:
 
 
 @pytest.mark.parametrize("function", FUNCTIONS)
-def test_interpreter_agrees_with_gcc(function):
+def test_interpreter_agrees_with_gcc(function: str):
     for n, seed in ((1, 0), (67, 1), (300, 2)):
         args = arguments(function, n, seed)
         expected, actual = copy_args(args), copy_args(args)
@@ -178,7 +181,7 @@ def test_interpreter_agrees_with_gcc(function):
 
 
 @pytest.mark.parametrize("pipeline", PIPELINES, ids=["vanilla", "optimize"])
-def test_cuda_on_the_emulation_agrees_with_gcc(pipeline):
+def test_cuda_on_the_emulation_agrees_with_gcc(pipeline: str):
     program = cuda_of(SOURCE, pipeline)
     runner = CpuProgram(program.source, program.launch, threads=2, thread_order="random")
     for function in FUNCTIONS:
@@ -240,7 +243,7 @@ REFUSED = {
 
 
 @pytest.mark.parametrize("name", list(REFUSED))
-def test_what_stays_refused_is_a_located_error(name):
+def test_what_stays_refused_is_a_located_error(name: str):
     source, (line, column), message = REFUSED[name]
     with pytest.raises(CompileError) as info:
         _ = autogpu.compile(source).cuda_source

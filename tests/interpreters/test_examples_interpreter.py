@@ -10,9 +10,12 @@ libm is called by both), so any difference is a bug, not noise.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from paths import EXAMPLES
+from xdsl.dialects.builtin import ModuleOp
 
 from autogpu.frontend import parse_c
 from autogpu.interpreters import run_function
@@ -26,34 +29,34 @@ from autogpu.testing import (
 
 
 @pytest.fixture(autouse=True, scope="module")
-def private_cache(tmp_path_factory):
+def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("AUTOGPU_CACHE", str(tmp_path_factory.mktemp("cache")))
         yield
 
 
-def saxpy(n):
+def saxpy(n: int) -> dict[str, Any]:
     return {"n": n, "a": 0.75, "x": n, "y": n}
 
 
-def dot(n):
+def dot(n: int) -> dict[str, Any]:
     return {"x": n, "y": n, "result": 1, "n": n}
 
 
-def matmul(m, n, p):
+def matmul(m: int, n: int, p: int) -> dict[str, Any]:
     return {"m": m, "n": n, "p": p, "A": m * n, "B": m * p, "C": p * n}
 
 
-def matmul_rows(n, m, p):
+def matmul_rows(n: int, m: int, p: int) -> dict[str, Any]:
     return {"n": n, "m": m, "p": p, "A": (n, p), "B": (p, m), "C": (n, m)}
 
 
-def conv2d(n, m, t):
+def conv2d(n: int, m: int, t: int) -> dict[str, Any]:
     padded = max(n + t - 1, 0) * max(m + t - 1, 0)
     return {"n": n, "m": m, "t": t, "out": n * m, "in": padded, "tmpl": t * t}
 
 
-def jacobi2d(n, m):
+def jacobi2d(n: int, m: int) -> dict[str, Any]:
     return {"n": n, "m": m, "in": (n, m), "out": (n, m)}
 
 
@@ -78,11 +81,13 @@ def test_every_example_has_test_cases():
 
 
 @functools.cache
-def lowered(source: str, filename: str):
+def lowered(source: str, filename: str) -> ModuleOp:
     return parse_c(source, filename)
 
 
-def check_against_gcc(source: str, function: str, sizes: dict, filename: str, seed: int = 0):
+def check_against_gcc(
+    source: str, function: str, sizes: dict[str, Any], filename: str, seed: int = 0
+) -> None:
     """Run the frontend's IR and gcc's build on the same random inputs; outputs must match."""
     module = lowered(source, filename)
     reference = compile_c_reference(source, function, filename)
@@ -99,7 +104,7 @@ def check_against_gcc(source: str, function: str, sizes: dict, filename: str, se
     "example, case",
     [(name, i) for name, (_, cases) in sorted(EXAMPLE_CASES.items()) for i in range(len(cases))],
 )
-def test_example_interpreted_matches_gcc(example, case):
+def test_example_interpreted_matches_gcc(example: str, case: int):
     function, cases = EXAMPLE_CASES[example]
     source = (EXAMPLES / example).read_text()
     for seed in range(2):
@@ -348,7 +353,7 @@ void f(int n, float a, float *y) {
 
 
 @pytest.mark.parametrize("name", sorted(SNIPPETS))
-def test_construct_interpreted_matches_gcc(name):
+def test_construct_interpreted_matches_gcc(name: str):
     source, cases = SNIPPETS[name]
     for sizes in cases:
         for seed in range(2):

@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import math
 import struct
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pytest
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
 from autogpu.context import make_context
@@ -23,15 +28,15 @@ INT_MIN = -(2**31)
 INT_MAX = 2**31 - 1
 
 
-def parse(text: str):
+def parse(text: str) -> ModuleOp:
     return Parser(make_context(), text).parse_module()
 
 
-def run(text: str, name: str, *args):
+def run(text: str, name: str, *args: Any) -> Any:
     return run_function(parse(text), name, list(args))
 
 
-def unary(op: str, source: str, target: str, a):
+def unary(op: str, source: str, target: str, a: Any) -> Any:
     """Run `%r = <op> %a : source to target` (or `: type` when source == target)."""
     signature = f"{source} to {target}" if source != target else source
     text = f"""
@@ -42,7 +47,7 @@ def unary(op: str, source: str, target: str, a):
     return run(text, "f", a)
 
 
-def binary(op: str, type_: str, a, b, result: str | None = None):
+def binary(op: str, type_: str, a: Any, b: Any, result: str | None = None) -> Any:
     result = result or type_
     text = f"""
     func.func @f(%a: {type_}, %b: {type_}) -> {result} {{
@@ -52,7 +57,7 @@ def binary(op: str, type_: str, a, b, result: str | None = None):
     return run(text, "f", a, b)
 
 
-def f32_bits(x) -> int:
+def f32_bits(x: float | np.floating[Any]) -> int:
     return struct.unpack("<I", struct.pack("<f", float(x)))[0]
 
 
@@ -126,7 +131,7 @@ def test_f32_rounds_after_every_op_but_f64_does_not():
 
 
 @pytest.mark.parametrize("op, symbol", [("addf", "+"), ("subf", "-"), ("mulf", "*"), ("divf", "/")])
-def test_f32_binary_ops_agree_with_numpy_float32_bitwise(op, symbol):
+def test_f32_binary_ops_agree_with_numpy_float32_bitwise(op: str, symbol: str):
     rng = np.random.default_rng(1)
     a, b = rng.uniform(-3, 3, (2, 20)).astype(np.float32)
     module = parse(binary_text := f"""
@@ -157,7 +162,7 @@ def test_negf_and_absf_flip_and_clear_the_sign_bit():
 
 NAN = float("nan")
 CMPF_CASES = [(1.0, 2.0), (2.0, 1.0), (1.0, 1.0), (NAN, 1.0), (1.0, NAN), (NAN, NAN)]
-CMPF_EXPECTED = {
+CMPF_EXPECTED: dict[str, Callable[[float, float], bool]] = {
     "false": lambda a, b: False,
     "oeq": lambda a, b: a == b,
     "ogt": lambda a, b: a > b,
@@ -179,7 +184,7 @@ CMPF_EXPECTED = {
 
 @pytest.mark.parametrize("predicate", list(CMPF_EXPECTED))
 @pytest.mark.parametrize("type_", ["f32", "f64"])
-def test_cmpf_predicates_including_unordered(predicate, type_):
+def test_cmpf_predicates_including_unordered(predicate: str, type_: str):
     module = parse(f"""
     func.func @f(%a: {type_}, %b: {type_}) -> i1 {{
       %r = arith.cmpf {predicate}, %a, %b : {type_}
@@ -221,7 +226,9 @@ def test_i32_and_i64_arithmetic_wraps():
     "a, b, quotient, remainder",
     [(7, 2, 3, 1), (-7, 2, -3, -1), (7, -2, -3, 1), (-7, -2, 3, -1), (0, 5, 0, 0)],
 )
-def test_divsi_truncates_toward_zero_and_remsi_takes_the_dividends_sign(a, b, quotient, remainder):
+def test_divsi_truncates_toward_zero_and_remsi_takes_the_dividends_sign(
+    a: int, b: int, quotient: int, remainder: int
+):
     assert binary("arith.divsi", "i32", a, b) == quotient
     assert binary("arith.remsi", "i32", a, b) == remainder
     assert binary("arith.divsi", "i64", a, b) == quotient
@@ -256,7 +263,7 @@ def test_unsigned_division_remainder_and_comparison_read_the_bits_as_unsigned():
         ("ugt", -2, 1, True), ("uge", 1, -2, False),
     ],
 )
-def test_cmpi_predicates(predicate, a, b, expected):
+def test_cmpi_predicates(predicate: str, a: int, b: int, expected: bool):
     assert binary(f"arith.cmpi {predicate},", "i32", a, b, "i1") is expected
     assert binary(f"arith.cmpi {predicate},", "i64", a, b, "i1") is expected
 
@@ -283,7 +290,7 @@ def test_bitwise_ops():
 
 
 @pytest.mark.parametrize("op", ["divsi", "remsi", "divui", "remui", "floordivsi", "ceildivsi"])
-def test_integer_division_by_zero_raises(op):
+def test_integer_division_by_zero_raises(op: str):
     with pytest.raises(UndefinedBehaviorError, match="by zero"):
         binary(f"arith.{op}", "i32", 1, 0)
 
@@ -321,7 +328,7 @@ def test_int_to_float_conversions_round_correctly():
 @pytest.mark.parametrize(
     "x, expected", [(2.7, 2), (-2.7, -2), (-0.5, 0), (1e10, INT_MIN), (NAN, INT_MIN), (-1e10, INT_MIN)]
 )
-def test_fptosi_truncates_and_gives_x86_indefinite_out_of_range(x, expected):
+def test_fptosi_truncates_and_gives_x86_indefinite_out_of_range(x: float, expected: int):
     assert unary("arith.fptosi", "f32", "i32", x) == expected
     assert unary("arith.fptosi", "f64", "i32", x) == expected
 
@@ -364,7 +371,7 @@ def test_select():
         ("absf", np.abs),
     ],
 )
-def test_exact_math_ops_agree_with_numpy(op, reference):
+def test_exact_math_ops_agree_with_numpy(op: str, reference: Callable[[Any], Any]):
     for x in [0.3, 2.5, -2.5, 1e-3, 17.0]:
         x32 = np.float32(x)
         if op == "sqrt":
@@ -376,7 +383,7 @@ def test_exact_math_ops_agree_with_numpy(op, reference):
 
 
 @pytest.mark.parametrize("op", ["exp", "log", "sin", "cos", "tanh", "exp2", "log2", "atan"])
-def test_transcendental_math_ops_are_within_an_ulp_of_the_double_result(op):
+def test_transcendental_math_ops_are_within_an_ulp_of_the_double_result(op: str):
     for x in [0.3, 2.5, 0.001, 7.0]:
         got = unary(f"math.{op}", "f32", "f32", x)
         exact = float(getattr(np, op if op != "exp2" else "exp2")(np.float64(np.float32(x))))
@@ -436,7 +443,7 @@ func.func @triangle(%n: i32) -> i32 {
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 17])
-def test_nested_loops_with_iter_args_and_if_results(n):
+def test_nested_loops_with_iter_args_and_if_results(n: int):
     expected = sum(i * j if j % 2 else -i * j for i in range(n) for j in range(i))
     assert run(NESTED, "triangle", n) == expected
 
@@ -511,7 +518,7 @@ func.func @digits(%n: i32, %out: memref<?xi32>) {
 
 
 @pytest.mark.parametrize("n, digits", [(0, 1), (7, 1), (-12345, 5), (INT_MAX, 10)])
-def test_do_while_over_memory_slots(n, digits):
+def test_do_while_over_memory_slots(n: int, digits: int):
     out = np.zeros(1, np.int32)
     run(DO_WHILE_MEMORY, "digits", n, out)
     assert out[0] == digits
@@ -757,22 +764,24 @@ void k(int n, const {ca} *a, const {ca} *b, {cr} *out) {{
 """
 C_TYPES = {"f32": "float", "f64": "double", "i32": "int", "i64": "long"}
 DTYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64}
+# Inputs of one operand: n values from the generator.
+Inputs = Callable[[np.random.Generator, int], npt.NDArray[Any]]
 
 
-def _uniform(low, high):
+def _uniform(low: float, high: float) -> Inputs:
     return lambda rng, n: rng.uniform(low, high, n)
 
 
-def _ints(low, high):
+def _ints(low: int, high: int) -> Inputs:
     return lambda rng, n: rng.integers(low, high, n, endpoint=True)
 
 
-def _nonzero(low, high):
+def _nonzero(low: int, high: int) -> Inputs:
     return lambda rng, n: rng.choice([-1, 1], n) * rng.integers(1, high, n, endpoint=True)
 
 
 # (id, operand type, result type, IR body defining %r, C expression, inputs of x, inputs of y)
-AGAINST_GCC = [
+AGAINST_GCC: list[tuple[str, str, str, str, str, Inputs, Inputs | None]] = [
     ("expf", "f32", "f32", "%r = math.exp %x : f32", "expf(x)", _uniform(-20, 20), None),
     ("logf", "f32", "f32", "%r = math.log %x : f32", "logf(x)", _uniform(1e-3, 1e3), None),
     ("sinf", "f32", "f32", "%r = math.sin %x : f32", "sinf(x)", _uniform(-100, 100), None),
@@ -821,7 +830,10 @@ AGAINST_GCC = [
     "ta, tr, body, expr, make_x, make_y", [case[1:] for case in AGAINST_GCC],
     ids=[case[0] for case in AGAINST_GCC],
 )
-def test_ops_agree_with_gcc_bitwise(ta, tr, body, expr, make_x, make_y, tmp_path, monkeypatch):
+def test_ops_agree_with_gcc_bitwise(
+    ta: str, tr: str, body: str, expr: str, make_x: Inputs, make_y: Inputs | None,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+):
     from autogpu.testing import compile_c_reference, first_difference
 
     monkeypatch.setenv("AUTOGPU_CACHE", str(tmp_path))

@@ -4,6 +4,9 @@ the serial order)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 import pytest
 from lowered_differential import agree_with_gcc, parsed_c
 from sync_kernels import CAS_FORMS, CRITICAL, HISTOGRAM, SCALAR_SUM
@@ -15,7 +18,7 @@ class Interpreted:
     def __init__(self, source: str):
         self.module = parsed_c(source)
 
-    def run(self, function: str, *args):
+    def run(self, function: str, *args: Any) -> None:
         run_function(self.module, function, args)
 
 
@@ -29,5 +32,7 @@ class Interpreted:
     ],
     ids=["histogram", "scalar", "cas", "critical"],
 )
-def test_interpreter_agrees_with_gcc(source: str, function: str, cases):
+def test_interpreter_agrees_with_gcc(
+    source: str, function: str, cases: Sequence[Mapping[str, Any]]
+):
     agree_with_gcc(Interpreted(source), source, function, cases)

@@ -11,6 +11,9 @@ is exact in any order and is compared bit for bit.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 import pytest
 from lowered_differential import (
@@ -231,7 +234,10 @@ NO_GPU = cuda_exec.gpu_unavailable_reason()
     ],
     ids=["histogram", "scalar", "cas", "critical"],
 )
-def test_gpu_matches_gcc(source, function, cases, compare):
+def test_gpu_matches_gcc(
+    source: str, function: str, cases: list[dict[str, int]],
+    compare: Callable[[list[Any], list[Any]], None],
+):
     """On a real GPU, where the threads of a warp do contend for one element or one lock."""
     program = cuda_of(source, "autogpu-optimize")
     gpu_program = cuda_exec.CudaProgram(program.source, program.launch, fmad=False)

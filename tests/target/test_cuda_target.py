@@ -15,6 +15,7 @@ says.
 
 from __future__ import annotations
 
+import ctypes
 import io
 import json
 import random
@@ -22,7 +23,9 @@ import shutil
 import struct
 import subprocess
 import tempfile
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -41,12 +44,14 @@ from xdsl.dialects.builtin import (
     f32,
     i32,
 )
-from xdsl.ir import Block, Region
+from xdsl.ir import Attribute, Block, Region
 from xdsl.parser import Parser
+from xdsl.utils.hints import isa
 
 from autogpu.context import make_context
 from autogpu.diagnostics import CompileError
 from autogpu.interpreters import OutOfBoundsError, UndefinedBehaviorError, run_function
+from autogpu.numeric import is_ndarray
 from autogpu.target.c_expr import (
     Binary,
     Cast,
@@ -124,7 +129,7 @@ MATH_UNARY = """absf sqrt exp exp2 expm1 log log2 log10 log1p sin cos tan sinh c
 MATH_BINARY = "powf atan2 copysign".split()
 
 
-def int_domain(op: str, width: int):
+def int_domain(op: str, width: int) -> Callable[[int, int], bool]:
     smallest = -(2 ** (width - 1))
     if op in ("divsi", "remsi", "ceildivsi", "floordivsi"):
         return lambda a, b: b != 0 and not (a == smallest and b == -1)
@@ -135,7 +140,9 @@ def int_domain(op: str, width: int):
     return lambda a, b: True
 
 
-def int_pairs(width: int, keep, rng: random.Random, count: int = 160):
+def int_pairs(
+    width: int, keep: Callable[[int, int], bool], rng: random.Random, count: int = 160
+) -> list[tuple[int, int]]:
     edges = INT_EDGES[width]
     pairs = [(a, b) for a in edges for b in edges]
     for _ in range(count):
@@ -145,7 +152,7 @@ def int_pairs(width: int, keep, rng: random.Random, count: int = 160):
     return [(a, b) for a, b in pairs if keep(a, b)]
 
 
-def float_pairs(rng: random.Random, count: int = 120):
+def float_pairs(rng: random.Random, count: int = 120) -> list[tuple[float, float]]:
     pairs = [(a, b) for a in FLOAT_EDGES for b in FLOAT_EDGES]
     pairs += [(rng.uniform(-50, 50), rng.uniform(-50, 50)) for _ in range(count)]
     return pairs
@@ -172,10 +179,14 @@ def kernel_text(name: str, operand: str, result: str, body: str) -> str:
 DTYPES = {"i1": np.bool_, "i32": np.int32, "i64": np.int64, "f32": np.float32, "f64": np.float64}
 
 
-def op_cases() -> list[tuple[str, str, str, str, list[tuple]]]:
+# (kernel name, operand type, result type, body, input pairs)
+OpCase = tuple[str, str, str, str, Sequence[tuple[float, float]]]
+
+
+def op_cases() -> list[OpCase]:
     """(kernel name, operand type, result type, body, input pairs) for every op tested."""
     rng = random.Random(1234)
-    cases = []
+    cases: list[OpCase] = []
     for width in (32, 64):
         t = f"i{width}"
         everything = int_pairs(width, lambda a, b: True, rng)
@@ -244,7 +255,7 @@ OP_CASES = op_cases()
 
 
 @pytest.fixture(scope="module")
-def op_module():
+def op_module() -> tuple[ModuleOp, ctypes.CDLL, dict[str, gpu.FuncOp]]:
     body = "\n".join(kernel_text(*case[:4]) for case in OP_CASES)
     text = f"""builtin.module attributes {{gpu.container_module}} {{
   "gpu.module"() <{{sym_name = "kernels"}}> ({{{body}
@@ -257,7 +268,9 @@ def op_module():
 
 
 @pytest.mark.parametrize("case", OP_CASES, ids=[c[0] for c in OP_CASES])
-def test_each_op_computes_what_the_interpreter_computes(case, op_module):
+def test_each_op_computes_what_the_interpreter_computes(
+    case: OpCase, op_module: tuple[ModuleOp, ctypes.CDLL, dict[str, gpu.FuncOp]]
+):
     name, operand, result, _, pairs = case
     functions, library, kernels = op_module
     a = np.array([p[0] for p in pairs]).astype(DTYPES[operand])
@@ -277,8 +290,8 @@ def test_each_op_computes_what_the_interpreter_computes(case, op_module):
 RUNNABLE = ["arith_int", "arith_float", "literals", "precedence", "control", "unsigned"]
 
 
-def random_argument(type, rng: np.random.Generator):
-    if isinstance(type, MemRefType):
+def random_argument(type: Attribute, rng: np.random.Generator) -> Any:
+    if isa(type, MemRefType):
         dtype = DTYPES.get(str(type.element_type), None) or {"i8": np.int8, "i16": np.int16}[
             str(type.element_type)
         ]
@@ -303,15 +316,15 @@ def test_filecheck_kernels_compute_what_the_interpreter_computes(stem: str):
         checked = 0
         for _ in range(200):  # draw inputs until 20 runs avoid undefined behaviour
             args = [random_argument(t, rng) for t in kernel.function_type.inputs.data]
-            expected = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+            expected = [a.copy() if is_ndarray(a) else a for a in args]
             try:
                 run_function(functions, kernel.sym_name.data, expected)
             except (UndefinedBehaviorError, OutOfBoundsError):
                 continue
             call_kernel(library, kernel, args)
             for position, (want, got) in enumerate(zip(expected, args)):
-                if isinstance(want, np.ndarray):
-                    assert isinstance(got, np.ndarray), position
+                if is_ndarray(want):
+                    assert is_ndarray(got), position
                     assert same_values(want, got), (
                         f"{kernel.sym_name.data}: argument {position} differs\n"
                         f"interpreter {want}\nCUDA        {got}"

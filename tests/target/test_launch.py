@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -173,7 +174,7 @@ def test_evaluate_rejects_other_casts(expr: str, message: str):
         ("n != 0 && m / n > 1", {"n": 1, "m": 5}, 1),
     ],
 )
-def test_evaluate_conditions(expr: str, scalars: dict, value: int):
+def test_evaluate_conditions(expr: str, scalars: dict[str, int], value: int):
     """Comparisons and logical operators with C semantics (the conditions of host `if`s)."""
     assert evaluate(expr, scalars) == value
 
@@ -327,7 +328,7 @@ def host_value(value: SSAValue, scalars: list[int]) -> int:
     return to_signed(result, width)
 
 
-def check_launches(module: ModuleOp, draw_scalars) -> int:
+def check_launches(module: ModuleOp, draw_scalars: Callable[[func.FuncOp], list[Any]]) -> int:
     """Compare every launch's sizes, as described and as the IR computes them; returns the
     number of launches checked."""
     description = emit_cuda(module).launch
@@ -361,7 +362,7 @@ def test_launch_sizes_of_the_filecheck_host_function():
     module = Parser(make_context(), text).parse_module()
     rng = random.Random(3)
 
-    def draw(host):  # n >= t >= 1: the numerators ceildiv sees are >= 0 (its documented domain)
+    def draw(host: func.FuncOp) -> list[int | None]:  # n >= t >= 1: the numerators ceildiv sees are >= 0 (its documented domain)
         t = rng.choice([1, 3, rng.randint(1, 100)])
         return [None, rng.choice([rng.randint(t, 10**6), t]), rng.randint(1, 10**9), t]
 
@@ -380,7 +381,7 @@ def test_launch_sizes_of_the_lowered_examples(path: Path):
     ConvertAgpuToGpuPass().apply(make_context(), module)
     rng = random.Random(11)
 
-    def draw(host):  # sizes of 3 and more, as the examples' loops (which start at 1) expect
+    def draw(host: func.FuncOp) -> list[int | None]:  # sizes of 3 and more, as the examples' loops (which start at 1) expect
         return [None if "memref" in str(a.type) else rng.randint(3, 5000) for a in host.args]
 
     assert check_launches(module, draw) > 0

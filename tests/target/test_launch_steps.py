@@ -3,6 +3,9 @@ run, in which order, with which loop counters; malformed programs are refused wh
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -10,7 +13,9 @@ from autogpu.runtime.arguments import LaunchDescriptionError, parse_launch_descr
 from autogpu.target.launch_steps import check_steps, steps_of, trace
 
 
-def _loop(var, lb, ub, step, body, ctype="int"):
+def _loop(
+    var: str, lb: str, ub: str, step: str, body: Sequence[Mapping[str, Any]], ctype: str = "int"
+) -> dict[str, Any]:
     return {"for": {"var": var, "ctype": ctype, "lb": lb, "ub": ub, "step": step, "body": body}}
 
 
@@ -28,7 +33,7 @@ def test_nested_loops_and_ifs_run_as_c_would():
              {"launch": 4}]  # fmt: skip
     runs = [(i, {k: int(v) for k, v in env.items() if k != "n"})
             for i, env in trace(steps, {"n": np.int32(4)})]
-    expected = [(0, {})]
+    expected: list[tuple[int, dict[str, int]]] = [(0, {})]
     for t in range(3, 7, 2):  # t = 3, 5
         expected += [(1, {"t": t, "s": s}) for s in range(t)]
         expected.append((2 if t % 3 == 0 else 3, {"t": t}))
@@ -43,7 +48,8 @@ def test_an_empty_loop_runs_nothing():
     assert list(trace([_loop("t", "0", "n", "1", [{"launch": 0}])], {"n": 0})) == []
 
 
-@pytest.mark.parametrize("steps, message", [
+# (steps, the error it gets): JSON as a launch description holds it, malformed.
+MALFORMED: list[tuple[Any, str]] = [
     ({"launch": 0}, "must be a list"),
     ([{"launch": 2}], "names no launch"),
     ([{"launch": 0, "if": {}}], "one of launch, for, if"),
@@ -53,8 +59,11 @@ def test_an_empty_loop_runs_nothing():
     ([_loop("t", "0", "1", "1", [], ctype="double")], "not an integer type"),
     ([{"for": {"var": "t", "ctype": "int", "lb": "0", "body": []}}], "has no step, ub"),
     ([{"if": {"then": []}}], "needs 'cond' and 'then'"),
-])  # fmt: skip
-def test_malformed_programs_are_refused(steps, message):
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("steps, message", MALFORMED)
+def test_malformed_programs_are_refused(steps: Any, message: str):
     with pytest.raises(ValueError, match=message):
         check_steps(steps, 1, {"n"})
 

@@ -14,12 +14,14 @@ from __future__ import annotations
 import functools
 import mmap
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 from lowered_differential import agree_with_gcc, cuda_of, gcc_reference, one_translation_unit
 from pass_differential import parsed_c, transformed
+from xdsl.dialects.builtin import ModuleOp
 
 import autogpu
 from autogpu.interpreters import run_function
@@ -188,7 +190,7 @@ KERNEL_IDS = [name for name, *_ in KERNELS]
 class Interpreted:
     """The reference interpreter as a runner of `agree_with_gcc`."""
 
-    def __init__(self, module):
+    def __init__(self, module: ModuleOp):
         self.module = module
 
     def run(self, function: str, *args: Any) -> None:
@@ -196,7 +198,9 @@ class Interpreted:
 
 
 @pytest.mark.parametrize("name, source, function, cases", KERNELS, ids=KERNEL_IDS)
-def test_interpreter_agrees_with_gcc(name, source, function, cases):
+def test_interpreter_agrees_with_gcc(
+    name: str, source: str, function: str, cases: list[dict[str, int]]
+):
     """The frontend's IR, and after agpu-stage-accumulations, compute what gcc does."""
     staged = transformed(parsed_c(source), AgpuStageAccumulationsPass(assume_no_alias=True))
     for module in (parsed_c(source), staged):
@@ -205,7 +209,9 @@ def test_interpreter_agrees_with_gcc(name, source, function, cases):
 
 @pytest.mark.parametrize("pipeline", PIPELINES)
 @pytest.mark.parametrize("name, source, function, cases", KERNELS, ids=KERNEL_IDS)
-def test_cpu_emulation_agrees_with_gcc(name, source, function, cases, pipeline):
+def test_cpu_emulation_agrees_with_gcc(
+    name: str, source: str, function: str, cases: list[dict[str, int]], pipeline: str
+):
     program = cuda_of(source, pipeline)
     runner = CpuProgram(program.source, program.launch, threads=2)
     agree_with_gcc(runner, source, function, cases)
@@ -218,7 +224,7 @@ def test_cpu_emulation_agrees_with_gcc(name, source, function, cases, pipeline):
      (STENCIL, "stencil", stencil(40, 37)), (MATMUL, "matmul", matmul(33, 40, 17))],
     ids=["shift", "reverse", "from", "stencil", "matmul"],
 )  # fmt: skip
-def test_specialised_sizes_agree_with_gcc(source, function, case):
+def test_specialised_sizes_agree_with_gcc(source: str, function: str, case: dict[str, int]):
     """Sizes compiled in (agpu-specialize): unsigned constants such as 4294967295u stay
     unsigned in the kernels and in the launch sizes."""
     scalars = {k: v for k, v in case.items() if k in ("n", "m", "p", "k", "off", "stride", "last")}
@@ -291,7 +297,7 @@ def run_big(run: Callable[..., Any], scalars: Mapping[str, int]) -> list[np.ndar
      (HIGH_DOWN, "high_down", {"n": 5, "top": 2**31 + 5})],
     ids=["off-2^31", "off-2^31-n16", "across-2^31", "down-to-2^31"],
 )  # fmt: skip
-def test_indices_beyond_2_pow_31(source, function, scalars):
+def test_indices_beyond_2_pow_31(source: str, function: str, scalars: dict[str, int]):
     """An unsigned index of 2^31 and more is a[2^31 + ...], not a[-2^31 + ...] (the CPU
     emulation once wrote 8 GiB before the array)."""
     expected = run_big(gcc_reference(source, function), scalars)
@@ -305,7 +311,7 @@ def test_indices_beyond_2_pow_31(source, function, scalars):
             np.testing.assert_array_equal(actual, wanted)
 
 
-def test_api_checks_array_sizes_beyond_2_pow_31(tmp_path):
+def test_api_checks_array_sizes_beyond_2_pow_31(tmp_path: Path):
     """The API's size check reads a[off + i] as C does: off = 2^31 needs 2^31 + n elements (it
     once asked for 2^32, rejecting a big enough array)."""
     path = tmp_path / "offset.c"
@@ -344,7 +350,7 @@ void ul(unsigned long lo, unsigned long n, float *restrict a) {
     [(2**63 + 2, 2**63 + 10), (2**64 - 5, 2**64 - 1), (2**63 + 9, 2**63 + 3)],
     ids=["above-2^63", "below-2^64", "n<lo"],
 )  # fmt: skip
-def test_unsigned_long_loop_beyond_2_pow_63(lo, n):
+def test_unsigned_long_loop_beyond_2_pow_63(lo: int, n: int):
     """The launch computes `n - lo` in unsigned long as C does (it once refused 8 iterations
     from 2^63 + 2: 'overflows 64-bit integers'); every element written, nothing else."""
     expected = gcc_reference(HIGH_UL, "ul")
@@ -402,7 +408,7 @@ carries the variable past the largest value wraps it in C and the loop goes on: 
 assume it does not, docs/ir.md; no case here does.)"""
 
 TOP = 2**63
-UL_CASES = [
+UL_CASES: list[tuple[str, list[tuple[int, ...]]]] = [
     ("up", [(TOP - 3, TOP + 5, 1), (TOP - 3, TOP + 5, 3), (TOP + 5, TOP - 3, 1), (TOP, TOP, 1),
             (2**64 - 7, 2**64 - 1, 3), (2**62 - 1, 2**64 - 1, 2**62), (0, 1, 1), (TOP - 1, TOP, 2)]),
     ("up_inclusive", [(TOP - 3, TOP + 5), (TOP + 5, TOP - 3), (TOP, TOP), (2**64 - 8, 2**64 - 2)]),
@@ -414,7 +420,7 @@ UL_CASES = [
 
 
 @pytest.mark.parametrize("function, cases", UL_CASES, ids=[f for f, _ in UL_CASES])
-def test_unsigned_long_loops_across_2_pow_63(function, cases):
+def test_unsigned_long_loops_across_2_pow_63(function: str, cases: list[tuple[int, ...]]):
     """Each form of 64-bit unsigned loop counts its iterations in unsigned arithmetic: the
     frontend's IR (interpreted) and both pipelines on the CPU emulation leave what gcc leaves
     (they once ran none of 8 iterations from 2^63 - 3, or wrote past the array)."""
@@ -470,7 +476,7 @@ def test_long_loop_threads_beyond_the_trip_count_stay_idle():
         agree_with_gcc(runner, LONG_STEP, "long_step", cases)
 
 
-def test_launch_config_reads_sizes_in_their_c_types(tmp_path):
+def test_launch_config_reads_sizes_in_their_c_types(tmp_path: Path):
     """`Kernel.launch_config` and the tuner read each size as its parameter's C type: lo and n
     straddling 2^63 give 8 iterations, one block; lo = -1 for an `unsigned long` is refused
     (it was evaluated as a signed -1, a launch for a call C cannot make)."""

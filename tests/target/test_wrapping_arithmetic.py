@@ -58,7 +58,7 @@ void rows(unsigned n, unsigned m, unsigned base, const float *x, float *a) {
 """
 """Every thread reads x[base + k]: gpu-cache-shared tiles it (its tile bases cross 2^31)."""
 
-BIG_JOBS = {
+BIG_JOBS: dict[str, tuple[str, str, list[int], list[dict[int, float]]]] = {
     "near": (NEAR, "near", [2**31 - 12, 2**31 + 4], [{}]),
     "scaled": (SCALED, "scaled", [3, 2**30], [{}]),
     "rows": (ROWS, "rows", [8, 9, 2**31 - 5],
@@ -67,7 +67,7 @@ BIG_JOBS = {
 
 
 @pytest.mark.parametrize("name", list(BIG_JOBS))
-def test_values_crossing_2_pow_31_never_overflow_signed(name):
+def test_values_crossing_2_pow_31_never_overflow_signed(name: str):
     source, function, scalars, arrays = BIG_JOBS[name]
     run_sanitized({"kind": "big", "source": source, "function": function, "scalars": scalars,
                    "arrays": arrays, "pipelines": PIPELINES})
@@ -82,7 +82,9 @@ def test_values_crossing_2_pow_31_never_overflow_signed(name):
      (MATMUL, "matmul", [matmul(33, 40, 17)])],
     ids=["shift", "reverse", "from", "stencil", "matmul"],
 )  # fmt: skip
-def test_unsigned_wrap_around_never_overflows_signed(source, function, cases):
+def test_unsigned_wrap_around_never_overflows_signed(
+    source: str, function: str, cases: list[dict[str, int]]
+):
     """The wrap-around kernels of test_unsigned_indices (`x[i + off]` with off = -k, `i * -1u`)
     under the sanitizer: their unsigned arithmetic is printed as unsigned."""
     run_sanitized({"kind": "cases", "source": source, "function": function, "cases": cases,
@@ -124,7 +126,9 @@ void f(int a, unsigned b, long c, unsigned long d, int *x) {
                               "tmpl": 9}])],
     ids=["matmul", "conv2d"],
 )  # fmt: skip
-def test_signed_examples_never_overflow(example, function, cases):
+def test_signed_examples_never_overflow(
+    example: str, function: str, cases: list[dict[str, int]]
+):
     """The paper's signed kernels, cached and unrolled: the `nsw` the passes and gpu-infer-nsw
     put on index arithmetic is never wrong (the sanitizer would abort)."""
     source = (EXAMPLES / example).read_text()

@@ -93,7 +93,7 @@ def _initialising_stores(
     uninitialised (the frontend stores every element of an initializer): zero is as good a
     value as any."""
     memref_type = alloca.memref.type
-    if not isinstance(memref_type, MemRefType) or len(memref_type.get_shape()) != 1:
+    if not isinstance(memref_type, MemRefType) or len(memref_type.get_shape()) != 1:  # pyright: ignore[reportUnnecessaryIsInstance]  # defensive
         return None
     size = memref_type.get_shape()[0]
     stores: list[memref.StoreOp] = []
