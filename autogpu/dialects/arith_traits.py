@@ -6,7 +6,7 @@ polynomial analysis gave each one a fresh identity, and the out-of-core pass ref
 with one ("touches memory other than by loads and stores"). The frontend emits one for every
 `int` widened to `long`, including each subscript of `A[i][j]` (docs/ir.md). The trait is added
 once, through xDSL's own `OpTraits.add_trait`, when `autogpu.dialects` is imported (every pass,
-the frontend and the `xdsl.universe` entry point import it).
+the frontend and the `xdsl.universe` entry point import it: `autogpu/dialects/__init__.py`).
 """
 
 from __future__ import annotations
@@ -19,5 +19,3 @@ def declare_extsi_pure() -> None:
     if not arith.ExtSIOp.has_trait(Pure):
         arith.ExtSIOp.traits.add_trait(Pure())
 
-
-declare_extsi_pure()

@@ -54,7 +54,7 @@ from autogpu.runtime.arguments import (
 from autogpu.runtime.array_arguments import POISON_BYTE, Buffer, DeviceArray, Memory
 from autogpu.runtime.array_views import LEGACY_STREAM, ArrayView
 from autogpu.runtime.caller_stream import caller_stream
-from autogpu.runtime.driver_kernels import DriverError, DriverKernel, DriverModule, libcuda
+from autogpu.runtime.driver_kernels import DriverError, DriverModule, libcuda
 from autogpu.target.cuda_limits import SHARED_BYTES_PER_BLOCK
 
 

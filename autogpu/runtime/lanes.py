@@ -13,18 +13,21 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from autogpu.runtime.parts import Part
 
 
-def check_devices(devices: int | Sequence[int], count: int | None = None) -> tuple[int, ...]:
-    """The device ordinals of an executor's `devices=` option (an int N: devices 0..N-1),
-    checked: at least one, no repeats, each below `count` (the devices there are) if known."""
+def check_devices(devices: object, count: int | None = None) -> tuple[int, ...]:
+    """The device ordinals of an executor's `devices=` option (an int N: devices 0..N-1, or
+    a list of ordinals; anything else the caller passed is refused), checked: at least one,
+    no repeats, each below `count` (the devices there are) if known."""
     if isinstance(devices, bool) or not isinstance(devices, (int, Sequence)) or \
             isinstance(devices, str):
         raise ValueError(f"devices must be a device count or a list of device ordinals, not "
                          f"{devices!r}")
-    ordinals = tuple(range(devices)) if isinstance(devices, int) else tuple(devices)
+    ordinals: tuple[object, ...] = (tuple(range(devices)) if isinstance(devices, int)
+                                    else tuple(cast(Sequence[object], devices)))
     if not ordinals:
         raise ValueError("devices must name at least one device (devices=[] runs nothing)")
     for device in ordinals:
@@ -34,7 +37,7 @@ def check_devices(devices: int | Sequence[int], count: int | None = None) -> tup
             raise ValueError(f"devices: there is no device {device}: there are {count}")
     if len(set(ordinals)) != len(ordinals):
         raise ValueError(f"devices: {list(ordinals)} names a device twice")
-    return ordinals
+    return cast(tuple[int, ...], ordinals)  # each checked above
 
 
 @dataclass

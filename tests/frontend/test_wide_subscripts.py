@@ -11,6 +11,8 @@ exactly gcc's values in every window and nothing else written."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from lazy_arrays import run_on_windows
 from lowered_differential import cuda_of, gcc_reference, one_translation_unit
@@ -42,11 +44,15 @@ void blur_rows(int lo, int hi, int m, const float in[][m], float out[][m]) {
 }
 """
 
+Windows = Sequence[tuple[int, Sequence[tuple[int, int]]]]
+Case = tuple[dict[str, int], Windows, list[str]]
+"""Scalars, the lazily mapped arrays (elements, windows), the parameter order."""
+
 PAD = 8
 """Elements either side of each window, which no kernel may write."""
 
 
-def matmul_rows(first_element: int, rows: int, m: int, p: int):
+def matmul_rows(first_element: int, rows: int, m: int, p: int) -> Case:
     """Rows `lo..lo+rows` of A (p wide) and C (m wide), the first at or past `first_element`."""
     lo = first_element // p + 1
     hi = lo + rows
@@ -57,7 +63,7 @@ def matmul_rows(first_element: int, rows: int, m: int, p: int):
     return scalars, arrays, ["lo", "hi", "m", "p", "A", "B", "C"]
 
 
-def stencil_rows(first_element: int, rows: int, m: int):
+def stencil_rows(first_element: int, rows: int, m: int) -> Case:
     lo = first_element // m + 1
     hi = lo + rows
     scalars = {"lo": lo, "hi": hi, "m": m}
@@ -86,7 +92,8 @@ CASES = [
 @pytest.mark.parametrize("pipeline", PIPELINES)
 @pytest.mark.parametrize("source, function, case", [c[1:] for c in CASES],
                          ids=[c[0] for c in CASES])
-def test_int_subscripts_past_2_pow_31_match_gcc(source, function, case, pipeline):
+def test_int_subscripts_past_2_pow_31_match_gcc(source: str, function: str, case: Case,
+                                                 pipeline: str):
     scalars, arrays, order = case
     program = cuda_of(source, pipeline)
     runner = CpuProgram(program.source, program.launch, threads=2)
@@ -115,7 +122,7 @@ NO_GPU = cuda_exec.gpu_unavailable_reason()
 
 @pytest.mark.skipif(NO_GPU is not None, reason=f"needs a CUDA GPU: {NO_GPU}")
 @pytest.mark.parametrize("pipeline", ["autogpu-tiled", "autogpu-optimize"])
-def test_gpu_reads_rows_past_2_pow_31(pipeline):
+def test_gpu_reads_rows_past_2_pow_31(pipeline: str):
     """On the GPU the wrapped address was an illegal memory access (8.6 GB per matrix)."""
     source, function, case = CASES[0][1:]
     scalars, arrays, order = case
