@@ -37,6 +37,7 @@ from autogpu.passes.gpu_cache_shared import GpuCacheSharedPass
 from autogpu.passes.gpu_infer_nsw import GpuInferNswPass
 from autogpu.passes.gpu_narrow_indices import GpuNarrowIndicesPass
 from autogpu.passes.gpu_optimize_guards import GpuOptimizeGuardsPass
+from autogpu.passes.gpu_pipeline_tiles import GpuPipelineTilesPass
 from autogpu.passes.gpu_vectorize import GpuVectorizePass
 from autogpu.passes.options import (
     METADATA_KEY,
@@ -306,6 +307,13 @@ TILED_STAGES = tuple(
 )
 """autogpu-optimize's stages, with the tile knobs named as GEMM kernels name them, and 32-bit
 indices tuned."""
+_AFTER_VECTORIZE = 1 + next(i for i, stage in enumerate(TILED_STAGES)
+                            if stage.pass_class is GpuVectorizePass)
+TILED_STAGES = (*TILED_STAGES[:_AFTER_VECTORIZE],
+                Stage(GpuPipelineTilesPass, "pipeline_", names={"stages": "stages"}),
+                *TILED_STAGES[_AFTER_VECTORIZE:])
+"""... and double-buffered tiles (gpu-pipeline-tiles) after the vector accesses are formed, so
+the copies it splits are already whole float4 stores."""
 
 TILED_DIFFERS = {
     **OPTIMIZE_DIFFERS,
