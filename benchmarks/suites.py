@@ -205,6 +205,15 @@ MM_TILED = (
      "blocked, vectors, padded, one block per SM"),
     ("mm_tiled_blocked_v4c4p2_mb2", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS, cache_pad=2),
      "transposed tile rows padded by 2 (its fragment reads then float4 where aligned)"),
+    # issue #14, pipelining: double-buffered shared tiles (gpu-pipeline-tiles)
+    ("mm_tiled_blocked_v4c4p4_mb2_s2", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS,
+                                            cache_pad=4, stages=2),
+     "blocked, vectors, padded, two blocks per SM, double-buffered tiles"),
+    ("mm_tiled_blocked_v4c4p4_s2", dict(bk=16, **BLOCKED, **VECTORS, cache_pad=4, stages=2),
+     "blocked, vectors, padded, one block per SM, double-buffered tiles"),
+    ("mm_tiled_blocked_v4c4p2_mb2_s2", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS,
+                                            cache_pad=2, stages=2),
+     "padded by 2, two blocks per SM, double-buffered tiles"),
 )
 #: The same for general sizes (not compiled in), the case full-tile versioning is for.
 MM_GENERAL = (
@@ -218,6 +227,11 @@ MM_GENERAL = (
     ("mm_general_blocked_v4c4p4_mb2", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS,
                                            cache_pad=4),
      "128x128x16, two blocks per SM, blocked replicas, float4 reads and copies, padded"),
+    ("mm_general_blocked_v4c4p4_mb2_s2", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS,
+                                              cache_pad=4, stages=2),
+     "128x128x16, two blocks per SM, blocked, vectors, padded, double-buffered tiles"),
+    ("mm_general_blocked_v4c4p4_s2", dict(bk=16, **BLOCKED, **VECTORS, cache_pad=4, stages=2),
+     "128x128x16, one block per SM, blocked, vectors, padded, double-buffered tiles"),
 )
 DMM_GENERAL = (
     ("dmm_tiled_general_guarded", dict(cache_full_tiles=False), "128x128x8, guarded tiles"),
@@ -232,6 +246,10 @@ DMM_GENERAL = (
      "128x64x8, two blocks per SM, blocked replicas, double2 reads and copies, padded"),
     ("dmm_general_64x64x8_blocked", dict(tm=4, tn=4, **BLOCKED, **VECTORS, cache_pad=4),
      "64x64x8 (16x16 threads of 4x4), blocked replicas, double2 reads and copies, padded"),
+    ("dmm_general_128x64x8_blocked_mb2_s2", dict(block_size=32, block_y=8, tm=4, tn=8,
+                                                 min_blocks=2, **BLOCKED, **VECTORS,
+                                                 cache_pad=4, stages=2),
+     "128x64x8, two blocks per SM, blocked, double2, padded, double-buffered tiles"),
 )
 
 #: Rows timed again with gpu-narrow-indices (`_i32`: the index arithmetic that provably fits
