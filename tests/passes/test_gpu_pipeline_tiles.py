@@ -26,6 +26,7 @@ from xdsl.dialects import gpu, scf
 
 from autogpu.context import make_context
 from autogpu.passes.gpu_pipeline_tiles import GpuPipelineTilesPass
+from autogpu.runtime import cuda_exec
 from autogpu.runtime.cpu_exec import CpuProgram
 from autogpu.target.cuda_target import emit_cuda
 from autogpu.testing.nvcc import assert_compiles_with_nvcc
@@ -135,3 +136,21 @@ def test_nvcc_compiles():
         text = re.sub(r"\b(\w+_kernel\d*)\(", rf"\1_case{k}(", text)
         units.append(f"namespace case{k} {{\n{text}\n}}")
     assert_compiles_with_nvcc("\n".join(units))
+
+
+NO_GPU = cuda_exec.gpu_unavailable_reason()
+
+
+@pytest.mark.skipif(NO_GPU is not None, reason=f"needs a CUDA GPU: {NO_GPU}")
+@pytest.mark.parametrize("source, function, shape", [
+    (COLUMN_MAJOR, "matmul", colmajor), (ROW_MAJOR, "gemm_nn", sizes),
+    (TRANSPOSED, "gemm_tt", sizes)], ids=["column-major", "row-major", "transposed"])
+def test_double_buffered_128x128x16_on_the_gpu(source, function, shape):
+    """autogpu-tiled's 128x128x16 tiles of 8x8, double-buffered, on the GPU: 0, 1, 2 and
+    many tiles along k, whole and ragged blocks, against gcc."""
+    spec = tiled("block_size=16 block_y=16", 8, 8, 16, f"min_blocks=2 {STAGES}")
+    program = emit_cuda(transformed(source, spec))
+    gpu_program = cuda_exec.CudaProgram(program.source, program.launch)
+    agree_with_gcc(gpu_program, source, function,
+                   [shape(*s) for s in ((256, 128, 32), (300, 257, 33), (129, 130, 16),
+                                        (128, 128, 0), (200, 64, 1), (130, 300, 517))])
