@@ -214,6 +214,15 @@ MM_TILED = (
     ("mm_tiled_blocked_v4c4p2_mb2_s2", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS,
                                             cache_pad=2, stages=2),
      "padded by 2, two blocks per SM, double-buffered tiles"),
+    ("mm_tiled_blocked_v4c4p4_mb2_sw", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS,
+                                            cache_pad=4, swizzle=True),
+     "two blocks per SM, the unpadded tile XOR-swizzled"),
+    ("mm_tiled_blocked_v4c4p4_mb2_s2sw", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS,
+                                              cache_pad=4, stages=2, swizzle=True),
+     "two blocks per SM, double-buffered, swizzled"),
+    ("mm_tiled_blocked_v4c4p4_s2sw", dict(bk=16, **BLOCKED, **VECTORS, cache_pad=4, stages=2,
+                                          swizzle=True),
+     "one block per SM, double-buffered, swizzled"),
 )
 #: The same for general sizes (not compiled in), the case full-tile versioning is for.
 MM_GENERAL = (
@@ -232,6 +241,22 @@ MM_GENERAL = (
      "128x128x16, two blocks per SM, blocked, vectors, padded, double-buffered tiles"),
     ("mm_general_blocked_v4c4p4_s2", dict(bk=16, **BLOCKED, **VECTORS, cache_pad=4, stages=2),
      "128x128x16, one block per SM, blocked, vectors, padded, double-buffered tiles"),
+    ("mm_general_blocked_v4c4p4_mb2_sw", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS,
+                                              cache_pad=4, swizzle=True),
+     "128x128x16, two blocks per SM, the unpadded tile XOR-swizzled"),
+    ("mm_general_blocked_v4c4p4_mb2_s2sw", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS,
+                                                cache_pad=4, stages=2, swizzle=True),
+     "128x128x16, two blocks per SM, double-buffered, swizzled"),
+    ("mm_general_blocked_v4c4p4_s2sw", dict(bk=16, **BLOCKED, **VECTORS, cache_pad=4,
+                                            stages=2, swizzle=True),
+     "128x128x16, one block per SM, double-buffered, swizzled"),
+    ("mm_general_blocked_v4c4p4_mb2_s2sw_i32", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS,
+                                                    cache_pad=4, stages=2, swizzle=True,
+                                                    narrow_indices=True),
+     "128x128x16, two blocks per SM, double-buffered, swizzled, 32-bit indices"),
+    ("mm_general_blocked_v4c4p4_s2sw_i32", dict(bk=16, **BLOCKED, **VECTORS, cache_pad=4,
+                                                stages=2, swizzle=True, narrow_indices=True),
+     "128x128x16, one block per SM, double-buffered, swizzled, 32-bit indices"),
 )
 DMM_GENERAL = (
     ("dmm_tiled_general_guarded", dict(cache_full_tiles=False), "128x128x8, guarded tiles"),
@@ -250,6 +275,18 @@ DMM_GENERAL = (
                                                  min_blocks=2, **BLOCKED, **VECTORS,
                                                  cache_pad=4, stages=2),
      "128x64x8, two blocks per SM, blocked, double2, padded, double-buffered tiles"),
+    ("dmm_general_128x64x8_blocked_mb2_sw", dict(block_size=32, block_y=8, tm=4, tn=8,
+                                                 min_blocks=2, **BLOCKED, **VECTORS,
+                                                 cache_pad=4, swizzle=True),
+     "128x64x8, two blocks per SM, blocked, double2, padded, swizzled"),
+    ("dmm_general_128x64x8_blocked_mb2_bk8_s2", dict(block_size=32, block_y=8, tm=4, tn=8,
+                                                     bk=8, min_blocks=2, **BLOCKED, **VECTORS,
+                                                     cache_pad=4, stages=2),
+     "128x64x8 (bk 8: doubled tiles within 48 KiB), two blocks per SM, double-buffered"),
+    ("dmm_general_128x64x8_blocked_mb2_bk8", dict(block_size=32, block_y=8, tm=4, tn=8,
+                                                  bk=8, min_blocks=2, **BLOCKED, **VECTORS,
+                                                  cache_pad=4),
+     "128x64x8 (bk 8), two blocks per SM, single-buffered"),
 )
 
 #: Rows timed again with gpu-narrow-indices (`_i32`: the index arithmetic that provably fits

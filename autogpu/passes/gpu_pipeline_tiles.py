@@ -22,6 +22,13 @@ issued before the compute into registers (their latency hidden by it), the ragge
 any other fill runs whole after the compute, guards kept. Loads move before the compute only
 where the compute stores to nothing but private (alloca) arrays the fill does not read.
 
+`swizzle` permutes the 16-byte chunks of an unpadded tile read by 16-byte vector loads: the
+element at index i moves to i ^ ((i & 8c) / 8), c the elements of a chunk (chunk bit 0 XOR
+chunk bit 3). Blocked fragments of 8 floats per thread read float4s 32 bytes apart, so the 8
+threads of one phase of an LDS.128 meet every bank twice (thread t and t + 4); swizzled, they
+meet each once. The permutation keeps every aligned chunk whole (vector accesses stay
+vectors) and maps each 256-byte block onto itself (the array's size is a multiple of it).
+
 A loop qualifies when its body is exactly: fill ops (writing the tile arrays, reading none of
 them), a barrier, compute ops (reading the tile arrays, writing none of them, no barrier), a
 barrier; the tile arrays are `__shared__` rank-1 allocas used only there; and the doubled
@@ -347,12 +354,21 @@ class GpuPipelineTilesPass(DeclaredOptionsPass):
         "are doubled (CUDA's static limit is 48 KiB); a kernel beyond it stays single-buffered.",
         check=at_least(0))
 
+    swizzle: bool = option(
+        False, doc="XOR-swizzle the 16-byte chunks of unpadded tiles read by 16-byte vector "
+        "loads (chunk bit 0 ^= chunk bit 3): blocked 8-wide fragments then read every bank "
+        "once per phase instead of twice.")
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.stages == 1:
-            return
         for kernel in [k for k in op.walk() if isinstance(k, gpu.FuncOp)]:
             tiles = [tile for loop in kernel.walk() if isinstance(loop, scf.ForOp)
                      for tile in [_tile_loop(loop)] if tile is not None]
+            if self.swizzle:
+                for array in {array for tile in tiles for array in tile.arrays}:
+                    if _swizzles(array):
+                        _swizzle(array)
+            if self.stages == 1:
+                continue
             arrays = {array: alloca for tile in tiles for array, alloca in tile.arrays.items()}
             if not tiles or len(arrays) != sum(len(tile.arrays) for tile in tiles):
                 continue  # an array shared by two loops keeps one buffer
@@ -365,6 +381,33 @@ class GpuPipelineTilesPass(DeclaredOptionsPass):
                 _Pipeliner(tile, strides).run()
             for array, alloca in arrays.items():
                 _double(alloca, strides[array])
+
+
+def _swizzles(array: SSAValue) -> bool:
+    """An unpadded tile (a whole number of 256-byte blocks) of 4- or 8-byte elements read by
+    16-byte vector loads."""
+    bytes = element_bytes(array)
+    return (bytes in (4, 8) and _size_bytes(array) % 256 == 0
+            and any(isinstance(use.operation, VectorLoadOp) and use.operation.memref is array
+                    and len(use.operation.values) * bytes == 16 for use in array.uses))
+
+
+def _swizzle(array: SSAValue) -> None:
+    """Every access of `array` at i reads i ^ ((i & 8c) / 8) instead (c: elements of 16
+    bytes)."""
+    chunk = 16 // element_bytes(array)
+    for use in list(array.uses):
+        access = use.operation
+        assert isinstance(access, Access)
+        index = _index(access)
+        mask = arith.ConstantOp(IntegerAttr(8 * chunk, IndexType()))
+        eight = arith.ConstantOp(IntegerAttr(8, IndexType()))
+        high = arith.AndIOp(index, mask)
+        low = arith.DivUIOp(high, eight)
+        swizzled = arith.XOrIOp(index, low)
+        swizzled.result.name_hint = "swizzled"
+        Rewriter.insert_op([mask, eight, high, low, swizzled], InsertPoint.before(access))
+        _set_index(access, swizzled.result)
 
 
 def _size_bytes(array: SSAValue) -> int:

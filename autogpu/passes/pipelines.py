@@ -310,7 +310,8 @@ indices tuned."""
 _AFTER_VECTORIZE = 1 + next(i for i, stage in enumerate(TILED_STAGES)
                             if stage.pass_class is GpuVectorizePass)
 TILED_STAGES = (*TILED_STAGES[:_AFTER_VECTORIZE],
-                Stage(GpuPipelineTilesPass, "pipeline_", names={"stages": "stages"}),
+                Stage(GpuPipelineTilesPass, "pipeline_", names={"stages": "stages",
+                                                                "swizzle": "swizzle"}),
                 *TILED_STAGES[_AFTER_VECTORIZE:])
 """... and double-buffered tiles (gpu-pipeline-tiles) after the vector accesses are formed, so
 the copies it splits are already whole float4 stores."""
