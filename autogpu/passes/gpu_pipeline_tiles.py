@@ -392,22 +392,81 @@ def _swizzles(array: SSAValue) -> bool:
                     and len(use.operation.values) * bytes == 16 for use in array.uses))
 
 
+def _multiple_of(value: SSAValue, unit: int) -> bool:
+    """`value` is a constant, or a product with a constant, that is a multiple of `unit`."""
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp):
+        return isinstance(owner.value, IntegerAttr) and owner.value.value.data % unit == 0
+    if isinstance(owner, arith.MuliOp):
+        return any(isinstance(operand.owner, arith.ConstantOp)
+                   and _multiple_of(operand, unit) for operand in owner.operands)
+    return False
+
+
+def _split_aligned(index: SSAValue, unit: int, new_ops: list[Operation]
+                   ) -> tuple[SSAValue | None, list[SSAValue]]:
+    """`index` as rest + the sum of terms that are multiples of `unit` (the swizzle of a
+    whole number of 256-byte blocks plus x is that plus the swizzle of x, so only the rest
+    needs it: a fragment read at `f + 4 + k * 128` swizzles `f + 4` once for every k). A
+    constant addend is split into its multiple of `unit` and its remainder (ops for the
+    split are appended to `new_ops`)."""
+    if _multiple_of(index, unit):
+        return None, [index]
+    owner = index.owner
+    if not isinstance(owner, arith.AddiOp):
+        return index, []
+    constant = next((operand for operand in owner.operands
+                     if isinstance(operand.owner, arith.ConstantOp)
+                     and isinstance(operand.owner.value, IntegerAttr)), None)
+    if constant is not None:
+        assert isinstance(constant.owner, arith.ConstantOp)
+        assert isinstance(constant.owner.value, IntegerAttr)
+        value = constant.owner.value.value.data
+        other = owner.rhs if constant is owner.lhs else owner.lhs
+        rest, aligned = _split_aligned(other, unit, new_ops)
+        blocks = arith.ConstantOp(IntegerAttr(value - value % unit, IndexType()))
+        new_ops.append(blocks)
+        if value % unit == 0:
+            return rest, [*aligned, blocks.result]
+        remainder = arith.ConstantOp(IntegerAttr(value % unit, IndexType()))
+        new_ops.append(remainder)
+        if rest is None:
+            return remainder.result, [*aligned, blocks.result]
+        near = arith.AddiOp(rest, remainder)
+        new_ops.append(near)
+        return near.result, [*aligned, blocks.result]
+    left, left_aligned = _split_aligned(owner.lhs, unit, new_ops)
+    right, right_aligned = _split_aligned(owner.rhs, unit, new_ops)
+    if left is None or right is None:
+        return left if right is None else right, left_aligned + right_aligned
+    return index, []
+
+
 def _swizzle(array: SSAValue) -> None:
     """Every access of `array` at i reads i ^ ((i & 8c) / 8) instead (c: elements of 16
-    bytes)."""
+    bytes), computed on the part of i that is not a multiple of 16c."""
     chunk = 16 // element_bytes(array)
     for use in list(array.uses):
         access = use.operation
         assert isinstance(access, Access)
-        index = _index(access)
+        ops: list[Operation] = []
+        rest, aligned = _split_aligned(_index(access), 16 * chunk, ops)
+        if rest is None:
+            continue  # a whole number of blocks: its own swizzle
         mask = arith.ConstantOp(IntegerAttr(8 * chunk, IndexType()))
         eight = arith.ConstantOp(IntegerAttr(8, IndexType()))
-        high = arith.AndIOp(index, mask)
+        high = arith.AndIOp(rest, mask)
         low = arith.DivUIOp(high, eight)
-        swizzled = arith.XOrIOp(index, low)
+        swizzled = arith.XOrIOp(rest, low)
         swizzled.result.name_hint = "swizzled"
-        Rewriter.insert_op([mask, eight, high, low, swizzled], InsertPoint.before(access))
-        _set_index(access, swizzled.result)
+        ops += [mask, eight, high, low, swizzled]
+        index = swizzled.result
+        for term in aligned:
+            add = arith.AddiOp(index, term)
+            ops.append(add)
+            index = add.result
+        Rewriter.insert_op(ops, InsertPoint.before(access))
+        _set_index(access, index)
 
 
 def _size_bytes(array: SSAValue) -> int:
