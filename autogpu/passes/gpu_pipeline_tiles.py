@@ -231,6 +231,9 @@ class _Pipeliner:
         other = arith.SubiOp(one, stage)
         next_kt = arith.AddiOp(kt, loop.step)
         has_next = arith.CmpiOp(next_kt, loop.ub, "slt")
+        for op, hint in ((stage, "stage"), (other, "other_stage"), (next_kt, "next_tile"),
+                         (has_next, "has_next")):
+            op.result.name_hint = hint
         header = [two, one, distance, trip, stage, other, next_kt, has_next]
         Rewriter.insert_op(header, InsertPoint.before(first_compute))
 
@@ -283,6 +286,8 @@ class _Pipeliner:
         zeros = [_zero(value.type) for value in loaded]
         otherwise = Block([*zeros, scf.YieldOp(*[z.results[0] for z in zeros])])
         issue = scf.IfOp(condition.result, [value.type for value in loaded], [block], [otherwise])
+        for result in issue.results:
+            result.name_hint = "staged"
         staged[op] = list(issue.results)
         return [condition, issue]
 
