@@ -223,6 +223,8 @@ MM_TILED = (
     ("mm_tiled_blocked_v4c4p4_s2sw", dict(bk=16, **BLOCKED, **VECTORS, cache_pad=4, stages=2,
                                           swizzle=True),
      "one block per SM, double-buffered, swizzled"),
+    ("mm_tiled_default", dict(), "autogpu-tiled's defaults (128x128x16, blocked, vectors, "
+     "padded, swizzled, one buffer)"),
 )
 #: The same for general sizes (not compiled in), the case full-tile versioning is for.
 MM_GENERAL = (
@@ -257,6 +259,9 @@ MM_GENERAL = (
     ("mm_general_blocked_v4c4p4_s2sw_i32", dict(bk=16, **BLOCKED, **VECTORS, cache_pad=4,
                                                 stages=2, swizzle=True, narrow_indices=True),
      "128x128x16, one block per SM, double-buffered, swizzled, 32-bit indices"),
+    ("mm_general_default", dict(), "autogpu-tiled's defaults"),
+    ("mm_general_default_i32", dict(narrow_indices=True), "autogpu-tiled's defaults, 32-bit "
+     "indices"),
 )
 DMM_GENERAL = (
     ("dmm_tiled_general_guarded", dict(cache_full_tiles=False), "128x128x8, guarded tiles"),
@@ -287,6 +292,7 @@ DMM_GENERAL = (
                                                   bk=8, min_blocks=2, **BLOCKED, **VECTORS,
                                                   cache_pad=4),
      "128x64x8 (bk 8), two blocks per SM, single-buffered"),
+    ("dmm_general_default", dict(), "autogpu-tiled's defaults"),
 )
 
 #: Rows timed again with gpu-narrow-indices (`_i32`: the index arithmetic that provably fits
