@@ -185,3 +185,28 @@ def test_double_buffered_128x128x16_on_the_gpu(source, function, shape):
     agree_with_gcc(gpu_program, source, function,
                    [shape(*s) for s in ((256, 128, 32), (300, 257, 33), (129, 130, 16),
                                         (128, 128, 0), (200, 64, 1), (130, 300, 517))])
+
+
+def test_the_tuner_never_doubles_tiles_past_static_shared_memory():
+    """With DGEMM's 8-byte elements (the widest array element of the function, which the
+    tuner puts in its environment), 128x64x16 tiles (24.7 KB) stay single-buffered in the
+    space, while their bk 8 half is doubled; SGEMM's 128x128x16 tiles are doubled."""
+    from autogpu.tuner import adapter
+    from autogpu.tuner.space import build_space, widest_element
+
+    params = adapter.kernel_signature(adapter.c_function(DOUBLE, "<test>", "dgemm_nt"))
+    assert widest_element(params) == 8
+    name = "autogpu-tiled"
+    fixed = f"{name}{{block_size=32 block_y=8 tm=4 tn=8 cache_pad=4}}"
+
+    def stages(element_bytes: int, bk: int) -> set[int]:
+        space = build_space(adapter.parse_pipeline_spec(fixed),
+                            {name: adapter.pass_options(name)},
+                            {"element_bytes": element_bytes},
+                            pass_restrictions={name: adapter.pass_restrictions(name)},
+                            parallel_dims=2)
+        return {c["stages"] for c in space.enumerate() if c["bk"] == bk}
+
+    assert stages(8, 16) == {1}
+    assert stages(8, 8) == {1, 2}
+    assert stages(4, 16) == {1, 2}
