@@ -154,9 +154,10 @@ def test_swizzle_permutes_the_unpadded_tile_only():
         assert not any("^" in index for index in re.findall(r"C_sh\[([^\]]*)\]", source))
 
 
-def test_swizzle_needs_the_option():
+def test_swizzle_is_autogpu_tiled_s_default_and_can_be_turned_off():
     spec = tiled("block_size=16 block_y=16", 8, 8, 16, STAGES)
-    assert "^" not in swizzled_tiles(spec)
+    assert "(v0 & 32) / 8ULL" in swizzled_tiles(spec)
+    assert "^" not in swizzled_tiles(spec.replace(STAGES, f"{STAGES} swizzle=false"))
 
 
 def test_nvcc_compiles():
