@@ -205,6 +205,26 @@ MM_TILED = (
      "blocked, vectors, padded, one block per SM"),
     ("mm_tiled_blocked_v4c4p2_mb2", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS, cache_pad=2),
      "transposed tile rows padded by 2 (its fragment reads then float4 where aligned)"),
+    # issue #14, pipelining: double-buffered shared tiles (gpu-pipeline-tiles)
+    ("mm_tiled_blocked_v4c4p4_mb2_s2", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS,
+                                            cache_pad=4, stages=2),
+     "blocked, vectors, padded, two blocks per SM, double-buffered tiles"),
+    ("mm_tiled_blocked_v4c4p4_s2", dict(bk=16, **BLOCKED, **VECTORS, cache_pad=4, stages=2),
+     "blocked, vectors, padded, one block per SM, double-buffered tiles"),
+    ("mm_tiled_blocked_v4c4p2_mb2_s2", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS,
+                                            cache_pad=2, stages=2),
+     "padded by 2, two blocks per SM, double-buffered tiles"),
+    ("mm_tiled_blocked_v4c4p4_mb2_sw", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS,
+                                            cache_pad=4, swizzle=True),
+     "two blocks per SM, the unpadded tile XOR-swizzled"),
+    ("mm_tiled_blocked_v4c4p4_mb2_s2sw", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS,
+                                              cache_pad=4, stages=2, swizzle=True),
+     "two blocks per SM, double-buffered, swizzled"),
+    ("mm_tiled_blocked_v4c4p4_s2sw", dict(bk=16, **BLOCKED, **VECTORS, cache_pad=4, stages=2,
+                                          swizzle=True),
+     "one block per SM, double-buffered, swizzled"),
+    ("mm_tiled_default", dict(), "autogpu-tiled's defaults (128x128x16, blocked, vectors, "
+     "padded, swizzled, one buffer)"),
 )
 #: The same for general sizes (not compiled in), the case full-tile versioning is for.
 MM_GENERAL = (
@@ -218,6 +238,30 @@ MM_GENERAL = (
     ("mm_general_blocked_v4c4p4_mb2", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS,
                                            cache_pad=4),
      "128x128x16, two blocks per SM, blocked replicas, float4 reads and copies, padded"),
+    ("mm_general_blocked_v4c4p4_mb2_s2", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS,
+                                              cache_pad=4, stages=2),
+     "128x128x16, two blocks per SM, blocked, vectors, padded, double-buffered tiles"),
+    ("mm_general_blocked_v4c4p4_s2", dict(bk=16, **BLOCKED, **VECTORS, cache_pad=4, stages=2),
+     "128x128x16, one block per SM, blocked, vectors, padded, double-buffered tiles"),
+    ("mm_general_blocked_v4c4p4_mb2_sw", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS,
+                                              cache_pad=4, swizzle=True),
+     "128x128x16, two blocks per SM, the unpadded tile XOR-swizzled"),
+    ("mm_general_blocked_v4c4p4_mb2_s2sw", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS,
+                                                cache_pad=4, stages=2, swizzle=True),
+     "128x128x16, two blocks per SM, double-buffered, swizzled"),
+    ("mm_general_blocked_v4c4p4_s2sw", dict(bk=16, **BLOCKED, **VECTORS, cache_pad=4,
+                                            stages=2, swizzle=True),
+     "128x128x16, one block per SM, double-buffered, swizzled"),
+    ("mm_general_blocked_v4c4p4_mb2_s2sw_i32", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS,
+                                                    cache_pad=4, stages=2, swizzle=True,
+                                                    narrow_indices=True),
+     "128x128x16, two blocks per SM, double-buffered, swizzled, 32-bit indices"),
+    ("mm_general_blocked_v4c4p4_s2sw_i32", dict(bk=16, **BLOCKED, **VECTORS, cache_pad=4,
+                                                stages=2, swizzle=True, narrow_indices=True),
+     "128x128x16, one block per SM, double-buffered, swizzled, 32-bit indices"),
+    ("mm_general_default", dict(), "autogpu-tiled's defaults"),
+    ("mm_general_default_i32", dict(narrow_indices=True), "autogpu-tiled's defaults, 32-bit "
+     "indices"),
 )
 DMM_GENERAL = (
     ("dmm_tiled_general_guarded", dict(cache_full_tiles=False), "128x128x8, guarded tiles"),
@@ -232,6 +276,23 @@ DMM_GENERAL = (
      "128x64x8, two blocks per SM, blocked replicas, double2 reads and copies, padded"),
     ("dmm_general_64x64x8_blocked", dict(tm=4, tn=4, **BLOCKED, **VECTORS, cache_pad=4),
      "64x64x8 (16x16 threads of 4x4), blocked replicas, double2 reads and copies, padded"),
+    ("dmm_general_128x64x8_blocked_mb2_s2", dict(block_size=32, block_y=8, tm=4, tn=8,
+                                                 min_blocks=2, **BLOCKED, **VECTORS,
+                                                 cache_pad=4, stages=2),
+     "128x64x8, two blocks per SM, blocked, double2, padded, double-buffered tiles"),
+    ("dmm_general_128x64x8_blocked_mb2_sw", dict(block_size=32, block_y=8, tm=4, tn=8,
+                                                 min_blocks=2, **BLOCKED, **VECTORS,
+                                                 cache_pad=4, swizzle=True),
+     "128x64x8, two blocks per SM, blocked, double2, padded, swizzled"),
+    ("dmm_general_128x64x8_blocked_mb2_bk8_s2", dict(block_size=32, block_y=8, tm=4, tn=8,
+                                                     bk=8, min_blocks=2, **BLOCKED, **VECTORS,
+                                                     cache_pad=4, stages=2),
+     "128x64x8 (bk 8: doubled tiles within 48 KiB), two blocks per SM, double-buffered"),
+    ("dmm_general_128x64x8_blocked_mb2_bk8", dict(block_size=32, block_y=8, tm=4, tn=8,
+                                                  bk=8, min_blocks=2, **BLOCKED, **VECTORS,
+                                                  cache_pad=4),
+     "128x64x8 (bk 8), two blocks per SM, single-buffered"),
+    ("dmm_general_default", dict(), "autogpu-tiled's defaults"),
 )
 
 #: Rows timed again with gpu-narrow-indices (`_i32`: the index arithmetic that provably fits
@@ -249,6 +310,13 @@ def _with_narrow_indices(rows):
                    description + ", 32-bit indices")
 
 
+def _as_named(name: str, options: dict) -> dict:
+    """A row's options as it names them: swizzle (on by default since the pipelining step of
+    issue #14) only where the row sets it, so earlier rows keep measuring the same kernels;
+    `_default` rows take every default of autogpu-tiled."""
+    return options if "default" in name else {"swizzle": False, **options}
+
+
 def tiles(quick: bool = False) -> list[Case]:
     """Block tiles of both operands and thread register tiles (autogpu-tiled, issue #14) at
     2048³ and 4096³ with the sizes compiled in, beside the paper-structure kernel, and for
@@ -261,14 +329,17 @@ def tiles(quick: bool = False) -> list[Case]:
             mm = matmul_variants(n, n + 1)
             cases.append(Case(mm["mm_autogpu"], sizes))
             for name, options, description in _with_narrow_indices(MM_TILED):
-                variant = Variant(name, MATMUL, tiled(sizes=sized(m=n, n=n, p=n), **options),
+                variant = Variant(name, MATMUL, tiled(sizes=sized(m=n, n=n, p=n),
+                                                      **_as_named(name, options)),
                                   description + ", sizes compiled in")
                 cases.append(Case(variant, sizes))
         for name, options, description in _with_narrow_indices(MM_GENERAL):
-            variant = Variant(name, MATMUL, tiled(**options), description + ", general sizes")
+            variant = Variant(name, MATMUL, tiled(**_as_named(name, options)),
+                              description + ", general sizes")
             cases.append(Case(variant, sizes))
         for name, options, description in _with_narrow_indices(DMM_GENERAL):
-            variant = Variant(name, DMATMUL, tiled(**options), description + ", general sizes")
+            variant = Variant(name, DMATMUL, tiled(**_as_named(name, options)),
+                              description + ", general sizes")
             cases.append(Case(variant, sizes_of(DMATMUL, n, n, n)))
     return cases
 

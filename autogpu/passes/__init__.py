@@ -94,6 +94,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return GpuVectorizePass
 
+    def get_gpu_pipeline_tiles():
+        from autogpu.passes.gpu_pipeline_tiles import GpuPipelineTilesPass
+
+        return GpuPipelineTilesPass
+
     def get_autogpu_vanilla():
         from autogpu.passes.pipelines import AutogpuVanillaPipeline
 
@@ -118,4 +123,5 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "autogpu-optimize": get_autogpu_optimize,
         "autogpu-tiled": get_autogpu_tiled,
         "gpu-vectorize": get_gpu_vectorize,
+        "gpu-pipeline-tiles": get_gpu_pipeline_tiles,
     }

@@ -37,6 +37,7 @@ from autogpu.passes.gpu_cache_shared import GpuCacheSharedPass
 from autogpu.passes.gpu_infer_nsw import GpuInferNswPass
 from autogpu.passes.gpu_narrow_indices import GpuNarrowIndicesPass
 from autogpu.passes.gpu_optimize_guards import GpuOptimizeGuardsPass
+from autogpu.passes.gpu_pipeline_tiles import GpuPipelineTilesPass
 from autogpu.passes.gpu_vectorize import GpuVectorizePass
 from autogpu.passes.options import (
     METADATA_KEY,
@@ -306,6 +307,14 @@ TILED_STAGES = tuple(
 )
 """autogpu-optimize's stages, with the tile knobs named as GEMM kernels name them, and 32-bit
 indices tuned."""
+_AFTER_VECTORIZE = 1 + next(i for i, stage in enumerate(TILED_STAGES)
+                            if stage.pass_class is GpuVectorizePass)
+TILED_STAGES = (*TILED_STAGES[:_AFTER_VECTORIZE],
+                Stage(GpuPipelineTilesPass, "pipeline_", names={"stages": "stages",
+                                                                "swizzle": "swizzle"}),
+                *TILED_STAGES[_AFTER_VECTORIZE:])
+"""... and double-buffered tiles (gpu-pipeline-tiles) after the vector accesses are formed, so
+the copies it splits are already whole float4 stores."""
 
 TILED_DIFFERS = {
     **OPTIMIZE_DIFFERS,
@@ -346,6 +355,17 @@ TILED_DIFFERS = {
         "fastest) has 16-way bank conflicts in its copy without padding: 0.655 -> 0.530 ms "
         "at 2048³ (H100)", default=4, tuning="[0, 2, 4]"),
 }
+TILED_DIFFERS["stages"] = Differs(
+    "double-buffered tiles hide the next tile's global loads behind the current tile's "
+    "FMAs with one barrier per tile: -1 to -8 % at 2048³/4096³ with the sizes compiled in "
+    "(H100 SGEMM, min_blocks=2), but +7 to +16 % at general sizes with 64-bit indices (more "
+    "registers), so tuned, not the default", default=1, tuning="[1, 2]")
+TILED_DIFFERS["swizzle"] = Differs(
+    "the unpadded tile's 16-byte chunks XOR-swizzled: blocked fragments' LDS.128 lose their "
+    "2-way bank conflicts (ncu: 33.6 M -> 0.07 M conflicts at 2048³); H100 SGEMM general "
+    "sizes 0.560 -> 0.530 ms (2048³), 4.28 -> 3.89 ms (4096³), 2.17 -> 2.06 ms (3000³), "
+    "DGEMM 128x64 -10 to -13 %; not tuned (faster in every row measured, and the space "
+    "would pass the tuner's 100000 configurations)", default=True, tuning=None)
 del TILED_DIFFERS["unroll_x"], TILED_DIFFERS["unroll_y"]
 
 AutogpuTiledPipeline = pipeline_class(
@@ -369,5 +389,9 @@ AutogpuTiledPipeline = pipeline_class(
                   # two blocks per multiprocessor must leave a thread its accumulators,
                   # fragments and some 24 registers of addresses and counters
                   f"min_blocks * block_size * block_y * (tm * tn + tm + tn + 24) <= "
-                  f"{REGISTERS_PER_SM}"),
+                  f"{REGISTERS_PER_SM}",
+                  # double-buffered tiles: both operands' tiles (one padded) twice, within
+                  # the static shared memory of a block
+                  "stages == 1 or stages * bk * (block_size * tm + block_y * tn + cache_pad) "
+                  "* element_bytes <= max_shared"),
 )

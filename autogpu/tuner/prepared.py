@@ -80,7 +80,8 @@ def prepare(options: TuneOptions) -> Prepared:
                    "max_shared": search.max_shared or space_mod.DEFAULT_MAX_SHARED,
                    "array_reductions": adapter.array_reductions(c_function),
                    "scalar_reductions": adapter.scalar_reductions(c_function),
-                   "split_accumulations": adapter.split_accumulations(c_function)}
+                   "split_accumulations": adapter.split_accumulations(c_function),
+                   "element_bytes": space_mod.widest_element(params)}
     space = space_mod.build_space(
         base, option_infos, environment, overrides=overrides, restrictions=restrictions,
         pass_restrictions=pass_restrictions,

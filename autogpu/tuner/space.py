@@ -361,6 +361,14 @@ def resolve_values(spec: Any, environment: Mapping[str, Any], what: str) -> tupl
     return tuple(values)
 
 
+def widest_element(params: Sequence[Any]) -> int:
+    """Bytes of the widest element of the array parameters (4 without any): restrictions on
+    shared memory (tiles doubled by `stages`) read it as `element_bytes`."""
+    import numpy as np
+
+    return max((np.dtype(p.dtype).itemsize for p in params if p.kind == "array"), default=4)
+
+
 def build_space(
     base_pipeline: list[PassSpec],
     options: Mapping[str, list[OptionInfo]],
@@ -389,6 +397,7 @@ def build_space(
     env.setdefault("array_reductions", 0)  # the kernel's array reductions (prepared.py)
     env.setdefault("scalar_reductions", 0)  # the kernel's scalar reductions (prepared.py)
     env.setdefault("split_accumulations", 0)  # its loops split_walkers may split (prepared.py)
+    env.setdefault("element_bytes", 4)  # the widest array element (prepared.py)
     counts: dict[str, int] = {}
     for p in base_pipeline:
         for o in options.get(p.name, []):

@@ -235,7 +235,8 @@ def test_the_tiled_pipeline_tunes_the_block_and_register_tiles():
     (the 512-thread block's tiles but 4 x 4) = 378 with min_blocks = 2; each with the fragment
     knobs (issue #14): 3 pairs of vector width and copy width (chunks only as vectors) times 4
     of distribution and padding (padding only for blocked fragments), with 32-bit indices or
-    not."""
+    not; and double-buffered tiles (stages 2) only where both tiles twice fit
+    a block's static shared memory."""
     name = "autogpu-tiled"
     space = build_space(adapter.parse_pipeline_spec(name), {name: adapter.pass_options(name)}, {},
                         pass_restrictions={name: adapter.pass_restrictions(name)},
@@ -245,13 +246,25 @@ def test_the_tiled_pipeline_tunes_the_block_and_register_tiles():
         "cache": [False, True], "min_blocks": [0, 2], "bk": [8, 16, 32],
         "unroll_serial": [1, 4, 16], "unroll_distribution": ["cyclic", "blocked"],
         "vector_width": [0, 4], "cache_copy_width": [1, 4], "cache_pad": [0, 2, 4],
-        "narrow_indices": [False, True]}
+        "narrow_indices": [False, True], "stages": [1, 2]}
     assert AutogpuTiledPipeline.TUNING_RESTRICTIONS == (
         "tm * tn <= 64", "block_size * block_y >= 64",
         "cache_copy_width == 1 or vector_width > 0",
         "cache_pad == 0 or unroll_distribution == 'blocked'",
-        "min_blocks * block_size * block_y * (tm * tn + tm + tn + 24) <= 65536")
-    assert len(space.enumerate()) == 2 * (432 + 378) * 3 * 4
+        "min_blocks * block_size * block_y * (tm * tn + tm + tn + 24) <= 65536",
+        "stages == 1 or stages * bk * (block_size * tm + block_y * tn + cache_pad) "
+        "* element_bytes <= max_shared")
+    configs = space.enumerate()
+    single = [c for c in configs if c["stages"] == 1]
+    double = [c for c in configs if c["stages"] == 2]
+    assert len(single) == 2 * (432 + 378) * 3 * 4
+
+    def doubled_bytes(c):
+        return 2 * c["bk"] * (c["block_size"] * c["tm"] + c["block_y"] * c["tn"]
+                              + c["cache_pad"]) * 4
+
+    assert len(double) == sum(doubled_bytes(c) <= 48 * 1024 for c in single) > 0
+    assert all(doubled_bytes(c) <= 48 * 1024 for c in double)
     built = {p.name: p for p in AutogpuTiledPipeline(tm=2, tn=4, bk=16).passes()}
     unroll, cache = built["agpu-unroll-parallel"], built["gpu-cache-shared"]
     convert = built["convert-agpu-to-gpu"]
