@@ -293,6 +293,8 @@ DMM_GENERAL = (
                                                   cache_pad=4),
      "128x64x8 (bk 8), two blocks per SM, single-buffered"),
     ("dmm_general_default", dict(), "autogpu-tiled's defaults"),
+    ("dmm_general_default_i32", dict(narrow_indices=True), "autogpu-tiled's defaults, 32-bit "
+     "indices"),
 )
 
 #: Rows timed again with gpu-narrow-indices (`_i32`: the index arithmetic that provably fits
