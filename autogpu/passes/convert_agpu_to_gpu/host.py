@@ -16,6 +16,10 @@ the `cuda` target prints as C integer expressions in the launch description (doc
 (with OpenMP's `num_teams(N)` on the nest: x at most N, y and z 1, all grid-stride:
 `coverage.grid_limit`).
 
+A kernel keeping a parameter-length reduced section in dynamic shared memory
+(array_reductions.py) gets `K * sizeof(T) * (K <= cap)` dynamic shared bytes: its copy where it
+fits, none where the kernel falls back to the array's atomics.
+
 The `max(., 1)` keeps the launch valid (CUDA rejects an empty grid) when a loop has no
 iterations; its threads then all fail their guards.
 """
@@ -27,14 +31,18 @@ from contextlib import contextmanager
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, func, gpu, scf
-from xdsl.dialects.builtin import IntegerAttr, IntegerType
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, MemRefType, i32, i64
 from xdsl.dialects.gpu import DimensionEnum
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from autogpu.dialects.agpu import ParallelForOp
 from autogpu.passes.agpu_out_of_core import PART_NEST
-from autogpu.passes.convert_agpu_to_gpu.coverage import ReductionGrid, grid_limit
+from autogpu.passes.convert_agpu_to_gpu.array_reductions import (
+    dynamic_shared_section,
+    element_bytes,
+)
+from autogpu.passes.convert_agpu_to_gpu.coverage import ReductionGrid, grid_limit, known_int
 from autogpu.passes.convert_agpu_to_gpu.function_plan import HostFor, HostIf, HostStep, Segment
 from autogpu.passes.convert_agpu_to_gpu.kernel_builder import BlockShape, kernel_symbol
 from autogpu.passes.utils.errors import PassError, describe_value, error_at
@@ -77,9 +85,11 @@ def _host_computable(op: Operation) -> bool:
 class HostBuilder:
     """Builds the host function from the plan's host steps, then replaces its body."""
 
-    def __init__(self, fn: func.FuncOp, grid: ReductionGrid = ReductionGrid()):
+    def __init__(self, fn: func.FuncOp, grid: ReductionGrid = ReductionGrid(),
+                 array_reduction: str = "auto"):  # fmt: skip
         self.fn = fn
         self.grid = grid  # the grid limits of scalar reductions
+        self.array_reduction = array_reduction  # where array reductions' copies live
         old = fn.body.block
         self.block = Block(arg_types=old.arg_types)
         self.value_map: dict[SSAValue, SSAValue] = {}
@@ -222,10 +232,34 @@ class HostBuilder:
             gpu.LaunchFuncOp(
                 kernel_symbol(kernel_name), grid, sizes,
                 kernelOperands=[*self.block.args, *host_args],
+                dynamicSharedMemorySize=self._dynamic_shared_bytes(seg),
             )
         )
         if seg.mapping is not None and PART_NEST in seg.mapping.nest.attributes:
             launch.attributes[PART_NEST] = seg.mapping.nest.attributes[PART_NEST]  # out-of-core
+
+    def _dynamic_shared_bytes(self, seg: Segment) -> SSAValue | None:
+        """`K * sizeof(T) * (K <= cap)` (i32) for the section the kernel keeps in dynamic
+        shared memory, as the kernel decides (`dynamic_shared_section`); None without one."""
+        if seg.mapping is None:
+            return None
+        sections = seg.array_reductions()
+        shapes = []
+        for _, var, _, length in sections:
+            assert isinstance(var.type, MemRefType)
+            shapes.append((known_int(length), element_bytes(var.type.element_type)))
+        found = dynamic_shared_section(self.array_reduction, shapes)
+        if found is None:
+            return None
+        position, cap, size = found
+        length = self.ix.cast(self._host_value(
+            sections[position][3], "the length of this reduced section", seg.mapping.nest))
+        fits = self.builder.insert(arith.CmpiOp(length, self.ix.const(cap), "ule")).result
+        flag = self.builder.insert(arith.ExtUIOp(fits, i64)).result
+        bytes_ = self.ix.mul(self.ix.mul(length, self.ix.const(size)), self.ix.cast(flag))
+        result = self.builder.insert(arith.IndexCastOp(bytes_, i32)).result
+        result.name_hint = "shared_bytes"
+        return result
 
     def finish(self) -> None:
         """Replaces the function's body with the launches."""
