@@ -225,12 +225,13 @@ def scalar_reductions(function: func.FuncOp) -> int:
                for _, var in op.reduction_list if not var.type.get_shape())  # pyright: ignore
 
 
-def split_accumulations(function: func.FuncOp) -> int:
-    """How many parallel loops of a frontend function accumulate over a serial loop (their
-    split is tuned: convert-agpu-to-gpu's `split_walkers`)."""
-    from autogpu.passes.agpu_split_accumulations import count_candidates
+def split_accumulations(function: func.FuncOp, assume_no_alias: bool = True) -> int:
+    """How many parallel loops of a frontend function the split of accumulations takes (their
+    split is tuned: convert-agpu-to-gpu's `split_walkers`), as autogpu-optimize stages them
+    (`assume_no_alias` its default; the split's own predicate)."""
+    from autogpu.passes.agpu_split_accumulations import splittable_loops
 
-    return count_candidates(function)
+    return splittable_loops(function, assume_no_alias)
 
 
 def parallel_depth(function: func.FuncOp) -> int:

@@ -80,7 +80,8 @@ def prepare(options: TuneOptions) -> Prepared:
                    "max_shared": search.max_shared or space_mod.DEFAULT_MAX_SHARED,
                    "array_reductions": adapter.array_reductions(c_function),
                    "scalar_reductions": adapter.scalar_reductions(c_function),
-                   "split_accumulations": adapter.split_accumulations(c_function)}
+                   "split_accumulations": adapter.split_accumulations(
+                       c_function, _assumes_no_alias(base))}
     space = space_mod.build_space(
         base, option_infos, environment, overrides=overrides, restrictions=restrictions,
         pass_restrictions=pass_restrictions,
@@ -145,3 +146,11 @@ def _empty_space_message(space: space_mod.Space) -> str:
 
 
 __all__ = ["Prepared", "prepare"]
+
+
+def _assumes_no_alias(base: list[adapter.PassSpec]) -> bool:
+    """The pipeline's `assume_no_alias` as written (autogpu-optimize's default, true, if not)."""
+    for spec in base:
+        if "assume_no_alias" in spec.options:
+            return spec.options["assume_no_alias"][0] in (True, "true")
+    return True
