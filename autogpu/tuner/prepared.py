@@ -73,7 +73,7 @@ def prepare(options: TuneOptions) -> Prepared:
     pass_restrictions = {p.name: adapter.pass_restrictions(p.name) for p in base}
     overrides = {**(space_file.parameters if space_file else {}), **search.space}
     restrictions = [*(space_file.restrictions if space_file else []), *search.restrictions]
-    limit = adapter.thread_limit(c_function)
+    limit = adapter.thread_limit(c_function, sizes)
     environment = {**sizes,
                    "max_threads": capped(search.max_threads or space_mod.DEFAULT_MAX_THREADS,
                                          limit),
