@@ -92,8 +92,8 @@ def section_of(sema: Sema, var: Var, brackets: list[tuple[str, int]],
         )
     if array.element.is_bool:
         raise sema.error(
-            f"a reduction over an array of '_Bool' is not supported: reduce an 'unsigned char' "
-            f"array with '|' or '&' (what '+' and '*' compute on _Bool values)",
+            "a reduction over an array of '_Bool' is not supported: reduce an 'unsigned char' "
+            "array with '|' or '&' (what '+' and '*' compute on _Bool values)",
             where,
         )
     extents = array.extents
