@@ -87,6 +87,15 @@ HISTOGRAM = Reduction(
                                 "hist": np.zeros(256, np.int32)},
     reference=lambda xp, a, s: _f64(xp, a["hist"] + xp.bincount(a["data"], minlength=256)),
     terms=lambda s: 1)
+HISTOGRAM_K = Reduction(
+    "histogram_k", "reductions/histogram_k.c", "hist", ("n", "K"),
+    read_bytes=lambda s: s["n"] + 2 * 4 * s["K"], ops=lambda s: s["n"],
+    make_inputs=lambda s, rng: {"data": rng.integers(0, min(s["K"], 256), s["n"],
+                                                     dtype=np.uint8),
+                                "hist": np.zeros(s["K"], np.int32)},
+    reference=lambda xp, a, s: _f64(xp, a["hist"] + xp.bincount(a["data"], minlength=s["K"])),
+    terms=lambda s: 1)
+"""`histogram` with the bin count a parameter (`hist[0:K]`): dynamic shared memory."""
 COLSUM = Reduction(
     "colsum", "reductions/colsum.c", "out", ("n",),
     read_bytes=lambda s: 4 * s["n"] * s["n"] + 4 * s["n"], ops=lambda s: s["n"] * s["n"],
@@ -96,7 +105,7 @@ COLSUM = Reduction(
     terms=lambda s: s["n"])
 
 REDUCTIONS: dict[str, Reduction] = {
-    p.name: p for p in (SUM, DOT, MAX_INT, ALL_POSITIVE, HISTOGRAM, COLSUM)}
+    p.name: p for p in (SUM, DOT, MAX_INT, ALL_POSITIVE, HISTOGRAM, HISTOGRAM_K, COLSUM)}
 
 
 def _torch_calls(torch: Any) -> dict[str, Callable[[dict[str, Any], dict[str, int]], Any]]:
@@ -123,13 +132,16 @@ def _torch_calls(torch: Any) -> dict[str, Callable[[dict[str, Any], dict[str, in
         a = t["A"].view(s["n"], s["n"])
         return lambda: torch.sum(a, dim=0, out=t["out"])
 
+    def histogram_k(t: dict[str, Any], s: dict[str, int]) -> Callable[[], Any]:
+        return lambda: t["hist"].add_(torch.bincount(t["data"], minlength=s["K"]))
+
     return {"sum": sum_, "dot": dot, "max_int": max_int, "all_positive": all_positive,
-            "histogram": histogram, "colsum": colsum}
+            "histogram": histogram, "colsum": colsum, "histogram_k": histogram_k}
 
 
 PEER_NAMES = {"sum": "torch.sum", "dot": "torch.dot", "max_int": "torch.amax",
               "all_positive": "torch.all(x > 0)", "histogram": "torch.bincount",
-              "colsum": "torch.sum(dim=0)"}
+              "colsum": "torch.sum(dim=0)", "histogram_k": "torch.bincount"}
 
 
 def torch_peer(problem: str) -> Peer:
@@ -158,6 +170,8 @@ def numpy_peer(problem: str) -> Peer:
             "histogram": lambda: a["hist"].__iadd__(np.bincount(a["data"], minlength=256)
                                                     .astype(np.int32)),
             "colsum": lambda: np.sum(a["A"].reshape(s["n"], s["n"]), axis=0, out=a["out"]),
+            "histogram_k": lambda: a["hist"].__iadd__(np.bincount(a["data"], minlength=s["K"])
+                                                      .astype(np.int32)),
         }
         return calls[problem]
 

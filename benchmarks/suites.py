@@ -382,8 +382,17 @@ COLSUM_SHAPES = {
 def reductions(quick: bool = False) -> list[Case]:
     """Reductions against PyTorch (benchmarks/reductions.py): sum, dot, int max and an `&&`
     all-check of 2^28 elements in every REDUCE_SHAPES shape and deterministic; a 256-bin
-    histogram of 2^28 bytes (array reduction); column sums of a 16384² matrix."""
-    from benchmarks.reductions import ALL_POSITIVE, COLSUM, DOT, HISTOGRAM, MAX_INT, SUM
+    histogram of 2^28 bytes (array reduction), also with the 256 bins a parameter K (dynamic
+    shared memory); column sums of a 16384² matrix."""
+    from benchmarks.reductions import (
+        ALL_POSITIVE,
+        COLSUM,
+        DOT,
+        HISTOGRAM,
+        HISTOGRAM_K,
+        MAX_INT,
+        SUM,
+    )
 
     n, side = (1 << 20, 1024) if quick else (1 << 28, 16384)
     cases = []
@@ -399,6 +408,8 @@ def reductions(quick: bool = False) -> list[Case]:
                    sizes_of(HISTOGRAM, n)) for name, options in HISTOGRAM_SHAPES.items()]
     cases += [Case(Variant(f"colsum_{name}", COLSUM, optimize(**options), name),
                    sizes_of(COLSUM, side)) for name, options in COLSUM_SHAPES.items()]
+    cases += [Case(Variant(f"histogram_k_{name}", HISTOGRAM_K, optimize(**options), name),
+                   sizes_of(HISTOGRAM_K, n, 256)) for name, options in HISTOGRAM_SHAPES.items()]
     return cases
 
 

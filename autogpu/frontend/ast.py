@@ -262,8 +262,9 @@ class For(Stmt):
     canonical: CanonicalLoop | None = field(default=None, init=False)
     not_canonical_because: str = field(default="", init=False)
     parallel: ParallelInfo | None = field(default=None, init=False)
-    # `num_teams`/`thread_limit` of its OpenMP construct, when constant (directives.py).
-    launch_bounds: dict[str, int] = field(default_factory=dict, init=False)
+    # `num_teams`/`thread_limit` of its OpenMP construct: a constant, or an expression of the
+    # function's integer parameters in the launch description's language (directives.py).
+    launch_bounds: dict[str, int | str] = field(default_factory=dict, init=False)
 
 
 @dataclass(eq=False)

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from autogpu.diagnostics import located
 from autogpu.dialects.agpu import REDUCTION_OF_C_OPERATOR, ReductionKind
 from autogpu.frontend import ast
+from autogpu.frontend.launch_bounds import bound_expression, check_invariant
 from autogpu.frontend.openmp import PRIVATE_CLAUSES, ClauseParser, ParallelInfo
 from autogpu.frontend.preprocess import Pragma, Preprocessed
 from autogpu.frontend.symbols import Var, children
@@ -212,11 +213,12 @@ def unplaced(directive: Directive) -> str:
 
 @dataclass
 class TargetInfo:
-    """What the clauses this module reads say: the `map` of each variable, the constant launch
-    bounds (`num_teams`, `thread_limit`), the variables a `single` broadcasts."""
+    """What the clauses this module reads say: the `map` of each variable, the launch bounds
+    (`num_teams`, `thread_limit`: a constant or an expression of the integer parameters,
+    launch_bounds.py), the variables a `single` broadcasts."""
 
     maps: dict[Var, str] = field(default_factory=dict)
-    launch_bounds: dict[str, int] = field(default_factory=dict)  # constant num_teams, ...
+    launch_bounds: dict[str, int | str] = field(default_factory=dict)  # num_teams, ...
     copyprivate: set[Var] = field(default_factory=set)  # of a single
 
 
@@ -229,7 +231,7 @@ class Frame:
     scope_depth: int  # names found in sema's scopes from this depth on are declared inside
     region: ParallelInfo | None = None  # a region's clauses (its reductions) for its loops
     copyprivate: set[Var] = field(default_factory=set)  # single: what it broadcasts
-    launch_bounds: dict[str, int] = field(default_factory=dict)  # teams: for its loops
+    launch_bounds: dict[str, int | str] = field(default_factory=dict)  # teams: for its loops
 
 
 class OpenMP:
@@ -239,6 +241,7 @@ class OpenMP:
         self.sema = sema
         self.frames: list[Frame] = []
         self.mapped: list[tuple[ast.Stmt, dict[Var, str]]] = []  # the function's map clauses
+        self.bound_parameters: list[tuple[Var, tuple[int, int]]] = []  # read by launch bounds
 
     # ---- called by sema ------------------------------------------------------------------------
 
@@ -252,6 +255,11 @@ class OpenMP:
             else:
                 constructs.append(directive)
         self.construct(stmt, constructs)
+
+    def function_end(self, assigned: set[Var]) -> None:
+        """The function's end: a launch bound must read parameters it never assigns."""
+        check_invariant(self.sema, self.bound_parameters, assigned)
+        self.bound_parameters = []
 
     def block_end(self, end: ast.Pos) -> None:
         """The `}` of a block: only barriers may stand before it."""
@@ -466,6 +474,11 @@ class OpenMP:
                 if int(value) < 1:
                     raise self.sema.error(f"'{clause}' must be positive, got {value}", where)
                 target.launch_bounds[clause] = int(value)
+            else:  # evaluated by the host at launch
+                start = offset + len(args) - len(args.lstrip())
+                target.launch_bounds[clause] = bound_expression(
+                    self.sema, clause, value, lambda k: (pragma.line, pragma.column_of(start + k)),
+                    self.bound_parameters)
         elif clause == "copyprivate":
             target.copyprivate.update(self.names(args, offset, pragma, clause))
         else:

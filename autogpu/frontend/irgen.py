@@ -369,7 +369,8 @@ class FunctionGen(ReductionGen, SynchronizationGen, ExpressionGen):
             region = self.region_of(body, YieldOp, [lt.ir], [name])
             op = ParallelForOp(lb.ssa, ub.ssa, loop_step.ssa, region, reductions, sections)
             for name, value in loop.launch_bounds.items():  # docs/ir.md
-                op.attributes[f"agpu.{name}"] = IntegerAttr(value, i64)
+                op.attributes[f"agpu.{name}"] = (
+                    IntegerAttr(value, i64) if isinstance(value, int) else StringAttr(value))
             self.emit(op)
         else:
             region = self.region_of(body, scf.YieldOp, [lt.ir], [name])

@@ -90,10 +90,10 @@ def section_of(sema: Sema, var: Var, brackets: list[tuple[str, int]],
             f"with 'reduction(op: {var.name})')",
             where,
         )
-    if array.element.bits < 32:
+    if array.element.is_bool:
         raise sema.error(
-            f"a reduction over an array of '{array.element}' is not supported: CUDA has no "
-            "atomics on 8- or 16-bit elements, which its copies merge with; use an 'int' array",
+            "a reduction over an array of '_Bool' is not supported: reduce an 'unsigned char' "
+            "array with '|' or '&' (what '+' and '*' compute on _Bool values)",
             where,
         )
     extents = array.extents

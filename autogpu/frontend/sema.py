@@ -144,6 +144,7 @@ class Sema(ExpressionTyping):
         params = self.params(decl.params)
         self.block_items(fn.body.items, function_body=True)
         self.omp.block_end(fn.body.end)
+        self.omp.function_end(self.all_assigned)
         for var in self.all_assigned:
             var.needs_slot = True
         maps = function_maps(params, fn.body, self.omp.mapped)

@@ -351,13 +351,20 @@ def split_accumulations(module: ModuleOp, walkers: int, assume_no_alias: bool = 
     return len(found)
 
 
-def count_candidates(module_or_op: Operation) -> int:
-    """Outermost parallel loops with a serial loop at their body's top level (the tuner's cue
-    to try `split_walkers`; whether they qualify is decided after staging)."""
-    return sum(1 for op in module_or_op.walk() if isinstance(op, ParallelForOp)
-               and not inside_parallel_loop(op) and not op.reduction_vars
-               and not any(isinstance(o, ParallelForOp) for o in op.body.walk())
-               and any(isinstance(o, scf.ForOp) for o in op.body.block.ops))
+def splittable_loops(function: Operation, assume_no_alias: bool, stage: bool = True) -> int:
+    """How many outermost parallel loops of a frontend function the split takes: its own
+    predicate (`find_accumulation`) on a copy, after `agpu-stage-accumulations` where the
+    pipeline runs it (an accumulated `out[j] +=` qualifies once staged). The tuner's cue to
+    try `split_walkers`: a parallel loop with a serial loop that is no accumulation (a stencil
+    in a time loop) gets no variants."""
+    from autogpu.passes.agpu_stage_accumulations import AgpuStageAccumulationsPass
+
+    module = ModuleOp([function.clone()])
+    if stage:
+        AgpuStageAccumulationsPass(assume_no_alias=assume_no_alias).apply(Context(), module)
+    return sum(1 for op in module.walk() if isinstance(op, ParallelForOp)
+               and not inside_parallel_loop(op)
+               and find_accumulation(op, assume_no_alias) is not None)
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,8 @@ from autogpu.target.cuda_sync import SYNC_WRITERS, Synchronization, writes_to
 
 # Uses under which a value computed as `unsigned` is best declared `unsigned` (rather than
 # converted back to `int`): unsigned ops and ops that wrap the same either way.
+DYNAMIC_SHARED = "agpu_dynamic_shared"
+"""The bytes of a kernel's dynamic shared memory (`extern __shared__`)."""
 _UNSIGNED_FRIENDLY = frozenset(
     """
     arith.divui arith.remui arith.shrui arith.minui arith.maxui arith.uitofp arith.extui
@@ -339,9 +341,12 @@ class KernelEmitter(Synchronization, ControlFlow):
     def alloca(self, op: memref.AllocaOp) -> None:
         type = op.memref.type
         assert isinstance(type, MemRefType)
+        shared = is_workgroup(type.memory_space)
+        if op.dynamic_sizes and shared and len(type.get_shape()) == 1:
+            self.dynamic_shared(op, type)
+            return
         if op.dynamic_sizes:
             raise self.fail(op, "dynamic size")
-        shared = is_workgroup(type.memory_space)
         if not shared and not is_global(type.memory_space):
             raise self.fail(op, f"memory space {type.memory_space}")
         declaration = self.local_array(op.memref, type, op, shared=shared)
@@ -352,6 +357,21 @@ class KernelEmitter(Synchronization, ControlFlow):
             declaration = f"{declaration[:-1]} = {value};"
             self.done.add(initial)
         self.line(declaration)
+
+    def dynamic_shared(self, op: memref.AllocaOp, type: MemRefType) -> None:
+        """A block's array of run-time length (one per kernel: the launch gives its bytes):
+        the kernel's dynamic shared memory, declared as bytes (every kernel of the module
+        names the same extern array) and read as the element type."""
+        try:
+            element = ctype_of(type.element_type)
+        except UnsupportedType:
+            raise self.fail(op, f"type {type.element_type}") from None
+        if any(memory.shape == (-1,) for memory in self.memories.values()):
+            raise self.fail(op, "a second array in dynamic shared memory")
+        name = self.scopes.declare(op.memref.name_hint)
+        self.memories[op.memref] = Memory(Name(name), (-1,), element, False)
+        self.line(f"extern __shared__ __align__(16) unsigned char {DYNAMIC_SHARED}[];")
+        self.line(f"{element}* const {name} = reinterpret_cast<{element}*>({DYNAMIC_SHARED});")
 
     def initial_store(self, op: memref.AllocaOp) -> memref.StoreOp | None:
         """The store right after a scalar variable's alloca (past constants only), which the

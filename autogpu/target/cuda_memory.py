@@ -71,6 +71,7 @@ def static_shared_bytes(kernel: gpu.FuncOp) -> int:
         math.prod(type.get_shape()) * of_ir(type.element_type).size
         for type in types
         if isa(type, MemRefType) and is_workgroup(type.memory_space)
+        and all(size >= 0 for size in type.get_shape())  # dynamic: the launch's bytes
     )
 
 

@@ -24,7 +24,7 @@ from types import NoneType, UnionType
 from typing import Any, Protocol
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import IntegerAttr, MemRefType
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, StringAttr
 
 from autogpu.api import Kernel
 from autogpu.api import compile as compile_c
@@ -225,12 +225,13 @@ def scalar_reductions(function: func.FuncOp) -> int:
                for _, var in op.reduction_list if not var.type.get_shape())  # pyright: ignore
 
 
-def split_accumulations(function: func.FuncOp) -> int:
-    """How many parallel loops of a frontend function accumulate over a serial loop (their
-    split is tuned: convert-agpu-to-gpu's `split_walkers`)."""
-    from autogpu.passes.agpu_split_accumulations import count_candidates
+def split_accumulations(function: func.FuncOp, assume_no_alias: bool = True) -> int:
+    """How many parallel loops of a frontend function the split of accumulations takes (their
+    split is tuned: convert-agpu-to-gpu's `split_walkers`), as autogpu-optimize stages them
+    (`assume_no_alias` its default; the split's own predicate)."""
+    from autogpu.passes.agpu_split_accumulations import splittable_loops
 
-    return count_candidates(function)
+    return splittable_loops(function, assume_no_alias)
 
 
 def parallel_depth(function: func.FuncOp) -> int:
@@ -239,15 +240,24 @@ def parallel_depth(function: func.FuncOp) -> int:
     return iterations.parallel_depth(function)
 
 
-def thread_limit(function: func.FuncOp) -> int | None:
+def thread_limit(function: func.FuncOp, sizes: Mapping[str, object] | None = None) -> int | None:
     """The smallest OpenMP `thread_limit(N)` recorded on the function's parallel loops
-    (`agpu.thread_limit`, docs/ir.md): the threads per block the user allows, None if no limit."""
+    (`agpu.thread_limit`, docs/ir.md): the threads per block the user allows, None if no limit.
+    A `thread_limit(e)` of the parameters is evaluated with `sizes` (skipped without them)."""
+    from autogpu.target.launch import evaluate
+
     limits: list[int] = []
     for op in function.walk():
         limit = op.attributes.get("agpu.thread_limit")
-        if limit is not None:
-            assert isinstance(limit, IntegerAttr)
+        if isinstance(limit, IntegerAttr):
             limits.append(limit.value.data)
+        elif isinstance(limit, StringAttr) and sizes is not None:
+            try:
+                value = evaluate(limit.data, _integer_sizes(sizes))
+            except ValueError as e:  # a size it reads is not given
+                raise CompileError(f"thread_limit({limit.data}) cannot be evaluated for the "
+                                   f"tuned sizes: {e}") from None
+            limits.append(max(value, 1))
     return min(limits, default=None)
 
 

@@ -73,14 +73,15 @@ def prepare(options: TuneOptions) -> Prepared:
     pass_restrictions = {p.name: adapter.pass_restrictions(p.name) for p in base}
     overrides = {**(space_file.parameters if space_file else {}), **search.space}
     restrictions = [*(space_file.restrictions if space_file else []), *search.restrictions]
-    limit = adapter.thread_limit(c_function)
+    limit = adapter.thread_limit(c_function, sizes)
     environment = {**sizes,
                    "max_threads": capped(search.max_threads or space_mod.DEFAULT_MAX_THREADS,
                                          limit),
                    "max_shared": search.max_shared or space_mod.DEFAULT_MAX_SHARED,
                    "array_reductions": adapter.array_reductions(c_function),
                    "scalar_reductions": adapter.scalar_reductions(c_function),
-                   "split_accumulations": adapter.split_accumulations(c_function),
+                   "split_accumulations": adapter.split_accumulations(
+                       c_function, _assumes_no_alias(base)),
                    "element_bytes": space_mod.widest_element(params)}
     space = space_mod.build_space(
         base, option_infos, environment, overrides=overrides, restrictions=restrictions,
@@ -146,3 +147,11 @@ def _empty_space_message(space: space_mod.Space) -> str:
 
 
 __all__ = ["Prepared", "prepare"]
+
+
+def _assumes_no_alias(base: list[adapter.PassSpec]) -> bool:
+    """The pipeline's `assume_no_alias` as written (autogpu-optimize's default, true, if not)."""
+    for spec in base:
+        if "assume_no_alias" in spec.options:
+            return spec.options["assume_no_alias"][0] in (True, "true")
+    return True

@@ -20,6 +20,7 @@ import pytest
 from lowered_differential import cuda_of, gcc_reference, one_translation_unit
 
 from autogpu.runtime.cpu_exec import CpuProgram
+from autogpu.target.launch import launch_config
 from autogpu.testing import compile_c_reference
 from autogpu.testing.nvcc import assert_compiles_with_nvcc
 
@@ -307,8 +308,9 @@ def agree(runner: CpuProgram, name: str, args: list[Any]) -> None:
 # that are not the identity in every element, and `h[0]`, `h[8]` (outside the section) kept.
 
 SECTION_LO, SECTION_LEN, ARRAY_LEN = 1, 7, 9
-ARRAY_TYPES = [t for t, dtype in TYPES.items() if np.dtype(dtype).itemsize >= 4]
-"""Arrays of the 8- and 16-bit types are refused (no CUDA atomics for their copies' merge)."""
+ARRAY_TYPES = [t for t in TYPES if t != "_Bool"]
+"""Arrays of every type but _Bool (refused: tests/frontend); the 8- and 16-bit elements update
+their copies and merge into the array by a CAS on the aligned 32-bit word holding them."""
 STRATEGY_PIPELINES = {
     "registers": "autogpu-vanilla{block_size=64 array_reduction=registers}",
     "shared": "autogpu-optimize{block_size=32 unroll_x=2 array_reduction=shared}",
@@ -451,4 +453,124 @@ def test_array_reductions_compile_with_nvcc(op):
     if op == "+":
         sources += [cuda_of(HISTOGRAMS + COLUMN_SUMS, f"autogpu-vanilla{{array_reduction={s}}}")
                     for s in ("registers", "shared", "global")]  # fmt: skip
+    assert_compiles_with_nvcc(one_translation_unit(sources))
+
+
+# ---- parameter-length sections ----------------------------------------------------------------
+# `reduction(op: h[1:K])` with `int K` a parameter: its copy in dynamic shared memory where K fits
+# the budget (array_reductions.py), the array's atomics where it does not. K = 0, 1, 7 (no
+# divisor of the block), 4097 (fits 4-byte elements, not 8-byte ones) and 8193 (fits none: the
+# fallback), each in a grid whose blocks run in a shuffled order, against gcc.
+
+PARAMETER_LENGTHS = (0, 1, 7, 4097, 8193)
+PARAMETER_PIPELINES = {
+    "auto": "autogpu-vanilla{block_size=64}",
+    "shared": "autogpu-optimize{block_size=32 unroll_x=2 array_reduction=shared}",
+    "global": "autogpu-vanilla{block_size=64 array_reduction=global}",
+}
+
+
+def parameter_function(op: str, ctype: str, spelling: str) -> str:
+    update = UPDATES[op][spelling].format(call=min_max_call(op, ctype)).replace("s", "h[b[i]]")
+    return (
+        f"void p{function_name(op, ctype, spelling)}(int n, int K, const {ctype} *x, "
+        f"const int *b, {ctype} *h) {{\n"
+        f"#pragma omp parallel for reduction({op}: h[1:K])\n"
+        f"  for (int i = 0; i < n; i++) {{\n    {update}\n  }}\n}}\n"
+    )
+
+
+@functools.cache
+def parameter_source(op: str) -> str:
+    return "\n".join(parameter_function(op, ctype, spelling) for ctype in ARRAY_TYPES
+                     if applies(op, ctype) for spelling in UPDATES[op])  # fmt: skip
+
+
+@functools.cache
+def parameter_program(op: str, strategy: str, seed: int) -> CpuProgram:
+    cuda = cuda_of(parameter_source(op), PARAMETER_PIPELINES[strategy])
+    return CpuProgram(cuda.source, cuda.launch, threads=1, thread_order="random", seed=seed)
+
+
+@pytest.mark.parametrize("strategy", list(PARAMETER_PIPELINES))
+@pytest.mark.parametrize(
+    "op, ctype", [(op, ctype) for op in UPDATES for ctype in ARRAY_TYPES if applies(op, ctype)]
+)
+def test_parameter_length_sections_match_gcc(op, ctype, strategy):
+    runner = parameter_program(op, strategy, 13)
+    rng = np.random.default_rng(17)
+    failures = []
+    for spelling in UPDATES[op]:
+        name = "p" + function_name(op, ctype, spelling)
+        reference = gcc_reference(parameter_source(op), name)
+        cases = inputs(op, ctype)
+        for k in PARAMETER_LENGTHS:
+            for x, start in cases if k < 10 else cases[:3]:
+                bins = rng.integers(1, k + 1, len(x)).astype(np.int32) if k else (
+                    np.zeros(len(x), np.int32))  # K = 0: every update outside the section
+                h = np.full(k + 2, start, x.dtype)
+                h[0], h[-1] = x.dtype.type(42), x.dtype.type(43)  # outside the section
+                expected, actual = h.copy(), h.copy()
+                reference(len(x), k, x.copy(), bins, expected)
+                if op in ("&&", "||"):  # OpenMP's section holds 0 or 1, updated or not (gcc
+                    expected[1:k + 1] = expected[1:k + 1] != 0  # -fopenmp crashes at K=8193)
+                runner.run(name, len(x), k, x.copy(), bins, actual)
+                if not same_arrays(actual, expected, op):
+                    failures.append(f"{name} K={k} n={len(x)} start={start!r}")
+    assert not failures, "\n".join(failures[:10])
+
+
+PARAMETER_HISTOGRAMS = "\n".join(
+    f"void phist_{t.replace(' ', '_')}(int n, int K, const int *x, const {t} *w, {t} h[K]) {{\n"
+    f"#pragma omp parallel for reduction(+: h)\n"
+    f"  for (int i = 0; i < n; i++)\n    h[(unsigned)x[i] % (unsigned)K] += w[i];\n}}\n"
+    for t in ("int", "unsigned", "long", "unsigned long", "float", "double")
+)  # fmt: skip
+"""Whole parameter-sized arrays (`reduction(+: h)` on `T h[K]`), weights above INT_MAX in the
+64-bit types."""
+
+
+@pytest.mark.parametrize("strategy", list(PARAMETER_PIPELINES))
+def test_parameter_sized_histograms_match_gcc(strategy):
+    cuda = cuda_of(PARAMETER_HISTOGRAMS, PARAMETER_PIPELINES[strategy])
+    rng = np.random.default_rng(4)
+    for seed in (1, 2):  # two shuffles of the blocks
+        runner = CpuProgram(cuda.source, cuda.launch, threads=1, thread_order="random",
+                            seed=seed)  # fmt: skip
+        for t in ("int", "unsigned", "long", "unsigned long", "float", "double"):
+            dtype = np.dtype(TYPES[t])
+            for k in (1, 7, 1000, 4097, 8193):
+                for n in (0, 1, 3000):
+                    x = rng.integers(-(2**31), 2**31, n, dtype=np.int64).astype(np.int32)
+                    top = 3_000_000_000 if dtype.itemsize == 8 and dtype.kind != "f" else 5
+                    w = rng.integers(0, top, n).astype(dtype)  # exact sums in every order
+                    h = rng.integers(0, 9, k).astype(dtype)
+                    expected, actual = h.copy(), h.copy()
+                    gcc_reference(PARAMETER_HISTOGRAMS, f"phist_{t.replace(' ', '_')}")(
+                        n, k, x, w, expected)  # fmt: skip
+                    runner.run(f"phist_{t.replace(' ', '_')}", n, k, x, w, actual)
+                    np.testing.assert_array_equal(actual, expected, err_msg=f"{t} K={k} n={n}")
+
+
+def test_parameter_length_section_launch_asks_for_its_copy():
+    """The launch description's dynamic shared bytes: K elements where they fit, none beyond."""
+    cuda = cuda_of(PARAMETER_HISTOGRAMS, PARAMETER_PIPELINES["auto"])
+
+    def shared_bytes(function: str, k: int) -> int:
+        (entry,) = [f for f in cuda.launch["functions"] if f["name"] == function]
+        (launch,) = entry["launches"]
+        return launch_config(launch, {"n": 100, "K": k})[2]
+
+    assert shared_bytes("phist_double", 4096) == 4096 * 8
+    assert shared_bytes("phist_double", 4097) == 0
+    assert shared_bytes("phist_int", 8192) == 8192 * 4
+    assert shared_bytes("phist_int", 0) == 0
+    assert "extern __shared__" not in cuda_of(PARAMETER_HISTOGRAMS, PARAMETER_PIPELINES["global"]
+                                              ).source  # fmt: skip
+
+
+def test_parameter_length_sections_compile_with_nvcc():
+    sources = [cuda_of(parameter_source(op), pipeline) for op in ("+", "min", "&&")
+               for pipeline in PARAMETER_PIPELINES.values()]  # fmt: skip
+    sources.append(cuda_of(PARAMETER_HISTOGRAMS, PARAMETER_PIPELINES["auto"]))
     assert_compiles_with_nvcc(one_translation_unit(sources))

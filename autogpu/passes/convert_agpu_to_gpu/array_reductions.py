@@ -16,7 +16,15 @@ correct parallel loop as it stands. A strategy moves those updates to a copy:
   (integer elements still at the identity are skipped);
 - `global`: the atomics on `h` stay as they are.
 `auto` takes the first that fits in that order; an asked-for strategy that cannot hold the
-section falls back to the next one (a parameter-length section is always `global`).
+section falls back to the next one.
+
+A parameter-length section (`h[0:K]`, a whole `int h[K]`) gets the `shared` strategy in dynamic
+`__shared__` memory (`auto`, `registers` and `shared`; the first such section of a kernel, after
+the constant ones took their part of the budget): the kernel tests `K <= cap` (`cap` the
+elements the rest of `SHARED_BUDGET` holds), a condition every thread of the grid computes
+alike, and takes the copy where it holds, the array's own atomics (`global`) where it does not;
+the host computes the launch's dynamic shared bytes from the same K, `K * sizeof(T)` or 0
+(`dynamic_shared_bytes`), so a section too large for the copy costs no shared memory.
 
 An update outside the section (`k - lo` not below `len`, compared unsigned) is applied to `h[k]`
 with its atomic, as the `global` strategy and the serial loop apply it: OpenMP leaves it
@@ -33,7 +41,15 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, gpu, memref, scf
-from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerAttr, IntegerType, MemRefType, i64
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AnyFloat,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    i64,
+)
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -78,6 +94,7 @@ class ArrayReduction:
     strategy: str  # "registers", "shared" or "global"
     shared: SSAValue | None = None  # the block's copy
     private: SSAValue | None = None  # the thread's copy (registers)
+    fits: SSAValue | None = None  # i1: a dynamic copy holds the section (`K <= cap`)
 
     @property
     def element(self) -> Attribute:
@@ -85,9 +102,47 @@ class ArrayReduction:
         return self.array.type.element_type
 
 
+@dataclass(frozen=True)
+class Placement:
+    """Where one section's copies live: a strategy and, for a parameter-length section in
+    dynamic shared memory, the most elements its copy may have (`K <= cap` at run time)."""
+
+    strategy: str
+    cap: int | None = None
+
+
+def place_sections(asked: str, sections: list[tuple[int | None, int]]) -> list[Placement]:
+    """The placement of each section given (constant length or None, element bytes): the
+    constant sections in order (as `choose_strategy`), then the first parameter-length one in
+    dynamic shared memory with the budget they leave. The kernel and the host's launch size
+    both ask this, so they agree."""
+    placements: list[Placement] = []
+    used = 0
+    for length, size in sections:
+        strategy = choose_strategy(asked, length, size, used)
+        if strategy != "global" and length is not None:
+            used += length * size
+        placements.append(Placement(strategy))
+    for k, (length, size) in enumerate(sections):
+        if length is None and asked != "global" and (SHARED_BUDGET - used) // size > 0:
+            placements[k] = Placement("shared", (SHARED_BUDGET - used) // size)
+            break
+    return placements
+
+
+def dynamic_shared_section(asked: str, sections: list[tuple[int | None, int]]
+                           ) -> tuple[int, int, int] | None:  # fmt: skip
+    """(position, cap, element bytes) of the section a kernel keeps in dynamic shared memory."""
+    for k, placement in enumerate(place_sections(asked, sections)):
+        if placement.cap is not None:
+            return k, placement.cap, sections[k][1]
+    return None
+
+
 def choose_strategy(asked: str, length: int | None, element_bytes: int, used_bytes: int) -> str:
-    """The strategy for a section of `length` elements (None: not a constant), `used_bytes` of
-    the shared budget being taken by the kernel's other copies."""
+    """The strategy for a constant section of `length` elements (None: not a constant, for which
+    `place_sections` decides), `used_bytes` of the shared budget being taken by the kernel's
+    other copies."""
     if length is None:
         return "global"
     limit = REGISTER_ELEMENTS if asked == "auto" else MAX_REGISTER_ELEMENTS
@@ -104,19 +159,20 @@ def start_array_reductions(builder: Builder, sections: list[tuple[ReductionKind,
                            threads: int) -> list[ArrayReduction]:  # fmt: skip
     """Allocates each section's copies, set to the identity (`thread()` is the linear thread
     index, made on demand); a barrier ends the shared copies' initialisation."""
-    reductions: list[ArrayReduction] = []
-    used = 0
-    for kind, array, lo, length in sections:
-        red = ArrayReduction(kind, array, lo, length, "global")
-        count = known_int(length)
-        size = _bytes(red.element)
-        red.strategy = choose_strategy(asked, count, size, used)
-        reductions.append(red)
+    reductions = [ArrayReduction(kind, array, lo, length, "global")
+                  for kind, array, lo, length in sections]  # fmt: skip
+    placements = place_sections(
+        asked, [(known_int(red.length), element_bytes(red.element)) for red in reductions])
+    for red, placement in zip(reductions, placements):
+        red.strategy = placement.strategy
         if red.strategy == "global":
             continue
+        name = red.array.name_hint or "array"
+        if placement.cap is not None:
+            _start_dynamic_copy(builder, red, placement.cap, thread(), threads)
+            continue
+        count = known_int(red.length)
         assert count is not None
-        used += count * size
-        name = array.name_hint or "array"
         red.shared = builder.insert(memref.AllocaOp.get(
             red.element, shape=[count], memory_space=SHARED_MEMORY_SPACE)).memref  # fmt: skip
         red.shared.name_hint = f"{name}_shared"
@@ -130,6 +186,22 @@ def start_array_reductions(builder: Builder, sections: list[tuple[ReductionKind,
     if any(red.shared is not None for red in reductions):
         builder.insert(gpu.BarrierOp())
     return reductions
+
+
+def _start_dynamic_copy(builder: Builder, red: ArrayReduction, cap: int, thread: SSAValue,
+                        threads: int) -> None:  # fmt: skip
+    """`fits = K <= cap` (unsigned) and, where it holds, the block's copy in dynamic shared
+    memory (`memref<?xT>` of K elements) set to the identity."""
+    ix = IndexArith(builder)
+    red.fits = builder.insert(arith.CmpiOp(red.length, ix.const(cap), "ule")).result
+    red.fits.name_hint = "fits_shared"
+    red.shared = builder.insert(memref.AllocaOp.get(
+        red.element, shape=[DYNAMIC_INDEX], dynamic_sizes=[red.length],
+        memory_space=SHARED_MEMORY_SPACE)).memref  # fmt: skip
+    red.shared.name_hint = f"{red.array.name_hint or 'array'}_shared"
+    _if(builder, red.fits, lambda body: _loop(
+        body, thread, red.length, IndexArith(body).const(threads),
+        lambda inner, j: _store_identity(inner, red, red.shared, j)))
 
 
 def redirect_updates(kernel: Operation, reductions: list[ArrayReduction]) -> None:
@@ -158,8 +230,6 @@ def finish_array_reductions(builder: Builder, reductions: list[ArrayReduction],
                 body, red, body.insert(memref.LoadOp.get(private, [j])).res, red.shared, j))
     builder.insert(gpu.BarrierOp())
     for red in copied:
-        count = known_int(red.length)
-        assert count is not None
 
         def merge(body: Builder, j: SSAValue, red: ArrayReduction = red) -> None:
             assert red.shared is not None
@@ -167,13 +237,19 @@ def finish_array_reductions(builder: Builder, reductions: list[ArrayReduction],
             element = IndexArith(body).add(red.lo, j)
             _fold(body, red, value, red.array, element, skip_identity=True)
 
+        if red.fits is not None:
+            _if(builder, red.fits, lambda body, red=red, merge=merge: _loop(
+                body, thread(), red.length, IndexArith(body).const(threads), merge))
+            continue
+        count = known_int(red.length)
+        assert count is not None
         _block_loop(builder, thread(), count, threads, merge)
 
 
 # ---- pieces -----------------------------------------------------------------------------------
 
 
-def _bytes(element: Attribute) -> int:
+def element_bytes(element: Attribute) -> int:
     if isinstance(element, AnyFloat):
         return max(element.bitwidth // 8, 1)
     assert isinstance(element, IntegerType)
@@ -207,6 +283,15 @@ def _fold(body: Builder, red: ArrayReduction, value: SSAValue, target: SSAValue 
     then.insert(scf.YieldOp())
     assert isinstance(then.insertion_point.block, Block)
     body.insert(scf.IfOp(changed, [], [then.insertion_point.block]))
+
+
+def _if(builder: Builder, cond: SSAValue, body: Callable[[Builder], None]) -> None:
+    """`if (cond) body`."""
+    then = Builder(InsertPoint.at_end(Block()))
+    body(then)
+    then.insert(scf.YieldOp())
+    assert isinstance(then.insertion_point.block, Block)
+    builder.insert(scf.IfOp(cond, [], [then.insertion_point.block]))
 
 
 def _block_loop(builder: Builder, thread: SSAValue, count: int, threads: int,
@@ -248,6 +333,8 @@ def _redirect(op: memref.AtomicRMWOp | AtomicUpdateOp, red: ArrayReduction) -> N
         Rewriter.erase_op(op)
         return
     in_section = before.insert(arith.CmpiOp(offset, red.length, "ult")).result
+    if red.fits is not None:  # a dynamic copy: only where it holds the section
+        in_section = before.insert(arith.AndIOp(red.fits, in_section)).result
     in_section.name_hint = "in_section"
     inside.insert(scf.YieldOp())
     outside = Block()

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerAttr
+from xdsl.dialects.builtin import IntegerAttr, StringAttr
 from xdsl.dialects.gpu import DimensionEnum
 from xdsl.ir import SSAValue
 
@@ -48,13 +48,24 @@ def num_teams(nest: ParallelForOp) -> int | None:
     return min(bounds) if bounds else None
 
 
+def teams_expressions(nest: ParallelForOp) -> list[str]:
+    """The `num_teams(e)` recorded on the loops of `nest` whose `e` is an expression of the
+    function's integer parameters (a string in the launch description's language, docs/ir.md):
+    the host evaluates them at launch and bounds the x grid by the smallest."""
+    return [attr.data for op in nest.walk()
+            if isinstance(attr := op.attributes.get(NUM_TEAMS), StringAttr)]  # fmt: skip
+
+
 def teams_limit(mapping: NestMapping | None, dim: DimensionEnum) -> int | None:
     """The most blocks launched along `dim` for `mapping`'s nest: OpenMP's `num_teams(N)` (a
     team is a block) allows N in all, given to x, with one block row on y and z (each block
-    loops over all of them); else CUDA's 65535 on y and z, and no bound on x."""
+    loops over all of them); else CUDA's 65535 on y and z, and no bound on x. A `num_teams(e)`
+    of run-time value gives y and z one block row too; x is bounded at launch (None here)."""
     teams = None if mapping is None else num_teams(mapping.nest)
     if teams is not None:
         return teams if dim == DimensionEnum.X else 1
+    if mapping is not None and teams_expressions(mapping.nest):
+        return None if dim == DimensionEnum.X else 1
     return None if dim == DimensionEnum.X else MAX_GRID_YZ
 
 
@@ -81,6 +92,9 @@ class Coverage:
     `num_teams` where given: `grid_limit`), None when unbounded (x)."""
     blocked: bool = False
     """A thread's replicas are consecutive (t * unroll + u) rather than cyclic (t + u * block)."""
+    bounded_at_launch: bool = False
+    """The host bounds this dimension's blocks by a value known only at launch (`num_teams(e)`):
+    a grid-stride loop, whose block count the kernel does not know."""
 
     @property
     def tile(self) -> int:
@@ -89,14 +103,17 @@ class Coverage:
     @property
     def blocks(self) -> int | None:
         """Blocks the host launches along this dimension, when known."""
-        if self.count is None:
+        if self.count is None or self.bounded_at_launch:
             return None
         blocks = max(ceil_div(self.count, self.tile), 1)
         return blocks if self.max_blocks is None else min(blocks, self.max_blocks)
 
     @property
     def single_pass(self) -> bool:
-        """The grid covers every tile at once: no grid-stride loop is needed (always on x)."""
+        """The grid covers every tile at once: no grid-stride loop is needed (on x, unless
+        bounded at launch)."""
+        if self.bounded_at_launch:
+            return False
         if self.max_blocks is None:
             return True
         return self.count is not None and ceil_div(self.count, self.tile) <= self.max_blocks

@@ -14,7 +14,12 @@ the `cuda` target prints as C integer expressions in the launch description (doc
     count = ub - lb (sparse) or ceildiv(ub - lb, step) (dense)
 
 (with OpenMP's `num_teams(N)` on the nest: x at most N, y and z 1, all grid-stride:
-`coverage.grid_limit`).
+`coverage.grid_limit`; `num_teams(e)` of an expression of the parameters: x at most
+`max(e, 1)`, evaluated at launch).
+
+A kernel keeping a parameter-length reduced section in dynamic shared memory
+(array_reductions.py) gets `K * sizeof(T) * (K <= cap)` dynamic shared bytes: its copy where it
+fits, none where the kernel falls back to the array's atomics.
 
 The `max(., 1)` keeps the launch valid (CUDA rejects an empty grid) when a loop has no
 iterations; its threads then all fail their guards.
@@ -22,19 +27,29 @@ iterations; its threads then all fail their guards.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, func, gpu, scf
-from xdsl.dialects.builtin import IntegerAttr, IntegerType
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, MemRefType, i32, i64
 from xdsl.dialects.gpu import DimensionEnum
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from autogpu.dialects.agpu import ParallelForOp
 from autogpu.passes.agpu_out_of_core import PART_NEST
-from autogpu.passes.convert_agpu_to_gpu.coverage import ReductionGrid, grid_limit
+from autogpu.passes.convert_agpu_to_gpu.array_reductions import (
+    dynamic_shared_section,
+    element_bytes,
+)
+from autogpu.passes.convert_agpu_to_gpu.coverage import (
+    ReductionGrid,
+    grid_limit,
+    known_int,
+    teams_expressions,
+)
 from autogpu.passes.convert_agpu_to_gpu.function_plan import HostFor, HostIf, HostStep, Segment
 from autogpu.passes.convert_agpu_to_gpu.kernel_builder import BlockShape, kernel_symbol
 from autogpu.passes.utils.errors import PassError, describe_value, error_at
@@ -77,9 +92,11 @@ def _host_computable(op: Operation) -> bool:
 class HostBuilder:
     """Builds the host function from the plan's host steps, then replaces its body."""
 
-    def __init__(self, fn: func.FuncOp, grid: ReductionGrid = ReductionGrid()):
+    def __init__(self, fn: func.FuncOp, grid: ReductionGrid = ReductionGrid(),
+                 array_reduction: str = "auto"):  # fmt: skip
         self.fn = fn
         self.grid = grid  # the grid limits of scalar reductions
+        self.array_reduction = array_reduction  # where array reductions' copies live
         old = fn.body.block
         self.block = Block(arg_types=old.arg_types)
         self.value_map: dict[SSAValue, SSAValue] = {}
@@ -213,6 +230,9 @@ class HostBuilder:
                 limit = grid_limit(seg.mapping, dim, self.grid, bool(seg.scalar_reductions()))
                 if limit is not None:
                     size = self.ix.min(size, self.ix.const(limit))
+                if dim == DimensionEnum.X:
+                    for teams in teams_expressions(seg.mapping.nest):  # num_teams(e)
+                        size = self.ix.min(size, self.ix.max(self._bound(teams), one))
                 if constant_value(size) is None and size.name_hint is None:
                     size.name_hint = f"grid_{dim.value}"
                 grid[dim_index] = size
@@ -222,10 +242,76 @@ class HostBuilder:
             gpu.LaunchFuncOp(
                 kernel_symbol(kernel_name), grid, sizes,
                 kernelOperands=[*self.block.args, *host_args],
+                dynamicSharedMemorySize=self._dynamic_shared_bytes(seg),
             )
         )
         if seg.mapping is not None and PART_NEST in seg.mapping.nest.attributes:
             launch.attributes[PART_NEST] = seg.mapping.nest.attributes[PART_NEST]  # out-of-core
+
+    def _bound(self, expr: str) -> SSAValue:
+        """A launch bound the frontend recorded as an expression of the integer parameters
+        (frontend/launch_bounds.py: integers, names, + - * / %, unary -, parentheses, fully
+        parenthesised) as `index` arithmetic on the host's parameters, C's truncating division
+        included."""
+        params = {arg.name_hint: arg for arg in self.block.args if arg.name_hint}
+        tokens = re.findall(r"\d+|[A-Za-z_]\w*|\S", expr)
+        at = 0
+
+        def take() -> str:
+            nonlocal at
+            at += 1
+            return tokens[at - 1]
+
+        def operand() -> SSAValue:
+            token = take()
+            if token == "(":
+                if tokens[at] in ("-", "+"):
+                    sign = take()
+                    value = operand()
+                    take()  # ")"
+                    return self.ix.sub(self.ix.const(0), value) if sign == "-" else value
+                left = operand()
+                op = take()
+                right = operand()
+                take()  # ")"
+                return self._binary(op, left, right)
+            if token.isdigit():
+                return self.ix.const(int(token))
+            if token not in params:
+                raise PassError(f"launch bound '{expr}' reads '{token}', which is not a "
+                                f"parameter of @{self.fn.sym_name.data}")
+            return self.ix.cast(params[token])
+
+        return operand()
+
+    def _binary(self, op: str, left: SSAValue, right: SSAValue) -> SSAValue:
+        if op in "+-*":
+            return {"+": self.ix.add, "-": self.ix.sub, "*": self.ix.mul}[op](left, right)
+        kind = arith.DivSIOp if op == "/" else arith.RemSIOp
+        return self.builder.insert(kind(left, right)).result
+
+    def _dynamic_shared_bytes(self, seg: Segment) -> SSAValue | None:
+        """`K * sizeof(T) * (K <= cap)` (i32) for the section the kernel keeps in dynamic
+        shared memory, as the kernel decides (`dynamic_shared_section`); None without one."""
+        if seg.mapping is None:
+            return None
+        sections = seg.array_reductions()
+        shapes = []
+        for _, var, _, length in sections:
+            assert isinstance(var.type, MemRefType)
+            shapes.append((known_int(length), element_bytes(var.type.element_type)))
+        found = dynamic_shared_section(self.array_reduction, shapes)
+        if found is None:
+            return None
+        position, cap, size = found
+        length = self.ix.cast(self._host_value(
+            sections[position][3], "the length of this reduced section", seg.mapping.nest))
+        fits = self.builder.insert(arith.CmpiOp(length, self.ix.const(cap), "ule")).result
+        flag = self.builder.insert(arith.ExtUIOp(fits, i64)).result
+        bytes_ = self.ix.mul(self.ix.mul(length, self.ix.const(size)), self.ix.cast(flag))
+        result = self.builder.insert(arith.IndexCastOp(bytes_, i32)).result
+        result.name_hint = "shared_bytes"
+        return result
 
     def finish(self) -> None:
         """Replaces the function's body with the launches."""

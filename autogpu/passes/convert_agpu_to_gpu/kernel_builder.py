@@ -80,6 +80,7 @@ from autogpu.passes.convert_agpu_to_gpu.coverage import (
     ReductionGrid,
     grid_limit,
     known_int,
+    teams_expressions,
 )
 from autogpu.passes.convert_agpu_to_gpu.function_plan import FunctionPlan, Segment
 from autogpu.passes.convert_agpu_to_gpu.jam import Env, Jammer
@@ -400,6 +401,8 @@ class KernelBuilder:
             level.unroll,
             grid_limit(self.seg.mapping, dim, self.grid, bool(self.seg.scalar_reductions())),
             level.blocked,
+            dim == DimensionEnum.X and self.seg.mapping is not None
+            and bool(teams_expressions(self.seg.mapping.nest)),
         )
         loop_step = None
         if not coverage.single_pass:
