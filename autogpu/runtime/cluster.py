@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -51,16 +51,21 @@ def connect(cluster: Any) -> tuple[Any, bool]:
 _programs: dict[str, Any] = {}  # in a worker process: the CpuPrograms it built, by content
 
 
-def _worker_program(source: str, launch: Mapping[str, Any]) -> Any:
-    from autogpu.runtime.cpu_exec import CpuProgram
+ProgramClass = Callable[[str, Mapping[str, Any]], Any]
+"""The executor a worker builds from the CUDA source and launch description (`CpuProgram`,
+passed by the caller: pickled by reference, so this module does not import the executor that
+imports it)."""
 
+
+def _worker_program(program_class: ProgramClass, source: str, launch: Mapping[str, Any]) -> Any:
     key = hashlib.sha256((source + json.dumps(launch, sort_keys=True)).encode()).hexdigest()
     if key not in _programs:
-        _programs[key] = CpuProgram(source, launch)
+        _programs[key] = program_class(source, launch)
     return _programs[key]
 
 
-def run_part(source: str, launch: Mapping[str, Any], function_name: str,
+def run_part(program_class: ProgramClass, source: str, launch: Mapping[str, Any],
+             function_name: str,
              scalars: Mapping[str, Any], whole: Mapping[str, np.ndarray],
              slices: Sequence[tuple[str, int, np.ndarray, tuple[int, int] | None]],
              positions: Sequence[int]) -> tuple[str, dict[str, np.ndarray]]:
@@ -72,7 +77,7 @@ def run_part(source: str, launch: Mapping[str, Any], function_name: str,
     from autogpu.runtime.array_arguments import HostArray
     from autogpu.runtime.array_views import array_view
 
-    program = _worker_program(source, launch)
+    program = _worker_program(program_class, source, launch)
     function = program.functions[function_name]
     buffers = {name: np.array(data) for name, _, data, _ in slices}  # writable, our own
     arrays: dict[str, np.ndarray] = {**whole, **buffers}
@@ -92,8 +97,9 @@ def run_part(source: str, launch: Mapping[str, Any], function_name: str,
     return get_worker().address, written
 
 
-def run_plan_on_cluster(client: Any, source: str, launch: Mapping[str, Any], plan: PartPlan,
-                        call: BoundCall, positions: Sequence[int]) -> list[LaneRecord]:
+def run_plan_on_cluster(client: Any, program_class: ProgramClass, source: str,
+                        launch: Mapping[str, Any], plan: PartPlan, call: BoundCall,
+                        positions: Sequence[int]) -> list[LaneRecord]:
     """Runs the plan's parts as tasks of the cluster; a `LaneRecord` per worker (its index in
     the scheduler's sorted worker addresses as `device`)."""
     from distributed import as_completed
@@ -108,8 +114,8 @@ def run_plan_on_cluster(client: Any, source: str, launch: Mapping[str, Any], pla
                    if not p.is_array}
         slices = [(s.name, s.first, arrays[s.name].reshape(-1)[s.first : s.end], s.copy_out)
                   for s in part.slices]
-        future = client.submit(run_part, source, launch, call.function.name, scalars, whole,
-                               slices, list(positions), pure=False)
+        future = client.submit(run_part, program_class, source, launch, call.function.name,
+                               scalars, whole, slices, list(positions), pure=False)
         tasks[future] = part
     workers = sorted(client.scheduler_info()["workers"])
     records: dict[str, LaneRecord] = {}

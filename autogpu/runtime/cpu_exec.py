@@ -419,7 +419,8 @@ class CpuProgram:
                 from autogpu.runtime.cluster import run_plan_on_cluster
 
                 self.last_lanes.append(run_plan_on_cluster(
-                    self._client, self.source, self._launch_description, plan, call, positions))
+                    self._client, type(self), self.source, self._launch_description, plan, call,
+                    positions))
                 return
             runner = CpuPartRunner(plan, call, self.timeline, len(self.devices))
             runner.run(lambda part_call, pointers: self._run_call(part_call, pointers, positions))

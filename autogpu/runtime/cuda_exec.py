@@ -214,7 +214,8 @@ class CudaProgram:
         self.kept: Any = None  # runtime.parts.KeepHooks of the last call in parts (its copies)
         self._pins: Any = None  # runtime.pipeline.HostPins: arrays kept page-locked
         self.options = nvcc_options(options, fmad)
-        self.arch = arch or device_arch(device)
+        with _on_device(device):  # a device the driver does not have: GpuUnavailableError
+            self.arch = arch or device_arch(device)
         self._kernels_on: dict[int, dict[str, Any]] = {}  # device -> its module's kernels
         for ordinal in dict.fromkeys((device, *self.devices)):
             self._kernels_on[ordinal] = self._load(cuda_source, ordinal)

@@ -18,6 +18,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from autogpu.dialects.signature import C_TYPES
+
 
 class DeviceMemory(Protocol):
     """What keeping arrays needs of an executor."""
@@ -109,6 +111,5 @@ class HostBuffers:
 
 
 def _view(address: int, nbytes: int) -> np.ndarray:
-    import ctypes
-
-    return np.ctypeslib.as_array((ctypes.c_uint8 * nbytes).from_address(address))
+    byte = C_TYPES["unsigned char"].ctypes
+    return np.ctypeslib.as_array((byte * nbytes).from_address(address))

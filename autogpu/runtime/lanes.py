@@ -13,9 +13,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
-from autogpu.runtime.parts import Part
+if TYPE_CHECKING:  # (parts runs the lanes: a type only here)
+    from autogpu.runtime.parts import Part
 
 
 def check_devices(devices: object, count: int | None = None) -> tuple[int, ...]:
