@@ -56,8 +56,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
 
 from autogpu.dialects.agpu_vector import ALIGN_ATTR, VectorLoadOp, VectorStoreOp
-from autogpu.passes.convert_agpu_to_gpu.reductions import SHARED_MEMORY_SPACE
 from autogpu.passes.gpu_cache_shared.footprint import element_bytes
+from autogpu.passes.gpu_vectorize import shared_alloca
 from autogpu.passes.options import DeclaredOptionsPass, at_least, one_of_ints, option
 
 Access = memref.LoadOp | memref.StoreOp | VectorLoadOp | VectorStoreOp
@@ -65,17 +65,6 @@ Access = memref.LoadOp | memref.StoreOp | VectorLoadOp | VectorStoreOp
 
 def _pure(op: Operation) -> bool:
     return not op.regions and is_side_effect_free(op)
-
-
-def _shared_alloca(array: SSAValue) -> memref.AllocaOp | None:
-    owner = array.owner
-    if not isinstance(owner, memref.AllocaOp):
-        return None
-    type = owner.memref.type
-    assert isinstance(type, MemRefType)
-    if type.memory_space != SHARED_MEMORY_SPACE or len(type.get_shape()) != 1:
-        return None
-    return owner
 
 
 def _accesses(ops: Iterable[Operation]) -> Iterable[Access]:
@@ -123,7 +112,7 @@ def _tile_loop(loop: scf.ForOp) -> _TileLoop | None:
         return None  # a fill's results would outlive the fill
     arrays: dict[SSAValue, memref.AllocaOp] = {}
     for access in _accesses(fill):
-        alloca = _shared_alloca(access.memref)
+        alloca = shared_alloca(access.memref)
         if alloca is None:
             continue
         if not _is_store(access):
@@ -166,10 +155,10 @@ def _splittable(op: Operation) -> bool:
     for inner in block.ops:
         if isinstance(inner, scf.YieldOp) or _pure(inner):
             continue
-        if isinstance(inner, memref.LoadOp | VectorLoadOp) and _shared_alloca(inner.memref) is None:
+        if isinstance(inner, memref.LoadOp | VectorLoadOp) and shared_alloca(inner.memref) is None:
             continue
         if isinstance(inner, memref.StoreOp | VectorStoreOp) \
-                and _shared_alloca(inner.memref) is not None:
+                and shared_alloca(inner.memref) is not None:
             continue
         return False
     return True
@@ -326,7 +315,7 @@ def _stride(alloca: memref.AllocaOp) -> int:
 def _shared_bytes(kernel: gpu.FuncOp) -> int:
     total = 0
     for op in kernel.walk():
-        if isinstance(op, memref.AllocaOp) and _shared_alloca(op.memref) is not None:
+        if isinstance(op, memref.AllocaOp) and shared_alloca(op.memref) is not None:
             type = op.memref.type
             assert isinstance(type, MemRefType)
             total += type.get_shape()[0] * element_bytes(op.memref)

@@ -45,7 +45,8 @@ from autogpu.passes.options import DeclaredOptionsPass, one_of_ints, option
 Access = memref.LoadOp | memref.StoreOp
 
 
-def _shared_alloca(array: SSAValue) -> memref.AllocaOp | None:
+def shared_alloca(array: SSAValue) -> memref.AllocaOp | None:
+    """The alloca of a one-dimensional `__shared__` array (a tile), or None."""
     owner = array.owner
     if not isinstance(owner, memref.AllocaOp):
         return None
@@ -96,7 +97,7 @@ class _BlockVectorizer:
         for position, op in enumerate(ops):
             if not isinstance(op, memref.LoadOp | memref.StoreOp):
                 continue
-            shared = _shared_alloca(op.memref) is not None
+            shared = shared_alloca(op.memref) is not None
             if not (shared or (self.global_loads and _global_array(op))):
                 continue
             if (width := self._width(op.memref)) is None:
@@ -150,7 +151,7 @@ class _BlockVectorizer:
             by_offset.setdefault(member.offset, member)
         if not is_load and len(by_offset) != len(members):
             return  # an element stored twice: moving one store past the other changes it
-        shared = _shared_alloca(array) is not None
+        shared = shared_alloca(array) is not None
         done = False
         taken: set[int] = set()
         for start in sorted(by_offset):
@@ -169,7 +170,7 @@ class _BlockVectorizer:
                 self._store(array, lanes)
             done = True
         if done and shared:
-            alloca = _shared_alloca(array)
+            alloca = shared_alloca(array)
             assert alloca is not None
             bytes = width * element_bytes(array)
             if self.aligned.get(alloca, 0) < bytes:

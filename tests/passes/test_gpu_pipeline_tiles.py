@@ -141,9 +141,11 @@ def test_swizzle_permutes_the_unpadded_tile_only():
     """matmul.c's B tile (2048 floats, read as float4 fragments 32 bytes apart) is swizzled,
     at every access (float4 copies, ragged copies, fragment reads); the padded transposed C
     tile (2108 floats) is not; with one buffer the swizzle works alone. The fragment reads at
-    `v0 + 4 + k * 128` share the swizzle of `v0 + 4` for every k."""
+    `v0 + 4 + k * 128` share the swizzle of `v0 + 4` for every k. (The texts checked are
+    those of 64-bit index arithmetic: narrow_indices=false.)"""
     for stages in (1, 2):
-        spec = tiled("block_size=16 block_y=16", 8, 8, 16, f"stages={stages} swizzle=true")
+        spec = tiled("block_size=16 block_y=16", 8, 8, 16,
+                     f"stages={stages} swizzle=true narrow_indices=false")
         source = swizzled_tiles(spec)
         b_accesses = re.findall(r"B_sh\[([^\]]*)\]", source)
         assert len(b_accesses) > 8
@@ -155,9 +157,10 @@ def test_swizzle_permutes_the_unpadded_tile_only():
 
 
 def test_swizzle_is_autogpu_tiled_s_default_and_can_be_turned_off():
-    spec = tiled("block_size=16 block_y=16", 8, 8, 16, STAGES)
+    spec = tiled("block_size=16 block_y=16", 8, 8, 16, f"{STAGES} narrow_indices=false")
     assert "(v0 & 32) / 8ULL" in swizzled_tiles(spec)
     assert "^" not in swizzled_tiles(spec.replace(STAGES, f"{STAGES} swizzle=false"))
+    assert "^" in swizzled_tiles(tiled("block_size=16 block_y=16", 8, 8, 16, STAGES))
 
 
 def test_nvcc_compiles():
