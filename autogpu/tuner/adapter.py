@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import importlib
 import json
 import platform
 import shutil
@@ -25,11 +26,13 @@ from typing import Any, Protocol
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, StringAttr
+from xdsl.utils.hints import isa
 
 from autogpu.api import Kernel
 from autogpu.api import compile as compile_c
 from autogpu.diagnostics import CompileError
 from autogpu.dialects.agpu import ParallelForOp
+from autogpu.numeric import is_integer
 from autogpu.passes.analysis import iterations
 from autogpu.passes.analysis.extents import touched_extents
 from autogpu.passes.analysis.subscript_arrays import SubscriptValues, subscript_arrays
@@ -71,7 +74,7 @@ def parse_pipeline_spec(spec: str) -> list[PassSpec]:
     except ValueError as e:  # xDSL's ArgSpecParseError is one
         raise CompileError(f"invalid pipeline '{spec}': {e}") from None
     available = _available_passes()
-    result = []
+    result: list[PassSpec] = []
     for s in specs:
         if s.name not in available:
             raise CompileError(
@@ -87,7 +90,7 @@ def format_pipeline(passes: list[PassSpec]) -> str:
     """The inverse of parse_pipeline_spec: `name{opt=v ...}` joined by commas."""
     from xdsl.utils.arg_spec import ArgSpec, ParameterListType
 
-    parts = []
+    parts: list[str] = []
     for p in passes:
         params: dict[str, ParameterListType] = {k: tuple(v) if isinstance(v, tuple | list) else (v,)  # pyright: ignore[reportUnnecessaryIsInstance]  # a hand-built PassSpec
                   for k, v in p.options.items()}
@@ -140,7 +143,7 @@ def pass_options(name: str) -> list[OptionInfo]:
     cls = pass_class(name)
     hints = typing.get_type_hints(cls)
     declared = getattr(cls, "TUNING_SPACE", {}) or {}
-    infos = []
+    infos: list[OptionInfo] = []
     for f in dataclasses.fields(cls):
         if f.name == "name" or not f.init:
             continue
@@ -176,7 +179,7 @@ class Param:
     extents: tuple[str, ...] | None = None
 
 
-def _param_from_launch(p: dict[str, Any]) -> Param:
+def param_from_launch(p: dict[str, Any]) -> Param:
     ext = p.get("extents")
     return Param(p["name"], p["kind"], p["dtype"], p.get("ctype", ""), bool(p.get("const")),
                  tuple(str(e) for e in ext) if ext else None)
@@ -204,10 +207,7 @@ def kernel_signature(func: Any) -> list[Param]:
 
 def _integer_sizes(sizes: Mapping[str, object]) -> dict[str, int]:
     """The integer sizes (the analyses evaluate integer arithmetic only)."""
-    import numpy as np
-
-    return {k: int(v) for k, v in sizes.items()
-            if isinstance(v, (int, np.integer))}
+    return {k: int(v) for k, v in sizes.items() if is_integer(v)}
 
 
 def array_reductions(function: func.FuncOp) -> int:
@@ -215,7 +215,7 @@ def array_reductions(function: func.FuncOp) -> int:
     strategy is tuned: convert-agpu-to-gpu's `array_reduction`)."""
     return sum(1 for op in function.walk() if isinstance(op, ParallelForOp)
                for _, var in op.reduction_list
-               if isinstance(var.type, MemRefType) and var.type.get_shape())
+               if isa(var.type, MemRefType) and var.type.get_shape())
 
 
 def scalar_reductions(function: func.FuncOp) -> int:
@@ -555,7 +555,7 @@ def cuda_device_info(device: int) -> DeviceInfo:
     """Name, compute capability, driver version and limits of the GPU (in the measurement
     process, after select_gpu: it initialises CUDA)."""
     try:
-        import pycuda.driver as drv  # pyright: ignore[reportMissingImports]  # GPU hosts only
+        drv: Any = importlib.import_module("pycuda.driver")  # GPU hosts only, untyped
     except ImportError:
         raise CompileError("the cuda backend needs pycuda and an NVIDIA GPU (pip install -e "
                            "'.[gpu]'); --backend cpu tunes on the CPU emulation instead") from None

@@ -26,13 +26,14 @@ import socket
 import sqlite3
 import time
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Generator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Self
 
 from autogpu.diagnostics import CompileError
+from autogpu.narrowing import is_tuple
 
 SCHEMA_VERSION = 1
 TABLES = frozenset({"meta", "contexts", "variants", "measurements"})  # the schema's signature
@@ -75,7 +76,7 @@ def canonical(value: Any) -> str:
 
 
 def _json_default(value: Any) -> Any:
-    if isinstance(value, tuple):
+    if is_tuple(value):
         return list(value)
     if hasattr(value, "item"):  # numpy scalars
         return value.item()
@@ -120,7 +121,7 @@ class Record:
     params: dict[str, Any]
     status: str
     time_s: float | None = None
-    times: list[float] = field(default_factory=list)
+    times: list[float] = field(default_factory=list[float])
     stage: str | None = None
     reason: str | None = None
     owner: str | None = None
@@ -128,7 +129,7 @@ class Record:
     digest: str | None = None
     cuda_source: str | None = None
     launch: dict[str, Any] | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict[str, Any])
 
     @property
     def ok(self) -> bool:
@@ -193,7 +194,7 @@ class Cache:
             if self._conn.execute("PRAGMA page_count").fetchone()[0] == 0:
                 return "new"
             tables = self._tables()
-            if tables != TABLES:
+            if tables != set(TABLES):
                 raise CacheError(
                     f"{self.path} is not a tuning cache but another SQLite database (tables: "
                     f"{', '.join(sorted(tables)) or 'none'}); it was left untouched: give "
@@ -216,7 +217,7 @@ class Cache:
                 "SELECT name FROM sqlite_master WHERE type = 'table'")} - {"sqlite_sequence"}
 
     @contextmanager
-    def _guard(self) -> Iterator[None]:
+    def _guard(self) -> Generator[None]:
         """SQLite's errors on this file (not a database, damaged, unreadable) as CacheError."""
         try:
             yield
@@ -238,7 +239,7 @@ class Cache:
         self.close()
 
     @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
+    def _transaction(self) -> Generator[sqlite3.Connection]:
         with self._guard():
             for attempt in range(50):
                 try:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autogpu.diagnostics import CompileError
+from autogpu.narrowing import is_sequence
 
 
 class ExprError(CompileError):
@@ -30,14 +31,14 @@ _BINOPS: dict[type, Callable[[Any, Any], Any]] = {
     ast.Add: operator.add,
     ast.Sub: operator.sub,
     ast.Mult: operator.mul,
-    ast.Div: operator.truediv,
-    ast.FloorDiv: operator.floordiv,
+    ast.Div: lambda a, b: a / b,
+    ast.FloorDiv: lambda a, b: a // b,
     ast.Mod: operator.mod,
-    ast.BitAnd: operator.and_,
-    ast.BitOr: operator.or_,
-    ast.BitXor: operator.xor,
-    ast.LShift: operator.lshift,
-    ast.RShift: operator.rshift,
+    ast.BitAnd: lambda a, b: a & b,
+    ast.BitOr: lambda a, b: a | b,
+    ast.BitXor: lambda a, b: a ^ b,
+    ast.LShift: lambda a, b: a << b,
+    ast.RShift: lambda a, b: a >> b,
 }
 _CMPOPS: dict[type, Callable[[Any, Any], bool]] = {
     ast.Eq: operator.eq,
@@ -66,13 +67,17 @@ def _ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 
 
+def _log2(x: float) -> float:
+    return math.log2(x)
+
+
 BASE_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "min": min,
     "max": max,
     "abs": abs,
     "ceil_div": _ceil_div,
     "is_power_of_two": _is_power_of_two,
-    "log2": lambda x: math.log2(x),
+    "log2": _log2,
     "int": int,
     "len": len,
     "prod": math.prod,
@@ -93,14 +98,16 @@ class Expr:
     tree: ast.Expression = field(repr=False, compare=False)
     names: frozenset[str] = frozenset()
 
-    def __call__(self, env: Mapping[str, Any], functions: Mapping[str, Callable] | None = None):
+    def __call__(
+        self, env: Mapping[str, Any], functions: Mapping[str, Callable[..., Any]] | None = None
+    ) -> Any:
         return evaluate(self, env, functions)
 
     def __str__(self) -> str:
         return self.text
 
 
-def parse(text: object, functions: Mapping[str, Callable] | None = None) -> Expr:
+def parse(text: object, functions: Mapping[str, Callable[..., Any]] | None = None) -> Expr:
     """Parse and validate `text`; raise ExprError naming the offending construct."""
     if not isinstance(text, str) or not text.strip():
         raise ExprError(f"empty expression: {text!r}")
@@ -150,7 +157,7 @@ def _check_node(node: ast.AST, text: str, known: set[str], names: set[str]) -> N
 def evaluate(
     expr: Expr | str,
     env: Mapping[str, Any],
-    functions: Mapping[str, Callable] | None = None,
+    functions: Mapping[str, Callable[..., Any]] | None = None,
 ) -> Any:
     """Evaluate `expr` with the names in `env` and the whitelisted `functions`."""
     if isinstance(expr, str):
@@ -177,13 +184,15 @@ def _check_power(a: Any, b: Any, text: str) -> None:
 def _check_repetition(a: Any, b: Any, text: str) -> None:
     """`[x] * n` and `"s" * n` build at most MAX_LENGTH elements."""
     for sequence, count in ((a, b), (b, a)):
-        if isinstance(sequence, (list, tuple, str)) and isinstance(count, int) and \
+        if (is_sequence(sequence) or isinstance(sequence, str)) and isinstance(count, int) and \
                 len(sequence) * count > MAX_LENGTH:
             raise ExprError(f"'{text}': the repetition would have {len(sequence) * count} "
                             f"elements, more than the limit of {MAX_LENGTH}")
 
 
-def _eval(node: ast.AST, env: Mapping[str, Any], fns: Mapping[str, Callable], text: str) -> Any:
+def _eval(
+    node: ast.AST, env: Mapping[str, Any], fns: Mapping[str, Callable[..., Any]], text: str
+) -> Any:
     match node:
         case ast.Constant(value=value):
             return value
@@ -250,4 +259,6 @@ def _eval(node: ast.AST, env: Mapping[str, Any], fns: Mapping[str, Callable], te
                 assert k.arg is not None  # parse() refuses `**` arguments
                 kwargs[k.arg] = _eval(k.value, env, fns, text)
             return fns[fn](*values, **kwargs)
+        case _:
+            pass  # any other node: the error below
     raise ExprError(f"'{text}': cannot evaluate {type(node).__name__}")

@@ -40,6 +40,7 @@ import numpy as np
 
 from autogpu.diagnostics import CompileError
 from autogpu.dialects.signature import BY_DTYPE, C_TYPES
+from autogpu.narrowing import is_sequence, is_tuple
 from autogpu.target.launch_steps import counters, steps_of, to_cxx
 from autogpu.tuner import adapter
 from autogpu.tuner.kernel import KernelCompiler, compile_task
@@ -136,7 +137,7 @@ def launcher(artifact: adapter.Artifact, config: Mapping[str, Any]) -> str:
              *(f"#define AUTOGPU_{re.sub(r'[^A-Za-z0-9]', '_', k).upper()} {_c_value(v)}"
                for k, v in config.items()),
              artifact.cuda_source, "", "#ifdef __CUDACC__", LAUNCH_SIZE_HELPERS]
-    params = []
+    params: list[str] = []
     for p in entry["params"]:
         # The kernel's own (canonical) C name: the user's spelling may be C only (`_Bool`),
         # need a header (`uint8_t`) or be another C++ pointer type (`char *`, `long *`).
@@ -193,7 +194,7 @@ def _c_expr(expr: str, scalars: Mapping[str, str]) -> str:
 def _c_value(v: Any) -> str:
     if isinstance(v, bool):
         return "1" if v else "0"
-    if isinstance(v, (list, tuple)):
+    if is_sequence(v):
         return "{" + ", ".join(_c_value(x) for x in v) + "}"
     return str(v)
 
@@ -381,9 +382,9 @@ class HostMeasurer(Measurer):
                 return Outcome.failed("time", f"the program wrote no {self.host.time_file}")
             text = path.read_text()
         matches = self.host.regex().findall(text)
-        values = []
+        values: list[float] = []
         for m in matches:
-            raw = m[0] if isinstance(m, tuple) else m
+            raw = m[0] if is_tuple(m) else m
             try:
                 values.append(float(raw) * UNITS[self.host.time_unit])
             except ValueError:

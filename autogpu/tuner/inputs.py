@@ -33,6 +33,7 @@ import numpy as np
 
 from autogpu.diagnostics import CompileError
 from autogpu.dialects.signature import LEFT_OUT
+from autogpu.numeric import is_integer
 from autogpu.target import launch
 from autogpu.tuner import expr
 from autogpu.tuner.adapter import Param
@@ -85,7 +86,7 @@ def specialization(params: Sequence[Param], sizes: Mapping[str, Any],
     """The `agpu-specialize` sizes text ("n=8192,t=5") compiling `names` (None: every integer
     size) into the variants, so that constant loops unroll fully and the grid's guards fold."""
     scalars = {p.name: p for p in params if p.kind == "scalar"}
-    integer = [name for name, value in sizes.items()
+    integer = [name for name in sizes
                if np.dtype(scalars[name].dtype).kind in "iu"]
     chosen = integer if names is None else list(names)
     for name in chosen:
@@ -135,7 +136,7 @@ def array_lengths(params: Sequence[Param], sizes: Mapping[str, Any],
             value = expr.evaluate(text, sizes)
         except CompileError as e:
             raise CompileError(f"length of array '{name}': {e.message}") from None
-        if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+        if not is_integer(value) or isinstance(value, bool):
             if isinstance(value, float) and value.is_integer():
                 value = int(value)
             else:
@@ -306,5 +307,5 @@ def reduction_length(sizes: Mapping[str, Any], given: str | int | None,
     if inferred is not None:
         return max(1, int(inferred))
     ints = [int(v) for v in sizes.values()
-            if isinstance(v, int | np.integer) and not isinstance(v, bool)]
+            if is_integer(v) and not isinstance(v, bool)]
     return max([1, *ints])

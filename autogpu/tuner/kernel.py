@@ -23,7 +23,9 @@ from autogpu.tuner.space import DEFAULT_MAX_SHARED, DEFAULT_MAX_THREADS, Space
 VariantHook = Callable[[Mapping[str, Any], adapter.Artifact], adapter.Artifact] | str | None
 
 
-def resolve_hook(hook: VariantHook) -> Callable | None:
+def resolve_hook(
+    hook: VariantHook,
+) -> Callable[[Mapping[str, Any], adapter.Artifact], adapter.Artifact] | None:
     if hook is None or callable(hook):
         return hook
     module, _, name = str(hook).partition(":")

@@ -38,7 +38,7 @@ import statistics
 import sys
 import time
 import traceback
-from collections.abc import Iterator, Mapping
+from collections.abc import Generator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -67,7 +67,7 @@ def process_context(method: str = "forkserver") -> Any:
 
 
 @contextmanager
-def no_main_reimport() -> Iterator[None]:
+def no_main_reimport() -> Generator[None]:
     """Start child processes without re-running the user's main script in them.
 
     spawn and forkserver children normally re-import `__main__` (so that objects defined there
@@ -95,10 +95,10 @@ class Outcome:
 
     status: str  # "ok" | "failed"
     time_s: float | None = None
-    times: list[float] = field(default_factory=list)
+    times: list[float] = field(default_factory=list[float])
     stage: str | None = None  # where it failed: compile, resources, build, launch, verify, ...
     reason: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict[str, Any])
 
     @staticmethod
     def failed(stage: str, reason: str, **extra: Any) -> Outcome:
@@ -303,7 +303,7 @@ class KernelMeasurer(Measurer):
     device: int = 0
     memory_budget: int | None = None  # functions in parts (agpu-out-of-core) run within it
     _reference_outputs: list[Any] | None = field(default=None, repr=False)
-    _reference_scales: dict[int, float] = field(default_factory=dict, repr=False)
+    _reference_scales: dict[int, float] = field(default_factory=dict[int, float], repr=False)
 
     def _uses_gpu(self) -> bool:
         return self.backend == "cuda" or getattr(self.reference, "backend", None) == "cuda"
@@ -407,7 +407,7 @@ class KernelMeasurer(Measurer):
     def _wall_times(self, program: Any, written: set[int]) -> list[float]:
         from autogpu.tuner import adapter
 
-        times = []
+        times: list[float] = []
         for r in range(self.warmup + self.repetitions):
             args = self._fresh(written)
             start = time.perf_counter()

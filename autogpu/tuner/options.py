@@ -39,15 +39,16 @@ class KernelOptions:
     source: str  # a path to a .c file, or C source text (the flat keyword `kernel`)
     function: str | None = None
     pipeline: str = "autogpu-optimize"
-    sizes: dict[str, SizeValue] = field(default_factory=dict)
+    sizes: dict[str, SizeValue] = field(default_factory=dict[str, SizeValue])
     # sizes compiled into every variant (agpu-specialize before the pipeline): None none,
     # "all" every integer size, or names ("n,t" or a list)
     specialize: str | list[str] | None = None
-    arrays: dict[str, str] = field(default_factory=dict)  # array name -> length expression
+    # array name -> length expression
+    arrays: dict[str, str] = field(default_factory=dict[str, str])
     # parameter name -> a .npy file, or (tune()'s API) the array itself: NumPy, CuPy, a PyTorch
     # tensor, any __cuda_array_interface__ or DLPack object (copied to the host once: the
     # measurement process is another process, and the reference runs on the CPU)
-    inputs: dict[str, Any] = field(default_factory=dict)
+    inputs: dict[str, Any] = field(default_factory=dict[str, Any])
     input_seed: int = 0
     variant_hook: VariantHook = None  # test-only: corrupt/hang chosen variants after compiling
 
@@ -56,9 +57,11 @@ class KernelOptions:
 class SearchOptions:
     """The space of variants and how it is searched."""
 
-    space: dict[str, SpaceValues] = field(default_factory=dict)  # parameter -> values/generator
+    # parameter -> values/generator
+    space: dict[str, SpaceValues] = field(default_factory=dict[str, SpaceValues])
     space_file: str | None = None
-    restrictions: list[Restriction] = field(default_factory=list)  # expressions or callables
+    # expressions or callables
+    restrictions: list[Restriction] = field(default_factory=list[Restriction])
     use_default_space: bool = True
     max_threads: int | None = None
     max_shared: int | None = None

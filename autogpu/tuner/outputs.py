@@ -35,7 +35,7 @@ class TuneResult:
     report: dict[str, Any]
     context: str
     device: DeviceInfo
-    files: dict[str, str] = field(default_factory=dict)
+    files: dict[str, str] = field(default_factory=dict[str, str])
     measured: int = 0
     stopped_by: str | None = None
 
@@ -132,7 +132,8 @@ def confirmed_best(prepared: Prepared, cache: Cache, context: str, space: space_
 
 def compare_from_cache(prepared: Prepared, cache: Cache, context: str, space: space_mod.Space,
                        seeds: int = 10,
-                       strategies: Sequence[str] = ("exhaustive", "random", "model")) -> dict:
+                       strategies: Sequence[str] = ("exhaustive", "random", "model"),
+                       ) -> dict[str, Any]:
     """Replay strategies against the cache's complete table of this space."""
     records = {canonical(r.params): r for r in cache.records(context)}
     candidates = space.enumerate()

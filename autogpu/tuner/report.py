@@ -23,6 +23,7 @@ from typing import Any
 
 from autogpu.api import option_value, options_text
 from autogpu.diagnostics import CompileError
+from autogpu.narrowing import is_tuple
 
 REPORT_SCHEMA = "autogpu-tune-report/1"
 
@@ -45,7 +46,7 @@ def table(variants: Sequence[Mapping[str, Any]], top: int = 10, names: Sequence[
         names = list(variants[0]["params"]) if variants else []
     best = ok[0]["time_s"] if ok else None
     header = ["rank", *names, "time", "vs best"]
-    rows = []
+    rows: list[list[str]] = []
     for rank, v in enumerate(ok[:top], 1):
         rows.append([str(rank), *(option_value(v["params"].get(n)) for n in names),
                      format_time(v["time_s"]), f"{v['time_s'] / best:.2f}x" if best else "-"])
@@ -89,7 +90,7 @@ def write_json(path: Path, data: Any) -> None:
 
 
 def _default(value: Any) -> Any:
-    if isinstance(value, tuple):
+    if is_tuple(value):
         return list(value)
     if hasattr(value, "item"):
         return value.item()
@@ -134,7 +135,8 @@ def plot(path: Path, variants: Sequence[Mapping[str, Any]], names: Sequence[str]
     if xs_bad:
         ax.scatter(xs_bad, [top / scale] * len(xs_bad), marker="x", color="red", s=16,
                    label="failed")
-    best, best_line = math.inf, []
+    best = math.inf
+    best_line: list[float] = []
     for v in variants:
         if v["status"] == "ok":
             best = min(best, v["time_s"])
@@ -146,7 +148,7 @@ def plot(path: Path, variants: Sequence[Mapping[str, Any]], names: Sequence[str]
     ax.legend(loc="upper right", fontsize=8)
 
     for ax, name in zip(axes[1:], names):
-        values = []
+        values: list[str] = []
         for v in variants:
             value = option_value(v["params"].get(name))
             if value not in values:
@@ -168,7 +170,7 @@ def plot(path: Path, variants: Sequence[Mapping[str, Any]], names: Sequence[str]
         ax.set_xticklabels(values, rotation=45 if len(values) > 6 else 0, fontsize=8)
         ax.set_xlabel(name)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    fig.savefig(path, dpi=100)  # pyright: ignore[reportUnknownMemberType]  # matplotlib's stub: PathLike without its parameter
     plt.close(fig)
     return path
 

@@ -52,8 +52,8 @@ class Evaluation:
     reason: str | None = None
     cached: bool = False  # answered from the cache (this run measured nothing)
     elapsed_s: float = 0.0  # since the run started
-    times: list[float] = field(default_factory=list)
-    extra: dict[str, Any] = field(default_factory=dict)
+    times: list[float] = field(default_factory=list[float])
+    extra: dict[str, Any] = field(default_factory=dict[str, Any])
     digest: str | None = None
 
     @property
@@ -146,7 +146,8 @@ class CompilePool:
             return self._ensure().submit(compile_in_worker, fn, args)
 
     def _processes(self) -> list[Any]:
-        return list((getattr(self._pool, "_processes", None) or {}).values())
+        processes: dict[int, Any] = getattr(self._pool, "_processes", None) or {}
+        return list(processes.values())
 
     def kill(self) -> None:
         """Terminate the workers (a hung compilation) and start afresh on the next submit."""
@@ -343,7 +344,8 @@ class Session:
 
     def _collect(self) -> None:
         """Move finished compilations to the ready queue (in submission order)."""
-        finished, still = [], deque()
+        finished: list[_Pending] = []
+        still: deque[_Pending] = deque()
         for pending in self._compiling:
             (finished if pending.future.done() else still).append(pending)
         self._compiling = still

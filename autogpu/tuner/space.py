@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from autogpu.diagnostics import CompileError
+from autogpu.narrowing import is_dict, is_list, is_sequence, is_tuple
 from autogpu.passes.options import THREADS, Role, roles
 from autogpu.target.cuda_limits import MAX_THREADS_PER_BLOCK, SHARED_BYTES_PER_BLOCK
 from autogpu.tuner import adapter, expr
@@ -109,7 +110,7 @@ def _range(*args: int) -> list[int]:
     return _bounded(r, f"range({', '.join(str(int(a)) for a in args)})")
 
 
-GENERATORS: dict[str, Callable[..., list]] = {
+GENERATORS: dict[str, Callable[..., list[int]]] = {
     "pow2": pow2,
     "seq": seq,
     "range": _range,
@@ -175,7 +176,7 @@ class Restriction:
         return bool(self.check(env))
 
 
-def as_restriction(r: str | Callable | Restriction) -> Restriction:
+def as_restriction(r: str | Callable[[Mapping[str, Any]], Any] | Restriction) -> Restriction:
     if isinstance(r, Restriction):
         return r
     if isinstance(r, str):
@@ -192,7 +193,7 @@ def threads_restrictions(params: Sequence[Parameter]) -> list[Restriction]:
     for p in params:
         if p.is_block_dimension:
             by_pass.setdefault(p.pass_name, []).append(p.name)
-    restrictions = []
+    restrictions: list[Restriction] = []
     for dims in by_pass.values():
         def check(env: Mapping[str, Any], dims: list[str] = dims) -> bool:
             return math.prod(_threads(env[d]) for d in dims) <= env["max_threads"]
@@ -204,7 +205,7 @@ def threads_restrictions(params: Sequence[Parameter]) -> list[Restriction]:
 
 
 def _threads(value: Any) -> int:
-    return math.prod(value) if isinstance(value, (list, tuple)) else int(value)
+    return math.prod(value) if is_sequence(value) else int(value)
 
 
 # --- the space -------------------------------------------------------------------------------
@@ -215,10 +216,10 @@ class Space:
     """Parameters, restrictions, and the environment (sizes, limits) they are evaluated in."""
 
     parameters: list[Parameter]
-    restrictions: list[Restriction] = field(default_factory=list)
-    environment: dict[str, Any] = field(default_factory=dict)
-    base_pipeline: list[PassSpec] = field(default_factory=list)
-    fixed: dict[str, Any] = field(default_factory=dict)  # untuned options, for the record
+    restrictions: list[Restriction] = field(default_factory=list[Restriction])
+    environment: dict[str, Any] = field(default_factory=dict[str, Any])
+    base_pipeline: list[PassSpec] = field(default_factory=list[PassSpec])
+    fixed: dict[str, Any] = field(default_factory=dict[str, Any])  # untuned options, for the record
 
     @property
     def names(self) -> list[str]:
@@ -323,7 +324,7 @@ class Space:
 
 
 def _as_tuple(value: Any) -> tuple[Any, ...]:
-    return tuple(value) if isinstance(value, (list, tuple)) else (value,)
+    return tuple(value) if is_sequence(value) else (value,)
 
 
 # --- building a space from a pipeline ------------------------------------------------------
@@ -340,7 +341,7 @@ def resolve_values(spec: Any, environment: Mapping[str, Any], what: str) -> tupl
             raise CompileError(f"values of {what}: {e.message}") from None
     else:
         value = spec
-    if not isinstance(value, (list, tuple, range)):
+    if not (is_sequence(value) or isinstance(value, range)):
         value = [value]
     if len(value) > MAX_VALUES:
         raise CompileError(f"{what} has {len(value)} candidate values, more than the limit of "
@@ -349,7 +350,7 @@ def resolve_values(spec: Any, environment: Mapping[str, Any], what: str) -> tupl
     for v in value:
         if isinstance(v, float) and v.is_integer():
             v = int(v)
-        if isinstance(v, list):
+        if is_list(v):
             v = tuple(v)
         try:
             values[v] = None
@@ -375,7 +376,7 @@ def build_space(
     environment: Mapping[str, Any],
     *,
     overrides: Mapping[str, Any] | None = None,
-    restrictions: Sequence[str | Callable | Restriction] = (),
+    restrictions: Sequence[str | Callable[[Mapping[str, Any]], Any] | Restriction] = (),
     pass_restrictions: Mapping[str, Sequence[str]] | None = None,
     parallel_dims: int = 1,
     use_defaults: bool = True,
@@ -454,7 +455,7 @@ def build_space(
             if values is None or (declared and values == (o.default,)):
                 # untuned, or declared values that leave only the default for this kernel
                 # (`[false, true] if parallel_dims >= 4 else [false]`)
-                fixed[qualified] = list(o.default) if isinstance(o.default, tuple) else o.default
+                fixed[qualified] = list(o.default) if is_tuple(o.default) else o.default
                 env.setdefault(short, o.default)
                 continue
             params.append(Parameter(short, p.name, o.name, values, None, o.default, role))
@@ -521,10 +522,10 @@ def _lookup(overrides: Mapping[str, Any], used: set[str], *keys: str) -> Any:
 class SpaceFile:
     """What a `--space` file says: parameter values, restrictions, array lengths, inputs."""
 
-    parameters: dict[str, Any] = field(default_factory=dict)
-    restrictions: list[str] = field(default_factory=list)
-    arrays: dict[str, str] = field(default_factory=dict)
-    sizes: dict[str, Any] = field(default_factory=dict)
+    parameters: dict[str, Any] = field(default_factory=dict[str, Any])
+    restrictions: list[str] = field(default_factory=list[str])
+    arrays: dict[str, str] = field(default_factory=dict[str, str])
+    sizes: dict[str, Any] = field(default_factory=dict[str, Any])
     use_defaults: bool = True
 
 
@@ -544,7 +545,7 @@ def load_space_file(path: str | Path) -> SpaceFile:
     except ValueError as e:  # TOMLDecodeError and JSONDecodeError are ValueErrors
         kind = "TOML" if path.suffix == ".toml" else "JSON"
         raise CompileError(f"{path}: not valid {kind}: {e}") from None
-    if not isinstance(data, dict):
+    if not is_dict(data):
         raise CompileError(f"{path}: expected a table/object at the top level")
     known = {"parameters", "restrictions", "arrays", "sizes", "defaults"}
     extra = set(data) - known
@@ -555,7 +556,7 @@ def load_space_file(path: str | Path) -> SpaceFile:
     restrictions = data.get("restrictions", [])
     if isinstance(restrictions, str):
         restrictions = [restrictions]
-    if not isinstance(params, dict) or not isinstance(restrictions, list):
+    if not is_dict(params) or not is_list(restrictions):
         raise CompileError(f"{path}: 'parameters' must be a table and 'restrictions' a list")
     return SpaceFile(dict(params), [str(r) for r in restrictions], dict(data.get("arrays", {})),
                      dict(data.get("sizes", {})), bool(data.get("defaults", True)))

@@ -121,7 +121,7 @@ class Model(Strategy):
                                                      constant_liar=True)
         elif sampler == "gp":
             try:
-                import torch  # noqa: F401  # pyright: ignore[reportMissingImports]  # optional: 'gp' only
+                import torch  # noqa: F401  # pyright: ignore[reportMissingImports, reportUnusedImport]  # optional: 'gp' only
             except ImportError:
                 raise CompileError("strategy 'gp' needs PyTorch (pip install torch); "
                                    "use --strategy model (TPE) instead") from None
@@ -178,13 +178,16 @@ class Model(Strategy):
         else:
             self.study.tell(trial, value)
 
-    def _build_distributions(self):
+    def _build_distributions(
+        self,
+    ) -> tuple[dict[str, Any], dict[str, tuple[bool, list[Any]]]]:
         from optuna.distributions import CategoricalDistribution, IntDistribution
 
         names = list(self.candidates[0]) if self.candidates else []
-        distributions, encoders = {}, {}
+        distributions: dict[str, Any] = {}
+        encoders: dict[str, tuple[bool, list[Any]]] = {}
         for name in names:
-            values = []
+            values: list[Any] = []
             for c in self.candidates:
                 if c[name] not in values:
                     values.append(c[name])
@@ -200,7 +203,7 @@ class Model(Strategy):
         return distributions, encoders
 
     def _decode(self, params: Mapping[str, Any]) -> dict[str, Any]:
-        config = {}
+        config: dict[str, Any] = {}
         for name, (numeric, values) in self._encoders.items():
             raw = params[name]
             if numeric:
@@ -212,7 +215,7 @@ class Model(Strategy):
         return config
 
     def _encode(self, config: Mapping[str, Any]) -> dict[str, Any]:
-        params = {}
+        params: dict[str, Any] = {}
         for name, (numeric, values) in self._encoders.items():
             v = config[name]
             params[name] = values.index(v) if numeric else (
@@ -338,7 +341,7 @@ def compare_strategies(
     result: dict[str, Any] = {"optimum_s": optimum, "tolerance": tolerance,
                               "variants": len(candidates), "strategies": {}}
     for name in strategies:
-        runs = []
+        runs: list[int | None] = []
         for seed in (seeds[:1] if name == "exhaustive" else seeds):
             strategy = make_strategy(name, candidates, seed)
             runs.append(evaluations_to_reach(strategy, lookup, target))

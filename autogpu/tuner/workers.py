@@ -38,6 +38,9 @@ if TYPE_CHECKING:
     from optuna.storages import BaseStorage
     from tqdm import tqdm
 
+_Message = tuple[Any, ...]
+"""What a worker thread tells the parent: (kind, worker index, what the kind carries...)."""
+
 
 def make_storage(url: str | None) -> BaseStorage | None:
     """An Optuna storage from a URL (RDB) or a file path (journal), or None."""
@@ -65,7 +68,8 @@ def default_storage(cache_path: str | Path) -> str:
 
 
 def _worker(prepared: Prepared, index: int, cache_path: str, storage_url: str | None, jobs: int,
-            stop: threading.Event, messages: queue.Queue, counter: EvaluationCounter) -> None:
+            stop: threading.Event, messages: queue.Queue[_Message],
+            counter: EvaluationCounter) -> None:
     """One tuner (a thread: it only waits for its compile pool and its measurement process,
     which does the GPU work in a process of its own)."""
     o = prepared.options
@@ -99,7 +103,7 @@ def run_workers(prepared: Prepared, *, out: TextIO | None = None) -> TuneResult:
             make_storage(storage_url)  # fail early on a bad URL
         total_jobs = o.measurement.jobs if o.measurement.jobs is not None else default_jobs()
         jobs = max(1, total_jobs // n) if total_jobs else 0
-        messages: queue.Queue = queue.Queue()
+        messages: queue.Queue[_Message] = queue.Queue()
         stop = threading.Event()
         counter = EvaluationCounter()  # one budget for all workers
         threads = [threading.Thread(target=_worker, name=f"autogpu-tune-worker-{i}",
@@ -110,7 +114,10 @@ def run_workers(prepared: Prepared, *, out: TextIO | None = None) -> TuneResult:
             t.start()
         context: str | None = None
         info: DeviceInfo | None = None
-        measured, stops, errors, summary = 0, [], [], []
+        measured = 0
+        stops: list[str | None] = []
+        errors: list[str] = []
+        summary: list[dict[str, object]] = []
         uncached: list[Evaluation] = []  # the environment's failures: reported, not cached
         bar = _bar(min(o.search.budget or len(prepared.candidates), len(prepared.candidates)),
                    o.output.progress, out)
@@ -152,7 +159,7 @@ def run_workers(prepared: Prepared, *, out: TextIO | None = None) -> TuneResult:
             print("autogpu-tune: " + "; ".join(errors), file=sys.stderr)
         space, candidates = device_space(prepared, info or {})
         wanted = {canonical(c) for c in candidates}
-        evaluations = []
+        evaluations: list[Evaluation] = []
         for r in cache.records(context):
             if canonical(r.params) not in wanted:
                 continue
@@ -167,7 +174,7 @@ def run_workers(prepared: Prepared, *, out: TextIO | None = None) -> TuneResult:
                       measured=measured, stopped_by=stopped, out=out, workers=summary)
 
 
-def _bar(total: int, enabled: bool, out: TextIO | None) -> tqdm | None:
+def _bar(total: int, enabled: bool, out: TextIO | None) -> tqdm[Any] | None:
     if not enabled:
         return None
     from tqdm import tqdm
@@ -176,7 +183,7 @@ def _bar(total: int, enabled: bool, out: TextIO | None) -> tqdm | None:
                 dynamic_ncols=True)
 
 
-def _update(bar: tqdm | None, cache: Cache, context: str | None) -> None:
+def _update(bar: tqdm[Any] | None, cache: Cache, context: str | None) -> None:
     if bar is None or context is None:
         return
     counts = cache.counts(context)  # polled every half second: counts, not whole rows

@@ -8,7 +8,7 @@ import pytest
 
 import autogpu
 from autogpu.diagnostics import CompileError
-from autogpu.tuner.adapter import _param_from_launch
+from autogpu.tuner.adapter import param_from_launch
 from autogpu.tuner.inputs import check_sizes, make_arguments
 
 SOURCE = """
@@ -26,7 +26,7 @@ void f(int n, unsigned char t, const signed char *a, const uint8_t *b, short *c,
 
 
 def params():
-    return [_param_from_launch(p) for p in autogpu.compile(SOURCE).launch["params"]]
+    return [param_from_launch(p) for p in autogpu.compile(SOURCE).launch["params"]]
 
 
 def test_random_inputs_of_the_small_types():
