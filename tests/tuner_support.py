@@ -118,7 +118,8 @@ class SyntheticMeasurer(Measurer):
         return Outcome("ok", t, [t])
 
 
-def synthetic_candidates(block_sizes=(32, 64, 128, 256, 512, 1024), unrolls=(1, 2, 4, 8)):
+def synthetic_candidates(block_sizes: tuple[int, ...] = (32, 64, 128, 256, 512, 1024),
+                         unrolls: tuple[int, ...] = (1, 2, 4, 8)) -> list[dict[str, Any]]:
     return [{"block_size": b, "unroll": u} for b in block_sizes for u in unrolls]
 
 
@@ -169,7 +170,7 @@ def wrong_and_hang(config, artifact):
     return hang_block_128(config, corrupt_block_64(config, artifact))
 
 
-def claim_everything(path: str, context: str, configs: list, barrier: str = "",
+def claim_everything(path: str, context: str, configs: list[dict[str, Any]], barrier: str = "",
                      parties: int = 1) -> int:
     """A competing tuner: claim and 'measure' every configuration it can; returns how many.
     `barrier` is a directory where `parties` competitors meet before starting."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -49,7 +50,7 @@ def copies(text: str) -> dict[str, set[str]]:
     return done
 
 
-def test_each_array_is_copied_as_its_map_says(kernel_cu):
+def test_each_array_is_copied_as_its_map_says(kernel_cu: str):
     assert ("autogpu_run_mapped(int n, const float *a, float *b, float *c, float *d, float *e, "
             "float *f, size_t a_elements, size_t b_elements, size_t c_elements, "
             "size_t d_elements, size_t e_elements, size_t f_elements)") in kernel_cu
@@ -80,7 +81,7 @@ def test_a_const_array_without_a_map_is_not_copied_back():
 
 
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
-def test_nvcc_compiles_the_launcher_without_warnings(kernel_cu, tmp_path):
+def test_nvcc_compiles_the_launcher_without_warnings(kernel_cu: str, tmp_path: Path):
     """Unused by a program that launches on its own device arrays, `autogpu_run_` must not
     warn in every build."""
     (tmp_path / "kernel.cu").write_text(kernel_cu)
@@ -115,7 +116,7 @@ int main(void) {
 
 @pytest.mark.skipif(shutil.which("nvcc") is None or cuda_exec.gpu_unavailable_reason() is not None,
                     reason="needs nvcc and a CUDA GPU")
-def test_the_maps_on_the_gpu(kernel_cu, tmp_path):
+def test_the_maps_on_the_gpu(kernel_cu: str, tmp_path: Path):
     """b (from) gets the kernel's values, not 7; c (to) keeps 2 though the kernel wrote -1; d
     (alloc) keeps 5; e (from, read before written) comes back NaN: its 3 was not copied in;
     f (tofrom) goes both ways."""

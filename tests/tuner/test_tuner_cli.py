@@ -33,7 +33,8 @@ def saxpy_args(n: int = 1000) -> list[str]:
 SAXPY_ARGS = saxpy_args()
 
 
-def _run(capsys, *argv):
+def _run(capsys: pytest.CaptureFixture[str], *argv: object,
+         ) -> tuple[int | str | None, str, str]:
     try:
         code = main([str(a) for a in argv])
     except SystemExit as e:  # argparse
@@ -68,7 +69,7 @@ def _run(capsys, *argv):
      "--set block_size is given twice (block_size=32 and block_size=64,128): keep one"),
     (["--array", "x=2*n"], 1, "--array x is given twice (x=n and x=2*n): keep one"),
 ])
-def test_bad_input_is_a_clear_error_before_anything_runs(capsys, tmp_path, argv, code, message):
+def test_bad_input_is_a_clear_error_before_anything_runs(capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str], code: int, message: str):
     got, _out, err = _run(capsys, *SAXPY_ARGS, "--cache", tmp_path / "c.sqlite", *argv)
     assert got == code
     assert message in err
@@ -84,7 +85,7 @@ def test_bad_input_is_a_clear_error_before_anything_runs(capsys, tmp_path, argv,
     (["--set", "block_size=seq(32, 1024, 8)", "--set", "unroll_serial=seq(1, 1000)"],
      "the search space has 750000 configurations, more than the limit of 100000"),
 ])
-def test_the_space_is_bounded_before_it_is_built(capsys, argv, message):
+def test_the_space_is_bounded_before_it_is_built(capsys: pytest.CaptureFixture[str], argv: list[str], message: str):
     code, _out, err = _run(capsys, SAXPY, "--size", "n=1000", "--backend", "cpu", "--list-space",
                           *argv)
     assert code == 1
@@ -93,7 +94,7 @@ def test_the_space_is_bounded_before_it_is_built(capsys, argv, message):
     assert err.count("\n") == 1
 
 
-def test_restrictions_read_the_values_of_options_that_are_not_tuned(capsys):
+def test_restrictions_read_the_values_of_options_that_are_not_tuned(capsys: pytest.CaptureFixture[str]):
     """autogpu-optimize's 'unroll_x * unroll_y <= 32' named unroll_x, which was not a parameter
     once fixed in the pipeline string or left out of the space."""
     code, out, err = _run(capsys, SAXPY, "--size", "n=1000", "--backend", "cpu", "--list-space",
@@ -128,8 +129,8 @@ def test_restrictions_read_the_values_of_options_that_are_not_tuned(capsys):
     (SAXPY, ["n=-5"], "at n=-5, the parallel loops of saxpy run no iteration"),
     (MATMUL, ["m=8", "n=0", "p=8"], "at m=8, n=0, p=8, the parallel loops of matmul run no"),
 ])
-def test_bad_sizes_and_sizes_for_which_the_kernel_does_nothing_are_refused(capsys, kernel, sizes,
-                                                                          message):
+def test_bad_sizes_and_sizes_for_which_the_kernel_does_nothing_are_refused(capsys: pytest.CaptureFixture[str], kernel: str, sizes: list[str],
+                                                                          message: str):
     code, _, err = _run(capsys, kernel, *(f"--size={s}" for s in sizes), "--backend", "cpu",
                         "--list-space")
     assert code == 1
@@ -137,14 +138,14 @@ def test_bad_sizes_and_sizes_for_which_the_kernel_does_nothing_are_refused(capsy
     assert err.count("\n") == 1
 
 
-def test_sizes_for_which_only_serial_loops_are_empty_are_tuned(capsys):
+def test_sizes_for_which_only_serial_loops_are_empty_are_tuned(capsys: pytest.CaptureFixture[str]):
     """matmul with p = 0 still computes (A unchanged, every element written): a legal run."""
     code, _out, err = _run(capsys, MATMUL, "--size", "m=8", "--size", "n=8", "--size", "p=0",
                           "--backend", "cpu", "--list-space")
     assert code == 0, err
 
 
-def test_an_output_directory_that_cannot_be_written_is_an_error_before_tuning(capsys, tmp_path):
+def test_an_output_directory_that_cannot_be_written_is_an_error_before_tuning(capsys: pytest.CaptureFixture[str], tmp_path: Path):
     file = tmp_path / "file"
     file.write_text("")
     for out in (file, file / "sub"):
@@ -154,7 +155,7 @@ def test_an_output_directory_that_cannot_be_written_is_an_error_before_tuning(ca
         assert not (tmp_path / "c.sqlite").exists()  # nothing ran
 
 
-def test_sizes_must_be_given_and_unbounded_arrays_need_a_length(capsys, tmp_path):
+def test_sizes_must_be_given_and_unbounded_arrays_need_a_length(capsys: pytest.CaptureFixture[str], tmp_path: Path):
     code, _, err = _run(capsys, SAXPY, "--backend", "cpu")
     assert code == 1
     assert "saxpy needs a value for its integer parameter n: --size n=VALUE" in err
@@ -172,7 +173,7 @@ def test_sizes_must_be_given_and_unbounded_arrays_need_a_length(capsys, tmp_path
     assert f"no such C file: {tmp}" in err
 
 
-def test_the_cuda_backend_without_pycuda_is_a_clear_error(capsys, tmp_path):
+def test_the_cuda_backend_without_pycuda_is_a_clear_error(capsys: pytest.CaptureFixture[str], tmp_path: Path):
     if find_spec("pycuda") is not None:
         pytest.skip("pycuda is installed here: the cuda backend would really run")
     code, _, err = _run(capsys, *SAXPY_ARGS[:-2], "--set", "block_size=64", "--no-cache",
@@ -181,7 +182,7 @@ def test_the_cuda_backend_without_pycuda_is_a_clear_error(capsys, tmp_path):
     assert "cannot measure on the cuda backend: the cuda backend needs pycuda" in err
 
 
-def test_list_space_shows_the_default_space_of_the_pipeline(capsys):
+def test_list_space_shows_the_default_space_of_the_pipeline(capsys: pytest.CaptureFixture[str]):
     code, out, _ = _run(capsys, *SAXPY_ARGS, "--list-space")
     assert code == 0
     space = json.loads(out)
@@ -196,7 +197,7 @@ def test_list_space_shows_the_default_space_of_the_pipeline(capsys):
                                  for y in (1, 2, 4, 8, 16) if b * y <= 256)
 
 
-def test_tune_saxpy_on_the_cpu_then_resume_from_the_cache(capsys, tmp_path):
+def test_tune_saxpy_on_the_cpu_then_resume_from_the_cache(capsys: pytest.CaptureFixture[str], tmp_path: Path):
     cache, out = tmp_path / "tune.sqlite", tmp_path / "out"
     args = [*SAXPY_ARGS, "--set", "block_size=32,64,128", "--cache", cache, "-o", out, "-q",
             "--repetitions", "2", "-j", "2"]
@@ -252,7 +253,7 @@ def test_tune_saxpy_on_the_cpu_then_resume_from_the_cache(capsys, tmp_path):
     assert "(1 measured now, 3 from the cache" in stdout
 
 
-def test_an_interrupted_run_resumes_where_it_stopped(tmp_path):
+def test_an_interrupted_run_resumes_where_it_stopped(tmp_path: Path):
     cache, out = tmp_path / "tune.sqlite", tmp_path / "out"
     cmd = [sys.executable, "-m", "autogpu.tools.autogpu_tune", *saxpy_args(50000), "--cache",
            str(cache), "-o", str(out), "-q", "--no-plot", "--set", "block_size=32,64,128,256",
@@ -287,7 +288,7 @@ def test_an_interrupted_run_resumes_where_it_stopped(tmp_path):
     assert len(log) == len(set(log)) == 4  # nothing measured twice
 
 
-def test_failed_variants_are_recorded_and_never_chosen(tmp_path):
+def test_failed_variants_are_recorded_and_never_chosen(tmp_path: Path):
     """Injected through the test-only variant hook: block 64 computes a wrong y, block 128
     never finishes; block 2048 is refused by the lowering pass (a compile failure)."""
     import numpy as np
@@ -323,7 +324,7 @@ def test_failed_variants_are_recorded_and_never_chosen(tmp_path):
     assert sum(v["status"] == "failed" for v in report["variants"]) == 3
 
 
-def test_a_script_without_a_main_guard_can_call_tune(tmp_path):
+def test_a_script_without_a_main_guard_can_call_tune(tmp_path: Path):
     """The tuner's child processes (fork server) do not re-run the user's script."""
     script = tmp_path / "script.py"
     script.write_text(
@@ -338,7 +339,7 @@ def test_a_script_without_a_main_guard_can_call_tune(tmp_path):
     assert done.stdout.count("best True") == 1
 
 
-def test_array_lengths_default_to_the_elements_the_kernel_indexes(capsys, tmp_path):
+def test_array_lengths_default_to_the_elements_the_kernel_indexes(capsys: pytest.CaptureFixture[str], tmp_path: Path):
     """No --array for matmul: the lengths come from the analysis of its indices (m*n, m*p, p*n)."""
     out = tmp_path / "out"
     code, _stdout, err = _run(capsys, MATMUL, "--size", "m=16", "--size", "n=8", "--size", "p=4",
@@ -363,7 +364,7 @@ def test_explicit_lengths_and_c99_extents_are_preferred_to_the_analysis():
     assert [a.size if isinstance(a, np.ndarray) else a for a in prepared.args[:3]] == [17, 8, 6]
 
 
-def test_a_left_out_first_extent_is_inferred_from_the_indices(tmp_path):
+def test_a_left_out_first_extent_is_inferred_from_the_indices(tmp_path: Path):
     """`float A[][p]` gives no length: the analysis bounds it (it used to evaluate the "?" the
     signature records for the left-out extent, and fail)."""
     from autogpu.tuner.driver import TuneOptions, prepare
@@ -379,7 +380,7 @@ def test_a_left_out_first_extent_is_inferred_from_the_indices(tmp_path):
     assert prepared.lengths == {"A": 15, "out": 5}
 
 
-def test_the_default_pipeline_is_autogpu_optimize(capsys):
+def test_the_default_pipeline_is_autogpu_optimize(capsys: pytest.CaptureFixture[str]):
     from autogpu.tuner.driver import TuneOptions
 
     assert TuneOptions(SAXPY).kernel.pipeline == "autogpu-optimize"
@@ -392,7 +393,7 @@ def test_the_default_pipeline_is_autogpu_optimize(capsys):
 
 
 def test_the_declared_space_is_the_default_and_identical_kernels_are_measured_once(
-    capsys, tmp_path
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
 ):
     """autogpu-optimize declares its space, so only those options are tuned; on saxpy, caching
     and serial unrolling change nothing, so their variants reuse the twin kernel's measurement."""
@@ -417,7 +418,7 @@ def test_the_declared_space_is_the_default_and_identical_kernels_are_measured_on
 
 
 def test_specialised_variants_compile_the_sizes_in_and_are_checked_by_the_general_reference(
-    capsys, tmp_path
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
 ):
     """--specialize t: every variant is compiled for t = 5 (its template loop unrolls), verified
     against the general vanilla kernel; the best kernel refuses other sizes of t."""
@@ -451,7 +452,8 @@ def test_specialised_variants_compile_the_sizes_in_and_are_checked_by_the_genera
 
 @pytest.mark.parametrize("specialize, compiled", [
     ("n,t", "n=20,t=5"), (["t"], "t=5"), ("all", "n=20,m=12,t=5"), (None, None)])
-def test_the_api_takes_size_names_as_text_or_a_list(specialize, compiled):
+def test_the_api_takes_size_names_as_text_or_a_list(specialize: str | list[str] | None,
+                                                    compiled: str | None):
     from autogpu.tuner.adapter import format_pipeline
     from autogpu.tuner.driver import TuneOptions, prepare
 
@@ -465,7 +467,7 @@ def test_the_api_takes_size_names_as_text_or_a_list(specialize, compiled):
         assert pipeline.startswith(f'agpu-specialize{{sizes="{compiled}"}},autogpu-optimize')
 
 
-def test_a_file_with_several_functions_needs_one_chosen(capsys, tmp_path):
+def test_a_file_with_several_functions_needs_one_chosen(capsys: pytest.CaptureFixture[str], tmp_path: Path):
     import autogpu
     from autogpu.diagnostics import CompileError
 
@@ -489,7 +491,7 @@ def test_a_file_with_several_functions_needs_one_chosen(capsys, tmp_path):
 def test_no_reference_is_one_cache_context_however_it_is_spelled():
     from autogpu.tuner.driver import TuneOptions, context_description, prepare
 
-    contexts = []
+    contexts: list[dict[str, object]] = []
     for reference in (None, "none", " None "):
         prepared = prepare(TuneOptions(SAXPY, sizes={"n": 16}, arrays={"x": "n", "y": "n"},
                                        backend="cpu", reference=reference))
@@ -517,7 +519,7 @@ def test_two_gpus_of_one_model_are_one_cache_context():
 
 def _live_processes_in_group(pgid: int) -> list[int]:
     """Processes (not zombies) of process group `pgid`, from /proc."""
-    pids = []
+    pids: list[int] = []
     for entry in Path("/proc").iterdir():
         try:
             stat = (entry / "stat").read_text()
@@ -530,7 +532,7 @@ def _live_processes_in_group(pgid: int) -> list[int]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
-def test_a_killed_tuner_leaves_no_processes_behind(tmp_path):
+def test_a_killed_tuner_leaves_no_processes_behind(tmp_path: Path):
     """SIGKILL the tuner alone (not its process group) mid-run: its fork server, compile workers,
     measurement process and resource tracker must not outlive it."""
     cache = tmp_path / "tune.sqlite"

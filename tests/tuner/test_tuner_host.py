@@ -41,7 +41,7 @@ def test_instrument_wraps_the_statement_after_each_marker():
     ("// autogpu: time\n", "not followed by a statement"),
     ("// autogpu: time twice\nf();\n", "expected nothing or repeat=N"),
 ])
-def test_instrument_errors(source, message):
+def test_instrument_errors(source: str, message: str):
     with pytest.raises(CompileError, match=message):
         instrument(source)
 
@@ -53,7 +53,10 @@ def test_launcher_sizes_compute_as_the_executors_do(tmp_path: Path):
     must not wrap, `(unsigned)(n - 5)` must; an `unsigned long` parameter is unsigned 64-bit, so
     `n - min(lo, n)` is exact when lo and n straddle 2^63 (it was read as `long long`)."""
     from autogpu.target.launch import evaluate
-    from autogpu.tuner.host_program import LAUNCH_SIZE_HELPERS, _c_expr
+    from autogpu.tuner.host_program import (
+        LAUNCH_SIZE_HELPERS,
+        _c_expr,  # pyright: ignore[reportPrivateUsage]  # the C++ this test compiles
+    )
 
     exprs = ["max((n + 255) / 256, 1)", "max(((unsigned)(n - 5) + 255) / 256, 1)",
              "(int)n - m * 3", "min(max((unsigned)(m - 1) - 1, 1), 65535)", "s / 2 + (int)s",
@@ -73,7 +76,7 @@ def test_launcher_sizes_compute_as_the_executors_do(tmp_path: Path):
                    check=True)
     printed = subprocess.run([str(tmp_path / "sizes")], capture_output=True, text=True,
                              check=True).stdout.split()
-    expected = []
+    expected: list[int] = []
     for n, m, s, lo, hi in values:
         scalars = {"n": n, "m": m, "s": s, "lo": np.uint64(lo), "hi": np.uint64(hi)}
         expected += [evaluate(e, scalars) for e in exprs]
@@ -115,7 +118,7 @@ def test_the_launcher_declares_the_kernels_c_types():
 
 
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
-def test_tuning_inside_a_host_program(tmp_path, capsys):
+def test_tuning_inside_a_host_program(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     out = tmp_path / "out"
     code = main([SAXPY, "-p", "autogpu-vanilla", "--set", "block_size=32,64,128,256", "--cache",
                  str(tmp_path / "c.sqlite"), "-o", str(out), "-q", "--no-plot", "-j", "2",
@@ -142,7 +145,7 @@ def test_tuning_inside_a_host_program(tmp_path, capsys):
 
 
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
-def test_host_program_time_from_its_own_output_and_failed_builds(tmp_path, capsys):
+def test_host_program_time_from_its_own_output_and_failed_builds(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     program = tmp_path / "prog.c"
     program.write_text('#include <stdio.h>\nint main(void) { printf("elapsed: %d.5 ms\\n", '
                        "BLOCK / 32); return 0; }\n")
@@ -177,7 +180,7 @@ def _gpu_for_host_programs() -> str | None:
 
 @pytest.mark.skipif(_gpu_for_host_programs() is not None,
                     reason=f"a CUDA host program on the GPU {_gpu_for_host_programs()}")
-def test_tuning_inside_a_real_cuda_program(tmp_path):
+def test_tuning_inside_a_real_cuda_program(tmp_path: Path):
     """examples/host/matmul_app.cu, built by nvcc per variant and run on the GPU: the inserted
     CUDA-event timing gives the times, and the program's own check rejects a variant whose
     launch was corrupted (through the test-only hook) to leave most of A uncomputed."""

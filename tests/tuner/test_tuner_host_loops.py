@@ -22,7 +22,7 @@ JACOBI_2D = str(EXAMPLES / "omp" / "jacobi_2d.c")
 
 
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
-def test_tuning_a_time_stepped_function_on_the_cpu(tmp_path):
+def test_tuning_a_time_stepped_function_on_the_cpu(tmp_path: Path):
     import autogpu
 
     kernel = autogpu.tune(JACOBI_2D, "autogpu-vanilla", sizes={"tsteps": 3, "n": 37},
@@ -90,7 +90,7 @@ def test_launcher_runs_the_launches_the_executors_run(tmp_path: Path, tsteps: in
     printed = subprocess.run([str(tmp_path / "host")], capture_output=True, text=True,
                              check=True).stdout.splitlines()
     (entry,) = launch["functions"]
-    expected = []
+    expected: list[str] = []
     scalars = {"tsteps": np.int32(tsteps), "n": np.int32(n)}
     for index, env in trace(steps_of(entry), scalars):
         spec = entry["launches"][index]

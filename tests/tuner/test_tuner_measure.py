@@ -3,6 +3,8 @@ rtol = c * eps * sqrt(K), applied normwise; exact for integers; NaNs must match.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from paths import EXAMPLES
@@ -69,7 +71,7 @@ def test_outputs_that_cancel_to_zero_are_checked_normwise():
     assert "y[1]" in mismatch("y", out, ref, tolerance(np.float32, 16))
 
 
-def test_the_check_goes_chunk_by_chunk_and_reports_the_worst_element(monkeypatch):
+def test_the_check_goes_chunk_by_chunk_and_reports_the_worst_element(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(measure, "CHUNK", 4)
     ref = np.linspace(-1.0, 1.0, 22, dtype=np.float32)
     out = ref.copy()
@@ -110,7 +112,8 @@ def test_nan_and_infinity_must_match():
     ("conv2d", "conv2d", {"n": 100, "m": 100, "t": 5}, 25),  # two nested serial loops
     ("stencil2d", "jacobi2d", {"n": 10, "m": 10}, 1),
 ])
-def test_the_reduction_length_comes_from_the_kernels_loops(example, function, sizes, k):
+def test_the_reduction_length_comes_from_the_kernels_loops(example: str, function: str,
+                                                           sizes: dict[str, int], k: int):
 
     from autogpu.tuner.adapter import c_function, reduction_length
 
@@ -137,7 +140,10 @@ def test_writable_inputs_are_verified_and_const_ones_are_not_copied():
     from dataclasses import replace
 
     from autogpu.tuner import adapter
-    from autogpu.tuner.measure import KernelMeasurer, _written_arrays
+    from autogpu.tuner.measure import (
+        KernelMeasurer,
+        _written_arrays,  # pyright: ignore[reportPrivateUsage]  # the analysis under test
+    )
     from autogpu.tuner.reference import requested
 
     source = ("void f(float *out, float *scratch, const float *in, int n) {\n"
@@ -153,7 +159,7 @@ def test_writable_inputs_are_verified_and_const_ones_are_not_copied():
     measurer.prepare()
     good = adapter.compile_variant(source, "f.c", "f", "autogpu-optimize{block_size=32}")
     assert _written_arrays(good, len(args)) == {0, 1}
-    fresh = measurer._fresh(_written_arrays(good, len(args)))
+    fresh = measurer._fresh(_written_arrays(good, len(args)))  # pyright: ignore[reportPrivateUsage]  # what it hands the kernel
     assert fresh[2] is args[2]
     assert fresh[1] is not args[1]
     assert measurer.measure({}, good).status == "ok"
@@ -168,7 +174,7 @@ def test_writable_inputs_are_verified_and_const_ones_are_not_copied():
     assert outcome.reason.startswith("scratch[")
 
 
-def test_a_race_that_agrees_with_the_serial_order_fails_under_another_thread_order(tmp_path):
+def test_a_race_that_agrees_with_the_serial_order_fails_under_another_thread_order(tmp_path: Path):
     """`out[idx[i]] = x[i]` with colliding indices races: the serial C keeps the last write, and
     so does the CPU emulation's forward order. Every variant is also run with the threads
     shuffled and reversed, and then disagrees with gcc's serial reference."""
@@ -206,7 +212,8 @@ def test_a_race_that_agrees_with_the_serial_order_fails_under_another_thread_ord
     # the CPU emulation's own type, whatever it says (a compiler killed with no message)
     (KernelEnvironmentError("g++ ran out of resources (killed by signal 9)"), True),
 ])
-def test_environment_failures_are_told_apart_from_the_variants(error, environment):
+def test_environment_failures_are_told_apart_from_the_variants(error: BaseException | str,
+                                                                environment: bool):
     assert measure.is_environment_failure(error) is environment
     outcome = measure.failure("launch", error)
     assert outcome.stage == ("environment" if environment else "launch")

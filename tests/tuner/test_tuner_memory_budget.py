@@ -4,6 +4,8 @@ under it, and cached results are keyed by it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import autogpu
@@ -30,7 +32,7 @@ def test_the_variants_run_within_the_budget():
         _tune("", 100)  # not one row fits: every variant fails in its executor
 
 
-def test_results_are_cached_per_budget(tmp_path):
+def test_results_are_cached_per_budget(tmp_path: Path):
     cache = str(tmp_path / "tune.sqlite")
     first = _tune(cache, IN_PARTS).tuning
     assert [v["status"] for v in first.variants] == ["ok"]

@@ -9,6 +9,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -34,7 +35,7 @@ def _free_port() -> int:
 
 
 @pytest.fixture
-def postgres_url():
+def postgres_url() -> Iterator[str]:
     """The URL of a fresh PostgreSQL database on a server started for this test."""
     pytest.importorskip("psycopg2", reason="needs psycopg2 (pip install psycopg2-binary)")
     missing = [p for p in ("initdb", "pg_ctl") if shutil.which(p) is None]
@@ -75,7 +76,7 @@ def _no_user(name: str) -> bool:
     return False
 
 
-def test_two_workers_share_a_postgresql_study(tmp_path, postgres_url):
+def test_two_workers_share_a_postgresql_study(tmp_path: Path, postgres_url: str):
     options = TuneOptions(SAXPY, pipeline="autogpu-vanilla", sizes={"n": 20000},
                           arrays={"x": "n", "y": "n"}, backend="cpu",
                           space={"block_size": [32, 64, 128, 256, 512]}, strategy="model",
@@ -95,7 +96,7 @@ def test_two_workers_share_a_postgresql_study(tmp_path, postgres_url):
     assert study.n_trials >= 5
 
 
-def test_an_unreachable_study_server_is_a_clear_error(tmp_path):
+def test_an_unreachable_study_server_is_a_clear_error(tmp_path: Path):
     pytest.importorskip("psycopg2", reason="needs psycopg2 (pip install psycopg2-binary)")
     from autogpu.diagnostics import CompileError
     from autogpu.tuner.workers import make_storage

@@ -3,21 +3,26 @@ interpreter where gcc is missing), so a bug every variant shares is caught, not 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from paths import EXAMPLES
+from xdsl.dialects.builtin import ModuleOp
 
 import autogpu
 from autogpu.diagnostics import CompileError
+from autogpu.narrowing import is_dict
 from autogpu.tuner import reference as reference_mod
+from autogpu.tuner.driver import TunedKernel
 
 SAXPY = str(EXAMPLES / "saxpy.c")
 
 
-def _tune(tmp_path, **options):
+def _tune(tmp_path: Path, **options: Any) -> TunedKernel:
     """saxpy on the CPU, everything in this process (so monkeypatches reach it)."""
-    settings = dict(sizes={"n": 100}, backend="cpu", space={"block_size": [32, 64]},
+    settings: dict[str, Any] = dict(sizes={"n": 100}, backend="cpu", space={"block_size": [32, 64]},
                     cache="none", isolate=False, jobs=0, repetitions=1, warmup=0,
                     progress=False, plot=False, output_dir=str(tmp_path / "out"))
     settings.update(options)
@@ -25,7 +30,7 @@ def _tune(tmp_path, **options):
 
 
 @pytest.fixture
-def frontend_bug(monkeypatch):
+def frontend_bug(monkeypatch: pytest.MonkeyPatch) -> None:
     """A bug in the shared front half: the frontend turns every float multiply into an add,
     so the vanilla kernel and every variant compute the same wrong saxpy."""
     from xdsl.dialects import arith
@@ -35,7 +40,8 @@ def frontend_bug(monkeypatch):
 
     real = autogpu.frontend.parse_c
 
-    def parse_c(source, filename="<input>", warn=None, **options):
+    def parse_c(source: str, filename: str = "<input>",
+                warn: Callable[[CompileError], None] | None = None, **options: Any) -> ModuleOp:
         module = real(source, filename, warn, **options)
         for op in list(module.walk()):
             if isinstance(op, arith.MulfOp):
@@ -45,7 +51,7 @@ def frontend_bug(monkeypatch):
     monkeypatch.setattr(autogpu.frontend, "parse_c", parse_c)
 
 
-def test_a_bug_every_variant_shares_is_caught_by_gcc(tmp_path, frontend_bug):
+def test_a_bug_every_variant_shares_is_caught_by_gcc(tmp_path: Path, frontend_bug: None):
     with pytest.raises(CompileError, match="no variant of saxpy passed verification") as caught:
         _tune(tmp_path)
     assert "[verify] y[" in str(caught.value)
@@ -55,7 +61,7 @@ def test_a_bug_every_variant_shares_is_caught_by_gcc(tmp_path, frontend_bug):
     assert "not independent" in kernel.tuning.report["reference"]["description"]
 
 
-def test_the_report_says_the_reference_is_gcc(tmp_path):
+def test_the_report_says_the_reference_is_gcc(tmp_path: Path):
     kernel = _tune(tmp_path)
     entry = kernel.tuning.report["reference"]
     assert entry["kind"] == "gcc"
@@ -67,9 +73,12 @@ def test_the_report_says_the_reference_is_gcc(tmp_path):
 
 
 def test_without_gcc_the_interpreter_is_the_reference_and_the_report_says_why(
-    tmp_path, monkeypatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    monkeypatch.setattr(reference_mod.shutil, "which", lambda name: None)
+    def which(name: str) -> None:  # gcc is not on PATH
+        return None
+
+    monkeypatch.setattr(reference_mod.shutil, "which", which)
     kernel = _tune(tmp_path)
     entry = kernel.tuning.report["reference"]
     assert entry["kind"] == "interpreter"
@@ -84,7 +93,7 @@ def test_the_reference_kind_is_part_of_the_cache_context():
     def context(**options: Any) -> dict[str, Any]:
         prepared = prepare(TuneOptions(SAXPY, sizes={"n": 16}, backend="cpu", **options))
         reference = context_description(prepared, {"backend": "cpu"})["reference"]
-        assert isinstance(reference, dict), reference
+        assert is_dict(reference), reference
         return reference
 
     assert context()["kind"] == "gcc"
@@ -95,7 +104,7 @@ def test_the_reference_kind_is_part_of_the_cache_context():
         context(reference_backend="cpu")
 
 
-def _cli(capsys, *argv):
+def _cli(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str]:
     from autogpu.tools.autogpu_tune import main
 
     code = main([str(a) for a in argv])
@@ -104,7 +113,7 @@ def _cli(capsys, *argv):
     return code, err
 
 
-def test_a_hanging_reference_times_out_after_timeout_seconds_saying_so(capsys, tmp_path):
+def test_a_hanging_reference_times_out_after_timeout_seconds_saying_so(capsys: pytest.CaptureFixture[str], tmp_path: Path):
     spin = tmp_path / "spin.c"
     spin.write_text("void spin(float *a, int n) {\n#pragma omp parallel for\n"
                     "  for (int i = 0; i < n; i++)\n"
@@ -118,7 +127,7 @@ def test_a_hanging_reference_times_out_after_timeout_seconds_saying_so(capsys, t
     assert len(err.strip().splitlines()) == 1
 
 
-def test_a_crashing_reference_says_which_signal(capsys, tmp_path):
+def test_a_crashing_reference_says_which_signal(capsys: pytest.CaptureFixture[str], tmp_path: Path):
     import numpy as np
 
     poke = tmp_path / "poke.c"
@@ -168,7 +177,7 @@ def _resolved(source: str, function: str) -> reference_mod.Reference:
 
 @pytest.mark.parametrize("example, function", [("matmul.c", "matmul"), ("dot.c", "dot"),
                                                ("stencil2d.c", "jacobi2d")])
-def test_gcc_runs_proven_parallel_loops_with_openmp(example, function):
+def test_gcc_runs_proven_parallel_loops_with_openmp(example: str, function: str):
     ref = _resolved((EXAMPLES / example).read_text(), function)
     assert ref.kind == "gcc"
     assert ref.openmp
@@ -181,7 +190,7 @@ def test_gcc_runs_proven_parallel_loops_with_openmp(example, function):
     (INNER_COUNTER_OUTSIDE, "rows"),  # and j
     (SCATTER, "scatter"),  # not proven free of conflicts
 ])
-def test_gcc_runs_the_loops_serially_unless_openmp_gives_the_serial_result(source, function):
+def test_gcc_runs_the_loops_serially_unless_openmp_gives_the_serial_result(source: str, function: str):
     ref = _resolved(source, function)
     assert ref.kind == "gcc"
     assert not ref.openmp
@@ -193,6 +202,7 @@ def test_the_openmp_reference_computes_the_serial_result():
     """gcc -fopenmp on the examples agrees with the serial build: integers exactly (a min
     reduction), floats within rounding (the dot product's partial sums)."""
     import numpy as np
+    import numpy.typing as npt
 
     from autogpu.testing.gcc_reference import compile_c_reference
 
@@ -200,15 +210,15 @@ def test_the_openmp_reference_computes_the_serial_result():
     source = (EXAMPLES / "matmul.c").read_text()
     m, n, p = 67, 45, 33
     b, c = rng.random(m * p, np.float32), rng.random(p * n, np.float32)
-    results = []
+    results: list[npt.NDArray[np.float32]] = []
     for openmp in (False, True):
         a = np.zeros(m * n, np.float32)
         compile_c_reference(source, "matmul", "matmul.c", True, openmp)(a, b, c, m, n, p)
         results.append(a)
-    assert np.array_equal(*results)  # each element is one thread's serial sum
+    assert np.array_equal(results[0], results[1])  # each element is one thread's serial sum
     source = (EXAMPLES / "dot.c").read_text()
     x, y = rng.random(100_003, np.float32), rng.random(100_003, np.float32)
-    sums = []
+    sums: list[np.float32] = []
     for openmp in (False, True):
         out = np.zeros(1, np.float32)
         compile_c_reference(source, "dot", "dot.c", True, openmp)(x, y, out, len(x))
@@ -216,7 +226,7 @@ def test_the_openmp_reference_computes_the_serial_result():
     assert sums[1] == pytest.approx(sums[0], rel=1e-4)
 
 
-def test_the_frontends_warnings_are_shown_once_not_once_per_variant(tmp_path):
+def test_the_frontends_warnings_are_shown_once_not_once_per_variant(tmp_path: Path):
     import subprocess
     import sys
 

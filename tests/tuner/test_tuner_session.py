@@ -3,7 +3,9 @@ cache answers re-runs, interrupted runs resume, budgets and time limits hold."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
 
 import pytest
 from tuner_support import (
@@ -14,15 +16,16 @@ from tuner_support import (
 )
 
 from autogpu.tuner.cache import Cache, canonical
-from autogpu.tuner.measure import Isolated, Local
-from autogpu.tuner.session import Evaluation, Session, best
+from autogpu.tuner.measure import Isolated, Local, Measurer
+from autogpu.tuner.session import Compiler, Evaluation, Session, best
 from autogpu.tuner.strategies import make_strategy
 
 CANDIDATES = synthetic_candidates()  # 6 block sizes x 4 unrolls; optimum 128 x 4
 
 
-def _run(cache, measurer, strategy="exhaustive", compiler=None, isolate=False, timeout=1.0,
-         candidates=CANDIDATES, **kwargs):
+def _run(cache: Cache, measurer: Measurer, strategy: str = "exhaustive",
+         compiler: Compiler | None = None, isolate: bool = False, timeout: float = 1.0,
+         candidates: list[dict[str, Any]] = CANDIDATES, **kwargs: Any) -> tuple[Session, str]:
     ctx = cache.register_context({"kernel": "synthetic"})
     proxy = Isolated(measurer, timeout) if isolate else Local(measurer)
     proxy.start()
@@ -43,12 +46,12 @@ def best_of(evaluations: Sequence[Evaluation]) -> Evaluation:
 
 
 @pytest.fixture
-def cache(tmp_path):
+def cache(tmp_path: Path) -> Iterator[Cache]:
     with Cache(tmp_path / "tune.sqlite") as c:
         yield c
 
 
-def test_exhaustive_run_finds_the_optimum_and_records_everything(cache):
+def test_exhaustive_run_finds_the_optimum_and_records_everything(cache: Cache):
     session, ctx = _run(cache, SyntheticMeasurer(), jobs=0)
     assert len(session.evaluations) == len(CANDIDATES)
     assert session.stopped_by == "space exhausted"
@@ -58,12 +61,12 @@ def test_exhaustive_run_finds_the_optimum_and_records_everything(cache):
     assert len(cache.records(ctx)) == len(CANDIDATES)
 
 
-def test_failures_are_recorded_with_their_reason_and_never_chosen(cache):
+def test_failures_are_recorded_with_their_reason_and_never_chosen(cache: Cache):
     # 128 is the optimum's block size: make every 128 variant fail verification, so the winner
     # must come from elsewhere; 1024 x 8 fails to compile; 512 fails the resource check.
     session, ctx = _run(cache, SyntheticMeasurer(wrong=(128,)),
                         compiler=SyntheticCompiler(fail_check=(512,)), jobs=0)
-    by_stage = {}
+    by_stage: dict[str | None, list[dict[str, Any]]] = {}
     for e in session.evaluations:
         by_stage.setdefault(e.stage, []).append(e.params)
     assert len(by_stage["verify"]) == 4
@@ -73,10 +76,10 @@ def test_failures_are_recorded_with_their_reason_and_never_chosen(cache):
     assert best_of(session.evaluations).params["block_size"] != 128
     failed = [r for r in cache.records(ctx) if not r.ok]
     assert all(r.reason for r in failed)
-    assert any("too many registers" in r.reason for r in failed)
+    assert any(r.reason is not None and "too many registers" in r.reason for r in failed)
 
 
-def test_hung_and_crashing_variants_time_out_and_the_run_goes_on(cache):
+def test_hung_and_crashing_variants_time_out_and_the_run_goes_on(cache: Cache):
     measurer = SyntheticMeasurer(hang=(512,), crash=(256,))
     candidates = synthetic_candidates((128, 256, 512), (2, 4))
     session, ctx = _run(cache, measurer, isolate=True, timeout=0.5, jobs=0,
@@ -84,12 +87,15 @@ def test_hung_and_crashing_variants_time_out_and_the_run_goes_on(cache):
     stages = {canonical(e.params): e.stage for e in session.evaluations}
     assert all(stages[canonical({"block_size": 512, "unroll": u})] == "timeout" for u in (2, 4))
     assert all(stages[canonical({"block_size": 256, "unroll": u})] == "crash" for u in (2, 4))
-    assert "did not finish within 0.5 s" in cache.lookup(ctx, {"block_size": 512, "unroll": 2}).reason
+    hung = cache.lookup(ctx, {"block_size": 512, "unroll": 2})
+    assert hung is not None
+    assert hung.reason is not None
+    assert "did not finish within 0.5 s" in hung.reason
     assert best_of(session.evaluations).params == {"block_size": 128, "unroll": 4}
     assert len(session.evaluations) == len(candidates)
 
 
-def test_the_reference_is_computed_once_and_handed_to_restarted_processes(cache, tmp_path):
+def test_the_reference_is_computed_once_and_handed_to_restarted_processes(cache: Cache, tmp_path: Path):
     log, prepared = tmp_path / "measured.txt", tmp_path / "prepared.txt"
     measurer = SyntheticMeasurer(log=str(log), prepare_log=str(prepared), crash=(256,))
     session, _ = _run(cache, measurer, isolate=True, timeout=30, jobs=0,
@@ -102,7 +108,7 @@ def test_the_reference_is_computed_once_and_handed_to_restarted_processes(cache,
     assert len(prepared.read_text().splitlines()) == 1
 
 
-def test_a_rerun_measures_nothing_already_known(cache, tmp_path):
+def test_a_rerun_measures_nothing_already_known(cache: Cache, tmp_path: Path):
     log = tmp_path / "measured.txt"
     first, _ctx = _run(cache, SyntheticMeasurer(log=str(log), wrong=(64,)), jobs=0, budget=10)
     assert first.measured == 10
@@ -118,7 +124,7 @@ def test_a_rerun_measures_nothing_already_known(cache, tmp_path):
     assert best_of(third.evaluations).params == best_of(second.evaluations).params
 
 
-def test_an_interrupted_run_releases_its_claims_and_resumes(cache, tmp_path):
+def test_an_interrupted_run_releases_its_claims_and_resumes(cache: Cache, tmp_path: Path):
     log = tmp_path / "measured.txt"
     with pytest.raises(KeyboardInterrupt):
         _run(cache, SyntheticMeasurer(log=str(log), interrupt_after=7), jobs=2)
@@ -132,7 +138,7 @@ def test_an_interrupted_run_releases_its_claims_and_resumes(cache, tmp_path):
     assert len(lines) == len({line.split(" ", 1)[1] for line in lines}) == len(CANDIDATES) - 1
 
 
-def test_budget_and_time_limit(cache):
+def test_budget_and_time_limit(cache: Cache):
     session, _ = _run(cache, SyntheticMeasurer(), strategy="random", jobs=0, budget=5)
     assert len(session.evaluations) == 5
     assert session.stopped_by == "budget"
@@ -142,14 +148,14 @@ def test_budget_and_time_limit(cache):
     assert 1 <= session.measured < len(CANDIDATES)
 
 
-def test_compiling_in_a_process_pool_with_the_model_strategy(cache):
+def test_compiling_in_a_process_pool_with_the_model_strategy(cache: Cache):
     session, _ = _run(cache, SyntheticMeasurer(), strategy="model", jobs=2, budget=12,
                       start_method="fork")
     assert len(session.evaluations) == 12
     assert len({canonical(e.params) for e in session.evaluations}) == 12
 
 
-def test_environment_failures_are_retried_in_a_fresh_measurement_process(cache, tmp_path):
+def test_environment_failures_are_retried_in_a_fresh_measurement_process(cache: Cache, tmp_path: Path):
     """Out of memory (64) or the measurement process killed (256, the OOM killer) on the first
     attempt: not the variant's verdict; each is measured again in a fresh process and cached
     as ok."""
@@ -167,7 +173,7 @@ def test_environment_failures_are_retried_in_a_fresh_measurement_process(cache, 
         assert attempts[0] != attempts[1]
 
 
-def test_a_variant_the_environment_keeps_failing_is_reported_but_never_cached(cache, tmp_path):
+def test_a_variant_the_environment_keeps_failing_is_reported_but_never_cached(cache: Cache, tmp_path: Path):
     from autogpu.tuner.session import ENVIRONMENT_ATTEMPTS
 
     log = tmp_path / "measured.txt"
@@ -189,10 +195,12 @@ def test_a_variant_the_environment_keeps_failing_is_reported_but_never_cached(ca
     again, _ = _run(cache, SyntheticMeasurer(log=str(log)), isolate=True, timeout=30, jobs=0,
                     candidates=candidates)
     assert again.measured == 1
-    assert cache.lookup(ctx, {"block_size": 256, "unroll": 4}).ok
+    retried = cache.lookup(ctx, {"block_size": 256, "unroll": 4})
+    assert retried is not None
+    assert retried.ok
 
 
-def test_a_killed_compile_worker_is_not_the_variants_verdict(cache):
+def test_a_killed_compile_worker_is_not_the_variants_verdict(cache: Cache):
     from autogpu.tuner.session import ENVIRONMENT_ATTEMPTS
 
     candidates = synthetic_candidates((64, 128, 512), (2, 4))

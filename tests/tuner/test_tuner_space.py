@@ -4,7 +4,9 @@ pass options, restrictions (built-in, from passes, from users) and space files."
 from __future__ import annotations
 
 import json
-from typing import ClassVar
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, ClassVar
 
 import pytest
 
@@ -15,6 +17,7 @@ from autogpu.tuner.adapter import OptionInfo, PassSpec, format_pipeline, pass_op
 from autogpu.tuner.space import (
     GENERATORS,
     Restriction,
+    Space,
     build_space,
     divisors,
     load_space_file,
@@ -48,7 +51,7 @@ def test_expressions_evaluate_python_and_c_operators():
     "a[0]",
     "_secret + 1",
 ])
-def test_expressions_reject_anything_beyond_the_whitelist(text):
+def test_expressions_reject_anything_beyond_the_whitelist(text: str):
     with pytest.raises(CompileError):
         expr.evaluate(text, {"block_size": 1, "a": [1], "_secret": 2})
 
@@ -124,7 +127,7 @@ OPTIMIZE = [
 ROLES = {"block_size": threads(0), "block_y": threads(1), "unroll": parallel_unroll(0)}
 
 
-def _space(options=OPTIMIZE, dims=2, **kwargs):
+def _space(options: list[OptionInfo] = OPTIMIZE, dims: int = 2, **kwargs: Any) -> Space:
     return build_space([PassSpec("autogpu-optimize", {})], {"autogpu-optimize": options},
                        {"n": 100}, parallel_dims=dims, roles={"autogpu-optimize": ROLES},
                        **kwargs)
@@ -191,7 +194,7 @@ def test_threads_per_block_restriction_prunes_the_product():
 
 
 def test_user_restrictions_expressions_and_callables():
-    def small_total(cfg):
+    def small_total(cfg: Mapping[str, Any]) -> bool:
         return cfg["block_size"] * cfg["unroll"] <= 256
 
     space = _space(options=OPTIMIZE[:3], dims=1,
@@ -236,7 +239,7 @@ def test_options_fixed_in_the_pipeline_string_are_not_tuned():
 
 
 def test_restrictions_see_fixed_options_and_pass_ones_over_fixed_options_only_are_dropped():
-    def space(written, dims):
+    def space(written: dict[str, tuple[Any, ...]], dims: int) -> Space:
         return build_space([PassSpec("p", written)], {"p": OPTIMIZE[:3]}, {"n": 100},
                            parallel_dims=dims, use_defaults=True, roles={"p": ROLES},
                            pass_restrictions={"p": ("unroll * block_y <= 4",)},
@@ -272,9 +275,11 @@ def test_pipeline_fills_values_into_each_pass():
         "a{block_size=32},b{x=1 block_size=64 cache=true}"
 
 
-def test_a_pass_can_declare_its_own_space_and_restrictions(monkeypatch):
+def test_a_pass_can_declare_its_own_space_and_restrictions(monkeypatch: pytest.MonkeyPatch):
     from dataclasses import dataclass
 
+    from xdsl.context import Context
+    from xdsl.dialects.builtin import ModuleOp
     from xdsl.passes import ModulePass
 
     from autogpu.tuner import adapter
@@ -282,12 +287,12 @@ def test_a_pass_can_declare_its_own_space_and_restrictions(monkeypatch):
     @dataclass(frozen=True)
     class Declared(ModulePass):
         name = "declared"
-        TUNING_SPACE: ClassVar[dict] = {"tile": "pow2(8, 32)"}
-        TUNING_RESTRICTIONS: ClassVar[tuple] = ("tile <= n",)
+        TUNING_SPACE: ClassVar[dict[str, str]] = {"tile": "pow2(8, 32)"}
+        TUNING_RESTRICTIONS: ClassVar[tuple[str, ...]] = ("tile <= n",)
         tile: int = 16
         flag: bool = False
 
-        def apply(self, ctx, op):
+        def apply(self, ctx: Context, op: ModuleOp) -> None:
             pass
 
     monkeypatch.setattr(adapter, "_available_passes", lambda: {"declared": lambda: Declared})
@@ -308,7 +313,7 @@ def test_empty_values_are_an_error():
 # --- space files -------------------------------------------------------------------------------
 
 
-def test_space_files_in_json_and_toml(tmp_path):
+def test_space_files_in_json_and_toml(tmp_path: Path):
     js = tmp_path / "space.json"
     js.write_text(json.dumps({"parameters": {"block_size": [32, 64]},
                               "restrictions": ["block_size >= 64"], "arrays": {"x": "n"}}))
@@ -324,7 +329,7 @@ def test_space_files_in_json_and_toml(tmp_path):
     assert load_space_file(toml).sizes == {"n": 10}
 
 
-def test_bad_space_files(tmp_path):
+def test_bad_space_files(tmp_path: Path):
     with pytest.raises(CompileError, match="no such space file"):
         load_space_file(tmp_path / "missing.json")
     bad = tmp_path / "bad.json"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from importlib.util import find_spec
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,9 +25,10 @@ OPTIMUM = {"block_size": 128, "unroll": 4, "cache": True}
 SMALL = [c for c in CANDIDATES if c["block_size"] in (64, 128, 256, 1024)]
 
 
-def _drive(strategy, table, limit=None):
+def _drive(strategy: Strategy, table: Mapping[str, float | None],
+           limit: int | None = None) -> list[dict[str, Any]]:
     """Ask/tell until exhausted; returns the configurations in the order asked."""
-    asked = []
+    asked: list[dict[str, Any]] = []
     while limit is None or len(asked) < limit:
         config = strategy.ask()
         if config is None:
@@ -51,7 +53,7 @@ def _evaluations_to_reach(strategy: Strategy, table: Mapping[str, float | None],
     return n
 
 
-def _table(failing=()):
+def _table(failing: tuple[int, ...] = ()) -> dict[str, float | None]:
     return {canonical(c): (None if c["block_size"] in failing else synthetic_cost(c))
             for c in CANDIDATES}
 
@@ -61,7 +63,7 @@ def test_synthetic_optimum_is_where_we_say():
 
 
 @pytest.mark.parametrize("name", ["exhaustive", "random", "model"])
-def test_each_strategy_visits_every_candidate_once_and_finds_the_optimum(name):
+def test_each_strategy_visits_every_candidate_once_and_finds_the_optimum(name: str):
     strategy = make_strategy(name, SMALL, seed=3)
     asked = _drive(strategy, _table(failing=(1024,)))
     keys = [canonical(c) for c in asked]
@@ -118,7 +120,7 @@ def test_compare_strategies_counts_evaluations_to_within_three_percent():
     assert result["variants"] == len(CANDIDATES)
     ex = result["strategies"]["exhaustive"]
     # Exhaustive walks the table in order: the first variant within 3% of the optimum.
-    first = next(i for i, (c, t) in enumerate(rows)
+    first = next(i for i, (_, t) in enumerate(rows)
                  if t is not None and t <= 1.03 * result["optimum_s"])
     assert ex["evaluations"] == [first + 1]
     assert ex["median"] == first + 1
@@ -150,7 +152,7 @@ def test_gp_without_pytorch_is_a_clear_error():
 
 
 @pytest.mark.parametrize("kind", ["journal", "sqlite"])
-def test_model_strategies_sharing_a_study_never_repeat_each_other(tmp_path, kind):
+def test_model_strategies_sharing_a_study_never_repeat_each_other(tmp_path: Path, kind: str):
     """Two tuners (two hosts) on one Optuna storage: the second never proposes what the first
     measured; it takes the result from the study instead. (Optuna's RDB storage commits a lot:
     the SQLite case asks fewer variants to stay fast.)"""

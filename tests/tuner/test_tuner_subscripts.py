@@ -5,6 +5,10 @@ range can be derived, the error says which array to supply with --input."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -13,7 +17,7 @@ from autogpu.diagnostics import CompileError
 from autogpu.frontend import parse_c
 from autogpu.passes.analysis.extents import find_function
 from autogpu.passes.analysis.subscript_arrays import SubscriptValues, subscript_arrays
-from autogpu.tuner.driver import TuneOptions, prepare
+from autogpu.tuner.driver import TunedKernel, TuneOptions, prepare
 
 GATHER = """void gather(int n, int m, const float *x, const int *col, float *y) {
 #pragma omp parallel for
@@ -42,8 +46,8 @@ SPMV = """void spmv(int n, const int *rowptr, const int *col, const float *val, 
 """
 
 
-def _tune(tmp_path, source, **options):
-    settings = dict(backend="cpu", space={"block_size": [64], "unroll_x": [1, 2],
+def _tune(tmp_path: Path, source: str, **options: Any) -> TunedKernel:
+    settings: dict[str, Any] = dict(backend="cpu", space={"block_size": [64], "unroll_x": [1, 2],
                                           "unroll_serial": [1], "cache": [False, True]},
                     cache="none", isolate=False, jobs=0, repetitions=1, warmup=0,
                     progress=False, plot=False, output_dir=str(tmp_path / "out"))
@@ -51,7 +55,8 @@ def _tune(tmp_path, source, **options):
     return autogpu.tune(source, "autogpu-optimize", **settings)
 
 
-def _values(source: str, sizes, lengths):
+def _values(source: str, sizes: Mapping[str, int],
+            lengths: Mapping[str, int]) -> dict[str, SubscriptValues | str]:
     module = parse_c(source, "k.c", warn=lambda w: None)
     name = source.split("(")[0].split()[-1]
     function = find_function(module, name)
@@ -59,7 +64,7 @@ def _values(source: str, sizes, lengths):
     return subscript_arrays(function, sizes, lengths)
 
 
-def test_a_gather_tunes_and_every_variant_verifies_against_gcc(tmp_path):
+def test_a_gather_tunes_and_every_variant_verifies_against_gcc(tmp_path: Path):
     kernel = _tune(tmp_path, GATHER, sizes={"n": 300, "m": 40}, arrays={"x": "m"})
     variants = kernel.tuning.variants
     assert len(variants) == 4, variants
@@ -67,7 +72,7 @@ def test_a_gather_tunes_and_every_variant_verifies_against_gcc(tmp_path):
     assert kernel.tuning.report["reference"]["kind"] == "gcc"
 
 
-def test_a_scatter_through_a_permutation_tunes_race_free(tmp_path):
+def test_a_scatter_through_a_permutation_tunes_race_free(tmp_path: Path):
     prepared = prepare(TuneOptions(SCATTER, sizes={"n": 200}, arrays={"a": "n + 10"},
                                    backend="cpu"))
     idx = prepared.args[2]
@@ -104,7 +109,7 @@ def test_data_arrays_are_left_alone():
     assert _values(source, {"n": 8}, {"w": 8, "x": 8, "y": 8}) == {}
 
 
-def test_values_that_bound_a_loop_must_be_supplied(tmp_path):
+def test_values_that_bound_a_loop_must_be_supplied(tmp_path: Path):
     arrays = {"rowptr": "n + 1", "col": "3 * n", "val": "3 * n", "x": "n"}
     with pytest.raises(CompileError) as error:
         prepare(TuneOptions(SPMV, sizes={"n": 20}, arrays=arrays, backend="cpu"))

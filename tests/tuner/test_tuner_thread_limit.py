@@ -5,6 +5,8 @@ known."""
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from typing import Any
 
 from autogpu.tuner.driver import TuneOptions, prepare
 from autogpu.tuner.single import device_space
@@ -19,7 +21,7 @@ void k(int n, int m, const float *x, float *y) {
 """
 
 
-def threads(candidate: dict) -> int:
+def threads(candidate: Mapping[str, Any]) -> int:
     return math.prod(candidate.get(name, 1) for name in ("block_size", "block_y"))
 
 

@@ -3,6 +3,8 @@ the cache, so together they measure every variant exactly once."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from paths import EXAMPLES
 
@@ -13,7 +15,7 @@ SAXPY = str(EXAMPLES / "saxpy.c")
 
 
 @pytest.mark.parametrize("strategy", ["exhaustive", "model"])
-def test_two_workers_share_one_cache_without_duplicated_measurements(tmp_path, strategy):
+def test_two_workers_share_one_cache_without_duplicated_measurements(tmp_path: Path, strategy: str):
     options = TuneOptions(SAXPY, pipeline="autogpu-vanilla", sizes={"n": 20000}, arrays={"x": "n", "y": "n"},
                           backend="cpu", space={"block_size": [32, 64, 128, 256]},
                           strategy=strategy, workers=2, jobs=2, repetitions=3,
@@ -33,7 +35,7 @@ def test_two_workers_share_one_cache_without_duplicated_measurements(tmp_path, s
         assert (tmp_path / "tune.optuna.log").is_file()
 
 
-def test_the_budget_is_shared_by_the_workers(tmp_path):
+def test_the_budget_is_shared_by_the_workers(tmp_path: Path):
     options = TuneOptions(SAXPY, pipeline="autogpu-vanilla", sizes={"n": 4096}, arrays={"x": "n", "y": "n"},
                           backend="cpu", space={"block_size": [32, 64, 128, 256, 512, 1024]},
                           strategy="random", budget=3, workers=2, jobs=2, repetitions=1,
