@@ -108,7 +108,9 @@ class IndexArith:
             return self.const(fold(a, b), name)
         return self._insert(op_type(lhs, rhs), name)
 
-    def _ring(self, op_type: type[arith.SignlessIntegerBinaryOperationWithOverflow]):
+    def _ring(
+        self, op_type: type[arith.SignlessIntegerBinaryOperationWithOverflow]
+    ) -> Callable[[SSAValue, SSAValue], Operation]:
         return lambda lhs, rhs: op_type(lhs, rhs, overflow=self._overflow)
 
     def add(self, lhs: SSAValue, rhs: SSAValue, name: str | None = None) -> SSAValue:

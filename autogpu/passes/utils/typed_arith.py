@@ -15,6 +15,7 @@ from xdsl.builder import Builder
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerType, f64
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.utils.hints import isa
 
 from autogpu.passes.analysis.integers import bit_width, constant_int, to_signed
 
@@ -32,7 +33,7 @@ class TypedArith:
 
     def __init__(self, builder: Builder, type: Attribute):
         self.builder = builder
-        assert isinstance(type, IntegerType | IndexType), f"no integer arithmetic on {type}"
+        assert isa(type, IntegerType | IndexType), f"no integer arithmetic on {type}"
         self.type = type
         self._constants: dict[int, SSAValue] = {}
         width = bit_width(type)
