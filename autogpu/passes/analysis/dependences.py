@@ -60,6 +60,7 @@ from math import comb, gcd
 from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.utils.hints import isa
 
 from autogpu.diagnostics import CompileError
 from autogpu.dialects.agpu import ParallelForOp
@@ -70,6 +71,7 @@ from autogpu.passes.analysis.loops import bound_over_loops, enclosing_loops, is_
 from autogpu.passes.analysis.polynomial import (
     Polynomial,
     PolynomialAnalysis,
+    PolynomialKey,
     through_sign_extensions,
 )
 from autogpu.passes.analysis.wrapping import exact_unsigned, residues_decide
@@ -363,7 +365,7 @@ def _levels(x: _Form, y: _Form) -> list[_Level]:
     `A[i*n + i]` against `A[i*n + j]`) goes into those; the constant difference is split over
     the levels as a mixed radix (`1025` is `1 * 1024 + 1`), what remains makes levels of its
     own."""
-    levels: dict[tuple, _Level] = {}
+    levels: dict[PolynomialKey, _Level] = {}
     for side, form in (("first", x), ("second", y)):
         for inner, coefficient in form.coefficients.items():
             stride, sign = _stride(coefficient)
@@ -388,11 +390,13 @@ def _levels(x: _Form, y: _Form) -> list[_Level]:
     return sorted(levels.values(), key=_magnitude, reverse=True)
 
 
-def _divided(poly: Polynomial, levels: list[_Level]) -> tuple[dict[tuple, int], Polynomial]:
+def _divided(
+    poly: Polynomial, levels: list[_Level]
+) -> tuple[dict[PolynomialKey, int], Polynomial]:
     """`poly` as `sum(q * stride) + rest` over `levels` (largest first), greedily: each level
     takes the multiple of its stride that its leading term allows (constant strides rounding
     toward zero, others exactly)."""
-    multiples: dict[tuple, int] = {}
+    multiples: dict[PolynomialKey, int] = {}
     for level in levels:
         lead = _lead(level.stride)
         stride, value = level.stride.signed(lead), poly.signed(lead)
@@ -685,7 +689,7 @@ def _valid_assignments(
     """The candidate assignments of `form`'s variables that are in range for all large sizes
     (among the first `MAX_CANDIDATES`), with their symbolic values; `index` set to the index's
     value for the numbers."""
-    valid = []
+    valid: list[tuple[_Assignment, Values]] = []
     candidates = _assignments(form, loop, offsets, numbers, polys)
     for assignment in itertools.islice(candidates, MAX_CANDIDATES):
         values = _symbolic(form, assignment, sizes, polys)
@@ -715,7 +719,7 @@ def _size_atoms(loop: ParallelForOp, polys: PolynomialAnalysis) -> set[int] | No
         return None
     sizes: set[int] = set()
     for arg in function.body.blocks[0].args:
-        if isinstance(arg.type, IntegerType) and arg.type.width.data > 1:
+        if isa(arg.type, IntegerType) and arg.type.width.data > 1:
             sizes.add(polys.atom_id(arg))
             for use in arg.uses:  # `(unsigned long)n`: the same size, wider
                 if isinstance(use.operation, (arith.ExtUIOp, arith.ExtSIOp)):
@@ -889,7 +893,7 @@ def _values_text(form: _Form, values: Values, loop: ParallelForOp) -> str:
     """`i = 1, j = 0`: the C variables of the parallel loop and of the loops the index uses."""
     polys = through_sign_extensions()
     shown = [inner for inner in reversed(form.loops) if inner is loop or inner in form.coefficients]
-    texts = []
+    texts: list[str] = []
     for inner in shown:
         variable = _c_variable(inner)
         value = _substituted(polys.poly(variable), {inner: values[inner]}, polys)

@@ -75,6 +75,10 @@ def _div_trunc(x: int, y: int) -> int:
     return q if (x >= 0) == (y > 0) else -q
 
 
+def _div_floor(x: int, y: int) -> int:
+    return x // y
+
+
 def _swapped(pred: int, swap: bool) -> int:
     """The predicate with its operands swapped (`a < b` is `b > a`)."""
     if not swap:
@@ -89,7 +93,7 @@ _NEGATED = {0: 1, 1: 0, 2: 5, 3: 4, 4: 3, 5: 2, 6: 9, 7: 8, 8: 7, 9: 6}
 def parameter_names(function: func.FuncOp) -> list[str]:
     """The C parameter names (`agpu.name`) of a frontend function, in order."""
     attrs = function.arg_attrs.data if function.arg_attrs is not None else ()
-    names = []
+    names: list[str] = []
     for i, arg in enumerate(function.body.blocks[0].args):
         name = attrs[i].data.get(NAME) if i < len(attrs) else None
         names.append(name.data if isinstance(name, StringAttr) else (arg.name_hint or f"arg{i}"))
@@ -114,7 +118,7 @@ class _Analysis:
             else:
                 self.args[arg] = None
         self.loops: dict[Operation, Interval | str | None] = {}
-        self.evaluators: dict[tuple, _Evaluator] = {}
+        self.evaluators: dict[tuple[tuple[SSAValue, bool], ...], _Evaluator] = {}
         self.polynomials = PolynomialAnalysis()
 
     # --- contexts ---------------------------------------------------------------------------
@@ -212,7 +216,7 @@ class _Analysis:
     def single_store(self, slot: SSAValue, load: Operation) -> memref.StoreOp | None:
         """The only store into the rank-0 `slot`, if every other use is a load and the store
         comes before `load` on every path (its block encloses the load)."""
-        stores = []
+        stores: list[memref.StoreOp] = []
         for use in slot.uses:
             user = use.operation
             if isinstance(user, memref.StoreOp) and user.memref == slot and use.index == 1:
@@ -267,8 +271,8 @@ class _Evaluator:
                 interval = analysis.loop_interval(parent)
                 return interval if isinstance(interval, Interval) else None
             return None
+        assert isinstance(value, OpResult)  # not a block argument: an operation's result
         op = value.owner
-        assert isinstance(op, Operation)
         if isinstance(op, arith.ConstantOp):
             if isinstance(op.value, IntegerAttr) and (width := bit_width(value.type)):
                 c = to_signed(op.value.value.data, width)
@@ -277,7 +281,7 @@ class _Evaluator:
         if isinstance(op, memref.LoadOp):
             return self._slot_load(op)
         if isinstance(op, scf.IfOp):
-            return self._if_result(op, value.index)  # pyright: ignore[reportAttributeAccessIssue]
+            return self._if_result(op, value.index)
         if isinstance(op, arith.SelectOp):
             a = self._refined(op.cond, True).eval(op.lhs)
             b = self._refined(op.cond, False).eval(op.rhs)
@@ -372,7 +376,7 @@ def _arith(op: Operation, value: SSAValue, x: list[Interval]) -> Interval | None
             f = {
                 arith.DivSIOp: _div_trunc,
                 arith.CeilDivSIOp: ceil_div,
-                arith.FloorDivSIOp: lambda a, b: a // b,
+                arith.FloorDivSIOp: _div_floor,
             }[type(op)]
             return _corners(x[0], x[1], f)
         case arith.DivUIOp() | arith.CeilDivUIOp():

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import ArrayAttr, MemRefType, StringAttr
 from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.utils.hints import isa
 
 from autogpu.dialects.agpu import ParallelForOp
 from autogpu.dialects.signature import EXTENTS
@@ -42,7 +43,12 @@ from autogpu.passes.analysis.aliasing import (
     memory_accesses,
 )
 from autogpu.passes.analysis.integers import constant_int
-from autogpu.passes.analysis.polynomial import Polynomial, PolynomialAnalysis
+from autogpu.passes.analysis.polynomial import (
+    Monomial,
+    Polynomial,
+    PolynomialAnalysis,
+    PolynomialKey,
+)
 
 
 class FootprintError(Exception):
@@ -88,8 +94,10 @@ class NestFootprints:
     arrays: tuple[ArrayFootprint, ...]
 
 
-_PRINTED = {arith.AddiOp: "+", arith.SubiOp: "-", arith.MuliOp: "*", arith.DivSIOp: "/",
-            arith.RemSIOp: "%", arith.MinSIOp: "min", arith.MaxSIOp: "max"}
+_PRINTED: dict[type[Operation], str] = {
+    arith.AddiOp: "+", arith.SubiOp: "-", arith.MuliOp: "*", arith.DivSIOp: "/",
+    arith.RemSIOp: "%", arith.MinSIOp: "min", arith.MaxSIOp: "max",
+}
 
 
 def host_text(value: SSAValue, names: dict[SSAValue, str], depth: int = 0) -> str | None:
@@ -116,7 +124,7 @@ def host_text(value: SSAValue, names: dict[SSAValue, str], depth: int = 0) -> st
 def _text(poly: Polynomial, names: Callable[[int], str | None]) -> str | None:
     """A polynomial over host-computable atoms as a launch-language expression (None if an atom
     is not one)."""
-    parts = []
+    parts: list[str] = []
     for monomial, _ in sorted(poly.terms.items(), key=lambda t: (-len(t[0]), t[0])):
         factors = [names(a) for a in monomial]
         if any(f is None for f in factors):
@@ -135,7 +143,7 @@ class _Subscript:
     """One access split as `row * (i + shift + k) + t`: `shift` symbolic (text, "" if 0)."""
 
     row_text: str
-    row_key: tuple
+    row_key: PolynomialKey
     shift: str
     k: int
     inside: tuple[tuple[tuple[int, ...], int], ...] = ()  # `t`: (monomial, coefficient) terms
@@ -208,8 +216,8 @@ class _Nest:
         scale = row.signed(monomial)
         if scale <= 0:
             raise FootprintError(f"out-of-core: {where} runs backwards over rows", access)
-        rows: dict[tuple, int] = {}  # rest = row * rows + inside
-        inside: dict[tuple, int] = {}
+        rows: dict[Monomial, int] = {}  # rest = row * rows + inside
+        inside: dict[Monomial, int] = {}
         for term, coefficient in rest.terms.items():
             quotient = list(term)
             try:
@@ -244,7 +252,7 @@ class _Nest:
         layout), so together they cover `[0, row)`."""
         extents = argument_attrs(store.memref).get(EXTENTS)
         inner = [e.data for e in extents.data[1:] if isinstance(e, StringAttr)] \
-            if isinstance(extents, ArrayAttr) else []
+            if isa(extents, ArrayAttr) else []
         loops: dict[int, str] = {}  # the enclosing loops below the nest: index atom -> bound
         op = store.parent_op()
         while op is not self.nest:
@@ -277,8 +285,8 @@ class _Nest:
         """The in-row part is bounded by C's rule when the array is declared with extents whose
         inner ones multiply to the row size."""
         extents = argument_attrs(access.memref).get(EXTENTS)
-        inner = []
-        if isinstance(extents, ArrayAttr):
+        inner: list[str] = []
+        if isa(extents, ArrayAttr):
             inner = [e.data for e in extents.data[1:] if isinstance(e, StringAttr)]
         (monomial, _), = row.terms.items()
         names = sorted(self.name(a, row) or "?" for a in monomial)
@@ -304,7 +312,7 @@ def nest_footprints(nest: ParallelForOp, function: func.FuncOp) -> NestFootprint
         raise FootprintError("out-of-core: the nest touches memory other than by loads and "
                              "stores (a call or a copy), so its footprint is unknown", nest)
     arrays: dict[SSAValue, ArrayFootprint] = {}
-    shapes: dict[SSAValue, tuple[tuple, str]] = {}
+    shapes: dict[SSAValue, tuple[PolynomialKey, str]] = {}
     stores: dict[SSAValue, list[tuple[memref.StoreOp, _Subscript]]] = {}
     for access in accesses:
         array = access.memref

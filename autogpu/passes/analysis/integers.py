@@ -6,6 +6,7 @@ from __future__ import annotations
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, Signedness
 from xdsl.ir import Attribute, SSAValue
+from xdsl.utils.hints import isa
 
 INDEX_WIDTH = 64
 """Width assumed for `index` (the GPU targets are 64-bit)."""
@@ -18,7 +19,7 @@ def ceil_div(a: int, b: int) -> int:
 
 def bit_width(type: Attribute) -> int | None:
     """Bits of an integer or index type, None for anything else."""
-    if isinstance(type, IntegerType):
+    if isa(type, IntegerType):
         return type.width.data
     if isinstance(type, IndexType):
         return INDEX_WIDTH
@@ -27,19 +28,19 @@ def bit_width(type: Attribute) -> int | None:
 
 def unsigned(type: Attribute) -> IntegerType:
     """The unsigned integer type as wide as the integer `type` (`ui32` for `i32`)."""
-    assert isinstance(type, IntegerType)
+    assert isa(type, IntegerType)
     return IntegerType(type.width.data, Signedness.UNSIGNED)
 
 
 def signless(type: Attribute) -> Attribute:
     """The signless type `arith` computes in for an integer type of any signedness."""
-    if isinstance(type, IntegerType) and type.signedness.data != Signedness.SIGNLESS:
+    if isa(type, IntegerType) and type.signedness.data != Signedness.SIGNLESS:
         return IntegerType(type.width.data)
     return type
 
 
 def is_unsigned(type: Attribute) -> bool:
-    return isinstance(type, IntegerType) and type.signedness.data == Signedness.UNSIGNED
+    return isa(type, IntegerType) and type.signedness.data == Signedness.UNSIGNED
 
 
 def to_signed(value: int, width: int) -> int:

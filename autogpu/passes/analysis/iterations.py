@@ -108,7 +108,7 @@ def _accumulating(op: Operation) -> bool:
 def _enclosing(op: Operation, function: func.FuncOp,
                kinds: tuple[type[Operation], ...]) -> list[Operation]:
     """`op` and the ops around it up to `function` that are of one of `kinds`."""
-    found = []
+    found: list[Operation] = []
     node: Operation | None = op
     while node is not None and node is not function:
         if isinstance(node, kinds):

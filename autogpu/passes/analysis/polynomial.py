@@ -34,13 +34,16 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.traits import is_side_effect_free
 
 from autogpu.passes.analysis.integers import bit_width, constant_int, to_signed, unsigned
 
 Monomial = tuple[int, ...]
 """The atoms of a product as sorted atom ids (repeated for powers); `()` is the constant 1."""
+
+PolynomialKey = tuple[tuple[Monomial, int], ...]
+"""`Polynomial.key`: the sorted terms, hashable."""
 
 MAX_TERMS = 64
 """Products with more terms than this are left as atoms (indices are short formulas)."""
@@ -91,7 +94,7 @@ class Polynomial:
         return Polynomial.make(type, {(): value}, {})
 
     @property
-    def key(self) -> tuple[tuple[Monomial, int], ...]:
+    def key(self) -> PolynomialKey:
         """A hashable canonical form (polynomials of one analysis and type compare by it)."""
         return tuple(sorted(self.terms.items()))
 
@@ -231,9 +234,10 @@ class PolynomialAnalysis:
         owner = value.owner
         if key is None:
             if isinstance(owner, Operation) and not owner.regions and is_side_effect_free(owner):
+                assert isinstance(value, OpResult)  # its owner is an operation
                 key = (
                     owner.name,
-                    value.index,  # pyright: ignore[reportAttributeAccessIssue]
+                    value.index,
                     value.type,
                     tuple(sorted(owner.properties.items())),
                     tuple(sorted(owner.attributes.items())),

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from xdsl.dialects import func, memref, scf
 from xdsl.dialects.builtin import IntegerType, MemRefType
 from xdsl.ir import Operation, SSAValue
+from xdsl.utils.hints import isa
 
 from autogpu.diagnostics import location_of
 from autogpu.dialects.agpu import ParallelForOp
@@ -52,7 +53,7 @@ def subscript_arrays(
     polys = through_sign_extensions()
     result: dict[str, SubscriptValues | str] = {}
     for array, name in arrays.items():
-        if not isinstance(array.type, MemRefType) or not isinstance(
+        if not isa(array.type, MemRefType) or not isinstance(
             array.type.element_type, IntegerType
         ):
             continue
@@ -70,7 +71,8 @@ def _values_of(
     intervals: ValueIntervals,
     polys: PolynomialAnalysis,
 ) -> SubscriptValues | str | None:
-    lo, hi, distinct, subscripted = None, None, False, []
+    lo, hi, distinct = None, None, False
+    subscripted: list[str] = []
     for use in array.uses:
         load = use.operation
         if not isinstance(load, memref.LoadOp) or load.memref is not array:

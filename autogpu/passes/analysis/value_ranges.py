@@ -11,6 +11,7 @@ of `v`'s value read as signed in its type (the whole type where nothing better i
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, gpu, scf
@@ -43,7 +44,7 @@ def full(width: int) -> Range:
     return Range(-(2 ** (width - 1)), 2 ** (width - 1) - 1)
 
 
-def _corners(a: Range, b: Range, f) -> Range:
+def _corners(a: Range, b: Range, f: Callable[[int, int], int]) -> Range:
     values = [f(x, y) for x in (a.lo, a.hi) for y in (b.lo, b.hi)]
     return Range(min(values), max(values))
 
@@ -74,7 +75,7 @@ def _builtin_range(op: Operation) -> Range:
     }[op.name]
 
 
-_EXACT = {
+_EXACT: dict[str, Callable[[Range, Range], Range]] = {
     "arith.addi": lambda a, b: _corners(a, b, lambda x, y: x + y),
     "arith.subi": lambda a, b: _corners(a, b, lambda x, y: x - y),
     "arith.muli": lambda a, b: _corners(a, b, lambda x, y: x * y),
