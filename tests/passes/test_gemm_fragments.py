@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from guard_page_emulation import run_guarded
-from lowered_differential import agree_with_gcc
+from lowered_differential import agree_with_gcc, one_translation_unit
 from test_gpu_cache_shared_block_tiles import (
     COLUMN_MAJOR,
     DOUBLE,
@@ -112,12 +112,8 @@ def test_column_major_fragments_are_float4():
 
 
 def test_nvcc_compiles():
-    units = []
-    for k, (_, source, _, spec, _) in enumerate(CASES):
-        text = emit_cuda(transformed(source, spec)).source
-        text = re.sub(r"\b(\w+_kernel\d*)\(", rf"\1_case{k}(", text)
-        units.append(f"namespace case{k} {{\n{text}\n}}")
-    assert_compiles_with_nvcc("\n".join(units))
+    programs = [emit_cuda(transformed(source, spec)) for _, source, _, spec, _ in CASES]
+    assert_compiles_with_nvcc(one_translation_unit(programs))
 
 
 def misaligned(array):

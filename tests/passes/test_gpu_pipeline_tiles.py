@@ -10,7 +10,7 @@ import re
 
 import pytest
 from guard_page_emulation import run_guarded
-from lowered_differential import agree_with_gcc
+from lowered_differential import agree_with_gcc, one_translation_unit
 from test_gemm_fragments import ODD, tiled
 from test_gpu_cache_shared_block_tiles import (
     COLUMN_MAJOR,
@@ -164,12 +164,8 @@ def test_swizzle_is_autogpu_tiled_s_default_and_can_be_turned_off():
 
 
 def test_nvcc_compiles():
-    units = []
-    for k, (_, source, _, spec, _) in enumerate(CASES):
-        text = emit_cuda(transformed(source, spec)).source
-        text = re.sub(r"\b(\w+_kernel\d*)\(", rf"\1_case{k}(", text)
-        units.append(f"namespace case{k} {{\n{text}\n}}")
-    assert_compiles_with_nvcc("\n".join(units))
+    programs = [emit_cuda(transformed(source, spec)) for _, source, _, spec, _ in CASES]
+    assert_compiles_with_nvcc(one_translation_unit(programs))
 
 
 NO_GPU = cuda_exec.gpu_unavailable_reason()
