@@ -32,6 +32,7 @@ from autogpu.api import Kernel
 from autogpu.api import compile as compile_c
 from autogpu.diagnostics import CompileError
 from autogpu.dialects.agpu import ParallelForOp
+from autogpu.dialects.signature import LEFT_OUT
 from autogpu.numeric import is_integer
 from autogpu.passes.analysis import iterations
 from autogpu.passes.analysis.extents import touched_extents
@@ -177,6 +178,14 @@ class Param:
     ctype: str
     const: bool = False
     extents: tuple[str, ...] | None = None
+
+    @property
+    def full_extents(self) -> tuple[str, ...] | None:
+        """The C99 extents when they give the array's length: all of them written (`float
+        A[][n]` leaves the first out, recorded as `LEFT_OUT`), else None."""
+        if not self.extents or LEFT_OUT in self.extents:
+            return None
+        return self.extents
 
 
 def param_from_launch(p: dict[str, Any]) -> Param:

@@ -32,7 +32,6 @@ from typing import Any
 import numpy as np
 
 from autogpu.diagnostics import CompileError
-from autogpu.dialects.signature import LEFT_OUT
 from autogpu.numeric import is_integer
 from autogpu.target import launch
 from autogpu.tuner import expr
@@ -101,8 +100,8 @@ def specialization(params: Sequence[Param], sizes: Mapping[str, Any],
 
 def arrays_without_length(params: Sequence[Param], given: Mapping[str, str | int]) -> list[str]:
     """The arrays whose length neither `given` nor C99 extents say (rule 3 must infer them)."""
-    return [p.name for p in params if p.kind == "array" and p.name not in given
-            and not (p.extents and LEFT_OUT not in p.extents)]
+    return [p.name for p in params
+            if p.kind == "array" and p.name not in given and p.full_extents is None]
 
 
 def array_lengths(params: Sequence[Param], sizes: Mapping[str, Any],
@@ -123,8 +122,8 @@ def array_lengths(params: Sequence[Param], sizes: Mapping[str, Any],
     for name, p in arrays.items():
         if name in given:
             text = str(given[name])
-        elif p.extents and LEFT_OUT not in p.extents:  # all given (`A[][n]` leaves one out)
-            lengths[name] = _extents_product(name, p.extents, sizes)
+        elif (extents := p.full_extents) is not None:
+            lengths[name] = _extents_product(name, extents, sizes)
             continue
         elif inferred is not None and (length := inferred.get(name)) is not None:
             lengths[name] = int(length)
