@@ -97,7 +97,6 @@ def pinned_bandwidth(driver: Any, nbytes: int = GIB, repetitions: int = 5) -> di
 def run_case(name: str, quick: bool, timeline_dir: str | None) -> dict[str, Any]:
     import autogpu
     from autogpu.runtime.cuda_exec import CudaProgram, _on_device
-    from autogpu.runtime.pipeline import draw_timeline
 
     case = cases(quick)[name]
     if case["kernel"] == "matmul":
@@ -154,11 +153,18 @@ def run_case(name: str, quick: bool, timeline_dir: str | None) -> dict[str, Any]
         "fraction_of_h2d": bytes_in / span / 1e9 / bandwidth["h2d"], "correct": correct,
     }
     if timeline_dir is not None:
-        Path(timeline_dir).mkdir(parents=True, exist_ok=True)
-        (Path(timeline_dir) / f"{name}.json").write_text(json.dumps(events))
-        draw_timeline(events, str(Path(timeline_dir) / f"{name}.png"),
-                      f"{name}: {len(plan.parts)} parts, 3 streams")
+        save_timeline(events, timeline_dir, name, len(plan.parts))
     return report
+
+
+def save_timeline(events: list[Any], timeline_dir: str, name: str, parts: int) -> None:
+    """A case's part timeline as JSON and as a Gantt chart (`name.json`, `name.png`)."""
+    from autogpu.runtime.pipeline import draw_timeline
+
+    Path(timeline_dir).mkdir(parents=True, exist_ok=True)
+    (Path(timeline_dir) / f"{name}.json").write_text(json.dumps(events))
+    draw_timeline(events, str(Path(timeline_dir) / f"{name}.png"),
+                  f"{name}: {parts} parts, 3 streams")
 
 
 def stage_medians(events: list[Any]) -> dict[str, float]:
@@ -177,7 +183,6 @@ def run_matmul(name: str, case: dict[str, Any], quick: bool,
     on the device (its kernel time), in the same process."""
     import autogpu
     from autogpu.runtime.cuda_exec import CudaProgram, _on_device
-    from autogpu.runtime.pipeline import draw_timeline
 
     side = MATMUL_SIDE if not quick else 1024
     n = int(case["data"]) // (4 * 2 * side)
@@ -227,10 +232,7 @@ def run_matmul(name: str, case: dict[str, Any], quick: bool,
         "correct": correct,
     }
     if timeline_dir is not None:
-        Path(timeline_dir).mkdir(parents=True, exist_ok=True)
-        (Path(timeline_dir) / f"{name}.json").write_text(json.dumps(events))
-        draw_timeline(events, str(Path(timeline_dir) / f"{name}.png"),
-                      f"{name}: {len(plan.parts)} parts, 3 streams")
+        save_timeline(events, timeline_dir, name, len(plan.parts))
     return report
 
 
