@@ -1,6 +1,8 @@
 """`python3 -m benchmarks.multi_gpu [--quick] [--json out.json]`: parts of a nest over one and
 two GPUs of a host (issue #15): a 5-point stencil and a row-major matmul whose data exceed one
-device's `memory_budget`, each run with `devices=[0]` and `devices=[0, 1]` in the same process.
+device's `memory_budget`, each run with `devices=[0]` and `devices=[0, 1]` in the same process
+(`[0, 1]` only where the host has two GPUs), and with `--cluster N` also through a Dask
+`LocalCluster` of N worker processes (`CudaProgram(cluster=)`: worker i on GPU i mod count).
 
 Each configuration runs twice; the second call is timed (the caller's arrays stay page-locked
 from the first, as they do for any repeated call). It reports the wall time of that call, the
@@ -12,6 +14,7 @@ Outputs are checked against closed forms on sampled rows.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
@@ -54,9 +57,9 @@ def _matmul_args(data: int, side: int) -> tuple[list[Any], Any]:
     return [n, side, side, a, b, c], correct
 
 
-def run_case(name: str, quick: bool) -> dict[str, Any]:
+def run_case(name: str, quick: bool, cluster: Any = None) -> dict[str, Any]:
     import autogpu
-    from autogpu.runtime.cuda_exec import CudaProgram
+    from autogpu.runtime.cuda_exec import CudaProgram, device_count
 
     scale = 1 / 64 if quick else 1
     if name == "stencil":
@@ -73,20 +76,26 @@ def run_case(name: str, quick: bool) -> dict[str, Any]:
     report: dict[str, Any] = {"case": name, "data_GiB": sum(a.nbytes for a in arrays) / GIB,
                               "budget_GiB": budget / GIB,
                               "shape": [int(x) for x in args[:3] if not isinstance(x, np.ndarray)]}
-    for devices in ([0], [0, 1]):
+    configurations: list[tuple[str, dict[str, Any]]] = [("1gpu", {"devices": [0]})]
+    if device_count() > 1:
+        configurations.append(("2gpu", {"devices": [0, 1]}))
+    if cluster is not None:
+        workers = len(cluster.scheduler_info()["workers"])
+        configurations.append((f"cluster{workers}", {"cluster": cluster}))
+    for key, where in configurations:
         program = CudaProgram(kernel.cuda_source, kernel.launch_description,
-                              memory_budget=budget, devices=devices)
+                              memory_budget=budget, **where)
         arrays[-1][:] = 0
         began = time.perf_counter()
         program.run(function, *args)
         first = time.perf_counter() - began
         arrays[-1][:] = 0
-        program.timeline = []
+        program.timeline = [] if "cluster" not in where else None
         began = time.perf_counter()
         program.run(function, *args)
         wall = time.perf_counter() - began
         plan = program.last_plan
-        events = program.timeline
+        events = program.timeline or [("", 0, 0.0, 0.0)]
         span = max(e for *_, e in events) - min(b for _, _, b, _ in events)
         itemsize = {a.name: args[[p.name for p in program.functions[function].params]
                                  .index(a.name)].itemsize for a in plan.spec.arrays}
@@ -94,7 +103,6 @@ def run_case(name: str, quick: bool) -> dict[str, Any]:
 
         moved = [part_bytes(p, itemsize) for p in plan.parts]
         lanes = program.last_lanes[-1] if program.last_lanes else None
-        key = f"{len(devices)}gpu"
         report[key] = {
             "wall_s": wall, "first_call_s": first, "span_s": span if lanes is None else None,
             "parts": len(plan.parts), "rows_per_part": plan.rows,
@@ -110,7 +118,8 @@ def run_case(name: str, quick: bool) -> dict[str, Any]:
             report[key]["TFLOPs"] = flops / wall / 1e12
         program.close()
         print(json.dumps({name: report[key]}), flush=True)
-    report["speedup_2_over_1"] = report["1gpu"]["wall_s"] / report["2gpu"]["wall_s"]
+    for key, _ in configurations[1:]:
+        report[f"speedup_{key}_over_1gpu"] = report["1gpu"]["wall_s"] / report[key]["wall_s"]
     return report
 
 
@@ -118,13 +127,24 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="1/64 of the sizes")
     parser.add_argument("--case", action="append", choices=["stencil", "matmul"])
+    parser.add_argument("--cluster", type=int, metavar="N",
+                        help="also run through a Dask LocalCluster of N worker processes")
     parser.add_argument("--json", help="write the reports here")
     args = parser.parse_args(argv)
     reports = []
-    for name in args.case or ["stencil", "matmul"]:
-        report = run_case(name, args.quick)
-        reports.append(report)
-        print(json.dumps(report), flush=True)
+    with contextlib.ExitStack() as stack:
+        cluster = None
+        if args.cluster:
+            from distributed import Client, LocalCluster
+
+            local = stack.enter_context(LocalCluster(
+                n_workers=args.cluster, threads_per_worker=1, processes=True,
+                dashboard_address=None))  # pyright: ignore[reportArgumentType] (None: no dashboard, as Dask documents)
+            cluster = stack.enter_context(Client(local))
+        for name in args.case or ["stencil", "matmul"]:
+            report = run_case(name, args.quick, cluster)
+            reports.append(report)
+            print(json.dumps(report), flush=True)
     if args.json:
         Path(args.json).write_text(json.dumps(reports, indent=1))
     return 0

@@ -24,7 +24,7 @@ import numpy as np
 
 from autogpu.runtime.arguments import BoundCall
 from autogpu.runtime.lanes import LaneRecord, part_bytes
-from autogpu.runtime.parts import PartPlan, shifted_pointer, with_part
+from autogpu.runtime.parts import PartPlan, with_part
 
 CONNECT_TIMEOUT_S = 10
 
@@ -48,13 +48,29 @@ def connect(cluster: Any) -> tuple[Any, bool]:
         raise ConnectionError(f"cannot reach the Dask scheduler at {cluster}: {e}") from None
 
 
-_programs: dict[str, Any] = {}  # in a worker process: the CpuPrograms it built, by content
+_programs: dict[str, Any] = {}  # in a worker process: the programs it built, by content
 
 
 ProgramClass = Callable[[str, Mapping[str, Any]], Any]
-"""The executor a worker builds from the CUDA source and launch description (`CpuProgram`,
-passed by the caller: pickled by reference, so this module does not import the executor that
-imports it)."""
+"""The executor a worker builds from the CUDA source and launch description (`CpuProgram`, or
+`cuda_exec.cluster_worker_program` for GPU workers; passed by the caller, pickled by reference,
+so this module does not import the executors that import it). It has `functions` and
+`run_slices(call, whole, slices, positions)`, which runs one part's launches on host buffers."""
+
+PartSlice = tuple[str, int, np.ndarray, "tuple[int, int] | None"]
+"""One array of a part on a worker: its name, the index of its first element, the buffer of the
+elements from there (the launches update it in place) and the range the part writes, if any."""
+
+
+def worker_device(count: int) -> int:
+    """The GPU of this worker process among the `count` it sees: a `LocalCluster` names its
+    workers 0, 1, ..., so worker i takes device i mod count (several workers on one host spread
+    over its GPUs); a worker with another name (`dask worker --name host-a`, or dask-cuda's
+    workers, which see one GPU each) takes device 0."""
+    from distributed import get_worker
+
+    name = get_worker().name
+    return name % count if isinstance(name, int) and count else 0
 
 
 def _worker_program(program_class: ProgramClass, source: str, launch: Mapping[str, Any]) -> Any:
@@ -67,8 +83,8 @@ def _worker_program(program_class: ProgramClass, source: str, launch: Mapping[st
 def run_part(program_class: ProgramClass, source: str, launch: Mapping[str, Any],
              function_name: str,
              scalars: Mapping[str, Any], whole: Mapping[str, np.ndarray],
-             slices: Sequence[tuple[str, int, np.ndarray, tuple[int, int] | None]],
-             positions: Sequence[int]) -> tuple[str, dict[str, np.ndarray]]:
+             slices: Sequence[PartSlice], positions: Sequence[int]
+             ) -> tuple[str, dict[str, np.ndarray]]:
     """On a worker: one part's launches (those at `positions` of the trace) on its buffers
     (`slices`: name, first element, the elements from there, the written range), the arrays
     read whole in `whole`. Returns the worker's address and the written elements per array."""
@@ -88,10 +104,9 @@ def run_part(program_class: ProgramClass, source: str, launch: Mapping[str, Any]
             view = array_view(array)
             assert view is not None  # a NumPy array always has one
             values[p.name] = HostArray(p, array, view)
-    pointers = {name: shifted_pointer(buffers[name].ctypes.data, first, buffers[name].itemsize)
-                for name, first, _, _ in slices}
-    pointers.update({name: array.ctypes.data for name, array in whole.items()})  # (the rest: null)
-    program._run_call(BoundCall(function, values), pointers, positions)
+    program.run_slices(BoundCall(function, values), whole,
+                       [(name, first, buffers[name], out) for name, first, _, out in slices],
+                       positions)
     written = {name: buffers[name][out[0] - first : out[1] - first]
                for name, first, _, out in slices if out is not None}
     return get_worker().address, written

@@ -40,7 +40,7 @@ import tempfile
 import weakref
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from autogpu.dialects.signature import BY_DTYPE
 from autogpu.runtime.arguments import (
@@ -60,6 +60,11 @@ from autogpu.runtime.arguments import (
     parse_launch_description,
 )
 from autogpu.runtime.array_arguments import Buffer, HostMemory
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from autogpu.runtime.cluster import PartSlice
 
 HEADER = Path(__file__).with_name("cpu_runtime.h")
 CXXFLAGS = (
@@ -404,6 +409,18 @@ class CpuProgram:
                 self._launch(launch, call, buffers, pointers)
         for buffer in buffers.values():
             buffer.copy_back()
+
+    def run_slices(self, call: BoundCall, whole: Mapping[str, np.ndarray],
+                   slices: Sequence[PartSlice], positions: Collection[int]) -> None:
+        """One part's launches (those at `positions`) on a cluster worker: each slice's buffer
+        in place of its array (through a pointer shifted back to the array's element 0), the
+        arrays read whole as they are (`runtime.cluster.run_part`)."""
+        from autogpu.runtime.parts import shifted_pointer
+
+        pointers = {name: shifted_pointer(buffer.ctypes.data, first, buffer.itemsize)
+                    for name, first, buffer, _ in slices}
+        pointers.update({name: array.ctypes.data for name, array in whole.items()})
+        self._run_call(call, pointers, positions)
 
     def _run_parts(self, function: Function, args: Sequence[Any], named: Mapping[str, Any]
                    ) -> None:

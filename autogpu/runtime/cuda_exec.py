@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import statistics
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -56,6 +57,9 @@ from autogpu.runtime.array_views import LEGACY_STREAM, ArrayView
 from autogpu.runtime.caller_stream import caller_stream
 from autogpu.runtime.driver_kernels import DriverError, DriverModule, libcuda
 from autogpu.target.cuda_limits import SHARED_BYTES_PER_BLOCK
+
+if TYPE_CHECKING:
+    from autogpu.runtime.cluster import PartSlice
 
 
 class GpuUnavailableError(RuntimeError):
@@ -111,6 +115,11 @@ def gpu_unavailable_reason(device: int = 0) -> str | None:
     except GpuUnavailableError as e:
         return str(e)
     return None
+
+
+def device_count() -> int:
+    """The number of CUDA devices this process sees."""
+    return int(_driver().Device.count())
 
 
 def device_arch(device: int = 0) -> str:
@@ -196,10 +205,17 @@ class CudaProgram:
         device: int = 0,
         memory_budget: int | None = None,
         devices: int | Sequence[int] | None = None,
+        cluster: Any = None,
     ):
         from autogpu.runtime.lanes import check_devices
 
         self.functions: dict[str, Function] = parse_launch_description(launch)
+        self.source, self._launch_description = cuda_source, launch
+        # what a cluster's workers build the same program from, each on its own GPU
+        self._worker_options: dict[str, Any] = {"options": tuple(options), "arch": arch,
+                                                "fmad": fmad}
+        self._client: Any = None  # Dask: functions in parts run their parts on the cluster
+        self._own_client = False
         if devices is not None:  # functions in parts spread their parts over these devices
             self.devices = check_devices(devices, _driver().Device.count())
             device = self.devices[0]  # in-core calls run on the first
@@ -225,6 +241,10 @@ class CudaProgram:
         for function in self.functions.values():
             for entry in function.launches:
                 self._formats[(function.name, entry.kernel)] = prepared_format(function, entry)
+        if cluster is not None:
+            from autogpu.runtime.cluster import connect
+
+            self._client, self._own_client = connect(cluster)
 
     def _load(self, cuda_source: str, device: int) -> dict[str, Any]:
         """The kernels compiled into a module of the device's context (a module belongs to
@@ -288,6 +308,15 @@ class CudaProgram:
             self.last_lanes = []
 
             def run_plan(plan: Any, positions: tuple[int, ...]) -> None:
+                if self._client is not None:
+                    from autogpu.runtime.cluster import run_plan_on_cluster
+
+                    worker_program = functools.partial(cluster_worker_program,
+                                                       **self._worker_options)
+                    self.last_lanes.append(run_plan_on_cluster(
+                        self._client, worker_program, self.source, self._launch_description,
+                        plan, call, positions))
+                    return
                 if len(self.devices) == 1:
                     pipeline.run_parts(driver, plan, call, launch, self.timeline,
                                        positions=positions, pins=self._pins)
@@ -337,6 +366,48 @@ class CudaProgram:
         if self._pins is not None:
             self._pins.close()
             self._pins = None
+        if self._own_client:
+            self._client.close()
+            self._own_client = False
+
+    def run_slices(self, call: BoundCall, whole: Mapping[str, np.ndarray],
+                   slices: Sequence[PartSlice], positions: Sequence[int]) -> None:
+        """One part's launches (those at `positions`) on a cluster worker's GPU: the slices and
+        the arrays read whole copied to device allocations, each slice passed through a pointer
+        shifted back to its array's element 0, the range each slice writes copied back into its
+        buffer (`runtime.cluster.run_part`). The arrays read whole travel with every part."""
+        from autogpu.runtime.parts import shifted_pointer
+        from autogpu.runtime.pipeline import stream_launcher
+
+        trace = launch_trace(call)
+        configs = [trace[p] for p in positions]
+        with _on_device(self.device) as driver:
+            allocations: list[Any] = []
+
+            def upload(array: np.ndarray) -> int:
+                allocations.append(driver.mem_alloc(max(array.nbytes, 1)))
+                if array.nbytes:
+                    driver.memcpy_htod(allocations[-1], np.ascontiguousarray(array))
+                return int(allocations[-1])
+
+            try:
+                pointers = {name: upload(array) for name, array in whole.items()}
+                starts = {name: upload(buffer) for name, _, buffer, _ in slices}
+                pointers.update({name: shifted_pointer(starts[name], first, buffer.itemsize)
+                                 for name, first, buffer, _ in slices})
+                stream_launcher(self, driver)(call, configs, pointers, None)
+                driver.Context.synchronize()
+                for name, first, buffer, written in slices:
+                    if written is not None and written[1] > written[0]:
+                        lo, hi = written[0] - first, written[1] - first
+                        driver.memcpy_dtoh(buffer[lo:hi], starts[name] + lo * buffer.itemsize)
+            except driver.Error as e:
+                raise KernelLaunchError(
+                    f"a part of '{call.function.name}' failed on a cluster worker's GPU: {e}"
+                ) from None
+            finally:
+                for allocation in allocations:
+                    allocation.free()
 
     def _run_call(self, call: BoundCall, caller: int = LEGACY_STREAM) -> None:
         """The call's launches on the caller's stream, after its producers' streams (and after
@@ -475,6 +546,16 @@ class CudaProgram:
                 f"a kernel of '{function.name}' failed on the GPU: {e} (after an illegal address"
                 " or a trap, the CUDA context is unusable until the process ends)"
             ) from None
+
+
+def cluster_worker_program(cuda_source: str, launch: Mapping[str, Any], **options: Any
+                           ) -> CudaProgram:
+    """The program a Dask worker builds for `CudaProgram(cluster=)`: the same source and nvcc
+    options, on the worker's own GPU (`runtime.cluster.worker_device`)."""
+    from autogpu.runtime.cluster import worker_device
+
+    return CudaProgram(cuda_source, launch, device=worker_device(device_count()),
+                       **options)
 
 
 def _check_resources(driver: Any, kernel: Any, name: str, config: LaunchConfig) -> None:

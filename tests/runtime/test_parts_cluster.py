@@ -1,6 +1,7 @@
 """Parts over several hosts through Dask distributed (issue #15), on a `LocalCluster` of two
-worker processes and the CPU backend: `CpuProgram(cluster=)` sends each part's slices to a
-worker and lands its outputs in the caller's arrays; results must be gcc's."""
+worker processes: `CpuProgram(cluster=)` and `CudaProgram(cluster=)` send each part's slices to
+a worker (its CPU, or its GPU) and land its outputs in the caller's arrays; results must be
+gcc's."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import numpy as np
 import pytest
 
 import autogpu
+from autogpu.runtime import cuda_exec
 from autogpu.runtime.cpu_exec import CpuProgram
 from autogpu.runtime.parts import SLOTS
 from autogpu.testing.gcc_reference import compile_c_reference
@@ -28,12 +30,17 @@ def cluster():
         yield local
 
 
-def _run(cluster, source: str, name: str, args: list, budget: int) -> CpuProgram:
+NO_GPU = cuda_exec.gpu_unavailable_reason()
+needs_gpu = pytest.mark.skipif(NO_GPU is not None, reason=f"needs a CUDA GPU: {NO_GPU}")
+
+
+def _run(cluster, source: str, name: str, args: list, budget: int,
+         program_class: type[CpuProgram | cuda_exec.CudaProgram] = CpuProgram):
     expected = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
     compile_c_reference(source, name)(*expected)
     kernel = autogpu.compile(source, pipeline="agpu-out-of-core,autogpu-optimize")
-    program = CpuProgram(kernel.cuda_source, kernel.launch_description, memory_budget=budget,
-                         cluster=cluster)
+    program = program_class(kernel.cuda_source, kernel.launch_description,
+                            memory_budget=budget, cluster=cluster)
     try:
         program.run(name, *args)
     finally:
@@ -70,6 +77,25 @@ def test_two_nests_with_resident_matrices_on_a_local_cluster_match_gcc(cluster):
     arrays = [rng.random(shape) for shape in ((ni, nj), (ni, nk), (nk, nj), (nj, nl), (ni, nl))]
     program = _run(cluster, MM2, "mm2", [ni, nj, nk, nl, 1.5, 1.2, *arrays],
                    8 * (nk * nj + SLOTS * 4 * (nj + nk)))
+    assert [p.resident for p in program.last_plans] == [("B",), ("C",)]
+
+
+@needs_gpu
+def test_gpu_workers_run_a_stencil_and_resident_matrices_on_a_local_cluster(cluster):
+    """`CudaProgram(cluster=)`: each worker builds the program on its own GPU (worker i takes
+    device i mod count) and runs its parts there; the caller's call is the one-GPU call."""
+    n, m = 61, 17
+    rng = np.random.default_rng(6)
+    program = _run(cluster, STENCIL, "jacobi", [n, m, rng.random((n, m)), rng.random((n, m))],
+                   SLOTS * 8 * m * 8, cuda_exec.CudaProgram)
+    (plan,) = program.last_plans
+    assert len(plan.parts) >= 6
+    (records,) = program.last_lanes
+    assert len(records) == 2  # both workers took parts (the tasks outnumber them)
+    ni, nj, nk, nl = 37, 11, 13, 9
+    arrays = [rng.random(shape) for shape in ((ni, nj), (ni, nk), (nk, nj), (nj, nl), (ni, nl))]
+    program = _run(cluster, MM2, "mm2", [ni, nj, nk, nl, 1.5, 1.2, *arrays],
+                   8 * (nk * nj + SLOTS * 4 * (nj + nk)), cuda_exec.CudaProgram)
     assert [p.resident for p in program.last_plans] == [("B",), ("C",)]
 
 
