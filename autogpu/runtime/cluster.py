@@ -74,7 +74,8 @@ def worker_device(count: int) -> int:
 
 
 def _worker_program(program_class: ProgramClass, source: str, launch: Mapping[str, Any]) -> Any:
-    key = hashlib.sha256((source + json.dumps(launch, sort_keys=True)).encode()).hexdigest()
+    key = hashlib.sha256((repr(program_class) + source + json.dumps(launch, sort_keys=True))
+                         .encode()).hexdigest()  # a CPU and a GPU program of one source: two
     if key not in _programs:
         _programs[key] = program_class(source, launch)
     return _programs[key]
