@@ -235,15 +235,19 @@ def _access_bounds(
     high_d: list[SSAValue] = []
     for d, dim in enumerate(group.dims):
         offset = group.deltas[k].get(d, 0) - dim.min_delta
-        members = group.members[k].get(d, [])
         low: SSAValue = at.const(offset)
-        high: SSAValue = at.const(offset + 1 - len(members))
-        for position in members:
-            low = at.add(low_q[position], low)
-            high = at.add(high_q[position], high)
+        high: SSAValue = at.const(offset + 1)
+        for position in group.members[k].get(d, []):
+            scale = group.scale(k, position)
+            low = at.add(_scaled(at, low_q[position], scale), low)
+            high = at.add(_scaled(at, at.sub(high_q[position], at.const(1)), scale), high)
         low_d.append(low)
         high_d.append(high)
     return _Bounds(runs, low_d, high_d)
+
+
+def _scaled(at: Emitter, value: SSAValue, scale: int) -> SSAValue:
+    return value if scale == 1 else at.mul(value, at.const(scale))
 
 
 def _ceil_div(at: Materializer, bound: ThreadBound) -> SSAValue:
@@ -521,7 +525,7 @@ def _redirect(facts: KernelFacts, group: Group, k: int, access: Access, shared: 
                 iv = at.cast(var.loop.body.block.args[0], index)
                 assert var.step is not None
                 q = at.div(at.sub(iv, at.cast(var.loop.lb, index)), var.step)
-            offset = at.add(offset, q)
+            offset = at.add(offset, _scaled(at, q, group.scale(k, p)))
         position = at.add(position, at.mul(offset, at.const(dim.layout_stride)))
     new = memref.LoadOp.get(shared, [position])
     new.res.name_hint = load.res.name_hint
