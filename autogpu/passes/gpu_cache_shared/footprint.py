@@ -498,7 +498,8 @@ class AccessAnalysis:
             members.append(mine)
             deltas.append(delta)
         group = Group(target.memref, kept, deltas, members, dims, [{} for _ in kept])
-        _fold_overlapping(group)
+        if not self.tiles:  # a strip-mined loop keeps its own tiles (`window_along`)
+            _fold_overlapping(group)
         _shape(group)
         return group
 
