@@ -235,12 +235,14 @@ def _access_bounds(
     high_d: list[SSAValue] = []
     for d, dim in enumerate(group.dims):
         offset = group.deltas[k].get(d, 0) - dim.min_delta
+        members = group.members[k].get(d, [])
         low: SSAValue = at.const(offset)
-        high: SSAValue = at.const(offset + 1)
-        for position in group.members[k].get(d, []):
+        # last element: offset + sum(scale * (high_q - 1)), the -scale terms in the constant
+        high: SSAValue = at.const(offset + 1 - sum(group.scale(k, p) for p in members))
+        for position in members:
             scale = group.scale(k, position)
             low = at.add(_scaled(at, low_q[position], scale), low)
-            high = at.add(_scaled(at, at.sub(high_q[position], at.const(1)), scale), high)
+            high = at.add(_scaled(at, high_q[position], scale), high)
         low_d.append(low)
         high_d.append(high)
     return _Bounds(runs, low_d, high_d)
