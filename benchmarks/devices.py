@@ -26,7 +26,7 @@ import numpy as np
 from autogpu.diagnostics import CompileError
 from autogpu.target.cuda_limits import SHARED_BYTES_PER_BLOCK
 from autogpu.target.launch_steps import steps_of, trace
-from benchmarks.peers import Peer, cpu_peer, gpu_peer
+from benchmarks.peers import Peer, cpu_peer, extra_gpu_peers, gpu_peer
 from benchmarks.roofline import Roofline, gpu_roofline
 from benchmarks.timing import Timer, cuda_event_timer, wall_timer
 
@@ -155,6 +155,9 @@ class CudaDevice:
     def peer(self, problem: str) -> Peer:
         return gpu_peer(problem, self.gemm_peer)
 
+    def extra_peers(self, problem: str) -> list[Callable[[], Peer]]:
+        return extra_gpu_peers(problem)
+
     def synchronize(self) -> None:
         self.cupy.cuda.Device().synchronize()
 
@@ -194,6 +197,9 @@ class CpuDevice:
 
     def peer(self, problem: str) -> Peer:
         return cpu_peer(problem)
+
+    def extra_peers(self, problem: str) -> list[Callable[[], Peer]]:
+        return []  # the GPU's further peers (cuDNN) have no CPU stand-in
 
     def synchronize(self) -> None:
         pass

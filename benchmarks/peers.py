@@ -109,6 +109,42 @@ GPU_PEERS: dict[str, dict[str, Callable[[], Peer]]] = {
 }
 
 
+def torch_conv_peer() -> Peer:
+    """cuDNN through `torch.nn.functional.conv2d` (TF32 off) on the unpadded image, zero
+    padding t // 2 (odd t: the kernel's centre), a cross-correlation as conv2d computes it.
+    conv2d returns a new tensor: the first call (the one the runner checks) copies it into
+    `out`, the timed calls run conv2d alone, so the copy is not charged to cuDNN."""
+    torch = peer_module("torch", "PyTorch")
+    torch.backends.cudnn.allow_tf32 = False
+    torch.backends.cudnn.benchmark = True  # cuDNN's own algorithm search, in the warm-up
+    functional = torch.nn.functional
+
+    def bind(arrays: dict[str, Any], s: dict[str, int]) -> Callable[[], None]:
+        n, m, t = s["n"], s["m"], s["t"]
+        image = torch.from_dlpack(arrays["image"]).view(1, 1, m, n)
+        window = torch.from_dlpack(arrays["tmpl"]).view(1, 1, t, t)
+        out = torch.from_dlpack(arrays["out"]).view(1, 1, m, n)
+        checked: list[bool] = []
+
+        def run() -> None:
+            result = functional.conv2d(image, window, padding=t // 2)
+            if not checked:
+                out.copy_(result)
+                checked.append(True)
+
+        return run
+
+    return Peer("cudnn (torch conv2d)", bind)
+
+
+#: Further peers of a problem, timed in the same run beside the first (rows of their own).
+GPU_EXTRA_PEERS: dict[str, tuple[Callable[[], Peer], ...]] = {"conv2d": (torch_conv_peer,)}
+
+
+def extra_gpu_peers(problem: str) -> list[Callable[[], Peer]]:
+    return list(GPU_EXTRA_PEERS.get(problem, ()))
+
+
 def in_double(peer: Peer) -> Peer:
     """An SGEMM peer given double arrays: the same library call runs cuBLAS DGEMM."""
     return Peer(peer.name.replace("sgemm", "dgemm"), peer.bind)
@@ -116,11 +152,13 @@ def in_double(peer: Peer) -> Peer:
 
 def gpu_peer(problem: str, gemm_library: str = "cupy") -> Peer:
     """The GPU peer of `problem`; raises PeerUnavailable with the reason."""
-    from benchmarks import remap
+    from benchmarks import gemm, remap
     from benchmarks.reductions import REDUCTIONS, torch_peer  # its problems import this module
 
     if problem in REDUCTIONS:
         return torch_peer(problem)
+    if problem in gemm.GEMMS:
+        return gemm.torch_peer(problem)
     if problem in remap.REMAP:
         return remap.torch_peer(problem)
     choices = GPU_PEERS.get(problem)
@@ -142,11 +180,13 @@ def numpy_gemm(transa: str, transb: str, a: Any, b: Any, out: Any, alpha: float,
 
 def cpu_peer(problem: str) -> Peer:
     """NumPy/SciPy stand-ins with the GPU peers' exact calls (the CPU device and the tests)."""
-    from benchmarks import remap
+    from benchmarks import gemm, remap
     from benchmarks.reductions import REDUCTIONS, numpy_peer
 
     if problem in REDUCTIONS:
         return numpy_peer(problem)
+    if problem in gemm.GEMMS:
+        return gemm.numpy_peer(problem)
     if problem in remap.REMAP:
         return remap.numpy_peer(problem)
     if problem in ("matmul", "dmatmul"):

@@ -155,7 +155,7 @@ class Runner:
         except PeerUnavailable as e:
             peer_row.status, peer_row.detail = UNAVAILABLE, str(e)
         self.report(peer_row)
-        rows = [peer_row]
+        rows = [peer_row, *self.extra_peer_rows(problem, sizes, arrays, new_row, evaluate)]
         sources: dict[str, str] = {}  # CUDA source -> the first variant of this size with it
 
         for variant in variants:
@@ -184,6 +184,26 @@ class Runner:
             rows.append(row)
         if peer_row.status == OK:
             peer_row.vs_peer = 1.0
+            for row in rows[1:]:
+                if row.is_peer and row.median_ms is not None and peer_row.median_ms is not None:
+                    row.vs_peer = peer_row.median_ms / row.median_ms
+        return rows
+
+    def extra_peer_rows(self, problem: Problem, sizes: dict[str, int], arrays: dict[str, Any],
+                        new_row: Callable[..., Row], evaluate: Callable[..., Row]) -> list[Row]:
+        """The problem's further peers (a device without `extra_peers` has none), checked and
+        timed like the first; their vs_peer (the caller's) is against the first peer."""
+        rows = []
+        for make in getattr(self.device, "extra_peers", lambda name: [])(problem.name):
+            row = new_row("peer", None, is_peer=True)
+            try:
+                peer = make()
+                row.variant = peer.name
+                evaluate(row, lambda peer=peer: peer.bind(arrays, sizes))
+            except PeerUnavailable as e:
+                row.status, row.detail = UNAVAILABLE, str(e)
+            self.report(row)
+            rows.append(row)
         return rows
 
     def time_with_executor(self, row: Row, kernel: Any, problem: Problem, sizes: dict[str, int],

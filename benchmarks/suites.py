@@ -447,6 +447,70 @@ def remap(quick: bool = False) -> list[Case]:
     return cases
 
 
+#: The best autogpu-tiled configurations of the `tiles` suite's runs for general sizes (none
+#: compiled in, so one kernel serves every size of a layout): SGEMM 128x128x16 double-buffered,
+#: swizzled, 32-bit indices; DGEMM 128x64x16 tiles of 32x8 threads of 4x8, two blocks per SM.
+SGEMM_BEST = dict(bk=16, stages=2, swizzle=True, narrow_indices=True)
+DGEMM_BEST = dict(block_size=32, block_y=8, tm=4, tn=8, min_blocks=2, swizzle=True)
+
+
+def gemm(quick: bool = False) -> list[Case]:
+    """C = alpha * op(A) op(B) + beta * C (benchmarks/gemm.py) in every layout, SGEMM and
+    DGEMM, at 1024³ to 8192³ and the odd 3000³ and 4095x4097x1023, autogpu-tiled's best
+    general-size configuration against cuBLAS (torch addmm_ with the layout's transposes,
+    alpha and beta, TF32 off) in the same run; then a SYRK and a GEMM with a bias and ReLU
+    tail (other two-operand nests and tails through the same passes)."""
+    from benchmarks.gemm import ALPHA, BETA, GEMMS, LAYOUTS
+
+    shapes = [(128, 128, 32), (67, 130, 33)] if quick else [
+        (1024,) * 3, (2048,) * 3, (4096,) * 3, (8192,) * 3, (3000,) * 3, (4095, 4097, 1023)]
+    cases = []
+    for precision, best in (("s", SGEMM_BEST), ("d", DGEMM_BEST)):
+        for layout in LAYOUTS:
+            problem = GEMMS[f"{precision}gemm_{layout}"]
+            variant = Variant(f"{problem.name}_tiled", problem, tiled(**best),
+                              "autogpu-tiled's best general-size configuration")
+            cases += [Case(variant, sizes_of(problem, *shape, ALPHA, BETA)) for shape in shapes]
+    for name in ("ssyrk", "sgemm_bias_relu"):
+        problem = GEMMS[name]
+        variant = Variant(f"{name}_tiled", problem, tiled(**SGEMM_BEST),
+                          "autogpu-tiled's best SGEMM configuration")
+        square = [(n, n, k) for n, _, k in shapes[:1]] if quick else [(2048,) * 3, (4096,) * 3]
+        cases += [Case(variant, sizes_of(problem, *shape, ALPHA, BETA)) for shape in square]
+    return cases
+
+
+#: Convolution configurations of autogpu-tiled: a thread's register tile of tm x tn outputs,
+#: the block's image tile plus its halo in `__shared__` (gpu-cache-shared's halo tiles, the
+#: threads' windows folded into one), the template cached whole.
+CONV_TILED = (
+    ("tiled_4x4", dict(tm=4, tn=4), "16x16 threads of 4x4: a 64x64 tile + halo"),
+    ("tiled_32x8_4x4", dict(block_size=32, block_y=8, tm=4, tn=4),
+     "32x8 threads of 4x4: a 128x32 tile + halo"),
+    ("tiled_32x8_1x8", dict(block_size=32, block_y=8, tm=1, tn=8),
+     "32x8 threads of 1x8: a 32x64 tile + halo"),
+)
+
+
+def conv(quick: bool = False) -> list[Case]:
+    """Convolutions 5x5, 7x7 and 11x11 on 8192² (examples/conv2d.c): the paper's tuned shape,
+    autogpu-tiled's register and halo tiles with the sizes compiled in and for any size up
+    to 11x11 (`cache_max_extent`), against cupyx (`ndimage.correlate`) and cuDNN
+    (`torch.nn.functional.conv2d`, TF32 off) in the same run."""
+    n = 96 if quick else 8192
+    general = Variant("conv_tiled_general", CONV2D, tiled(tm=4, tn=4, cache_max_extent=11),
+                      "16x16 threads of 4x4, sizes not compiled in (windows up to 11)")
+    cases = []
+    for t in (5, 7, 11):
+        sizes = sizes_of(CONV2D, n, n, t)
+        variants = [conv_variants(t, n)[f"conv{t}_autogpu"]]
+        variants += [Variant(f"conv{t}_{name}", CONV2D,
+                             tiled(sizes=sized(n=n, m=n, t=t), **options), description)
+                     for name, options, description in CONV_TILED]
+        cases += [Case(v, sizes) for v in (*variants, general)]
+    return cases
+
+
 SUITES: dict[str, Callable[[bool], list[Case]]] = {"paper": paper, "tuning": tuning,
                                                    "tiles": tiles, "reductions": reductions,
-                                                   "remap": remap}
+                                                   "remap": remap, "gemm": gemm, "conv": conv}

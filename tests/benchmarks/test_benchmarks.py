@@ -964,3 +964,63 @@ def test_launch_overhead_compares_t_steps_with_t_times_one():
         "overhead 9.1 %",
         "jacobi_2d jacobi_2d n=64 (pycuda): whole 104.000 ms, 100 x single 100.000 ms, launch "
         "overhead 3.8 %"]
+
+
+# --- the gemm and conv suites (issue #14) ---------------------------------------------------
+
+
+GEMM_INDICES = {"nn": ("i*k+l", "l*n+j", "i*n+j"), "tn": ("l*m+i", "l*n+j", "i*n+j"),
+                "nt": ("i*k+l", "j*k+l", "i*n+j"), "cm": ("i+l*m", "l+j*k", "i+j*m"),
+                "c99": ("i*k+l", "l*n+j", "i*n+j")}
+
+
+@pytest.mark.parametrize("precision", ["s", "d"])
+@pytest.mark.parametrize("layout", sorted(GEMM_INDICES))
+def test_gemm_reference_and_cublas_views_follow_the_c_loops(layout, precision):
+    """Each layout's reference and its cuBLAS call (addmm_ on .T views, on NumPy) against
+    the C loops of examples/gemm/, transcribed; m, n, k all different."""
+    from benchmarks.gemm import GEMMS, numpy_peer
+
+    problem = GEMMS[f"{precision}gemm_{layout}"]
+    assert (ROOT / "examples" / problem.example).is_file()
+    s = {"m": 3, "n": 5, "k": 4, "alpha": 3, "beta": -2}
+    arrays = problem.inputs(s, RNG)
+    a_index, b_index, c_index = GEMM_INDICES[layout]
+    expected = arrays["C"].astype(np.float64)
+    for i, j in np.ndindex(3, 5):
+        env = {"i": i, "j": j, "m": 3, "n": 5, "k": 4}
+        acc = sum(float(arrays["A"][eval(a_index, {**env, "l": l})])
+                  * float(arrays["B"][eval(b_index, {**env, "l": l})]) for l in range(4))
+        c = eval(c_index, env)
+        expected[c] = 3 * acc - 2 * expected[c]
+    np.testing.assert_allclose(problem.reference(np, arrays, s), expected, rtol=1e-12)
+    numpy_peer(problem.name).bind(arrays, s)()
+    np.testing.assert_allclose(arrays["C"], expected, rtol=1e-5, atol=1e-6)
+
+
+def test_gemm_and_conv_suites_cover_the_issues_sizes():
+    from benchmarks.suites import conv, gemm
+
+    cases = gemm()
+    labels = {c.variant.problem.label(c.size_dict) for c in cases}
+    assert {"1024x1024x1024", "8192x8192x8192", "3000x3000x3000", "4095x4097x1023"} <= labels
+    names = {c.variant.name for c in cases}
+    assert {f"{p}gemm_{lay}_tiled" for p in "sd" for lay in GEMM_INDICES} <= names
+    assert {"ssyrk_tiled", "sgemm_bias_relu_tiled"} <= names
+    windows = {c.size_dict["t"] for c in conv()}
+    assert windows == {5, 7, 11}
+    assert {c.variant.name for c in gemm(quick=True)} == names
+
+
+def test_quick_gemm_and_conv_rows_verify_on_the_cpu_device():
+    """One layout of the quick gemm suite and one convolution with its folded halo tile,
+    real kernels on the CPU emulation against the reference and the NumPy/SciPy peers."""
+    from benchmarks.suites import conv, gemm
+
+    cases = [c for c in gemm(quick=True) if c.variant.name == "sgemm_tn_tiled"][1:]
+    cases += [c for c in conv(quick=True) if c.variant.name == "conv5_tiled_4x4"]
+    runner = Runner(CpuDevice(timer=FakeTimer(1.0)), warmup=0, reps=1, log=lambda s: None)
+    rows = runner.run(cases)
+    assert [(r.variant, r.status) for r in rows] == [
+        ("numpy (torch addmm_)", OK), ("sgemm_tn_tiled", OK),
+        ("scipy.correlate", OK), ("conv5_tiled_4x4", OK)], rows

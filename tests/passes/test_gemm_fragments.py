@@ -188,16 +188,15 @@ def test_an_unchecked_misaligned_vector_traps(tmp_path):
 
 def test_a_window_of_blocked_replicas_is_cached_whole(capfd):
     """conv1d's `in[i + k]` with blocked replicas (autogpu-tiled's default): i = 8 * tx + r,
-    so the tile has a dimension of the replicas and the window along k (extent 8 + 16 - 1)
-    and one of the threads (stride 8): neighbouring threads' windows overlap, and the tile
-    holds their shared elements once per thread (correct, 23 x 64 elements for 8 x 64
-    distinct ones), as the remark says. The kernel matches gcc."""
+    so the replicas and the window along k (extent 8 + 16 - 1) overlap the next thread's
+    (stride 8): the threads' dimension folds into the window's and each k-tile holds the
+    block's 8 * 64 + 16 - 1 elements once (before the fold: 23 x 64, each halo once per
+    thread), as the remark says. The kernel matches gcc."""
     from test_gpu_cache_shared_block_tiles import CONV1D
 
     spec = "autogpu-tiled{cache_remarks=true block_size=64 block_y=1}"
     module = transformed(CONV1D, spec)
-    assert "'in' cached (thread-invariant) in __shared__ in_sh[1560] (extents 23x64" \
-        in capfd.readouterr().err
+    assert "'in' cached (halo) in __shared__ in_sh[527] (extents 527," in capfd.readouterr().err
     program = emit_cuda(module)
     cpu = CpuProgram(program.source, program.launch, threads=1, thread_order="random")
     agree_with_gcc(cpu, CONV1D, "conv1d", [

@@ -34,6 +34,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from itertools import permutations
+from typing import TypeVar
 
 from xdsl.dialects import arith, gpu, memref, scf
 from xdsl.dialects.builtin import MemRefType
@@ -45,6 +47,8 @@ from autogpu.passes.analysis.loops import constant_trip_count
 from autogpu.passes.analysis.polynomial import Polynomial
 from autogpu.passes.gpu_cache_shared.facts import DIMS, KernelFacts, ancestors, loop_name
 from autogpu.passes.gpu_cache_shared.materialize import Materializer
+
+_T = TypeVar("_T")
 
 UNKNOWN_EXTENT = 16
 """Stand-in for a trip count unknown at compile time when judging whether a tile has reuse."""
@@ -164,6 +168,25 @@ class Group:
     deltas: list[dict[int, int]]  # per access: dim index -> delta
     members: list[dict[int, list[int]]]  # per access: dim index -> var positions
     dims: list[Dim]
+    # per access: var position -> how many elements of its dimension one step of q moves
+    # (1 unless a coarser dimension was folded into a finer one: `_fold_overlapping`)
+    scales: list[dict[int, int]] = field(default_factory=list[dict[int, int]])
+
+    def scale(self, k: int, position: int) -> int:
+        return self.scales[k].get(position, 1) if self.scales else 1
+
+    def span(self, k: int, d: int, unknown: int | None = None) -> int | None:
+        """Elements of dimension `d` access k's variables sweep (1 + sum of scale * (N - 1)),
+        unbounded variables counted as `unknown` (None: no static span)."""
+        access, span = self.accesses[k], 1
+        for position in self.members[k].get(d, []):
+            bound = access.vars[position].bound
+            if bound is None:
+                if unknown is None:
+                    return None
+                bound = unknown
+            span += self.scale(k, position) * (max(bound, 1) - 1)
+        return span
 
     @property
     def elements(self) -> int:
@@ -474,9 +497,60 @@ class AccessAnalysis:
             kept.append(access)
             members.append(mine)
             deltas.append(delta)
-        group = Group(target.memref, kept, deltas, members, dims)
+        group = Group(target.memref, kept, deltas, members, dims, [{} for _ in kept])
+        if not self.tiles:  # a strip-mined loop keeps its own tiles (`window_along`)
+            _fold_overlapping(group)
         _shape(group)
         return group
+
+
+def _fold_overlapping(group: Group) -> None:
+    """Folds a dimension of stride K * s into one of stride s (K >= 2 a constant) when the
+    latter's extent exceeds K: the windows of neighbouring threads overlap, as in a
+    convolution's `in[tx * tm + r + u]` with tm replicas per thread (blocked) and a window u
+    of t. Kept apart, the threads' dimension (stride tm) and the window's (r + u: tm + t - 1
+    elements) make a tile of threads * (tm + t - 1) elements, each halo loaded once per
+    thread; folded, the dimension has tm * (threads - 1) + tm + t - 1 elements, the block's
+    window loaded once. Loading the hull is safe even where a run-time trip count leaves gaps:
+    every element lies between two elements read along the same dimension of the array."""
+    while True:
+        shape = extents(group)
+        if shape is None:
+            return
+        fold = next(
+            ((coarse, fine, factor) for coarse, fine in permutations(range(len(group.dims)), 2)
+             if (factor := _multiple(group.dims[coarse].stride, group.dims[fine].stride))
+             and shape[fine][1] > factor),
+            None,
+        )  # fmt: skip
+        if fold is None:
+            return
+        coarse, fine, factor = fold
+        for k in range(len(group.accesses)):
+            deltas, members, scales = group.deltas[k], group.members[k], group.scales[k]
+            if (delta := deltas.pop(coarse, 0)) != 0:
+                deltas[fine] = deltas.get(fine, 0) + factor * delta
+            for position in members.pop(coarse, []):
+                scales[position] = factor * group.scale(k, position)
+                members.setdefault(fine, []).append(position)
+            group.deltas[k] = _renumbered(deltas, coarse)
+            group.members[k] = _renumbered(members, coarse)
+        del group.dims[coarse]
+
+
+def _renumbered(by_dim: dict[int, _T], removed: int) -> dict[int, _T]:
+    """`by_dim` with the dimensions after `removed` moved down by one."""
+    return {d - (d > removed): value for d, value in by_dim.items()}
+
+
+def _multiple(coarse: Polynomial, fine: Polynomial) -> int | None:
+    """K >= 2 with coarse == K * fine, else None."""
+    lead = next((m for m in sorted(fine.terms) if m), ())
+    unit, have = fine.signed(lead), coarse.signed(lead)
+    if unit == 0 or have % unit or have // unit < 2:
+        return None
+    factor = have // unit
+    return factor if fine.scaled(factor).key == coarse.key else None
 
 
 def _row_strides(base: Polynomial, difference: Polynomial, dims: list[Dim]):
@@ -589,15 +663,10 @@ def extents(group: Group, unknown: int | None = None) -> list[tuple[int, int]] |
     result = []
     for d in range(len(group.dims)):
         lows, highs = [], []
-        for access, delta, mine in zip(group.accesses, group.deltas, group.members):
-            span = 1
-            for position in mine.get(d, []):
-                bound = access.vars[position].bound
-                if bound is None:
-                    if unknown is None:
-                        return None
-                    bound = unknown
-                span += max(bound, 1) - 1
+        for k, delta in enumerate(group.deltas):
+            span = group.span(k, d, unknown)
+            if span is None:
+                return None
             lows.append(delta.get(d, 0))
             highs.append(delta.get(d, 0) + span)
         result.append((min(lows), max(highs) - min(lows)))

@@ -237,13 +237,19 @@ def _access_bounds(
         offset = group.deltas[k].get(d, 0) - dim.min_delta
         members = group.members[k].get(d, [])
         low: SSAValue = at.const(offset)
-        high: SSAValue = at.const(offset + 1 - len(members))
+        # last element: offset + sum(scale * (high_q - 1)), the -scale terms in the constant
+        high: SSAValue = at.const(offset + 1 - sum(group.scale(k, p) for p in members))
         for position in members:
-            low = at.add(low_q[position], low)
-            high = at.add(high_q[position], high)
+            scale = group.scale(k, position)
+            low = at.add(_scaled(at, low_q[position], scale), low)
+            high = at.add(_scaled(at, high_q[position], scale), high)
         low_d.append(low)
         high_d.append(high)
     return _Bounds(runs, low_d, high_d)
+
+
+def _scaled(at: Emitter, value: SSAValue, scale: int) -> SSAValue:
+    return value if scale == 1 else at.mul(value, at.const(scale))
 
 
 def _ceil_div(at: Materializer, bound: ThreadBound) -> SSAValue:
@@ -521,7 +527,7 @@ def _redirect(facts: KernelFacts, group: Group, k: int, access: Access, shared: 
                 iv = at.cast(var.loop.body.block.args[0], index)
                 assert var.step is not None
                 q = at.div(at.sub(iv, at.cast(var.loop.lb, index)), var.step)
-            offset = at.add(offset, q)
+            offset = at.add(offset, _scaled(at, q, group.scale(k, p)))
         position = at.add(position, at.mul(offset, at.const(dim.layout_stride)))
     new = memref.LoadOp.get(shared, [position])
     new.res.name_hint = load.res.name_hint

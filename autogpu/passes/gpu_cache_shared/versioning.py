@@ -105,16 +105,13 @@ def nominal_boxes(group: Group) -> list[list[tuple[int, int]]] | None:
     run their whole tile and every thread of the block takes part; None when a loop has no
     static bound."""
     boxes: list[list[tuple[int, int]]] = []
-    for k, access in enumerate(group.accesses):
+    for k in range(len(group.accesses)):
         box: list[tuple[int, int]] = []
         for d, dim in enumerate(group.dims):
             low = group.deltas[k].get(d, 0) - dim.min_delta
-            span = 1
-            for position in group.members[k].get(d, []):
-                bound = access.vars[position].bound
-                if bound is None:
-                    return None
-                span += max(bound, 1) - 1
+            span = group.span(k, d)
+            if span is None:
+                return None
             box.append((low, low + span))
         boxes.append(box)
     return boxes

@@ -1,0 +1,11 @@
+// Row-major C (m x n) = alpha * A (m x k) * B (k x n) + beta * C.
+void dgemm_nn(int m, int n, int k, double alpha, double beta, const double *A, const double *B, double *C) {
+#pragma omp parallel for collapse(2)
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      double acc = 0;
+      for (int l = 0; l < k; l++)
+        acc += A[i * k + l] * B[l * n + j];
+      C[i * n + j] = alpha * acc + beta * C[i * n + j];
+    }
+}

@@ -1,0 +1,11 @@
+// Row-major C (m x n) = alpha * A (m x k) * B (k x n) + beta * C.
+void sgemm_nn(int m, int n, int k, float alpha, float beta, const float *A, const float *B, float *C) {
+#pragma omp parallel for collapse(2)
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      float acc = 0;
+      for (int l = 0; l < k; l++)
+        acc += A[i * k + l] * B[l * n + j];
+      C[i * n + j] = alpha * acc + beta * C[i * n + j];
+    }
+}
