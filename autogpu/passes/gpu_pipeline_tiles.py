@@ -58,7 +58,13 @@ from xdsl.traits import is_side_effect_free
 from autogpu.dialects.agpu_vector import ALIGN_ATTR, VectorLoadOp, VectorStoreOp
 from autogpu.passes.gpu_cache_shared.footprint import element_bytes
 from autogpu.passes.gpu_vectorize import shared_alloca
-from autogpu.passes.options import DeclaredOptionsPass, at_least, one_of_ints, option
+from autogpu.passes.options import (
+    DeclaredOptionsPass,
+    at_least,
+    device_shared,
+    one_of_ints,
+    option,
+)
 
 Access = memref.LoadOp | memref.StoreOp | VectorLoadOp | VectorStoreOp
 
@@ -346,7 +352,7 @@ class GpuPipelineTilesPass(DeclaredOptionsPass):
     shared_budget: int = option(
         48 * 1024, doc="Bytes of static `__shared__` memory a kernel may use once its tiles "
         "are doubled (CUDA's static limit is 48 KiB); a kernel beyond it stays single-buffered.",
-        check=at_least(0))
+        check=at_least(0), role=device_shared())
 
     swizzle: bool = option(
         False, doc="XOR-swizzle the 16-byte chunks of unpadded tiles read by 16-byte vector "
