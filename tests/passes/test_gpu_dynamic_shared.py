@@ -156,7 +156,7 @@ def test_beyond_48_kib_through_the_driver_on_a_caller_stream():
     c = torch.zeros(m * n, dtype=torch.float64, device="cuda")
     stream = torch.cuda.Stream()
     with torch.cuda.stream(stream):
-        gpu_program.run(function, m, n, p, a, b, c, stream=stream.cuda_stream)
+        gpu_program.run(function, a, b, c, m, n, p, stream=stream.cuda_stream)
     stream.synchronize()
     expected = a.view(m, p) @ b.view(n, p).T
     np.testing.assert_allclose(c.view(m, n).cpu().numpy(), expected.cpu().numpy(), rtol=1e-12)
