@@ -4,7 +4,7 @@ shared memory once they pass what static arrays may take (issue #14).
 CUDA caps a block's static `__shared__` arrays at 48 KiB; beyond, up to the device's opt-in
 maximum (227 KiB on the H100), a kernel takes its shared memory from the launch (`extern
 __shared__`) and the loader raises its `MAX_DYNAMIC_SHARED_SIZE_BYTES` (the executors and the
-tuner's launchers do). Double-buffered DGEMM tiles of 128x64x16 (49.7 KB) need it.
+tuner's launchers do). Double-buffered DGEMM tiles of 128x64x16 (about 50 KB) need it.
 
 For a kernel whose fixed-size shared arrays take more than `above` bytes, the pass gives each
 `memref.alloca` of them a byte offset in the dynamic buffer (`agpu.dynamic_shared_offset`,

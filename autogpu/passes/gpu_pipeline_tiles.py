@@ -350,8 +350,10 @@ class GpuPipelineTilesPass(DeclaredOptionsPass):
         "other buffer after it, one barrier per tile).", check=one_of_ints(1, 2))
 
     shared_budget: int = option(
-        48 * 1024, doc="Bytes of static `__shared__` memory a kernel may use once its tiles "
-        "are doubled (CUDA's static limit is 48 KiB); a kernel beyond it stays single-buffered.",
+        48 * 1024, doc="Bytes of `__shared__` memory a kernel may use once its tiles are "
+        "doubled (CUDA's static limit is 48 KiB; past it gpu-dynamic-shared moves them to "
+        "dynamic shared memory, and the tuner gives the device's maximum); a kernel beyond it "
+        "stays single-buffered.",
         check=at_least(0), role=device_shared())
 
     swizzle: bool = option(
