@@ -174,6 +174,9 @@ def tiled(**options: object) -> str:
 #: the vector accesses that makes possible (fragment reads, whole-tile copies).
 BLOCKED = dict(unroll_distribution="blocked")
 VECTORS = dict(vector_width=4, cache_copy_width=4)
+#: Shared-memory budgets of the H100's opt-in maximum (227 KiB), as the tuner sets them there:
+#: tiles past 48 KiB live in dynamic shared memory (gpu-dynamic-shared, issue #14).
+DYNAMIC = dict(shared_budget=232448, pipeline_shared_budget=232448)
 
 #: autogpu-tiled configurations (block_size x block_y threads, tm x tn per thread, bk deep):
 #: name, options, description. Whole tiles are versioned by default (cache_full_tiles):
@@ -262,6 +265,19 @@ MM_GENERAL = (
     ("mm_general_default", dict(), "autogpu-tiled's defaults"),
     ("mm_general_default_i32", dict(narrow_indices=True), "autogpu-tiled's defaults, 32-bit "
      "indices"),
+    # issue #14: the same tiles in dynamic shared memory (is "always dynamic" as fast?), and
+    # bk 32 doubled (66.5 KB, dynamic)
+    ("mm_general_blocked_v4c4p4_s2sw_i32_dyn", dict(bk=16, **BLOCKED, **VECTORS, cache_pad=4,
+                                                    stages=2, swizzle=True,
+                                                    narrow_indices=True,
+                                                    dynamic_shared_above=0),
+     "128x128x16, one block per SM, double-buffered, swizzled, 32-bit indices, tiles in "
+     "dynamic shared memory"),
+    ("mm_general_blocked_v4c4p4_s2sw_i32_bk32", dict(bk=32, **BLOCKED, **VECTORS, cache_pad=4,
+                                                     stages=2, swizzle=True,
+                                                     narrow_indices=True, **DYNAMIC),
+     "128x128x32, one block per SM, double-buffered (66.5 KB dynamic), swizzled, 32-bit "
+     "indices"),
 )
 DMM_GENERAL = (
     ("dmm_tiled_general_guarded", dict(cache_full_tiles=False), "128x128x8, guarded tiles"),
@@ -295,6 +311,33 @@ DMM_GENERAL = (
     ("dmm_general_default", dict(), "autogpu-tiled's defaults"),
     ("dmm_general_default_i32", dict(narrow_indices=True), "autogpu-tiled's defaults, 32-bit "
      "indices"),
+    # issue #14, tiles past 48 KiB in dynamic shared memory (gpu-dynamic-shared)
+    ("dmm_general_128x64x16_blocked_sw", dict(block_size=32, block_y=8, tm=4, tn=8, bk=16,
+                                              **BLOCKED, **VECTORS, cache_pad=4, swizzle=True),
+     "128x64x16, one block per SM, blocked, double2, padded, swizzled (25.5 KB static)"),
+    ("dmm_general_128x64x16_blocked_sw_s2", dict(block_size=32, block_y=8, tm=4, tn=8, bk=16,
+                                                 **BLOCKED, **VECTORS, cache_pad=4,
+                                                 swizzle=True, stages=2, **DYNAMIC),
+     "128x64x16, one block per SM, double-buffered (51.1 KB dynamic)"),
+    ("dmm_general_128x64x16_blocked_mb2_sw_s2", dict(block_size=32, block_y=8, tm=4, tn=8,
+                                                     bk=16, min_blocks=2, **BLOCKED, **VECTORS,
+                                                     cache_pad=4, swizzle=True, stages=2,
+                                                     **DYNAMIC),
+     "128x64x16, two blocks per SM, double-buffered (51.1 KB dynamic)"),
+    ("dmm_general_128x64x32_blocked_mb2_sw", dict(block_size=32, block_y=8, tm=4, tn=8, bk=32,
+                                                  min_blocks=2, **BLOCKED, **VECTORS,
+                                                  cache_pad=4, swizzle=True, **DYNAMIC),
+     "128x64x32, two blocks per SM, single-buffered (51.1 KB dynamic)"),
+    ("dmm_general_128x64x32_blocked_sw_s2", dict(block_size=32, block_y=8, tm=4, tn=8, bk=32,
+                                                 **BLOCKED, **VECTORS, cache_pad=4,
+                                                 swizzle=True, stages=2, **DYNAMIC),
+     "128x64x32, one block per SM, double-buffered (100.3 KB dynamic)"),
+    ("dmm_general_128x128x16_blocked_sw_s2", dict(bk=16, **BLOCKED, **VECTORS, cache_pad=4,
+                                                  swizzle=True, stages=2, **DYNAMIC),
+     "128x128x16 (16x16 threads of 8x8), double-buffered (66.5 KB dynamic)"),
+    ("dmm_general_64x64x16_blocked_sw_s2", dict(tm=4, tn=4, bk=16, **BLOCKED, **VECTORS,
+                                                cache_pad=4, swizzle=True, stages=2),
+     "64x64x16 (16x16 threads of 4x4), double-buffered (33.7 KB static)"),
 )
 
 #: Rows timed again with gpu-narrow-indices (`_i32`: the index arithmetic that provably fits

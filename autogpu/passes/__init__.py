@@ -99,6 +99,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return GpuPipelineTilesPass
 
+    def get_gpu_dynamic_shared():
+        from autogpu.passes.gpu_dynamic_shared import GpuDynamicSharedPass
+
+        return GpuDynamicSharedPass
+
     def get_autogpu_vanilla():
         from autogpu.passes.pipelines import AutogpuVanillaPipeline
 
@@ -124,4 +129,5 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "autogpu-tiled": get_autogpu_tiled,
         "gpu-vectorize": get_gpu_vectorize,
         "gpu-pipeline-tiles": get_gpu_pipeline_tiles,
+        "gpu-dynamic-shared": get_gpu_dynamic_shared,
     }

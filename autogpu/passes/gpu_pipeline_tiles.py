@@ -58,7 +58,13 @@ from xdsl.traits import is_side_effect_free
 from autogpu.dialects.agpu_vector import ALIGN_ATTR, VectorLoadOp, VectorStoreOp
 from autogpu.passes.gpu_cache_shared.footprint import element_bytes
 from autogpu.passes.gpu_vectorize import shared_alloca
-from autogpu.passes.options import DeclaredOptionsPass, at_least, one_of_ints, option
+from autogpu.passes.options import (
+    DeclaredOptionsPass,
+    at_least,
+    device_shared,
+    one_of_ints,
+    option,
+)
 
 Access = memref.LoadOp | memref.StoreOp | VectorLoadOp | VectorStoreOp
 
@@ -344,9 +350,11 @@ class GpuPipelineTilesPass(DeclaredOptionsPass):
         "other buffer after it, one barrier per tile).", check=one_of_ints(1, 2))
 
     shared_budget: int = option(
-        48 * 1024, doc="Bytes of static `__shared__` memory a kernel may use once its tiles "
-        "are doubled (CUDA's static limit is 48 KiB); a kernel beyond it stays single-buffered.",
-        check=at_least(0))
+        48 * 1024, doc="Bytes of `__shared__` memory a kernel may use once its tiles are "
+        "doubled (CUDA's static limit is 48 KiB; past it gpu-dynamic-shared moves them to "
+        "dynamic shared memory, and the tuner gives the device's maximum); a kernel beyond it "
+        "stays single-buffered.",
+        check=at_least(0), role=device_shared())
 
     swizzle: bool = option(
         False, doc="XOR-swizzle the 16-byte chunks of unpadded tiles read by 16-byte vector "

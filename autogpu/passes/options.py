@@ -37,6 +37,7 @@ Check = Callable[[str, Any], "str | None"]
 
 THREADS = "threads per block"
 PARALLEL_UNROLL = "parallel unroll factor"
+SHARED_LIMIT = "the device's shared memory per block"
 AXES = ("x", "y", "z")
 
 
@@ -50,6 +51,8 @@ class Role:
     axis: int  # 0, 1, 2: x, y, z
 
     def __str__(self) -> str:
+        if self.quantity == SHARED_LIMIT:
+            return self.quantity
         return f"{self.quantity} along {AXES[self.axis]}"
 
 
@@ -59,6 +62,12 @@ def threads(axis: int) -> Role:
 
 def parallel_unroll(axis: int) -> Role:
     return Role(PARALLEL_UNROLL, axis)
+
+
+def device_shared() -> Role:
+    """A budget of shared memory per block that the tuner sets to its device's opt-in maximum
+    (`max_shared`) where it knows one above CUDA's static 48 KiB; the default elsewhere."""
+    return Role(SHARED_LIMIT, 0)
 
 
 # --- checks ------------------------------------------------------------------------------------

@@ -34,6 +34,7 @@ from autogpu.passes.agpu_unroll_serial import AgpuUnrollSerialPass
 from autogpu.passes.canonicalize import HoistingCanonicalizePass
 from autogpu.passes.convert_agpu_to_gpu import ConvertAgpuToGpuPass
 from autogpu.passes.gpu_cache_shared import GpuCacheSharedPass
+from autogpu.passes.gpu_dynamic_shared import GpuDynamicSharedPass
 from autogpu.passes.gpu_infer_nsw import GpuInferNswPass
 from autogpu.passes.gpu_narrow_indices import GpuNarrowIndicesPass
 from autogpu.passes.gpu_optimize_guards import GpuOptimizeGuardsPass
@@ -247,6 +248,7 @@ OPTIMIZE_STAGES = (
           switch=switch("narrow_indices", False, doc="Compute the index arithmetic that provably "
                         "fits in 32 bits in int (gpu-narrow-indices).")),
     *CLEANUP,
+    Stage(GpuDynamicSharedPass, "dynamic_shared_"),
 )
 """The paper's order. Caching and serial unrolling run on the lowered kernel: caching needs the
 block shape and the barriers that only exist there, and unrolling the serial loop after caching

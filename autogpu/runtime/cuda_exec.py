@@ -579,7 +579,7 @@ def _check_resources(driver: Any, kernel: Any, name: str, config: LaunchConfig) 
             f"{where}: too many resources requested: {static} bytes of static and {dynamic} of"
             f" dynamic shared memory, the device allows {limit} per block"
         )
-    if dynamic > SHARED_BYTES_PER_BLOCK:  # beyond it a kernel must opt in
+    if static + dynamic > SHARED_BYTES_PER_BLOCK:  # beyond it a kernel must opt in
         kernel.set_attribute(attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES, dynamic)
 
 

@@ -49,7 +49,7 @@ from autogpu.target.cuda_exprs import (
     needs_atomic_operands,
     pair,
 )
-from autogpu.target.cuda_limits import MIN_BLOCKS_ATTR
+from autogpu.target.cuda_limits import DYNAMIC_BASE_ATTR, DYNAMIC_OFFSET_ATTR, MIN_BLOCKS_ATTR
 from autogpu.target.cuda_memory import (
     Memory,
     identity_layout,
@@ -92,6 +92,7 @@ class KernelEmitter(Synchronization, ControlFlow):
         self.lines: list[str] = []
         self.depth = 1
         self.done: set[Operation] = set()  # ops printed ahead of their turn
+        self.dynamic_declared = False  # the `extern __shared__` buffer (declare_dynamic_buffer)
 
     # --- errors ----------------------------------------------------------------------------
 
@@ -153,6 +154,8 @@ class KernelEmitter(Synchronization, ControlFlow):
         header = f'extern "C" __global__ void {bounds}{self.name}({", ".join(params)}) {{'
         for declaration in shared:
             self.line(declaration)
+        if DYNAMIC_BASE_ATTR in func.attributes:  # arrays carved out of it (gpu-dynamic-shared)
+            self.declare_dynamic_buffer()
         terminator = self.block(block)
         if not isinstance(terminator, gpu.ReturnOp):
             raise self.fail(terminator, "a kernel must end with gpu.return")
@@ -345,6 +348,10 @@ class KernelEmitter(Synchronization, ControlFlow):
         if op.dynamic_sizes and shared and len(type.get_shape()) == 1:
             self.dynamic_shared(op, type)
             return
+        offset = op.attributes.get(DYNAMIC_OFFSET_ATTR)
+        if shared and isinstance(offset, IntegerAttr) and not op.dynamic_sizes:
+            self.carved_shared(op, type, offset.value.data)
+            return
         if op.dynamic_sizes:
             raise self.fail(op, "dynamic size")
         if not shared and not is_global(type.memory_space):
@@ -370,8 +377,33 @@ class KernelEmitter(Synchronization, ControlFlow):
             raise self.fail(op, "a second array in dynamic shared memory")
         name = self.scopes.declare(op.memref.name_hint)
         self.memories[op.memref] = Memory(Name(name), (-1,), element, False)
+        self.declare_dynamic_buffer()
+        base = self.func.attributes.get(DYNAMIC_BASE_ATTR)  # after the carved arrays
+        start = f" + {base.value.data}" if isinstance(base, IntegerAttr) else ""
+        self.line(f"{element}* const {name} = "
+                  f"reinterpret_cast<{element}*>({DYNAMIC_SHARED}{start});")
+
+    def declare_dynamic_buffer(self) -> None:
+        """`extern __shared__` bytes, once per kernel: the arrays in it are pointers."""
+        if self.dynamic_declared:
+            return
+        self.dynamic_declared = True
         self.line(f"extern __shared__ __align__(16) unsigned char {DYNAMIC_SHARED}[];")
-        self.line(f"{element}* const {name} = reinterpret_cast<{element}*>({DYNAMIC_SHARED});")
+
+    def carved_shared(self, op: memref.AllocaOp, type: MemRefType, offset: int) -> None:
+        """A fixed-size shared array at `offset` bytes into the dynamic buffer
+        (gpu-dynamic-shared aligned it): a pointer, addressed as the array was."""
+        if not identity_layout(type):
+            raise self.fail(op, f"layout {type.layout}")
+        try:
+            element = ctype_of(type.element_type)
+        except UnsupportedType:
+            raise self.fail(op, f"type {type.element_type}") from None
+        self.declare_dynamic_buffer()
+        name = self.scopes.declare(op.memref.name_hint)
+        self.memories[op.memref] = Memory(Name(name), tuple(type.get_shape()), element, True)
+        self.line(f"{element}* const {name} = "
+                  f"reinterpret_cast<{element}*>({DYNAMIC_SHARED} + {offset});")
 
     def initial_store(self, op: memref.AllocaOp) -> memref.StoreOp | None:
         """The store right after a scalar variable's alloca (past constants only), which the

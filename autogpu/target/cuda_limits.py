@@ -17,3 +17,11 @@ REGISTERS_PER_SM = 64 * 1024
 B)` caps a thread's registers at REGISTERS_PER_SM / (T * B)."""
 MIN_BLOCKS_ATTR = "agpu.min_blocks_per_sm"
 """Attribute of a `gpu.func` kernel: the second argument of its `__launch_bounds__`."""
+DYNAMIC_OFFSET_ATTR = "agpu.dynamic_shared_offset"
+"""Attribute of a fixed-size `__shared__` `memref.alloca` (gpu-dynamic-shared): the byte offset
+of its array in the block's dynamic shared memory, which the cuda target prints as a pointer
+into the `extern __shared__` buffer instead of a static array."""
+DYNAMIC_BASE_ATTR = "agpu.dynamic_shared_base"
+"""Attribute of a `gpu.func` kernel whose arrays gpu-dynamic-shared moved (16-byte aligned):
+the bytes they take at the start of the dynamic buffer, where an array of run-time length (an
+array reduction's section) begins."""

@@ -20,6 +20,7 @@ from xdsl.utils.hints import isa
 
 from autogpu.dialects.signature import of_ir
 from autogpu.target.c_expr import Expr
+from autogpu.target.cuda_limits import DYNAMIC_OFFSET_ATTR
 
 # NVVM's numbering, which is what plain xDSL can parse (`memref<256xf32, 3 : i32>`), as
 # convert-agpu-to-gpu writes workgroup memory.
@@ -66,7 +67,8 @@ def static_shared_bytes(kernel: gpu.FuncOp) -> int:
     entry = kernel.body.blocks.first
     inputs = len(kernel.function_type.inputs.data)
     types = [arg.type for arg in entry.args[inputs:]] if entry is not None else []
-    types += [op.memref.type for op in kernel.walk() if isinstance(op, memref.AllocaOp)]
+    types += [op.memref.type for op in kernel.walk() if isinstance(op, memref.AllocaOp)
+              and DYNAMIC_OFFSET_ATTR not in op.attributes]  # gpu-dynamic-shared's: dynamic
     return sum(
         math.prod(type.get_shape()) * of_ir(type.element_type).size
         for type in types

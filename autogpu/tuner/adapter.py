@@ -585,5 +585,7 @@ def cuda_device_info(device: int) -> DeviceInfo:
         "driver": str(drv.get_driver_version()),
         "nvcc": nvcc_version(),
         "max_threads_per_block": int(attrs[a.MAX_THREADS_PER_BLOCK]),
-        "max_shared_per_block": int(attrs[a.MAX_SHARED_MEMORY_PER_BLOCK]),
+        # the opt-in maximum: tiles beyond 48 KiB live in dynamic shared memory
+        # (gpu-dynamic-shared) and the launchers raise the kernel's limit
+        "max_shared_per_block": int(attrs[a.MAX_SHARED_MEMORY_PER_BLOCK_OPTIN]),
     }

@@ -41,6 +41,7 @@ import numpy as np
 from autogpu.diagnostics import CompileError
 from autogpu.dialects.signature import BY_DTYPE, C_TYPES
 from autogpu.narrowing import is_sequence, is_tuple
+from autogpu.target.cuda_limits import SHARED_BYTES_PER_BLOCK
 from autogpu.target.launch_steps import counters, steps_of, to_cxx
 from autogpu.tuner import adapter
 from autogpu.tuner.kernel import KernelCompiler, compile_task
@@ -154,7 +155,13 @@ def launcher(artifact: adapter.Artifact, config: Mapping[str, Any]) -> str:
         g = ", ".join(f"(unsigned)({_c_expr(e, scalars)})" for e in launch["grid"])
         b = ", ".join(f"(unsigned)({_c_expr(e, scalars)})" for e in launch["block"])
         shared = _c_expr(launch.get("dynamic_shared_bytes", "0"), scalars)
-        return [f"{{ dim3 agpu_grid({g}), agpu_block({b});",
+        opt_in = [] if str(launch.get("dynamic_shared_bytes", "0")) == "0" else [
+            # beyond 48 KiB of shared memory in all a kernel must opt in (up to the device's
+            # maximum; a launch beyond that fails, and with it the variant)
+            f"  if ((size_t)({shared}) + {int(launch.get('static_shared_bytes', 0))} > "
+            f"{SHARED_BYTES_PER_BLOCK}) cudaFuncSetAttribute({launch['kernel']}, "
+            f"cudaFuncAttributeMaxDynamicSharedMemorySize, (int)({shared}));"]
+        return [f"{{ dim3 agpu_grid({g}), agpu_block({b});", *opt_in,
                 f"  if (agpu_grid.x && agpu_grid.y && agpu_grid.z) {launch['kernel']}"
                 f"<<<agpu_grid, agpu_block, (size_t)({shared})>>>({', '.join(launch['args'])}); }}"]
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from autogpu.diagnostics import CompileError
 from autogpu.narrowing import is_dict, is_list, is_sequence, is_tuple
-from autogpu.passes.options import THREADS, Role, roles
+from autogpu.passes.options import SHARED_LIMIT, THREADS, Role, roles
 from autogpu.target.cuda_limits import MAX_THREADS_PER_BLOCK, SHARED_BYTES_PER_BLOCK
 from autogpu.tuner import adapter, expr
 from autogpu.tuner.adapter import OptionInfo, PassSpec
@@ -220,6 +220,8 @@ class Space:
     environment: dict[str, Any] = field(default_factory=dict[str, Any])
     base_pipeline: list[PassSpec] = field(default_factory=list[PassSpec])
     fixed: dict[str, Any] = field(default_factory=dict[str, Any])  # untuned options, for the record
+    device_shared: list[tuple[str, str]] = field(default_factory=list[tuple[str, str]])
+    """(pass, option) of the shared-memory budgets set to `max_shared` (`device_shared` role)."""
 
     @property
     def names(self) -> list[str]:
@@ -310,6 +312,10 @@ class Space:
                 tuples.setdefault((param.pass_name, param.option), {})[param.index] = value
         for (pass_name, option), parts in tuples.items():
             by_pass[pass_name].options[option] = tuple(parts[i] for i in sorted(parts))
+        limit = self.environment.get("max_shared", DEFAULT_MAX_SHARED)
+        if limit != DEFAULT_MAX_SHARED:  # a device's opt-in maximum, or the user's
+            for pass_name, option in self.device_shared:
+                by_pass[pass_name].options[option] = (limit,)
         return passes
 
     def describe(self) -> dict[str, Any]:
@@ -409,6 +415,7 @@ def build_space(
     params: list[Parameter] = []
     fixed: dict[str, Any] = {}
     used: set[str] = set()
+    device_shared: list[tuple[str, str]] = []
     for p in base_pipeline:
         for o in options.get(p.name, []):
             role = roles.get(p.name, {}).get(o.name)
@@ -447,6 +454,9 @@ def build_space(
                     params.append(Parameter(name, p.name, o.name,
                                             resolve_values(spec, env, name), i, default_i, role))
                 continue
+            if role is not None and role.quantity == SHARED_LIMIT \
+                    and not _mentioned(overrides, short, qualified):
+                device_shared.append((p.name, o.name))
             spec = _lookup(overrides, used, short, qualified)
             declared = spec is None and use_defaults
             if declared:
@@ -479,7 +489,7 @@ def build_space(
             if restriction.names is None or restriction.names & tuned:
                 all_restrictions.append(restriction)
     all_restrictions += [as_restriction(r) for r in restrictions]
-    return Space(params, all_restrictions, env, list(base_pipeline), fixed)
+    return Space(params, all_restrictions, env, list(base_pipeline), fixed, device_shared)
 
 
 def _written_value(option: OptionInfo, written: tuple[Any, ...]) -> Any:

@@ -134,7 +134,13 @@ from autogpu.passes.gpu_cache_shared.versioning import (
     version_on_extents,
     version_whole_tile_loop,
 )
-from autogpu.passes.options import DeclaredOptionsPass, at_least, one_of_ints, option
+from autogpu.passes.options import (
+    DeclaredOptionsPass,
+    at_least,
+    device_shared,
+    one_of_ints,
+    option,
+)
 from autogpu.passes.utils.errors import PassError
 from autogpu.target.cuda_limits import SHARED_BYTES_PER_BLOCK
 
@@ -164,7 +170,8 @@ class GpuCacheSharedPass(DeclaredOptionsPass):
 
     shared_budget: int = option(
         SHARED_BYTES_PER_BLOCK, doc="Bytes of `__shared__` memory a kernel may use in all; "
-        "tiles beyond it are not made.", check=at_least(0, says="at least 0 bytes"))
+        "tiles beyond it are not made.", check=at_least(0, says="at least 0 bytes"),
+        role=device_shared())
 
     max_extent: int = option(
         0, doc="Largest trip count assumed for window loops whose trip count is not a constant "
