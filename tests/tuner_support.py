@@ -191,3 +191,23 @@ def claim_everything(path: str, context: str, configs: list[dict[str, Any]], bar
                 cache.finish(context, config, Record(config, "ok", synthetic_cost(config)))
                 done += 1
     return done
+
+
+def slow_compile(config: Mapping[str, Any], seconds: float) -> dict[str, Any]:
+    """A compilation that takes `seconds` of the worker (passes and nvcc of a large variant)."""
+    time.sleep(seconds)
+    return {"config": dict(config)}
+
+
+@dataclass
+class SlowCompiler:
+    seconds: float = 1.0
+
+    def task(self, config):
+        return slow_compile, (dict(config), self.seconds)
+
+    def check(self, config, artifact):
+        return None
+
+    def to_record(self, artifact):
+        return {"digest": str(sorted(artifact["config"].items()))}

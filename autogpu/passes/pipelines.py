@@ -48,7 +48,7 @@ from autogpu.passes.options import (
     option,
     option_fields,
 )
-from autogpu.target.cuda_limits import REGISTERS_PER_SM
+from autogpu.target.cuda_limits import REGISTERS_PER_SM, REGISTERS_PER_THREAD
 
 _SAME: Any = object()
 
@@ -389,10 +389,13 @@ AutogpuTiledPipeline = pipeline_class(
                   # of the transposed tiles blocked fragments read
                   "cache_copy_width == 1 or vector_width > 0",
                   "cache_pad == 0 or unroll_distribution == 'blocked'",
-                  # two blocks per multiprocessor must leave a thread its accumulators,
-                  # fragments and some 24 registers of addresses and counters
-                  f"min_blocks * block_size * block_y * (tm * tn + tm + tn + 24) <= "
-                  f"{REGISTERS_PER_SM}",
+                  # two blocks per multiprocessor must leave a thread its accumulators and
+                  # fragments (a double takes two 32-bit registers) and some 24 registers of
+                  # addresses and counters; one block must fit them in a thread's registers
+                  f"min_blocks * block_size * block_y * ((tm * tn + tm + tn) * "
+                  f"((element_bytes + 3) // 4) + 24) <= {REGISTERS_PER_SM}",
+                  f"(tm * tn + tm + tn) * ((element_bytes + 3) // 4) + 24 <= "
+                  f"{REGISTERS_PER_THREAD}",
                   # double-buffered tiles: both operands' tiles (one padded) twice, within
                   # the static shared memory of a block
                   "stages == 1 or stages * bk * (block_size * tm + block_y * tn + cache_pad) "

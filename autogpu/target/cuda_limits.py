@@ -15,6 +15,9 @@ raise the kernel's limit."""
 REGISTERS_PER_SM = 64 * 1024
 """32-bit registers of a multiprocessor (compute capability 5.0 to 9.0): `__launch_bounds__(T,
 B)` caps a thread's registers at REGISTERS_PER_SM / (T * B)."""
+REGISTERS_PER_THREAD = 255
+"""32-bit registers one thread may hold (compute capability 3.5 and later); what it needs beyond
+them spills to local memory."""
 MIN_BLOCKS_ATTR = "agpu.min_blocks_per_sm"
 """Attribute of a `gpu.func` kernel: the second argument of its `__launch_bounds__`."""
 DYNAMIC_OFFSET_ATTR = "agpu.dynamic_shared_offset"

@@ -162,8 +162,9 @@ def build_parser() -> argparse.ArgumentParser:
     g = p.add_argument_group("search")
     g.add_argument("--strategy", choices=list(STRATEGIES),
                    default="exhaustive",
-                   help="exhaustive (every variant, like AutoGPU), random, model (Optuna TPE) "
-                   "or gp (Optuna GP, needs PyTorch) (default: %(default)s)")
+                   help="exhaustive (every variant, like AutoGPU), random, linear (a Bayesian "
+                   "linear model of log time, Thompson sampling), model (Optuna TPE) or gp "
+                   "(Optuna GP, needs PyTorch) (default: %(default)s)")
     g.add_argument("--budget", type=_positive_int, metavar="N",
                    help="stop after N evaluated variants (cached ones count)")
     g.add_argument("--time-limit", type=_positive_float, metavar="SECONDS",

@@ -1,5 +1,6 @@
-"""The outputs of a run: the best variant confirmed by compiling it again, the report, the
-strategy comparison and the files (best.cu, best.json, report.json, search.png)."""
+"""The outputs of a run: the best variant confirmed (its cached code proven by its digest, or
+compiled again), the report, the strategy comparison and the files (best.cu, best.json,
+report.json, search.png)."""
 
 from __future__ import annotations
 
@@ -104,15 +105,34 @@ def finish(prepared: Prepared, cache: Cache, context: str, device: DeviceInfo,
     return result
 
 
+def verified_code(cache: Cache, context: str, evaluation: Evaluation,
+                  function: str) -> adapter.Artifact | None:
+    """The code the cache keeps with the result, if it is the code that was verified: its
+    digest (of the source and the launch description) is the one stored with the result. The
+    context holds a hash of the compiler, so compiling again would give this very code; the
+    digest rules out a damaged row. None: compile again."""
+    record = cache.lookup(context, evaluation.params)
+    if record is None or record.cuda_source is None or record.launch is None:
+        return None
+    artifact = adapter.Artifact(record.cuda_source, record.launch, function)
+    return artifact if evaluation.digest is not None and artifact.digest == evaluation.digest \
+        else None
+
+
 def confirmed_best(prepared: Prepared, cache: Cache, context: str, space: space_mod.Space,
                    evaluations: Sequence[Evaluation]
                    ) -> tuple[Evaluation | None, adapter.Artifact | None]:
-    """The fastest verified variant and its code, compiled again now from its parameters: the
-    code must be the code that was verified (the digest stored with its result). A variant
-    whose cached result belongs to other code (a stale or damaged row) is removed from the
-    cache and reported, and the next fastest is tried: best.cu is only ever verified code."""
+    """The fastest verified variant and its code: the cached code where its digest proves it
+    is the code that was verified (a re-run from the cache compiles nothing: passes of seconds
+    for a GEMM register tile), else compiled again now from its parameters, which must give the
+    verified digest. A variant whose cached result belongs to other code (a stale or damaged
+    row) is removed from the cache and reported, and the next fastest is tried: best.cu is
+    only ever verified code."""
     o = prepared.options
     for evaluation in ranked(evaluations):
+        cached = verified_code(cache, context, evaluation, prepared.function)
+        if cached is not None:
+            return evaluation, cached
         pipeline = adapter.format_pipeline(space.pipeline(evaluation.params))
         try:
             artifact = compile_config(prepared.source, prepared.filename, prepared.function,

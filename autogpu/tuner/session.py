@@ -95,10 +95,12 @@ class MeasureProxy(Protocol):
 
 
 def compile_in_worker(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[Any, ...]:
-    """Pool entry point: ("ok", artifact) or ("failed", stage, reason); never raises, so no
-    unpicklable exception crosses the process boundary."""
+    """Pool entry point: ("ok", artifact, seconds) or ("failed", stage, reason); never raises,
+    so no unpicklable exception crosses the process boundary. The seconds are the worker's own
+    (passes, target and nvcc), without the wait in the pool's queue: where a run's time goes."""
+    start = time.perf_counter()
     try:
-        return ("ok", fn(*args))
+        return ("ok", fn(*args), time.perf_counter() - start)
     except Exception as e:  # noqa: BLE001 — every compile error is a result
         format_error = getattr(e, "format", None)  # CompileError's file:line:col form
         text = str(format_error()) if callable(format_error) else f"{type(e).__name__}: {e}"
@@ -223,6 +225,7 @@ class _Pending:
     submitted: float = 0.0
     attempts: int = 0
     generation: int = 0  # of the pool it was submitted to
+    compile_s: float | None = None  # the worker's seconds compiling it (passes, nvcc)
 
 
 class Session:
@@ -376,9 +379,12 @@ class Session:
             self._finish(pending.config, Outcome.failed(result[1], result[2]), None)
             return
         artifact = result[1]
+        seconds: Any = result[2] if len(result) > 2 else None
+        pending.compile_s = float(seconds) if seconds is not None else None
         problem = self.compiler.check(pending.config, artifact)
         if problem is not None:
-            self._finish(pending.config, Outcome.failed("resources", problem), artifact)
+            self._finish(pending.config, Outcome.failed("resources", problem), artifact,
+                         pending.compile_s)
             return
         self._ready.append((pending, artifact))
 
@@ -399,6 +405,7 @@ class Session:
         options that change nothing for this kernel (caching with nothing to cache, unrolling
         a loop it lacks) then cost a compile but no GPU time."""
         digest = self.compiler.to_record(artifact).get("digest")
+        start = time.monotonic()
         if digest is not None and digest in self._by_digest:
             twin, outcome = self._by_digest[digest]
             outcome = replace(outcome, extra={**outcome.extra, "same_kernel_as": twin})
@@ -407,7 +414,9 @@ class Session:
             outcome = self._measure_retrying(pending.config, artifact)
             if digest is not None and outcome.stage != ENVIRONMENT:
                 self._by_digest[digest] = (dict(pending.config), outcome)
-        self._finish(pending.config, outcome, artifact)
+        outcome = replace(outcome, extra={**outcome.extra,
+                                          "measure_s": round(time.monotonic() - start, 6)})
+        self._finish(pending.config, outcome, artifact, pending.compile_s)
 
     def _measure_retrying(self, config: dict[str, Any], artifact: Any) -> Outcome:
         """Measure; while the environment fails it, again in a fresh measurement process,
@@ -424,10 +433,13 @@ class Session:
 
     # --- results -------------------------------------------------------------------------------
 
-    def _finish(self, config: dict[str, Any], outcome: Outcome, artifact: Any) -> None:
+    def _finish(self, config: dict[str, Any], outcome: Outcome, artifact: Any,
+                compile_s: float | None = None) -> None:
         """Record a result; a failure of the environment is not the variant's verdict, so it is
         reported but not cached (the claim is given back: a later run tries again)."""
         saved = self.compiler.to_record(artifact) if artifact is not None else {}
+        if compile_s is not None:
+            outcome = replace(outcome, extra={**outcome.extra, "compile_s": round(compile_s, 6)})
         record = Record(params=config, status=outcome.status, time_s=outcome.time_s,
                         times=list(outcome.times), stage=outcome.stage, reason=outcome.reason,
                         digest=saved.get("digest"),

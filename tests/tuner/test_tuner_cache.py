@@ -155,10 +155,11 @@ def test_the_compiler_fingerprint_covers_autogpus_sources():
     assert set(adapter.COMPILER_SUFFIXES) == {".py", ".lark", ".h"}
 
 
-def test_best_cu_is_the_best_variants_code_compiled_again_never_the_cached_text(tmp_path: Path):
-    """A damaged row cannot reach best.cu: the winner is compiled again from its parameters and
-    must be the code that was verified; a row whose code is not (a stale digest) is removed
-    from the cache and the next fastest wins."""
+def test_best_cu_is_verified_code_a_damaged_row_is_compiled_again(tmp_path: Path):
+    """A damaged row cannot reach best.cu: cached code whose digest is not the verified one is
+    not used, the winner is compiled again from its parameters and must be the code that was
+    verified; a row whose code is not (a stale digest) is removed from the cache and the next
+    fastest wins."""
     import json
     import sqlite3
 

@@ -62,7 +62,7 @@ def test_synthetic_optimum_is_where_we_say():
     assert min(CANDIDATES, key=synthetic_cost) == OPTIMUM
 
 
-@pytest.mark.parametrize("name", ["exhaustive", "random", "model"])
+@pytest.mark.parametrize("name", ["exhaustive", "random", "linear", "model"])
 def test_each_strategy_visits_every_candidate_once_and_finds_the_optimum(name: str):
     strategy = make_strategy(name, SMALL, seed=3)
     asked = _drive(strategy, _table(failing=(1024,)))
