@@ -99,6 +99,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return GpuPipelineTilesPass
 
+    def get_gpu_warp_tile():
+        from autogpu.passes.gpu_warp_tile import GpuWarpTilePass
+
+        return GpuWarpTilePass
+
     def get_autogpu_vanilla():
         from autogpu.passes.pipelines import AutogpuVanillaPipeline
 
@@ -124,4 +129,5 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "autogpu-tiled": get_autogpu_tiled,
         "gpu-vectorize": get_gpu_vectorize,
         "gpu-pipeline-tiles": get_gpu_pipeline_tiles,
+        "gpu-warp-tile": get_gpu_warp_tile,
     }

@@ -39,6 +39,7 @@ from autogpu.passes.gpu_narrow_indices import GpuNarrowIndicesPass
 from autogpu.passes.gpu_optimize_guards import GpuOptimizeGuardsPass
 from autogpu.passes.gpu_pipeline_tiles import GpuPipelineTilesPass
 from autogpu.passes.gpu_vectorize import GpuVectorizePass
+from autogpu.passes.gpu_warp_tile import GpuWarpTilePass
 from autogpu.passes.options import (
     METADATA_KEY,
     DeclaredOptionsPass,
@@ -313,9 +314,12 @@ _AFTER_VECTORIZE = 1 + next(i for i, stage in enumerate(TILED_STAGES)
 TILED_STAGES = (*TILED_STAGES[:_AFTER_VECTORIZE],
                 Stage(GpuPipelineTilesPass, "pipeline_", names={"stages": "stages",
                                                                 "swizzle": "swizzle"}),
+                Stage(GpuWarpTilePass, "warp_"),
                 *TILED_STAGES[_AFTER_VECTORIZE:])
 """... and double-buffered tiles (gpu-pipeline-tiles) after the vector accesses are formed, so
-the copies it splits are already whole float4 stores."""
+the copies it splits are already whole float4 stores; then the warps' threads arranged as
+sub-tiles (gpu-warp-tile), on a kernel whose accesses every earlier pass has already analysed
+in threadIdx."""
 
 TILED_DIFFERS = {
     **OPTIMIZE_DIFFERS,
@@ -367,6 +371,10 @@ TILED_DIFFERS["swizzle"] = Differs(
     "sizes 0.560 -> 0.530 ms (2048³), 4.28 -> 3.89 ms (4096³), 2.17 -> 2.06 ms (3000³), "
     "DGEMM 128x64 -10 to -13 %; not tuned (faster in every row measured, and the space "
     "would pass the tuner's 100000 configurations)", default=True, tuning=None)
+TILED_DIFFERS["warp_x"] = Differs(
+    "warps as x * (32 / x) sub-tiles of the block: the fragments a warp reads per k step are "
+    "fewer and shared by more of its threads; not tuned by default (with it the space would "
+    "pass the tuner's 100000 configurations: `--set warp_x=0,4,8`)", default=0, tuning=None)
 del TILED_DIFFERS["unroll_x"], TILED_DIFFERS["unroll_y"]
 
 AutogpuTiledPipeline = pipeline_class(
@@ -394,5 +402,7 @@ AutogpuTiledPipeline = pipeline_class(
                   # double-buffered tiles: both operands' tiles (one padded) twice, within
                   # the static shared memory of a block
                   "stages == 1 or stages * bk * (block_size * tm + block_y * tn + cache_pad) "
-                  "* element_bytes <= max_shared"),
+                  "* element_bytes <= max_shared",
+                  # warp tiles: whole x * (32 / x) sub-tiles of the block
+                  "warp_x == 0 or (block_size % warp_x == 0 and block_y % (32 // warp_x) == 0)"),
 )
