@@ -225,6 +225,18 @@ MM_TILED = (
      "one block per SM, double-buffered, swizzled"),
     ("mm_tiled_default", dict(), "autogpu-tiled's defaults (128x128x16, blocked, vectors, "
      "padded, swizzled, one buffer)"),
+    # issue #14, warp tiles (gpu-warp-tile): each warp an 8 x 4 or 4 x 8 sub-tile of threads
+    ("mm_tiled_blocked_v4c4p4_mb2_s2sw_w8", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS,
+                                                 cache_pad=4, stages=2, swizzle=True,
+                                                 warp_x=8),
+     "two blocks per SM, double-buffered, swizzled, warps of 8 x 4 threads"),
+    ("mm_tiled_blocked_v4c4p4_mb2_s2sw_w4", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS,
+                                                 cache_pad=4, stages=2, swizzle=True,
+                                                 warp_x=4),
+     "two blocks per SM, double-buffered, swizzled, warps of 4 x 8 threads"),
+    ("mm_tiled_blocked_v4c4p4_s2sw_w8", dict(bk=16, **BLOCKED, **VECTORS, cache_pad=4,
+                                             stages=2, swizzle=True, warp_x=8),
+     "one block per SM, double-buffered, swizzled, warps of 8 x 4 threads"),
 )
 #: The same for general sizes (not compiled in), the case full-tile versioning is for.
 MM_GENERAL = (
@@ -262,6 +274,19 @@ MM_GENERAL = (
     ("mm_general_default", dict(), "autogpu-tiled's defaults"),
     ("mm_general_default_i32", dict(narrow_indices=True), "autogpu-tiled's defaults, 32-bit "
      "indices"),
+    ("mm_general_blocked_v4c4p4_s2sw_i32_w8", dict(bk=16, **BLOCKED, **VECTORS, cache_pad=4,
+                                                   stages=2, swizzle=True, narrow_indices=True,
+                                                   warp_x=8),
+     "128x128x16, one block per SM, double-buffered, swizzled, 32-bit indices, 8 x 4 warps"),
+    ("mm_general_blocked_v4c4p4_s2sw_i32_w4", dict(bk=16, **BLOCKED, **VECTORS, cache_pad=4,
+                                                   stages=2, swizzle=True, narrow_indices=True,
+                                                   warp_x=4),
+     "128x128x16, one block per SM, double-buffered, swizzled, 32-bit indices, 4 x 8 warps"),
+    ("mm_general_blocked_v4c4p4_mb2_s2sw_i32_w8", dict(bk=16, min_blocks=2, **BLOCKED,
+                                                       **VECTORS, cache_pad=4, stages=2,
+                                                       swizzle=True, narrow_indices=True,
+                                                       warp_x=8),
+     "128x128x16, two blocks per SM, double-buffered, swizzled, 32-bit indices, 8 x 4 warps"),
 )
 DMM_GENERAL = (
     ("dmm_tiled_general_guarded", dict(cache_full_tiles=False), "128x128x8, guarded tiles"),
