@@ -151,7 +151,8 @@ class AsyncCopyOp(IRDLOperation):
 
     def verify_(self) -> None:
         dst, src = self.dst.type, self.src.type
-        assert isa(dst, MemRefType) and isa(src, MemRefType)
+        assert isa(dst, MemRefType)
+        assert isa(src, MemRefType)
         if dst.element_type != src.element_type:
             raise VerifyException(f"{self.name} copies between arrays of one element type, "
                                   f"got {src.element_type} to {dst.element_type}")
