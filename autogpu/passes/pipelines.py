@@ -373,13 +373,14 @@ TILED_DIFFERS["swizzle"] = Differs(
     "DGEMM 128x64 -10 to -13 %; not tuned (faster in every row measured, and the space "
     "would pass the tuner's 100000 configurations)", default=True, tuning=None)
 TILED_DIFFERS["warp_x"] = Differs(
-    "warps as 4 x 8 sub-tiles of the block: a warp's fragment reads meet fewer distinct "
-    "addresses, each shared by more of its threads (ncu: load bank conflicts 137 K -> 1 K); "
-    "H100 SGEMM 0.464 -> 0.436 ms at 2048³ and 3.27 -> 3.22 ms at 4096³ (sizes compiled in, "
-    "min_blocks=2, double-buffered), general sizes 0.520 -> 0.515 ms (2048³), 3.85 -> 3.80 ms "
-    "(4096³), 2.08 -> 1.99 ms (3000³): faster in every row measured. A block that holds no "
-    "such warp tile keeps its threads. Not tuned (with it the space would pass the tuner's "
-    "100000 configurations: `--set warp_x=0,4,8`)", default=4, tuning=None)
+    "warps as x * (32 / x) sub-tiles of the block: a warp's fragment reads meet fewer distinct "
+    "addresses, each shared by more of its threads (ncu: load bank conflicts 137 K -> 1 K). "
+    "With double-buffered tiles 4 x 8 warps pay (H100 SGEMM 0.447 -> 0.432 ms at 2048³, "
+    "3.25 -> 3.15 ms at 4096³ with the sizes compiled in, 2.05 -> 1.95 ms at 3000³), but "
+    "with the default single buffers nvcc then allocates 215 registers instead of 128 for "
+    "general sizes (one block per SM: 0.525 -> 0.699 ms at 2048³), so off by default. Not "
+    "tuned (with it the space would pass the tuner's 100000 configurations: `--set "
+    "warp_x=0,4,8`)", default=0, tuning=None)
 del TILED_DIFFERS["unroll_x"], TILED_DIFFERS["unroll_y"]
 
 AutogpuTiledPipeline = pipeline_class(
