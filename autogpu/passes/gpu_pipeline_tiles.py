@@ -22,6 +22,11 @@ issued before the compute into registers (their latency hidden by it), the ragge
 any other fill runs whole after the compute, guards kept. Loads move before the compute only
 where the compute stores to nothing but private (alloca) arrays the fill does not read.
 
+`async_copy` (with stages=2) issues a whole-tile fill that only copies elements as `cp.async`
+(`agpu.async_copy`, one per element, straight into buffer 1 - s: no register held across the
+compute), keeps only its ragged version after the compute, and waits for the thread's copies
+(`agpu.async_wait`) right before the barrier, which then shows them to every thread.
+
 `swizzle` permutes the 16-byte chunks of an unpadded tile read by 16-byte vector loads: the
 element at index i moves to i ^ ((i & 8c) / 8), c the elements of a chunk (chunk bit 0 XOR
 chunk bit 3). Blocked fragments of 8 floats per thread read float4s 32 bytes apart, so the 8
