@@ -228,6 +228,30 @@ MM_TILED = (
      "one block per SM, double-buffered, swizzled"),
     ("mm_tiled_default", dict(), "autogpu-tiled's defaults (128x128x16, blocked, vectors, "
      "padded, swizzled, one buffer)"),
+    # issue #14, warp tiles (gpu-warp-tile): each warp an 8 x 4 or 4 x 8 sub-tile of threads
+    ("mm_tiled_blocked_v4c4p4_mb2_s2sw_w8", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS,
+                                                 cache_pad=4, stages=2, swizzle=True,
+                                                 warp_x=8),
+     "two blocks per SM, double-buffered, swizzled, warps of 8 x 4 threads"),
+    ("mm_tiled_blocked_v4c4p4_mb2_s2sw_w4", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS,
+                                                 cache_pad=4, stages=2, swizzle=True,
+                                                 warp_x=4),
+     "two blocks per SM, double-buffered, swizzled, warps of 4 x 8 threads"),
+    ("mm_tiled_blocked_v4c4p4_s2sw_w8", dict(bk=16, **BLOCKED, **VECTORS, cache_pad=4,
+                                             stages=2, swizzle=True, warp_x=8),
+     "one block per SM, double-buffered, swizzled, warps of 8 x 4 threads"),
+    ("mm_tiled_blocked_v4c4p4_s2sw_w4", dict(bk=16, **BLOCKED, **VECTORS, cache_pad=4,
+                                             stages=2, swizzle=True, warp_x=4),
+     "one block per SM, double-buffered, swizzled, warps of 4 x 8 threads"),
+    # ... and the next tiles copied by cp.async (no registers staged)
+    ("mm_tiled_blocked_v4c4p4_mb2_s2sw_w4_cp", dict(bk=16, min_blocks=2, **BLOCKED, **VECTORS,
+                                                    cache_pad=4, stages=2, swizzle=True,
+                                                    warp_x=4, async_copy=True),
+     "two blocks per SM, double-buffered by cp.async, swizzled, 4 x 8 warps"),
+    ("mm_tiled_blocked_v4c4p4_s2sw_w4_cp", dict(bk=16, **BLOCKED, **VECTORS, cache_pad=4,
+                                                stages=2, swizzle=True, warp_x=4,
+                                                async_copy=True),
+     "min_blocks 0, double-buffered by cp.async, swizzled, 4 x 8 warps"),
 )
 #: The same for general sizes (not compiled in), the case full-tile versioning is for.
 MM_GENERAL = (
@@ -278,6 +302,25 @@ MM_GENERAL = (
                                                      narrow_indices=True, **DYNAMIC),
      "128x128x32, one block per SM, double-buffered (66.5 KB dynamic), swizzled, 32-bit "
      "indices"),
+    ("mm_general_blocked_v4c4p4_s2sw_i32_w8", dict(bk=16, **BLOCKED, **VECTORS, cache_pad=4,
+                                                   stages=2, swizzle=True, narrow_indices=True,
+                                                   warp_x=8),
+     "128x128x16, one block per SM, double-buffered, swizzled, 32-bit indices, 8 x 4 warps"),
+    ("mm_general_blocked_v4c4p4_s2sw_i32_w4", dict(bk=16, **BLOCKED, **VECTORS, cache_pad=4,
+                                                   stages=2, swizzle=True, narrow_indices=True,
+                                                   warp_x=4),
+     "128x128x16, one block per SM, double-buffered, swizzled, 32-bit indices, 4 x 8 warps"),
+    ("mm_general_blocked_v4c4p4_mb2_s2sw_i32_w8", dict(bk=16, min_blocks=2, **BLOCKED,
+                                                       **VECTORS, cache_pad=4, stages=2,
+                                                       swizzle=True, narrow_indices=True,
+                                                       warp_x=8),
+     "128x128x16, two blocks per SM, double-buffered, swizzled, 32-bit indices, 8 x 4 warps"),
+    ("mm_general_blocked_v4c4p4_s2sw_i32_w4_cp", dict(bk=16, **BLOCKED, **VECTORS, cache_pad=4,
+                                                      stages=2, swizzle=True,
+                                                      narrow_indices=True, warp_x=4,
+                                                      async_copy=True),
+     "128x128x16, one block per SM, double-buffered by cp.async, swizzled, 32-bit indices, "
+     "4 x 8 warps"),
 )
 DMM_GENERAL = (
     ("dmm_tiled_general_guarded", dict(cache_full_tiles=False), "128x128x8, guarded tiles"),
@@ -357,9 +400,10 @@ def _with_narrow_indices(rows):
 
 def _as_named(name: str, options: dict) -> dict:
     """A row's options as it names them: swizzle (on by default since the pipelining step of
-    issue #14) only where the row sets it, so earlier rows keep measuring the same kernels;
+    issue #14) and warp tiles (since the warp-tiling step) only where the row sets them, so
+    earlier rows keep measuring the same kernels;
     `_default` rows take every default of autogpu-tiled."""
-    return options if "default" in name else {"swizzle": False, **options}
+    return options if "default" in name else {"swizzle": False, "warp_x": 0, **options}
 
 
 def tiles(quick: bool = False) -> list[Case]:

@@ -131,4 +131,47 @@ class VectorStoreOp(IRDLOperation):
         _verify_access(self.name, self.memref, [v.type for v in self.values])
 
 
-VECTOR_OPS = [VectorLoadOp, VectorStoreOp]
+@irdl_op_definition
+class AsyncCopyOp(IRDLOperation):
+    """`dst[dst_index] = src[src_index]`, asynchronously (`cp.async`, sm_80+): the element
+    goes from global to shared memory without passing through a register; the issuing thread
+    sees it after an `agpu.async_wait`, the others after that and a barrier."""
+
+    name = "agpu.async_copy"
+
+    dst = operand_def(MemRefType)
+    dst_index = operand_def(IndexType)
+    src = operand_def(MemRefType)
+    src_index = operand_def(IndexType)
+
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+    def __init__(self, dst: SSAValue, dst_index: SSAValue, src: SSAValue, src_index: SSAValue):
+        super().__init__(operands=[dst, dst_index, src, src_index])
+
+    def verify_(self) -> None:
+        dst, src = self.dst.type, self.src.type
+        assert isa(dst, MemRefType)
+        assert isa(src, MemRefType)
+        if dst.element_type != src.element_type:
+            raise VerifyException(f"{self.name} copies between arrays of one element type, "
+                                  f"got {src.element_type} to {dst.element_type}")
+        if vector_bytes(dst.element_type, 1) not in (4, 8) \
+                or element_key(dst.element_type) is None:
+            raise VerifyException(f"{self.name} copies 4- or 8-byte elements (f32, f64, i32), "
+                                  f"got {dst.element_type}")
+
+
+@irdl_op_definition
+class AsyncWaitOp(IRDLOperation):
+    """Waits for every `agpu.async_copy` the thread issued (`cp.async.wait_all`)."""
+
+    name = "agpu.async_wait"
+
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+    def __init__(self):
+        super().__init__()
+
+
+VECTOR_OPS = [VectorLoadOp, VectorStoreOp, AsyncCopyOp, AsyncWaitOp]

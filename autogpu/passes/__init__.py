@@ -104,6 +104,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return GpuDynamicSharedPass
 
+    def get_gpu_warp_tile():
+        from autogpu.passes.gpu_warp_tile import GpuWarpTilePass
+
+        return GpuWarpTilePass
+
     def get_autogpu_vanilla():
         from autogpu.passes.pipelines import AutogpuVanillaPipeline
 
@@ -130,4 +135,5 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "gpu-vectorize": get_gpu_vectorize,
         "gpu-pipeline-tiles": get_gpu_pipeline_tiles,
         "gpu-dynamic-shared": get_gpu_dynamic_shared,
+        "gpu-warp-tile": get_gpu_warp_tile,
     }

@@ -22,6 +22,11 @@ issued before the compute into registers (their latency hidden by it), the ragge
 any other fill runs whole after the compute, guards kept. Loads move before the compute only
 where the compute stores to nothing but private (alloca) arrays the fill does not read.
 
+`async_copy` (with stages=2) issues a whole-tile fill that only copies elements as `cp.async`
+(`agpu.async_copy`, one per element, straight into buffer 1 - s: no register held across the
+compute), keeps only its ragged version after the compute, and waits for the thread's copies
+(`agpu.async_wait`) right before the barrier, which then shows them to every thread.
+
 `swizzle` permutes the 16-byte chunks of an unpadded tile read by 16-byte vector loads: the
 element at index i moves to i ^ ((i & 8c) / 8), c the elements of a chunk (chunk bit 0 XOR
 chunk bit 3). Blocked fragments of 8 floats per thread read float4s 32 bytes apart, so the 8
@@ -55,7 +60,13 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
 
-from autogpu.dialects.agpu_vector import ALIGN_ATTR, VectorLoadOp, VectorStoreOp
+from autogpu.dialects.agpu_vector import (
+    ALIGN_ATTR,
+    AsyncCopyOp,
+    AsyncWaitOp,
+    VectorLoadOp,
+    VectorStoreOp,
+)
 from autogpu.passes.gpu_cache_shared.footprint import element_bytes
 from autogpu.passes.gpu_vectorize import shared_alloca
 from autogpu.passes.options import (
@@ -170,6 +181,29 @@ def _splittable(op: Operation) -> bool:
     return True
 
 
+def _copies_elements(op: scf.IfOp) -> bool:
+    """Whether `op`'s whole-tile version stores only elements loaded, unchanged, from rank-1
+    arrays, each load used by those stores alone: a copy `cp.async` can make element by
+    element."""
+    stored: set[SSAValue] = set()
+    for inner in op.true_region.block.ops:
+        if isinstance(inner, memref.StoreOp):
+            stored.add(inner.value)
+        elif isinstance(inner, VectorStoreOp):
+            stored.update(inner.values)
+    for inner in op.true_region.block.ops:
+        if isinstance(inner, VectorLoadOp):
+            return False
+        if isinstance(inner, memref.LoadOp):
+            if len(inner.indices) != 1 or inner.res not in stored or any(
+                    not isinstance(use.operation, memref.StoreOp | VectorStoreOp)
+                    for use in inner.res.uses):
+                return False
+    return all(isinstance(value.owner, memref.LoadOp) and value.owner.parent is
+               op.true_region.block and element_bytes(value.owner.memref) in (4, 8)
+               for value in stored)
+
+
 def _zero(type: Attribute) -> Operation:
     if isinstance(type, AnyFloat):
         return arith.ConstantOp(FloatAttr(0.0, type))
@@ -178,9 +212,10 @@ def _zero(type: Attribute) -> Operation:
 
 
 class _Pipeliner:
-    def __init__(self, tile: _TileLoop, strides: dict[SSAValue, int]):
+    def __init__(self, tile: _TileLoop, strides: dict[SSAValue, int], async_copy: bool = False):
         self.tile = tile
         self.strides = strides
+        self.async_copy = async_copy
 
     def _offset(self, ops: Iterable[Operation], stage: SSAValue | None) -> None:
         """Moves every access of a tile array in `ops` to buffer `stage` (None: buffer 0)."""
@@ -234,13 +269,18 @@ class _Pipeliner:
 
         mapping: dict[SSAValue, SSAValue] = {kt: next_kt.result}
         staged: dict[Operation, list[SSAValue]] = {}
+        copied: set[Operation] = set()  # fills whose whole tiles went as cp.async
         issue: list[Operation] = []
         for op in tile.fill:
             if _pure(op):
                 issue.append(op.clone(value_mapper=mapping))
             elif tile.hoist_loads and _splittable(op):
                 assert isinstance(op, scf.IfOp)
-                issue.extend(self._issue_loads(op, mapping, has_next.result, staged))
+                if self.async_copy and _copies_elements(op):
+                    issue.extend(self._issue_copies(op, mapping, has_next.result, other.result))
+                    copied.add(op)
+                else:
+                    issue.extend(self._issue_loads(op, mapping, has_next.result, staged))
         Rewriter.insert_op(issue, InsertPoint.before(first_compute))
 
         self._offset(tile.compute, stage.result)
@@ -252,11 +292,16 @@ class _Pipeliner:
             if op in staged:
                 assert isinstance(op, scf.IfOp)
                 fill_block.add_op(self._store_staged(op, mapping, staged[op], other.result))
+            elif op in copied:
+                assert isinstance(op, scf.IfOp)
+                fill_block.add_ops(self._ragged_only(op, mapping, other.result))
             else:
                 self._clone_into([op], fill_block, mapping, other.result)
         fill_block.add_op(scf.YieldOp())
         Rewriter.insert_op(scf.IfOp(has_next.result, [], [fill_block]),
                            InsertPoint.before(tile.last_barrier))
+        if copied:  # the thread's copies landed; the barrier shows them to the others
+            Rewriter.insert_op(AsyncWaitOp(), InsertPoint.before(tile.last_barrier))
 
         for op in [*reversed([op for op in tile.fill if not _pure(op)]), tile.first_barrier]:
             op.detach()
@@ -285,6 +330,52 @@ class _Pipeliner:
             result.name_hint = "staged"
         staged[op] = list(issue.results)
         return [condition, issue]
+
+    def _issue_copies(self, op: scf.IfOp, mapping: dict[SSAValue, SSAValue],
+                      has_next: SSAValue, other: SSAValue) -> list[Operation]:
+        """The whole-tile stores of `op` for the next tile as `cp.async` of each element into
+        buffer `other`, under `op`'s condition and `has_next`."""
+        condition = arith.AndIOp(mapping.get(op.cond, op.cond), has_next)
+        inner_mapping = dict(mapping)
+        block = Block()
+        for inner in op.true_region.block.ops:
+            if isinstance(inner, scf.YieldOp | memref.LoadOp):
+                continue
+            if not isinstance(inner, memref.StoreOp | VectorStoreOp):
+                block.add_op(inner.clone(value_mapper=inner_mapping))
+                continue
+            base = inner_mapping.get(_index(inner), _index(inner))
+            size = arith.ConstantOp(IntegerAttr(self.strides[inner.memref], IndexType()))
+            offset = arith.MuliOp(other, size)
+            block.add_ops([size, offset])
+            values = inner.values if isinstance(inner, VectorStoreOp) else [inner.value]
+            for lane, value in enumerate(values):
+                load = value.owner
+                assert isinstance(load, memref.LoadOp)
+                at: SSAValue = offset.result
+                if lane:
+                    shift = arith.ConstantOp(IntegerAttr(lane, IndexType()))
+                    moved = arith.AddiOp(at, shift)
+                    block.add_ops([shift, moved])
+                    at = moved.result
+                dst = arith.AddiOp(base, at)
+                block.add_ops([dst, AsyncCopyOp(inner.memref, dst.result, load.memref,
+                                                inner_mapping.get(load.indices[0],
+                                                                  load.indices[0]))])
+        block.add_op(scf.YieldOp())
+        return [condition, scf.IfOp(condition.result, [], [block])]
+
+    def _ragged_only(self, op: scf.IfOp, mapping: dict[SSAValue, SSAValue],
+                     other: SSAValue) -> list[Operation]:
+        """`op` for the next tile once its whole tiles are copied asynchronously: its ragged
+        copy alone, `if (!whole)`."""
+        if not op.false_region.blocks:
+            return []
+        true = arith.ConstantOp(IntegerAttr(1, IntegerType(1)))
+        ragged = arith.XOrIOp(mapping.get(op.cond, op.cond), true)
+        else_block = Block()
+        self._clone_into(list(op.false_region.block.ops), else_block, dict(mapping), other)
+        return [true, ragged, scf.IfOp(ragged.result, [], [else_block])]
 
     def _store_staged(self, op: scf.IfOp, mapping: dict[SSAValue, SSAValue],
                       values: list[SSAValue], other: SSAValue) -> Operation:
@@ -356,6 +447,12 @@ class GpuPipelineTilesPass(DeclaredOptionsPass):
         "stays single-buffered.",
         check=at_least(0), role=device_shared())
 
+    async_copy: bool = option(
+        False, doc="With stages=2, copy the next tile's whole tiles with `cp.async` (sm_80+; a "
+        "plain copy before) straight into the other buffer instead of through registers: no "
+        "registers held across the compute, and loads nvcc cannot sink to their stores. Fills "
+        "that convert or combine what they load keep the register path.")
+
     swizzle: bool = option(
         False, doc="XOR-swizzle the 16-byte chunks of unpadded tiles read by 16-byte vector "
         "loads (chunk bit 0 ^= chunk bit 3): blocked 8-wide fragments then read every bank "
@@ -380,7 +477,7 @@ class GpuPipelineTilesPass(DeclaredOptionsPass):
             if _shared_bytes(kernel) + extra > self.shared_budget:
                 continue
             for tile in tiles:
-                _Pipeliner(tile, strides).run()
+                _Pipeliner(tile, strides, self.async_copy).run()
             for array, alloca in arrays.items():
                 _double(alloca, strides[array])
 

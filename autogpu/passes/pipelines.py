@@ -40,6 +40,7 @@ from autogpu.passes.gpu_narrow_indices import GpuNarrowIndicesPass
 from autogpu.passes.gpu_optimize_guards import GpuOptimizeGuardsPass
 from autogpu.passes.gpu_pipeline_tiles import GpuPipelineTilesPass
 from autogpu.passes.gpu_vectorize import GpuVectorizePass
+from autogpu.passes.gpu_warp_tile import GpuWarpTilePass
 from autogpu.passes.options import (
     METADATA_KEY,
     DeclaredOptionsPass,
@@ -314,10 +315,14 @@ _AFTER_VECTORIZE = 1 + next(i for i, stage in enumerate(TILED_STAGES)
                             if stage.pass_class is GpuVectorizePass)
 TILED_STAGES = (*TILED_STAGES[:_AFTER_VECTORIZE],
                 Stage(GpuPipelineTilesPass, "pipeline_", names={"stages": "stages",
-                                                                "swizzle": "swizzle"}),
+                                                                "swizzle": "swizzle",
+                                                                "async_copy": "async_copy"}),
+                Stage(GpuWarpTilePass, "warp_"),
                 *TILED_STAGES[_AFTER_VECTORIZE:])
 """... and double-buffered tiles (gpu-pipeline-tiles) after the vector accesses are formed, so
-the copies it splits are already whole float4 stores."""
+the copies it splits are already whole float4 stores; then the warps' threads arranged as
+sub-tiles (gpu-warp-tile), on a kernel whose accesses every earlier pass has already analysed
+in threadIdx."""
 
 TILED_DIFFERS = {
     **OPTIMIZE_DIFFERS,
@@ -369,6 +374,15 @@ TILED_DIFFERS["swizzle"] = Differs(
     "sizes 0.560 -> 0.530 ms (2048³), 4.28 -> 3.89 ms (4096³), 2.17 -> 2.06 ms (3000³), "
     "DGEMM 128x64 -10 to -13 %; not tuned (faster in every row measured, and the space "
     "would pass the tuner's 100000 configurations)", default=True, tuning=None)
+TILED_DIFFERS["warp_x"] = Differs(
+    "warps as x * (32 / x) sub-tiles of the block: a warp's fragment reads meet fewer distinct "
+    "addresses, each shared by more of its threads (ncu: load bank conflicts 137 K -> 1 K). "
+    "With double-buffered tiles 4 x 8 warps pay (H100 SGEMM 0.447 -> 0.432 ms at 2048³, "
+    "3.25 -> 3.15 ms at 4096³ with the sizes compiled in, 2.05 -> 1.95 ms at 3000³), but "
+    "with the default single buffers nvcc then allocates 215 registers instead of 128 for "
+    "general sizes (one block per SM: 0.525 -> 0.699 ms at 2048³), so off by default. Not "
+    "tuned (with it the space would pass the tuner's 100000 configurations: `--set "
+    "warp_x=0,4,8`)", default=0, tuning=None)
 del TILED_DIFFERS["unroll_x"], TILED_DIFFERS["unroll_y"]
 
 AutogpuTiledPipeline = pipeline_class(
@@ -399,5 +413,7 @@ AutogpuTiledPipeline = pipeline_class(
                   # double-buffered tiles: both operands' tiles (one padded) twice, within
                   # the static shared memory of a block
                   "stages == 1 or stages * bk * (block_size * tm + block_y * tn + cache_pad) "
-                  "* element_bytes <= max_shared"),
+                  "* element_bytes <= max_shared",
+                  # warp tiles: whole x * (32 / x) sub-tiles of the block
+                  "warp_x == 0 or (block_size % warp_x == 0 and block_y % (32 // warp_x) == 0)"),
 )

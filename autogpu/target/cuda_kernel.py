@@ -23,6 +23,8 @@ from autogpu.dialects.agpu_combine import ShuffleDownOp, ThreadFenceOp
 from autogpu.dialects.agpu_sync import AtomicUpdateOp, CriticalOp
 from autogpu.dialects.agpu_vector import (
     ALIGN_ATTR,
+    AsyncCopyOp,
+    AsyncWaitOp,
     VectorLoadOp,
     VectorStoreOp,
     vector_bytes,
@@ -326,6 +328,12 @@ class KernelEmitter(Synchronization, ControlFlow):
             self.vector_load(op)
         elif isinstance(op, VectorStoreOp):
             self.vector_store(op)
+        elif isinstance(op, AsyncCopyOp):
+            self.async_copy(op)
+        elif isinstance(op, AsyncWaitOp):
+            for text in ("#if __CUDA_ARCH__ >= 800",
+                         'asm volatile("cp.async.wait_all;\\n" ::: "memory");', "#endif"):
+                self.line(text)
         elif isinstance(op, ThreadFenceOp):
             self.line("__threadfence();")
         elif isinstance(op, scf.ForOp):
@@ -506,6 +514,21 @@ class KernelEmitter(Synchronization, ControlFlow):
         )
         self.line(f"*reinterpret_cast<{vector} *>({address}) = make_{vector}({values});")
 
+    def async_copy(self, op: AsyncCopyOp) -> None:
+        """`cp.async` of one element (sm_80+): `dst[i] = src[j]` without a register; before
+        sm_80, and in the CPU emulation (g++, no __CUDA_ARCH__), a plain copy."""
+        dst = self.access(op.dst, [op.dst_index], op).render()
+        src = self.access(op.src, [op.src_index], op).render()
+        type = op.dst.type
+        assert isa(type, MemRefType)
+        size = vector_bytes(type.element_type, 1)
+        for text in (
+                "#if __CUDA_ARCH__ >= 800",
+                f'asm volatile("cp.async.ca.shared.global [%0], [%1], {size};\\n" :: '
+                f'"r"((unsigned)__cvta_generic_to_shared(&{dst})), "l"(&{src}) : "memory");',
+                "#else", f"{dst} = {src};", "#endif"):
+            self.line(text)
+
     def local_array(
         self, value: SSAValue, type: MemRefType, op: Operation | None, *, shared: bool
     ) -> str:
@@ -544,12 +567,14 @@ class KernelEmitter(Synchronization, ControlFlow):
 
 
 _WRITERS = (memref.StoreOp, memref.AtomicRMWOp, gpu.BarrierOp, ShuffleDownOp, ThreadFenceOp,
-            VectorStoreOp, *SYNC_WRITERS)
+            VectorStoreOp, AsyncCopyOp, AsyncWaitOp, *SYNC_WRITERS)
 
 
 def _writes_to(user: Operation, ref: SSAValue) -> bool:
     if isinstance(user, memref.StoreOp | VectorStoreOp):
         return user.memref is ref
+    if isinstance(user, AsyncCopyOp):
+        return user.dst is ref
     return writes_to(user, ref)
 
 

@@ -253,7 +253,8 @@ def test_the_tiled_pipeline_tunes_the_block_and_register_tiles():
         "cache_pad == 0 or unroll_distribution == 'blocked'",
         "min_blocks * block_size * block_y * (tm * tn + tm + tn + 24) <= 65536",
         "stages == 1 or stages * bk * (block_size * tm + block_y * tn + cache_pad) "
-        "* element_bytes <= max_shared")
+        "* element_bytes <= max_shared",
+        "warp_x == 0 or (block_size % warp_x == 0 and block_y % (32 // warp_x) == 0)")
     configs = space.enumerate()
     single = [c for c in configs if c["stages"] == 1]
     double = [c for c in configs if c["stages"] == 2]
