@@ -251,7 +251,9 @@ def test_the_tiled_pipeline_tunes_the_block_and_register_tiles():
         "tm * tn <= 64", "block_size * block_y >= 64",
         "cache_copy_width == 1 or vector_width > 0",
         "cache_pad == 0 or unroll_distribution == 'blocked'",
-        "min_blocks * block_size * block_y * (tm * tn + tm + tn + 24) <= 65536",
+        "min_blocks * block_size * block_y * ((tm * tn + tm + tn) * ((element_bytes + 3) // 4)"
+        " + 24) <= 65536",
+        "(tm * tn + tm + tn) * ((element_bytes + 3) // 4) + 24 <= 255",
         "stages == 1 or stages * bk * (block_size * tm + block_y * tn + cache_pad) "
         "* element_bytes <= max_shared",
         "warp_x == 0 or (block_size % warp_x == 0 and block_y % (32 // warp_x) == 0)")
