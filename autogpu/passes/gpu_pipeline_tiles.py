@@ -54,6 +54,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
+from xdsl.utils.hints import isa
 
 from autogpu.dialects.agpu_vector import ALIGN_ATTR, VectorLoadOp, VectorStoreOp
 from autogpu.passes.gpu_cache_shared.footprint import element_bytes
@@ -167,7 +168,7 @@ def _splittable(op: Operation) -> bool:
 def _zero(type: Attribute) -> Operation:
     if isinstance(type, AnyFloat):
         return arith.ConstantOp(FloatAttr(0.0, type))
-    assert isinstance(type, IntegerType | IndexType)
+    assert isa(type, IntegerType | IndexType)
     return arith.ConstantOp(IntegerAttr(0, type))
 
 
