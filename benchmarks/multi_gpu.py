@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from autogpu.numeric import is_ndarray
 from benchmarks.out_of_core import MATMUL, PIPELINE, STENCIL
 
 GIB = 1 << 30
@@ -69,7 +70,7 @@ def run_case(name: str, quick: bool) -> dict[str, Any]:
         kernel = autogpu.compile(MATMUL, pipeline="agpu-out-of-core,autogpu-tiled")
         function, (args, correct) = "mm", _matmul_args(data, 8192 if not quick else 1024)
         flops = 2.0 * args[0] * args[1] * args[2]
-    arrays = [a for a in args if isinstance(a, np.ndarray)]
+    arrays = [a for a in args if is_ndarray(a)]
     report: dict[str, Any] = {"case": name, "data_GiB": sum(a.nbytes for a in arrays) / GIB,
                               "budget_GiB": budget / GIB,
                               "shape": [int(x) for x in args[:3] if not isinstance(x, np.ndarray)]}
@@ -120,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--case", action="append", choices=["stencil", "matmul"])
     parser.add_argument("--json", help="write the reports here")
     args = parser.parse_args(argv)
-    reports = []
+    reports: list[dict[str, Any]] = []
     for name in args.case or ["stencil", "matmul"]:
         report = run_case(name, args.quick)
         reports.append(report)
