@@ -7,6 +7,7 @@ reports at every use; these predicates narrow to the `Any`-parameterised types i
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from typing_extensions import TypeIs
@@ -30,3 +31,8 @@ def is_dict(value: object) -> TypeIs[dict[Any, Any]]:
 def is_tuple(value: object) -> TypeIs[tuple[Any, ...]]:
     """Whether `value` is a tuple (its items still to be checked)."""
     return isinstance(value, tuple)
+
+
+def is_mapping(value: object) -> TypeIs[Mapping[Any, Any]]:
+    """Whether `value` is a mapping (its keys and values still to be checked)."""
+    return isinstance(value, Mapping)

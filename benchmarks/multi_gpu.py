@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from autogpu.numeric import is_ndarray
 from benchmarks.out_of_core import MATMUL, PIPELINE, STENCIL
 
 GIB = 1 << 30
@@ -72,7 +73,7 @@ def run_case(name: str, quick: bool, cluster: Any = None) -> dict[str, Any]:
         kernel = autogpu.compile(MATMUL, pipeline="agpu-out-of-core,autogpu-tiled")
         function, (args, correct) = "mm", _matmul_args(data, 8192 if not quick else 1024)
         flops = 2.0 * args[0] * args[1] * args[2]
-    arrays = [a for a in args if isinstance(a, np.ndarray)]
+    arrays = [a for a in args if is_ndarray(a)]
     report: dict[str, Any] = {"case": name, "data_GiB": sum(a.nbytes for a in arrays) / GIB,
                               "budget_GiB": budget / GIB,
                               "shape": [int(x) for x in args[:3] if not isinstance(x, np.ndarray)]}
@@ -131,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="also run through a Dask LocalCluster of N worker processes")
     parser.add_argument("--json", help="write the reports here")
     args = parser.parse_args(argv)
-    reports = []
+    reports: list[dict[str, Any]] = []
     with contextlib.ExitStack() as stack:
         cluster = None
         if args.cluster:

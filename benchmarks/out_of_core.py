@@ -77,9 +77,9 @@ def pinned_bandwidth(driver: Any, nbytes: int = GIB, repetitions: int = 5) -> di
     host[:] = 1
     device = driver.mem_alloc(nbytes)
     start, end = driver.Event(), driver.Event()
-    result = {}
+    result: dict[str, float] = {}
     for direction in ("h2d", "d2h"):
-        samples = []
+        samples: list[float] = []
         for _ in range(repetitions):
             start.record()
             if direction == "h2d":
@@ -96,7 +96,7 @@ def pinned_bandwidth(driver: Any, nbytes: int = GIB, repetitions: int = 5) -> di
 
 def run_case(name: str, quick: bool, timeline_dir: str | None) -> dict[str, Any]:
     import autogpu
-    from autogpu.runtime.cuda_exec import CudaProgram, _on_device
+    from autogpu.runtime.cuda_exec import CudaProgram, _on_device  # pyright: ignore[reportPrivateUsage]  # the program's own context for the copies
 
     case = cases(quick)[name]
     if case["kernel"] == "matmul":
@@ -182,7 +182,7 @@ def run_matmul(name: str, case: dict[str, Any], quick: bool,
     """C = A B with A and C in parts (B resident) against the same tiled kernel in-core, data
     on the device (its kernel time), in the same process."""
     import autogpu
-    from autogpu.runtime.cuda_exec import CudaProgram, _on_device
+    from autogpu.runtime.cuda_exec import CudaProgram, _on_device  # pyright: ignore[reportPrivateUsage]  # the program's own context for the copies
 
     side = MATMUL_SIDE if not quick else 1024
     n = int(case["data"]) // (4 * 2 * side)
@@ -252,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.case:
         print(json.dumps(run_case(args.case, args.quick, args.timeline)))
         return 0
-    results = []
+    results: list[dict[str, Any]] = []
     beyond_done = False
     for name in sorted(cases(args.quick), key=lambda n: "beyond" in n):
         if ("beyond" in name and beyond_done) or (args.only and args.only not in name):

@@ -16,6 +16,7 @@ reference that transcribes the C loops.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -180,7 +181,7 @@ def calls(lib: Any) -> dict[str, Callable[[dict[str, Any], dict[str, int]], Call
 def torch_peer(problem: str) -> Peer:
     """The PyTorch call of `problem` on the runner's CuPy buffers (shared through DLPack)."""
     try:
-        import torch  # pyright: ignore[reportMissingImports]  # on the GPU machine only
+        torch: Any = importlib.import_module("torch")  # on the GPU machine only, untyped
     except ImportError as e:
         raise PeerUnavailable(f"PyTorch is not installed ({e})") from None
     call = calls(torch)[problem]
@@ -203,7 +204,7 @@ def launch_overhead(rows: Sequence[Row]) -> list[str]:
     host-program overhead), from the runner's times and, where present, pycuda's."""
     single = {(r.variant, r.sizes["n"]): r for r in rows
               if r.problem == "jacobi_2d" and r.status == OK and r.sizes["tsteps"] == 1}
-    lines = []
+    lines: list[str] = []
     for row in rows:
         if row.problem != "jacobi_2d" or row.status != OK or row.sizes["tsteps"] <= 1:
             continue

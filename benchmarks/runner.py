@@ -34,9 +34,10 @@ class CompileTimeout(BaseException):
     `except Exception` inside a pass swallows it."""
 
 
-def group_by_size(cases: Iterable[Case]) -> dict[tuple[str, tuple], list[Variant]]:
+def group_by_size(cases: Iterable[Case]
+                  ) -> dict[tuple[str, tuple[tuple[str, int], ...]], list[Variant]]:
     """Cases grouped by (problem, sizes), in first-appearance order."""
-    groups: dict[tuple[str, tuple], list[Variant]] = {}
+    groups: dict[tuple[str, tuple[tuple[str, int], ...]], list[Variant]] = {}
     for case in cases:
         groups.setdefault((case.variant.problem.name, case.sizes), []).append(case.variant)
     return groups
@@ -69,7 +70,7 @@ class Runner:
         key = (variant.example, variant.candidates)
         if key not in self._kernels:
             self._kernels[key] = Unavailable("no pipeline")
-            reasons = []
+            reasons: list[str] = []
             begin = time.perf_counter()
             for pipeline in variant.candidates:
                 try:

@@ -12,8 +12,9 @@ size that is no multiple of the tiles; CONV 5x5 and 11x11 from vanilla to the tu
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from autogpu.api import pipeline_spec
 from benchmarks.problems import CONV2D, DMATMUL, MATMUL, Problem
@@ -181,7 +182,7 @@ DYNAMIC = dict(shared_budget=232448, pipeline_shared_budget=232448)
 #: autogpu-tiled configurations (block_size x block_y threads, tm x tn per thread, bk deep):
 #: name, options, description. Whole tiles are versioned by default (cache_full_tiles):
 #: `_guarded` rows are the first step's kernels, every tile tested element by element.
-MM_TILED = (
+MM_TILED: tuple[tuple[str, dict[str, Any], str], ...] = (
     ("mm_tiled_128x128x8_guarded", dict(cache_full_tiles=False),
      "block tile 128x128x8: 16x16 threads of 8x8, guarded tiles"),
     ("mm_tiled_128x128x8_u8_guarded", dict(cache_full_tiles=False, unroll_serial=8,
@@ -254,7 +255,7 @@ MM_TILED = (
      "min_blocks 0, double-buffered by cp.async, swizzled, 4 x 8 warps"),
 )
 #: The same for general sizes (not compiled in), the case full-tile versioning is for.
-MM_GENERAL = (
+MM_GENERAL: tuple[tuple[str, dict[str, Any], str], ...] = (
     ("mm_tiled_general_guarded", dict(cache_full_tiles=False), "128x128x8, guarded tiles"),
     ("mm_tiled_general", dict(), "128x128x8"),
     ("mm_general_128x128x16", dict(bk=16), "128x128x16"),
@@ -322,7 +323,7 @@ MM_GENERAL = (
      "128x128x16, one block per SM, double-buffered by cp.async, swizzled, 32-bit indices, "
      "4 x 8 warps"),
 )
-DMM_GENERAL = (
+DMM_GENERAL: tuple[tuple[str, dict[str, Any], str], ...] = (
     ("dmm_tiled_general_guarded", dict(cache_full_tiles=False), "128x128x8, guarded tiles"),
     ("dmm_tiled_general", dict(), "128x128x8"),
     ("dmm_general_64x64x8", dict(tm=4, tn=4), "64x64x8 (16x16 threads of 4x4)"),
@@ -389,7 +390,8 @@ NARROW_INDICES = ("mm_tiled_128x128x16_mb2", "mm_general_128x128x16_mb2", "mm_ge
                 "dmm_general_64x64x8", "dmm_general_128x64x8_mb2")
 
 
-def _with_narrow_indices(rows):
+def _with_narrow_indices(rows: Iterable[tuple[str, dict[str, Any], str]]
+                         ) -> Iterator[tuple[str, dict[str, Any], str]]:
     """`rows` and, after each named in NARROW_INDICES, the same with narrow_indices on."""
     for name, options, description in rows:
         yield name, options, description
@@ -398,7 +400,7 @@ def _with_narrow_indices(rows):
                    description + ", 32-bit indices")
 
 
-def _as_named(name: str, options: dict) -> dict:
+def _as_named(name: str, options: dict[str, Any]) -> dict[str, Any]:
     """A row's options as it names them: swizzle (on by default since the pipelining step of
     issue #14) and warp tiles (since the warp-tiling step) only where the row sets them, so
     earlier rows keep measuring the same kernels;
@@ -411,7 +413,7 @@ def tiles(quick: bool = False) -> list[Case]:
     2048³ and 4096³ with the sizes compiled in, beside the paper-structure kernel, and for
     general sizes (not compiled in) also at 3000³ (no multiple of any tile), SGEMM and DGEMM,
     cuBLAS in the same run."""
-    cases = []
+    cases: list[Case] = []
     for n in ((512,) if quick else (2048, 4096, 3000)):
         sizes = sizes_of(MATMUL, n, n, n)
         if n % 128 == 0:
@@ -482,7 +484,7 @@ def reductions(quick: bool = False) -> list[Case]:
     )
 
     n, side = (1 << 20, 1024) if quick else (1 << 28, 16384)
-    cases = []
+    cases: list[Case] = []
     for problem in (SUM, DOT, MAX_INT, ALL_POSITIVE):
         variants = [Variant(f"{problem.name}_vanilla", problem, vanilla(256), "block 256")]
         variants += [Variant(f"{problem.name}_{name}", problem, optimize(**options), name)
@@ -513,7 +515,7 @@ def remap(quick: bool = False) -> list[Case]:
     scale = [(32, 30, 3, 4, 2), (100, 100, 1, 1, 1)] if quick else [
         (256, 256, 8, 4, 4), (1000, 1000, 1, 1, 1)]
     jacobi_t, jacobi_n = (10, 66) if quick else (100, 8192)
-    cases = []
+    cases: list[Case] = []
     for problem, shapes in ((BMM4, bmm), (SCALE5, scale)):
         for shape in shapes:
             sizes = sizes_of(problem, *shape)

@@ -34,14 +34,14 @@ from __future__ import annotations
 import gc
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp
 
 from autogpu.diagnostics import CompileError, located, read_source
-from autogpu.frontend.directives import classify, pragma_targets
+from autogpu.frontend.directives import Directive, classify, pragma_targets
 from autogpu.frontend.inlining import inline_helpers, inline_tables
 from autogpu.frontend.irgen import generate
 from autogpu.frontend.parse import parse_text
@@ -83,7 +83,7 @@ def parse_c(
 
 
 @contextmanager
-def _no_collector_pauses() -> Iterator[None]:
+def _no_collector_pauses() -> Generator[None]:
     """Python's cycle collector off while compiling: on a large file the frontend allocates
     millions of objects and frees none before it returns, so each collection would rescan all
     of them (measured: 2.4x the time of a 1 MB file, growing with its size)."""
@@ -103,7 +103,7 @@ def _position(warning: CompileError) -> tuple[int, int]:
 
 def _compile(source: str, filename: str, warn: Callable[[CompileError], None]) -> ModuleOp:
     pre = preprocess(source, filename)
-    directives, synchronization = [], []
+    directives, synchronization = list[Directive](), list[Pragma]()
     for pragma in pre.pragmas:
         if _SYNCHRONIZATION.match(pragma.text):
             synchronization.append(pragma)

@@ -167,9 +167,9 @@ class Declarator(Node):
     """A C declarator, flattened: `*restrict A[m][n]`, `(*f)(int)`, `f(int n)`."""
 
     name: str | None
-    pointers: list[Pointer] = field(default_factory=list)
-    arrays: list[Expr | None] = field(default_factory=list)
-    array_quals: list[Pointer] = field(default_factory=list)  # `A[restrict n]`
+    pointers: list[Pointer] = field(default_factory=list[Pointer])
+    arrays: list[Expr | None] = field(default_factory=list[Expr | None])
+    array_quals: list[Pointer] = field(default_factory=list[Pointer])  # `A[restrict n]`
     params: list[Param] | None = None  # a function declarator
     function_pointer: bool = False
     pointer_to_array: bool = False
@@ -194,7 +194,7 @@ class InitDeclarator(Node):
     init: Expr | BraceInit | None
     var: Var | None = field(default=None, init=False)
     # A local array's initializer: (flat index, value) of each element given (sema.py).
-    elements: list[tuple[int, Expr]] = field(default_factory=list, init=False)
+    elements: list[tuple[int, Expr]] = field(default_factory=list[tuple[int, Expr]], init=False)
 
     @property
     def resolved_var(self) -> Var:
@@ -264,7 +264,7 @@ class For(Stmt):
     parallel: ParallelInfo | None = field(default=None, init=False)
     # `num_teams`/`thread_limit` of its OpenMP construct: a constant, or an expression of the
     # function's integer parameters in the launch description's language (directives.py).
-    launch_bounds: dict[str, int | str] = field(default_factory=dict, init=False)
+    launch_bounds: dict[str, int | str] = field(default_factory=dict[str, int | str], init=False)
 
 
 @dataclass(eq=False)

@@ -23,6 +23,7 @@ same name (it would wait for itself).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeGuard
 
@@ -30,6 +31,7 @@ from autogpu.frontend import ast
 from autogpu.frontend.preprocess import Pragma
 from autogpu.frontend.symbols import describe, walk_expr
 from autogpu.frontend.types import INT, Scalar
+from autogpu.narrowing import is_list
 
 if TYPE_CHECKING:
     from autogpu.frontend.sema import Sema
@@ -339,10 +341,10 @@ def _no_exit(sema: Sema, stmt: ast.Stmt, name: str) -> None:
             )
 
 
-def _statements(stmt: ast.Stmt):
+def _statements(stmt: ast.Stmt) -> Iterator[ast.Stmt]:
     yield stmt
     for child in (getattr(stmt, f, None) for f in ("items", "then", "otherwise", "body")):
-        if isinstance(child, list):
+        if is_list(child):
             for item in child:
                 if isinstance(item, ast.Stmt):
                     yield from _statements(item)

@@ -101,10 +101,11 @@ class Construct:
     @property
     def clauses(self) -> frozenset[str]:
         """The clauses this module handles; the others go to `ClauseParser`."""
-        return frozenset().union(*(_WORD_CLAUSES.get(w, ()) for w in self.words))
+        return frozenset[str]().union(*(_WORD_CLAUSES.get(w, ()) for w in self.words))
 
 
-def _loops(prefix: str, opens: tuple[str, ...], tails: tuple[str, ...], needs=None):
+def _loops(prefix: str, opens: tuple[str, ...], tails: tuple[str, ...],
+           needs: str | None = None) -> list[Construct]:
     return [Construct(f"{prefix} {tail}".strip(), Kind.LOOP, opens, needs) for tail in tails]
 
 
@@ -217,9 +218,10 @@ class TargetInfo:
     (`num_teams`, `thread_limit`: a constant or an expression of the integer parameters,
     launch_bounds.py), the variables a `single` broadcasts."""
 
-    maps: dict[Var, str] = field(default_factory=dict)
-    launch_bounds: dict[str, int | str] = field(default_factory=dict)  # num_teams, ...
-    copyprivate: set[Var] = field(default_factory=set)  # of a single
+    maps: dict[Var, str] = field(default_factory=dict[Var, str])
+    launch_bounds: dict[str, int | str] = field(
+        default_factory=dict[str, int | str])  # num_teams, ...
+    copyprivate: set[Var] = field(default_factory=set[Var])  # of a single
 
 
 @dataclass(eq=False)
@@ -230,8 +232,9 @@ class Frame:
     directive: Directive
     scope_depth: int  # names found in sema's scopes from this depth on are declared inside
     region: ParallelInfo | None = None  # a region's clauses (its reductions) for its loops
-    copyprivate: set[Var] = field(default_factory=set)  # single: what it broadcasts
-    launch_bounds: dict[str, int | str] = field(default_factory=dict)  # teams: for its loops
+    copyprivate: set[Var] = field(default_factory=set[Var])  # single: what it broadcasts
+    launch_bounds: dict[str, int | str] = field(
+        default_factory=dict[str, int | str])  # teams: for its loops
 
 
 class OpenMP:
@@ -248,7 +251,7 @@ class OpenMP:
     def statement(self, stmt: ast.Stmt, directives: list[Directive]) -> None:
         """`stmt` preceded by `directives` (source order): barriers first, then the
         constructs, each around the next."""
-        constructs = []
+        constructs: list[Directive] = []
         for directive in directives:
             if directive.construct.kind is Kind.STANDALONE:
                 self.standalone(directive)
@@ -327,7 +330,7 @@ class OpenMP:
 
     def construct(self, stmt: ast.Stmt, directives: list[Directive]) -> None:
         if not directives:
-            self.sema._statement(stmt)
+            self.sema._statement(stmt)  # pyright: ignore[reportPrivateUsage]  # Sema's walk, which called this
             return
         directive, inner = directives[0], directives[1:]
         c = directive.construct
@@ -506,7 +509,7 @@ class OpenMP:
 
     def names(self, text: str, offset: int, pragma: Pragma, clause: str) -> list[Var]:
         """The variables of a clause's list (array sections `a[0:n]` name their array)."""
-        result = []
+        result: list[Var] = []
         for match in re.finditer(r"[^,\[]+(?:\[[^\]]*\])*", text):
             item = match.group().strip()
             where = (pragma.line, pragma.column_of(offset + match.start() + len(match.group())
@@ -556,7 +559,7 @@ class OpenMP:
         elif TEAMS in c.opens:
             refused = {PARALLEL, TEAMS, LOOP, ONCE} & set(contexts)
         elif c.kind is Kind.LOOP:  # `parallel for` nests in a loop body, as a 2D nest
-            refused = {PARALLEL, TEAMS} & {innermost.context} if innermost else set()
+            refused = {PARALLEL, TEAMS} & {innermost.context} if innermost else set[str]()
         else:
             refused = {PARALLEL, TEAMS, LOOP, ONCE} & set(contexts)
         if refused:

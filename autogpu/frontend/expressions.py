@@ -20,6 +20,7 @@ from autogpu.frontend.types import (
     INT,
     LONG,
     ArrayType,
+    CType,
     RowType,
     Scalar,
     promote,
@@ -105,13 +106,13 @@ class ExpressionTyping(SemaState):
             raise self.error(f"{what} must be an integer, not '{t}'", expr.pos)
         return t
 
-    def expr(self, e: ast.Expr):
+    def expr(self, e: ast.Expr) -> CType:
         with self.nested(e.pos, "expression"):
             t = self._expr(e)
         e.ctype = t
         return t
 
-    def _expr(self, e: ast.Expr):
+    def _expr(self, e: ast.Expr) -> CType:
         if isinstance(e, ast.IntLit):
             return e.type
         if isinstance(e, ast.FloatLit):
@@ -177,7 +178,7 @@ class ExpressionTyping(SemaState):
                 pos,
             )
 
-    def index(self, e: ast.Index):
+    def index(self, e: ast.Index) -> Scalar | RowType:
         if not isinstance(e.base, ast.Name | ast.Index):
             self.expr(e.base)  # rejects pointer arithmetic and pointer casts, saying why
             raise self.error("only array parameters can be indexed", e.base.pos)

@@ -12,6 +12,7 @@ the statement is ordinary loads and stores. A critical section in a parallel loo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from xdsl.dialects import arith, memref
@@ -40,7 +41,7 @@ class ArrayUpdates(Protocol):
 class SynchronizationGen(ExpressionGen, ArrayUpdates):
     """Mixin of `irgen.FunctionGen`: `omp atomic` and `omp critical`."""
 
-    def synchronized(self, stmt: ast.Stmt, plain) -> None:
+    def synchronized(self, stmt: ast.Stmt, plain: Callable[[ast.Stmt], None]) -> None:
         """`plain(stmt)` translates the statement as if it had no pragma."""
         info = stmt.sync
         if isinstance(info, ArrayUpdate):
@@ -112,7 +113,7 @@ class SynchronizationGen(ExpressionGen, ArrayUpdates):
         array, index = self.element(x)
         return array, [index]
 
-    def rmw(self, kind: str, operand: Val, location) -> Val:
+    def rmw(self, kind: str, operand: Val, location: tuple[SSAValue, list[SSAValue]]) -> Val:
         memory, indices = location
         op = memref.AtomicRMWOp.create(
             operands=[operand.ssa, memory, *indices],
@@ -121,7 +122,8 @@ class SynchronizationGen(ExpressionGen, ArrayUpdates):
         )
         return self.value(op, operand.ctype)
 
-    def atomic_op(self, location, t: Scalar, update, shared: bool) -> Val:
+    def atomic_op(self, location: tuple[SSAValue, list[SSAValue]], t: Scalar,
+                  update: Callable[[Val], Val], shared: bool) -> Val:
         """`x = update(x)` as one `agpu.atomic_update` (or plain, when not shared); the old x."""
         memory, indices = location
         if not shared:
@@ -137,7 +139,7 @@ class SynchronizationGen(ExpressionGen, ArrayUpdates):
         region = self.region_of(body, None, [t.ir], ["current"])
         return self.value(AtomicUpdateOp(memory, indices, region), t)
 
-    def store_to(self, location, value: Val) -> None:
+    def store_to(self, location: tuple[SSAValue, list[SSAValue]], value: Val) -> None:
         memory, indices = location
         self.emit(memref.StoreOp.get(value.ssa, memory, indices))
 

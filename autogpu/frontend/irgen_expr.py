@@ -10,7 +10,7 @@ an `i1` until it is used as a number (then `extui`), so conditions read naturall
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Protocol
@@ -27,7 +27,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     i1,
 )
-from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 
 from autogpu.dialects import agpu_math, c_math
 from autogpu.frontend import ast
@@ -61,7 +61,8 @@ class Val:
         return self.ssa.type == i1
 
 
-_INT_OPS = {"+": arith.AddiOp, "-": arith.SubiOp, "*": arith.MuliOp, "&": arith.AndIOp,
+_INT_OPS: dict[str, Callable[..., Operation]] = {
+            "+": arith.AddiOp, "-": arith.SubiOp, "*": arith.MuliOp, "&": arith.AndIOp,
             "|": arith.OrIOp, "^": arith.XOrIOp, "<<": arith.ShLIOp}  # fmt: skip
 # `+ - * <<` in a signed C type: overflow is undefined in C, so the op carries `overflow<nsw>`
 # (docs/ir.md, "Integer overflow"); in an unsigned type C wraps, as the flagless op does.
@@ -104,7 +105,7 @@ class Emitter:
         return self.locations[pos]
 
     @contextmanager
-    def at(self, pos: ast.Pos) -> Iterator[None]:
+    def at(self, pos: ast.Pos) -> Generator[None]:
         """Ops emitted inside get the location of the C construct at `pos` (docs/ir.md)."""
         saved = self.location
         self.location = self.loc(pos)
@@ -124,7 +125,7 @@ class Emitter:
         return Val(self.emit(op, name).results[0], ctype)
 
     @contextmanager
-    def into(self, block: Block) -> Iterator[Block]:
+    def into(self, block: Block) -> Generator[Block]:
         saved, self.block = self.block, block
         try:
             yield block
@@ -180,7 +181,9 @@ class Emitter:
             self.reuse[key] = self.emit(arith.IndexCastOp(value, IndexType())).results[0]
         return self.reuse[key]
 
-    def region_of(self, body, terminator=None, arg_types=(), arg_names=()) -> Region:
+    def region_of(self, body: Callable[..., object],
+                  terminator: Callable[[], Operation] | None = None,
+                  arg_types: Sequence[Attribute] = (), arg_names: Sequence[str] = ()) -> Region:
         block = Block(arg_types=arg_types)
         for arg, name in zip(block.args, arg_names):
             arg.name_hint = name
@@ -232,7 +235,7 @@ class ExpressionGen(Emitter, FunctionHooks):
 
     def element(self, e: ast.Index) -> tuple[SSAValue, SSAValue]:
         """The memref and flat `index` of `A[i]` / `A[i][j]` (row-major: i * n + j)."""
-        indices = []
+        indices: list[ast.Expr] = []
         base: ast.Expr = e
         while isinstance(base, ast.Index):
             indices.insert(0, base.index)

@@ -4,9 +4,11 @@ of reduced array elements, each one atomic update of the element (reductions.py 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerAttr
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 
 from autogpu.dialects.agpu import ReductionKind
 from autogpu.frontend.atomics import AtomicInfo
@@ -17,10 +19,12 @@ from autogpu.frontend.reductions import ArrayUpdate
 from autogpu.frontend.sections import Factor
 from autogpu.frontend.types import Scalar
 
-_MIN_MAX_RMW = {("min", "float"): "minnumf", ("max", "float"): "maxnumf",
+_MIN_MAX_RMW: dict[tuple[str, str | bool], str] = {
+                ("min", "float"): "minnumf", ("max", "float"): "maxnumf",
                 ("min", True): "mins", ("max", True): "maxs",
                 ("min", False): "minu", ("max", False): "maxu"}  # fmt: skip
-_MIN_MAX_OPS = {("min", "float"): arith.MinnumfOp, ("max", "float"): arith.MaxnumfOp,
+_MIN_MAX_OPS: dict[tuple[str, str | bool], Callable[[SSAValue, SSAValue], Operation]] = {
+                ("min", "float"): arith.MinnumfOp, ("max", "float"): arith.MaxnumfOp,
                 ("min", True): arith.MinSIOp, ("max", True): arith.MaxSIOp,
                 ("min", False): arith.MinUIOp, ("max", False): arith.MaxUIOp}  # fmt: skip
 

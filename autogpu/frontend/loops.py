@@ -22,7 +22,7 @@ _SWAPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "!=": "!="}
 class Effects:
     """What a region of code writes: variables, and whether it stores to any array."""
 
-    assigned: set[Var] = field(default_factory=set)
+    assigned: set[Var] = field(default_factory=set[Var])
     stores_memory: bool = False
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from autogpu.dialects.agpu import REDUCTION_OF_C_OPERATOR, ReductionKind
+from autogpu.frontend import ast
 from autogpu.frontend.preprocess import Pragma
 from autogpu.frontend.sections import Section, reduction_item, section_of, split_items
 from autogpu.frontend.symbols import Var
@@ -65,16 +66,17 @@ class ParallelInfo:
     reduced array reduces (sections.py)."""
 
     pragma: Pragma
-    reductions: list[tuple[ReductionKind, Var]] = field(default_factory=list)
+    reductions: list[tuple[ReductionKind, Var]] = field(
+        default_factory=list[tuple[ReductionKind, Var]])
     collapse: int = 1
     total: int = 1
     inner: bool = False
-    listed: list[Listed] = field(default_factory=list)
+    listed: list[Listed] = field(default_factory=list[Listed])
     default_none: tuple[int, int] | None = None  # where `default(none)` is written
     serial: bool = False
-    copies: list[PrivateCopy] = field(default_factory=list)  # made by data_sharing.py
-    visible: set[Var] = field(default_factory=set)  # the variables in scope at the pragma
-    sections: dict[Var, Section] = field(default_factory=dict)
+    copies: list[PrivateCopy] = field(default_factory=list[PrivateCopy])  # made by data_sharing.py
+    visible: set[Var] = field(default_factory=set[Var])  # the variables in scope at the pragma
+    sections: dict[Var, Section] = field(default_factory=dict[Var, Section])
 
     def nested(self) -> ParallelInfo:
         inner = ParallelInfo(self.pragma, self.reductions, self.collapse - 1, self.total, True)
@@ -139,7 +141,7 @@ class ClauseParser:
             self.clause(info, clause, args, args_start, where)
 
     def clause(
-        self, info: ParallelInfo, clause: str, args: str | None, offset: int, where
+        self, info: ParallelInfo, clause: str, args: str | None, offset: int, where: ast.Pos
     ) -> None:
         pragma = info.pragma
         if clause in _BARE:
@@ -210,7 +212,7 @@ class ClauseParser:
                 )
             yield name, where
 
-    def variable(self, clause: str, name: str, where) -> Var:
+    def variable(self, clause: str, name: str, where: ast.Pos) -> Var:
         var = self.sema.lookup(name)
         if var is None:
             raise self.sema.error(f"{clause} variable '{name}' is not declared", where)
@@ -220,7 +222,7 @@ class ClauseParser:
             raise self.sema.error(f"{clause} variable '{name}' is const", where)
         return var
 
-    def array_copy(self, clause: str, var: Var, where) -> None:
+    def array_copy(self, clause: str, var: Var, where: ast.Pos) -> None:
         """`private(w)` and `firstprivate(w)` copy a local array of constant extents (a
         per-thread array); the arrays a parameter or a local pointer names have no extents to
         copy, and lastprivate's copy-out of a whole array is not supported."""
@@ -301,7 +303,8 @@ class ClauseParser:
             )
         return value
 
-    def reduction(self, text: str, pragma: Pragma, offset: int):
+    def reduction(self, text: str, pragma: Pragma, offset: int
+                  ) -> list[tuple[ReductionKind, Var, ast.Pos, Section | None]]:
         """The items of `reduction(op: list)`: (kind, variable, position, section), the
         section for an array (sections.py), None for a scalar."""
         op, colon, names = text.partition(":")
@@ -312,7 +315,7 @@ class ClauseParser:
                 (pragma.line, pragma.column_of(offset)),
             )
         kind = REDUCTION_OF_C_OPERATOR[op.strip()]
-        result = []
+        result: list[tuple[ReductionKind, Var, ast.Pos, Section | None]] = []
         for item, start in split_items(names):
             base = offset + len(op) + 1 + start
 

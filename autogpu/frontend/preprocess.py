@@ -51,9 +51,9 @@ class Macro:
 @dataclass
 class Preprocessed:
     text: str
-    pragmas: list[Pragma] = field(default_factory=list)
+    pragmas: list[Pragma] = field(default_factory=list[Pragma])
     # For lines changed by macro substitution: parser column (1-based) -> user column.
-    column_maps: dict[int, list[int]] = field(default_factory=dict)
+    column_maps: dict[int, list[int]] = field(default_factory=dict[int, list[int]])
 
     def original(self, line: int, column: int) -> tuple[int, int]:
         """The user's (line, column) for a (line, column) in the preprocessed text."""

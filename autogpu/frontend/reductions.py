@@ -278,7 +278,7 @@ def reduced_array(target: ast.Expr | None, kinds: dict[Var, ReductionKind]) -> V
 
 def _subscripts(target: ast.Index) -> ast.Expr:
     """An expression whose walk visits the subscripts of `target` (not the array itself)."""
-    indices = []
+    indices: list[ast.Expr] = []
     node: ast.Expr = target
     while isinstance(node, ast.Index):
         indices.append(node.index)

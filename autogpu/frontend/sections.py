@@ -54,7 +54,7 @@ def constant(factors: tuple[Factor, ...]) -> int | None:
 def split_items(text: str) -> list[tuple[str, int]]:
     """The comma-separated items of a variable list, each with its offset in `text` (commas
     inside brackets do not separate)."""
-    items, depth, start = [], 0, 0
+    items, depth, start = list[tuple[str, int]](), 0, 0
     for k, char in enumerate(text):
         depth += {"[": 1, "]": -1}.get(char, 0)
         if char == "," and depth == 0:

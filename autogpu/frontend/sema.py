@@ -10,8 +10,9 @@ to reject anything.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from contextlib import contextmanager
+from typing import Any
 
 from autogpu.diagnostics import CompileError, located
 from autogpu.frontend import ast
@@ -68,7 +69,7 @@ class Sema(ExpressionTyping):
         self.warn(located(message, self.filename, self.source, *pos, severity="warning"))
 
     @contextmanager
-    def nested(self, pos: ast.Pos, what: str) -> Iterator[None]:
+    def nested(self, pos: ast.Pos, what: str) -> Generator[None]:
         """One level deeper; refused beyond MAX_NESTING (autogpu/nesting.py), so that no
         later stage runs out of Python recursion."""
         self.depth += 1
@@ -94,7 +95,7 @@ class Sema(ExpressionTyping):
                 for d in item.declarators:
                     if d.declarator.params is not None and not d.declarator.function_pointer:
                         self.user_functions.setdefault(d.declarator.identifier, d.pos)
-        functions = []
+        functions: list[Function] = []
         for item in unit.items:
             if isinstance(item, ast.FunctionDef):
                 functions.append(self.function(item))
@@ -168,7 +169,7 @@ class Sema(ExpressionTyping):
             and not params[0].declarator.pointers
         ):
             return []  # f(void)
-        result = []
+        result: list[Var] = []
         for index, param in enumerate(params):
             var = self.param(param, index)
             self.declare(var, param.declarator.pos)
@@ -525,7 +526,7 @@ class Sema(ExpressionTyping):
         starts the next row; elements it leaves out are zero."""
         result: list[tuple[int, ast.Expr]] = []
 
-        def fill(items: list, extents: list[int], base: int) -> None:
+        def fill(items: list[Any], extents: list[int], base: int) -> None:
             size = 1
             for extent in extents:
                 size *= extent
@@ -682,7 +683,7 @@ class Sema(ExpressionTyping):
         )
 
     @contextmanager
-    def critical_section(self, name: str, pragma: Pragma) -> Iterator[None]:
+    def critical_section(self, name: str, pragma: Pragma) -> Generator[None]:
         if name in self.critical_names:
             raise self.error(
                 f"'#pragma omp critical{f' ({name})' if name else ''}' inside a critical "

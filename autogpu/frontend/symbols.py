@@ -50,7 +50,8 @@ class Function:
     pos: ast.Pos
     params: list[Var]
     body: ast.Block
-    maps: dict[str, str] = field(default_factory=dict)  # OpenMP map of arrays (frontend/maps.py)
+    maps: dict[str, str] = field(
+        default_factory=dict[str, str])  # OpenMP map of arrays (frontend/maps.py)
 
 
 def walk_expr(expr: ast.Expr) -> Iterator[ast.Expr]:

@@ -35,7 +35,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnitAttr,
 )
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, BlockArgument, Operation
 
 from autogpu.dialects.agpu import ParallelForOp
 from autogpu.dialects.signature import CTYPE, NAME, of_ir
@@ -61,7 +61,7 @@ def _nests_of(fn: func.FuncOp) -> list[ParallelForOp]:
 
 
 def _ancestors(op: Operation, fn: func.FuncOp) -> list[Operation]:
-    found = []
+    found: list[Operation] = []
     parent = op.parent_op()
     while parent is not None and parent is not fn:
         found.append(parent)
@@ -108,7 +108,7 @@ def _split(fn: func.FuncOp, nest: ParallelForOp, names: tuple[str, str]) -> None
     index_type = nest.lb.type
     ctype = of_ir(index_type).name
     block = fn.body.block
-    bounds = []
+    bounds: list[BlockArgument] = []
     for name in names:
         arg = block.insert_arg(index_type, len(block.args))
         arg.name_hint = name

@@ -35,6 +35,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import BlockArgument
+from xdsl.utils.hints import isa
 
 from autogpu.dialects.signature import CTYPE, REQUIRES, resolve, string, value_attributes
 from autogpu.passes.analysis.aliasing import c_name
@@ -76,7 +77,7 @@ def _specialize(fn: func.FuncOp, arg: BlockArgument, name: str, value: int) -> N
     where = f"parameter '{name}' of function '{fn.sym_name.data}'"
     if isinstance(arg.type, MemRefType):
         raise error_at(fn, f"agpu-specialize: {where} is an array, not a size")
-    if not isinstance(arg.type, IntegerType | IndexType) or bit_width(arg.type) == 1:
+    if not isa(arg.type, IntegerType | IndexType) or bit_width(arg.type) == 1:
         raise error_at(
             fn, f"agpu-specialize: {where} has type {arg.type}: only integers can be specialised"
         )

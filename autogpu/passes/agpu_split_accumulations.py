@@ -46,6 +46,7 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, MemRefTyp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import RecursiveMemoryEffect
+from xdsl.utils.hints import isa
 
 from autogpu.dialects.agpu import ParallelForOp, ReductionKind, YieldOp
 from autogpu.passes.analysis.aliasing import Access, may_alias
@@ -244,7 +245,7 @@ def _final_store(final_load: memref.LoadOp, combiner: type[Operation]
             return None
     else:
         return None
-    if store.parent_block() is not body or not isinstance(store.memref.type, MemRefType):
+    if store.parent_block() is not body or not isa(store.memref.type, MemRefType):
         return None
     if not store.memref.type.get_shape():
         return None  # a scalar of the function: every iteration writes the same variable
@@ -263,7 +264,7 @@ def split_accumulation(acc: Accumulation, walkers: int) -> None:
         rewriter.erase_op(copy)
 
     slot_type = acc.initial_store.memref.type
-    assert isinstance(slot_type, MemRefType)
+    assert isa(slot_type, MemRefType)
     start = arith.ConstantOp(identity(acc.kind, slot_type.element_type))
     rewriter.insert_op(start, InsertPoint.before(acc.initial_store))
     rewriter.replace_op(acc.initial_store,
@@ -327,7 +328,7 @@ def _walk_share(serial: scf.ForOp, walker: SSAValue, walkers: int) -> None:
     elif isinstance(iv_type, IndexType):
         narrow = inner.insert(arith.IndexCastOp(body.args[0], iv_type)).result
     else:
-        assert isinstance(iv_type, IntegerType)
+        assert isa(iv_type, IntegerType)
         narrow = inner.insert(arith.TruncIOp(body.args[0], iv_type)).result
     narrow.name_hint = serial.body.block.args[0].name_hint
     old_body = serial.body.block

@@ -47,6 +47,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import is_side_effect_free
+from xdsl.utils.hints import isa
 
 from autogpu.dialects.agpu import ParallelForOp
 from autogpu.passes.analysis.aliasing import c_name, may_alias, memory_accesses
@@ -121,7 +122,7 @@ def _accumulated_elements(loop: scf.ForOp, analysis: PolynomialAnalysis) -> list
         if not isinstance(store, memref.StoreOp):
             continue
         mem = store.memref
-        if not isinstance(mem.type, MemRefType) or not mem.type.get_shape():
+        if not isa(mem.type, MemRefType) or not mem.type.get_shape():
             continue  # a rank-0 slot is a register already
         if defined_inside(mem, loop) or not all(is_invariant(i, loop) for i in store.indices):
             continue
@@ -188,7 +189,7 @@ def _stage(
 ) -> None:
     outer = nest[-1]
     mem_type = element.memref.type
-    assert isinstance(mem_type, MemRefType)
+    assert isa(mem_type, MemRefType)
     slot = memref.AllocaOp.get(mem_type.element_type, shape=())
     slot.memref.name_hint = f"{c_name(element.memref) or 'array'}_acc"
     rewriter.insert(slot, InsertPoint.before(outer))

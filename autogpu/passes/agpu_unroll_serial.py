@@ -38,6 +38,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
+from xdsl.utils.hints import isa
 
 from autogpu.dialects.agpu import ParallelForOp
 from autogpu.passes.analysis.integers import bit_width, constant_int, to_signed
@@ -50,7 +51,7 @@ _NSW = arith.IntegerOverflowAttr([arith.IntegerOverflowFlag.NSW])
 def _constant(value: int, type: Attribute, rewriter: PatternRewriter, at: InsertPoint) -> SSAValue:
     width = bit_width(type)
     assert width is not None
-    assert isinstance(type, IntegerType | IndexType)
+    assert isa(type, IntegerType | IndexType)
     op = arith.ConstantOp(IntegerAttr(to_signed(value, width), type))
     rewriter.insert(op, at)
     return op.result

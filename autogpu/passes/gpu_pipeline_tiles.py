@@ -59,6 +59,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
+from xdsl.utils.hints import isa
 
 from autogpu.dialects.agpu_vector import (
     ALIGN_ATTR,
@@ -207,7 +208,7 @@ def _copies_elements(op: scf.IfOp) -> bool:
 def _zero(type: Attribute) -> Operation:
     if isinstance(type, AnyFloat):
         return arith.ConstantOp(FloatAttr(0.0, type))
-    assert isinstance(type, IntegerType | IndexType)
+    assert isa(type, IntegerType | IndexType)
     return arith.ConstantOp(IntegerAttr(0, type))
 
 

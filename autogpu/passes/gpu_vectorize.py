@@ -35,6 +35,7 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, 
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
+from xdsl.utils.hints import isa
 
 from autogpu.dialects.agpu_vector import ALIGN_ATTR, VectorLoadOp, VectorStoreOp, vector_type
 from autogpu.passes.analysis.polynomial import PolynomialAnalysis
@@ -140,7 +141,7 @@ class _BlockVectorizer:
 
     def _width(self, array: SSAValue) -> int | None:
         type = array.type
-        assert isinstance(type, MemRefType)
+        assert isa(type, MemRefType)
         width = min(self.width, 16 // element_bytes(array))
         return width if width >= 2 and vector_type(type.element_type, width) else None
 
@@ -209,7 +210,7 @@ class _BlockVectorizer:
         first = min(lanes, key=lambda c: c.position)
         point = last.access
         index = self._index_at(first, lanes[0].offset, point)
-        values = []
+        values: list[SSAValue] = []
         for lane in lanes:
             store = lane.access
             assert isinstance(store, memref.StoreOp)

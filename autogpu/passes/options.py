@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 
 from xdsl.passes import ModulePass
 
+from autogpu.narrowing import is_tuple
 from autogpu.passes.utils.errors import PassError
 
 METADATA_KEY = "autogpu.option"
@@ -178,7 +179,7 @@ def _spelled(value: Any) -> str:
     """A default as `-p 'pass{name=value}'` writes it."""
     if isinstance(value, bool):
         return str(value).lower()
-    if isinstance(value, tuple):
+    if is_tuple(value):
         return ",".join(map(str, value)) or "(none)"
     return f'"{value}"' if isinstance(value, str) else str(value)
 

@@ -73,7 +73,7 @@ class Stage:
     pass_class: type[ModulePass]
     prefix: str = ""
     """The pipeline calls the pass's option `o` prefix + o ..."""
-    names: Mapping[str, str] = field(default_factory=dict)
+    names: Mapping[str, str] = field(default_factory=dict[str, str])
     """... except those named here (pass option -> pipeline option)."""
     switch: Switch | None = None
     """The pipeline's flag that runs the stage."""
@@ -138,7 +138,7 @@ class Pipeline(DeclaredOptionsPass):
         return stage.runs_if is None or bool(getattr(self, stage.public(stage.runs_if)))
 
     def passes(self) -> tuple[ModulePass, ...]:
-        built = []
+        built: list[ModulePass] = []
         for index, stage in enumerate(self.STAGES):
             if self.runs(stage):
                 given = {f.option: getattr(self, f.public) for f in self.FORWARDS
@@ -313,7 +313,7 @@ TILED_STAGES = tuple(
 indices tuned."""
 _AFTER_VECTORIZE = 1 + next(i for i, stage in enumerate(TILED_STAGES)
                             if stage.pass_class is GpuVectorizePass)
-TILED_STAGES = (*TILED_STAGES[:_AFTER_VECTORIZE],
+TILED_STAGES = (*TILED_STAGES[:_AFTER_VECTORIZE],  # pyright: ignore[reportConstantRedefinition]  # built in two steps: pipeline-tiles joins after gpu-vectorize
                 Stage(GpuPipelineTilesPass, "pipeline_", names={"stages": "stages",
                                                                 "swizzle": "swizzle",
                                                                 "async_copy": "async_copy"}),

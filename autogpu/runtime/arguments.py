@@ -19,6 +19,8 @@ from typing import Any
 import numpy as np
 
 from autogpu.dialects.signature import C_TYPES, LEFT_OUT
+from autogpu.narrowing import is_mapping, is_sequence
+from autogpu.numeric import is_boolean, is_integer, is_ndarray, is_number
 from autogpu.runtime.array_arguments import ArrayArgument, array_argument
 from autogpu.runtime.array_views import LEGACY_STREAM, ArrayInterfaceError, array_view, is_array
 from autogpu.runtime.errors import (  # the executors' errors, named here as before
@@ -158,13 +160,13 @@ class BoundCall:
 # The launch description
 # --------------------------------------------------------------------------------------------
 def _field(entry: object, key: str, where: str) -> Any:  # JSON, checked here
-    if not isinstance(entry, Mapping) or key not in entry:
+    if not is_mapping(entry) or key not in entry:
         raise LaunchDescriptionError(f"invalid launch description: {where} has no '{key}'")
     return entry[key]
 
 
 def _dims(value: Any, where: str) -> tuple[str, str, str]:
-    if not isinstance(value, (list, tuple)) or not 1 <= len(value) <= 3:
+    if not is_sequence(value) or not 1 <= len(value) <= 3:
         raise LaunchDescriptionError(
             f"invalid launch description: {where} must be a list of 1 to 3 expressions"
         )
@@ -230,7 +232,7 @@ def parse_launch_description(launch: Mapping[str, Any]) -> dict[str, Function]:
             for var, ctype in counters(steps).items()
         )
         names |= {p.name for p in loop_counters}
-        launches = []
+        launches: list[LaunchEntry] = []
         for i, entry in enumerate(_field(f, "launches", name)):
             where = f"launch {i} of '{name}'"
             args = tuple(str(a) for a in _field(entry, "args", where))
@@ -264,8 +266,8 @@ def _requires(
     entry: Mapping[str, Any], name: str, params: tuple[Param, ...]
 ) -> tuple[tuple[str, int], ...]:
     """The `requires` entry (agpu-specialize): integer values of scalar parameters."""
-    requires = entry.get("requires") or {}
-    if not isinstance(requires, Mapping):
+    requires: Any = entry.get("requires") or {}
+    if not is_mapping(requires):
         raise LaunchDescriptionError(
             f"invalid launch description: 'requires' of '{name}' must map parameters to integers"
         )
@@ -379,8 +381,8 @@ def call_arguments(
     if (
         not named
         and 1 <= len(args) <= 2
-        and isinstance(args[0], (list, tuple))
-        and (len(args) == 1 or isinstance(args[1], Mapping))
+        and is_sequence(args[0])
+        and (len(args) == 1 or is_mapping(args[1]))
     ):
         return tuple(args[0]), dict(args[1]) if len(args) == 2 else {}
     return tuple(args), dict(named)
@@ -441,7 +443,7 @@ def bind_scalars(function: Function, scalars: Mapping[str, Any]) -> dict[str, np
     """The scalar parameters among `scalars`, each checked and converted to its C type (a NumPy
     scalar: a `uint64` is `unsigned long long` to the launch evaluator even below 2^63)."""
     by_name = {p.name: p for p in function.params}
-    bound = {}
+    bound: dict[str, np.generic] = {}
     for name, value in scalars.items():
         p = by_name.get(name)
         if p is None or p.is_array:
@@ -457,19 +459,19 @@ def _where(function: Function, p: Param) -> str:
 
 def _bind_scalar(function: Function, p: Param, value: Any) -> np.generic:
     where = _where(function, p)
-    if isinstance(value, np.ndarray) and value.ndim == 0:
+    if is_ndarray(value) and value.ndim == 0:
         value = value[()]
-    if isinstance(value, (np.ndarray, list, tuple)) or is_array(value):
+    if is_ndarray(value) or is_sequence(value) or is_array(value):
         raise KernelArgumentError(f"{where} is a scalar {p.describe()}, got {type(value).__name__}")
     kind = p.dtype.kind
     if kind == "b":
-        if isinstance(value, (bool, np.bool_)) or (
-            isinstance(value, (int, np.integer)) and value in (0, 1)
+        if is_boolean(value) or (
+            is_integer(value) and value in (0, 1)
         ):
             return np.bool_(bool(value))
         raise KernelArgumentError(f"{where} expects {p.describe()}, got {value!r}")
     if kind in "iu":
-        if not isinstance(value, (int, np.integer, bool, np.bool_)):
+        if not (is_integer(value) or is_boolean(value)):
             raise KernelArgumentError(
                 f"{where} expects an integer, {p.describe()}, got {type(value).__name__} {value!r}"
             )
@@ -481,9 +483,7 @@ def _bind_scalar(function: Function, p: Param, value: Any) -> np.generic:
             )
         return p.dtype.type(int(value))
     if kind == "f":
-        if isinstance(value, (bool, np.bool_)) or not isinstance(
-            value, (int, float, np.integer, np.floating)
-        ):
+        if is_boolean(value) or not is_number(value):
             raise KernelArgumentError(
                 f"{where} expects a number, {p.describe()}, got {type(value).__name__} {value!r}"
             )

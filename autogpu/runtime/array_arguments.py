@@ -102,7 +102,7 @@ class ArrayArgument(ABC):
     param: Param
     value: Any
     view: ArrayView
-    keep: list[Any] = field(default_factory=list)
+    keep: list[Any] = field(default_factory=list[Any])
 
     @property
     def size(self) -> int:

@@ -19,6 +19,8 @@ from typing import Any
 import numpy as np
 
 from autogpu.dialects.signature import C_TYPES
+from autogpu.narrowing import is_dict
+from autogpu.numeric import is_ndarray
 
 #: CUDA's legacy default stream (DLPack's, the CUDA array interface's and the driver API's
 #: number for it is 1): the executors' stream for NumPy arrays and timing.
@@ -81,7 +83,7 @@ def is_array(value: Any) -> bool:
 def array_view(value: Any, consumer_stream: int = LEGACY_STREAM) -> ArrayView | None:
     """The view of an array argument, None if `value` is no array of a supported kind; a
     DLPack producer is asked for its tensor on `consumer_stream`, where the kernels run."""
-    if isinstance(value, np.ndarray):
+    if is_ndarray(value):
         return ArrayView(value.dtype, value.shape, None if value.flags.c_contiguous else
                          value.strides, not value.flags.writeable, value.ctypes.data, "host",
                          None, None, "NumPy array", value)
@@ -94,7 +96,7 @@ def array_view(value: Any, consumer_stream: int = LEGACY_STREAM) -> ArrayView | 
 
 def _cai_view(cai: Any) -> ArrayView:
     """The CUDA array interface, versions 2 and 3 (numba.readthedocs.io: cuda_array_interface)."""
-    if not isinstance(cai, dict) or "shape" not in cai or "typestr" not in cai or "data" not in cai:
+    if not is_dict(cai) or "shape" not in cai or "typestr" not in cai or "data" not in cai:
         raise ArrayInterfaceError("its __cuda_array_interface__ lacks shape, typestr or data")
     if cai.get("mask") is not None:
         raise ArrayInterfaceError("it is a masked array (__cuda_array_interface__ 'mask')")
@@ -118,7 +120,8 @@ def _cai_view(cai: Any) -> ArrayView:
 
 # dlpack.h's field types, from the one table of C types
 _INT32, _UINT8, _UINT16 = (C_TYPES[t].ctypes for t in ("int", "unsigned char", "unsigned short"))
-_INT64, _UINT64 = C_TYPES["long long"].ctypes, C_TYPES["unsigned long long"].ctypes
+_INT64: type[ctypes.c_int64] = C_TYPES["long long"].ctypes  # the table's ctypes.c_int64
+_UINT64 = C_TYPES["unsigned long long"].ctypes
 
 
 class _DLDevice(ctypes.Structure):

@@ -25,6 +25,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
+from autogpu.narrowing import is_dict
 from autogpu.runtime.array_views import LEGACY_STREAM
 from autogpu.runtime.errors import KernelArgumentError
 
@@ -89,7 +90,7 @@ def _interface_stream(value: Any) -> int | None:
     if _has_dlpack(value):
         return None
     cai = getattr(value, "__cuda_array_interface__", None)
-    if not isinstance(cai, dict) or cai.get("version", 2) < 3:
+    if not is_dict(cai) or cai.get("version", 2) < 3:
         return None
     stream = cai.get("stream")
     return stream if isinstance(stream, int) and stream > 0 else None

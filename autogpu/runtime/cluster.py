@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, cast
 
 import numpy as np
 
 from autogpu.runtime.arguments import BoundCall
 from autogpu.runtime.lanes import LaneRecord, part_bytes
-from autogpu.runtime.parts import PartPlan, with_part
+from autogpu.runtime.parts import Part, PartPlan, with_part
 
 CONNECT_TIMEOUT_S = 10
 
@@ -123,7 +123,7 @@ def run_plan_on_cluster(client: Any, program_class: ProgramClass, source: str,
     arrays = call.host_arrays()
     itemsize = {name: array.itemsize for name, array in arrays.items()}
     whole = {name: client.scatter(arrays[name], broadcast=True) for name in plan.resident}
-    tasks = {}
+    tasks: dict[Any, Part] = {}  # the cluster's futures
     for part in plan.parts:
         part_call = with_part(call, plan.spec, part.lo, part.hi)
         scalars = {p.name: part_call.values[p.name] for p in call.function.params
@@ -135,7 +135,10 @@ def run_plan_on_cluster(client: Any, program_class: ProgramClass, source: str,
         tasks[future] = part
     workers = sorted(client.scheduler_info()["workers"])
     records: dict[str, LaneRecord] = {}
-    for future, (address, written) in as_completed(list(tasks), with_results=True):
+    completed = cast(  # distributed is untyped: each future with run_part's result
+        Iterable[tuple[Any, tuple[str, dict[str, np.ndarray]]]],
+        as_completed(list(tasks), with_results=True))
+    for future, (address, written) in completed:
         part = tasks[future]
         for name, data in written.items():
             first, end = next(s.copy_out for s in part.slices if s.name == name) or (0, 0)

@@ -130,7 +130,7 @@ _EXTERN_SHARED = re.compile(
 def _rewrite_extern_shared(source: str) -> str:
     """`extern __shared__ T name[];` (dynamic shared memory) has no C++ equivalent: inside a
     function it becomes a pointer to the block's dynamic shared buffer, at file scope a macro."""
-    out, last = [], 0
+    out, last = list[str](), 0
     for m in _EXTERN_SHARED.finditer(source):
         ctype = re.sub(r"__align__\s*\(\s*\d+\s*\)", " ", m["type"]).strip()
         ctype = " ".join(ctype.split())
@@ -157,7 +157,7 @@ def _poison_static_shared(source: str) -> str:
     """After each `__shared__ T name[...];` inside a function, a call that fills it with 0xFF
     bytes once per block (see agpu::poison_shared in the header); on the same line, so line
     numbers stay."""
-    out, last = [], 0
+    out, last = list[str](), 0
     for m in _STATIC_SHARED.finditer(source):
         depth = source.count("{", 0, m.start()) - source.count("}", 0, m.start())
         line_start = source.rfind("\n", 0, m.start()) + 1
@@ -453,7 +453,7 @@ class CpuProgram:
     def _launch(self, launch: Launch, call: BoundCall, buffers: Mapping[str, Buffer],
                 pointers: Mapping[str, int]) -> None:
         entry, config = launch.entry, launch.config
-        holders = []
+        holders: list[Any] = []  # ctypes scalars, kept alive for the call
         for name in entry.args:
             if name in pointers:  # a part buffer, shifted (runtime.parts)
                 holders.append(ctypes.c_void_p(pointers[name]))

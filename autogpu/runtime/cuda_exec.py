@@ -25,9 +25,10 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import functools
+import importlib
 import statistics
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -69,7 +70,7 @@ class GpuUnavailableError(RuntimeError):
 def _driver() -> Any:
     """pycuda.driver, initialised."""
     try:
-        from pycuda import driver  # pyright: ignore[reportMissingImports]  # GPU hosts only
+        driver: Any = importlib.import_module("pycuda.driver")  # GPU hosts only, untyped
     except ImportError as e:
         raise GpuUnavailableError(
             f"running kernels on the GPU needs pycuda ({e}); install it with"
@@ -89,7 +90,7 @@ _primary_contexts: dict[int, Any] = {}
 
 
 @contextlib.contextmanager
-def _on_device(device: int) -> Iterator[Any]:
+def _on_device(device: int) -> Generator[Any]:
     """Makes the device's primary context (retained once per process, shared with other CUDA
     libraries) current for the duration; yields pycuda.driver."""
     driver = _driver()
@@ -150,8 +151,8 @@ def prebuild(
     of measuring), so that a later `CudaProgram` with the same options loads it at once. With
     `arch` given it does not touch the GPU (no CUDA context in compile workers)."""
     try:
-        from pycuda.compiler import compile as compile_cubin  # pyright: ignore[reportMissingImports]  # GPU hosts only
-        from pycuda.driver import CompileError  # pyright: ignore[reportMissingImports]  # GPU hosts only
+        compile_cubin: Any = importlib.import_module("pycuda.compiler").compile  # GPU hosts only
+        compile_error: Any = importlib.import_module("pycuda.driver").CompileError  # untyped
     except ImportError as e:
         raise GpuUnavailableError(f"compiling for the GPU needs pycuda ({e})") from None
     try:
@@ -161,13 +162,13 @@ def prebuild(
             no_extern_c=True,
             arch=arch or device_arch(device),
         )
-    except CompileError as e:
+    except compile_error as e:
         raise _compile_error(e) from None
 
 
 def prepared_format(function: Function, entry: LaunchEntry) -> str:
     """The struct format of a launch's arguments: a pointer per array, the C type per scalar."""
-    codes = []
+    codes: list[str] = []
     for name in entry.args:
         p = function.param(name)
         codes.append("P" if p.is_array else BY_DTYPE[p.dtype.name].struct)
@@ -250,7 +251,7 @@ class CudaProgram:
         """The kernels compiled into a module of the device's context (a module belongs to
         one context; nvcc runs once, pycuda caches the binary for the other devices)."""
         with _on_device(device) as driver:
-            from pycuda.compiler import compile as compile_cubin  # pyright: ignore[reportMissingImports]  # GPU hosts only
+            compile_cubin: Any = importlib.import_module("pycuda.compiler").compile  # untyped
 
             try:
                 image = compile_cubin(cuda_source, options=self.options, no_extern_c=True,
@@ -348,7 +349,7 @@ class CudaProgram:
         written = {p.name: arrays[p.name] for p in function.params
                    if p.is_array and not p.const and p.name in arrays}
         pristine = {name: array.copy() for name, array in written.items()}
-        samples = []
+        samples: list[float] = []
         for r in range(warmup + repetitions):
             for name, array in written.items():
                 np.copyto(array, pristine[name])
@@ -455,7 +456,7 @@ class CudaProgram:
             try:
                 _wait_for_producers(call, LEGACY_STREAM)
                 pristine.update(device.snapshot())
-                kernel_samples = []
+                kernel_samples: list[float] = []
                 for r in range(warmup + repetitions):
                     device.restore(pristine)
                     start.record()
@@ -464,7 +465,7 @@ class CudaProgram:
                     self._synchronize(driver, call.function, end)
                     if r >= warmup:
                         kernel_samples.append(start.time_till(end) / 1000)
-                copy_samples = []
+                copy_samples: list[float] = []
                 if copies and any(b.copies_in or b.copies_back for b in device.arrays.values()):
                     staging = device.staging()
                     for r in range(warmup + repetitions):
@@ -663,7 +664,7 @@ def _wait_for_producers(call: BoundCall, caller: int, copies: bool = False) -> N
     with `copies`, after the copies of host arrays (on the legacy default stream): an event
     recorded on each such stream, waited for by the caller's. DLPack producers did this
     themselves when asked for their tensor on the caller's stream."""
-    streams = {a.view.stream for a in call.arrays()} | ({LEGACY_STREAM} if copies else set())
+    streams = {a.view.stream for a in call.arrays()} | ({LEGACY_STREAM} if copies else set[int]())
     for stream in streams - {None, caller}:
         assert stream is not None
         if not _order(stream, caller):
@@ -722,7 +723,7 @@ class _DeviceArrays:
 
     def snapshot(self) -> dict[str, Any]:
         """Device copies of the written buffers' initial state."""
-        copies = {}
+        copies: dict[str, Any] = {}
         for b in self.written():
             copies[b.argument.param.name] = self.memory.allocate(b.nbytes)
             if b.nbytes:

@@ -43,10 +43,10 @@ class KeptArrays:
     arrays: Mapping[str, np.ndarray]
     budget: int
     memory: DeviceMemory
-    kept: dict[str, tuple[Any, int]] = field(default_factory=dict)
-    dirty: set[str] = field(default_factory=set)
-    copied_in: list[str] = field(default_factory=list)
-    copied_out: list[str] = field(default_factory=list)
+    kept: dict[str, tuple[Any, int]] = field(default_factory=dict[str, tuple[Any, int]])
+    dirty: set[str] = field(default_factory=set[str])
+    copied_in: list[str] = field(default_factory=list[str])
+    copied_out: list[str] = field(default_factory=list[str])
 
     def fits(self, names: Collection[str]) -> bool:
         """Whether the arrays `names` fit the budget on their own."""

@@ -48,7 +48,7 @@ class LaneRecord:
     stage's end."""
 
     device: int
-    parts: list[int] = field(default_factory=list)
+    parts: list[int] = field(default_factory=list[int])
     bytes_in: int = 0
     bytes_out: int = 0
     seconds: float = 0.0

@@ -97,7 +97,7 @@ class PartPlan:
     part_bytes: int  # the largest part's buffers, for one slot
     resident_bytes: int
     budget: int | None
-    buffer_elements: Mapping[str, int] = field(default_factory=dict)
+    buffer_elements: Mapping[str, int] = field(default_factory=dict[str, int])
 
     @property
     def device_bytes(self) -> int:
@@ -206,7 +206,7 @@ def run_nests(call: BoundCall, specs: Sequence[PartsSpec], budget: int | None,
         plans = [plan_parts(call, spec, budget) for spec in specs]
         run_whole(whole_call(call, specs))
         return plans
-    plans = []
+    plans: list[PartPlan] = []
     kept = keep.arrays(call.host_arrays(), budget) if keep is not None else None
     try:
         for run in nest_runs(call, specs):
@@ -265,7 +265,7 @@ def plan_parts(call: BoundCall, spec: PartsSpec, budget: int | None,
 
     def slices(lo: int, hi: int, clip: bool) -> tuple[Slice, ...]:
         env = {**scalars, spec.lo: lo, spec.hi: hi}
-        result = []
+        result: list[Slice] = []
         for a in split:
             size = arrays[a.name].size
             ranges = [tuple(evaluate(e, env) for e in r) for r in (a.read, a.write) if r]
@@ -334,9 +334,9 @@ class CpuPartRunner:
     call: BoundCall
     timeline: list[tuple[str, int, float, float]] | None = None  # (stage, part, start, end)
     devices: int = 1
-    records: list[Any] = field(default_factory=list)  # runtime.lanes.LaneRecord per device
+    records: list[Any] = field(default_factory=list[Any])  # runtime.lanes.LaneRecord per device
 
-    def run(self, launch: Any) -> None:
+    def run(self, launch: Callable[[BoundCall, dict[str, int]], None]) -> None:
         from autogpu.runtime.lanes import LaneRecord, part_bytes, run_lanes
 
         arrays = self.call.host_arrays()

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from autogpu.narrowing import is_list, is_sequence
 from autogpu.runtime.errors import LaunchDescriptionError
 
 
@@ -37,7 +38,7 @@ def parse_parts(entry: Any, function: str) -> tuple[PartsSpec, ...]:
     """The `parts` entry of a function of the launch description, checked for shape: one
     entry per nest (a function of one nest has the entry itself, several a list)."""
     where = f"invalid launch description: 'parts' of '{function}'"
-    nests = entry if isinstance(entry, list) else [entry]
+    nests = entry if is_list(entry) else [entry]
     if not nests:
         raise LaunchDescriptionError(f"{where}: no nest")
     return tuple(_parse_nest(nest, where) for nest in nests)
@@ -47,7 +48,7 @@ def _parse_nest(entry: Any, where: str) -> PartsSpec:
     def pair(value: Any) -> tuple[str, str] | None:
         if value is None:
             return None
-        if not isinstance(value, (list, tuple)) or len(value) != 2:
+        if not is_sequence(value) or len(value) != 2:
             raise LaunchDescriptionError(f"{where}: a range must be [first, end]")
         return (str(value[0]), str(value[1]))
 

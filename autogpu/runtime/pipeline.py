@@ -114,7 +114,7 @@ class HostPins:
                  context: Callable[[], contextlib.AbstractContextManager[Any]] =
                  contextlib.nullcontext):
         self._register, self._unregister, self._context = register, unregister, context
-        self._pinned: dict[tuple[int, int], weakref.finalize] = {}
+        self._pinned: dict[tuple[int, int], weakref.finalize[[tuple[int, int]], np.ndarray]] = {}
         self.registrations = 0
 
     def pin(self, name: str, array: np.ndarray) -> np.ndarray:
@@ -398,16 +398,16 @@ def draw_timeline(timeline: Sequence[tuple[str, int, float, float]], path: str,
     colours = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple"]
     figure, axes = plt.subplots(figsize=(9, 2.4), dpi=100)
     for stage, part, begin, end in timeline:
-        axes.barh(rows[stage], (end - begin) * 1e3, left=begin * 1e3, height=0.6,
+        axes.barh(rows[stage], (end - begin) * 1e3, left=begin * 1e3, height=0.6,  # pyright: ignore[reportUnknownMemberType]  # matplotlib's stub: **kwargs untyped
                   color=colours[part % len(colours)], edgecolor="black", linewidth=0.3)
         if end - begin > 0:
-            axes.text((begin + end) / 2 * 1e3, rows[stage], str(part), ha="center",
+            axes.text((begin + end) / 2 * 1e3, rows[stage], str(part), ha="center",  # pyright: ignore[reportUnknownMemberType]  # matplotlib's stub: **kwargs untyped
                       va="center", fontsize=6)
-    axes.set_yticks(list(rows.values()), list(rows))
-    axes.set_xlabel("ms")
+    axes.set_yticks(list(rows.values()), list(rows))  # pyright: ignore[reportUnknownMemberType]  # matplotlib's stub: **kwargs untyped
+    axes.set_xlabel("ms")  # pyright: ignore[reportUnknownMemberType]  # matplotlib's stub: **kwargs untyped
     if title:
-        axes.set_title(title, fontsize=9)
+        axes.set_title(title, fontsize=9)  # pyright: ignore[reportUnknownMemberType]  # matplotlib's stub: **kwargs untyped
     figure.tight_layout()
-    figure.savefig(path)
+    figure.savefig(path)  # pyright: ignore[reportUnknownMemberType]  # matplotlib's stub: PathLike without its parameter
     plt.close(figure)
     return True

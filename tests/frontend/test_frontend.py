@@ -141,7 +141,7 @@ def test_operands_are_typed_once(monkeypatch: pytest.MonkeyPatch):
 
     def counting_expr(self: ExpressionTyping, e: Any) -> object:
         typed.append(e)
-        return original(self, e)  # pyright: ignore[reportUnknownVariableType]  # expr is unannotated
+        return original(self, e)
 
     monkeypatch.setattr(ExpressionTyping, "expr", counting_expr)
     parse_c("void f(double x, double *a) { a[0] = " + " + ".join(["x"] * 40) + "; }", "k.c")

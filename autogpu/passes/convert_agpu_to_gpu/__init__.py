@@ -24,6 +24,7 @@ from xdsl.dialects.gpu import DimensionEnum
 from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.utils.exceptions import DiagnosticException
+from xdsl.utils.hints import isa
 
 from autogpu.passes.analysis.dependences import check_parallel_loops
 from autogpu.passes.analysis.nest_mapping import NestMapping
@@ -198,7 +199,7 @@ def _lower_function(
             bank.admit(slot.alloca, slot.table)
             kernels.add_op(_table_global(slot.global_name, slot.value.type, slot.table))
         elif slot.global_name is not None:
-            assert isinstance(slot.value.type, MemRefType)
+            assert isa(slot.value.type, MemRefType)
             kernels.add_op(_device_global(slot.global_name, slot.value.type, slot.alloca))
     for spill in plan.spills.values():
         kernels.add_op(_device_global(spill.global_name, MemRefType(spill.value.type, []), None))

@@ -52,6 +52,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.hints import isa
 
 from autogpu.dialects.agpu import ReductionKind
 from autogpu.dialects.agpu_sync import AtomicUpdateOp, AtomicYieldOp
@@ -98,7 +99,7 @@ class ArrayReduction:
 
     @property
     def element(self) -> Attribute:
-        assert isinstance(self.array.type, MemRefType)
+        assert isa(self.array.type, MemRefType)
         return self.array.type.element_type
 
 
@@ -252,7 +253,7 @@ def finish_array_reductions(builder: Builder, reductions: list[ArrayReduction],
 def element_bytes(element: Attribute) -> int:
     if isinstance(element, AnyFloat):
         return max(element.bitwidth // 8, 1)
-    assert isinstance(element, IntegerType)
+    assert isa(element, IntegerType)
     width = element.width.data
     return max(width // 8, 1)
 

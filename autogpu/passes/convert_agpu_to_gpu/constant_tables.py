@@ -26,6 +26,7 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.ir import Block, Operation, SSAValue
+from xdsl.utils.hints import isa
 
 from autogpu.diagnostics import CompileError, location_of
 
@@ -124,7 +125,7 @@ def _values(memref_type: MemRefType, stores: list[memref.StoreOp]) -> DenseIntOr
         assert value is not None, "_initialising_stores checked the value"
         values[index] = value
     shape, element = memref_type.get_shape(), memref_type.element_type
-    if isinstance(element, IntegerType):
+    if isa(element, IntegerType):
         ints = [int(values.get(i, 0)) for i in range(shape[0])]
         return DenseIntOrFPElementsAttr.from_list(TensorType(element, shape), ints)
     assert isinstance(element, AnyFloat), "C arrays hold integers or floats"

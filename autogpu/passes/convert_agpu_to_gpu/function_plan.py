@@ -44,6 +44,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
 )
 from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.utils.hints import isa
 
 from autogpu.dialects.agpu import LAST_ITERATION, ParallelForOp, ReductionKind
 from autogpu.dialects.agpu_sync import AtomicUpdateOp, is_synchronized
@@ -90,7 +91,7 @@ class Segment:
     def array_reductions(self) -> list[tuple[ReductionKind, SSAValue, SSAValue, SSAValue]]:
         """`(kind, array, lo, len)` of each reduced section (from the outermost loop naming
         the array)."""
-        result = []
+        result: list[tuple[ReductionKind, SSAValue, SSAValue, SSAValue]] = []
         for kind, var in self.reductions():
             if _is_array(var):
                 assert self.mapping is not None
@@ -383,7 +384,7 @@ def _check_reduction(
 ) -> None:
     assert seg.mapping is not None
     loop = seg.mapping.nest
-    assert isinstance(var.type, MemRefType)
+    assert isa(var.type, MemRefType)
     if _is_array(var) and (var.owner is not seg.mapping.nest.parent_block()
                            or var.type.get_shape() != (DYNAMIC_INDEX,)):  # fmt: skip
         raise error_at(
@@ -405,7 +406,7 @@ def _check_reduction(
             "function",
         )
     element = var.type.element_type
-    if isinstance(element, IntegerType) and element.width.data == 1 and not kind.is_bitwise:
+    if isa(element, IntegerType) and element.width.data == 1 and not kind.is_bitwise:
         raise error_at(
             loop,
             f"a '{kind.value}' reduction over a _Bool ({describe_value(var)}) is not lowered: "
@@ -414,7 +415,7 @@ def _check_reduction(
 
 
 def _is_array(var: SSAValue) -> bool:
-    assert isinstance(var.type, MemRefType)
+    assert isa(var.type, MemRefType)
     return bool(var.type.get_shape())
 
 

@@ -28,7 +28,7 @@ iterations; its threads then all fail their guards.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from contextlib import contextmanager
 
 from xdsl.builder import Builder
@@ -37,6 +37,7 @@ from xdsl.dialects.builtin import IntegerAttr, IntegerType, MemRefType, i32, i64
 from xdsl.dialects.gpu import DimensionEnum
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
+from xdsl.utils.hints import isa
 
 from autogpu.dialects.agpu import ParallelForOp
 from autogpu.passes.agpu_out_of_core import PART_NEST
@@ -152,7 +153,7 @@ class HostBuilder:
         return self.cloner.get(value)
 
     @contextmanager
-    def _scope(self, block: Block) -> Iterator[None]:
+    def _scope(self, block: Block) -> Generator[None]:
         """Builds into a nested block: values computed there are not reused after it."""
         saved_map = dict(self.value_map)
         saved_constants = self.ix.save_constants()
@@ -296,9 +297,9 @@ class HostBuilder:
         if seg.mapping is None:
             return None
         sections = seg.array_reductions()
-        shapes = []
+        shapes: list[tuple[int | None, int]] = []
         for _, var, _, length in sections:
-            assert isinstance(var.type, MemRefType)
+            assert isa(var.type, MemRefType)
             shapes.append((known_int(length), element_bytes(var.type.element_type)))
         found = dynamic_shared_section(self.array_reduction, shapes)
         if found is None:

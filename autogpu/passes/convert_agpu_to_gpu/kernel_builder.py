@@ -65,6 +65,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.gpu import DimensionAttr, DimensionEnum
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.hints import isa
 
 from autogpu.dialects.agpu import ParallelForOp, YieldOp
 from autogpu.dialects.signature import CParameter
@@ -175,7 +176,7 @@ class KernelBuilder:
         self.jam = jam
         self.array_reduction = array_reduction  # a strategy of `array_reductions`
         self.grid = grid  # the grid limits of scalar reductions
-        self.fresh = fresh or (lambda base: base)  # unique symbol names (the module's namer)
+        self.fresh: Callable[[str], str] = fresh or (lambda base: base)  # unique symbol names
         self.globals: list[memref.GlobalOp] = []  # device memory this kernel adds to the module
         fn = plan.func
         inputs = list(fn.function_type.inputs.data)
@@ -216,7 +217,7 @@ class KernelBuilder:
     def _leaf(self, value: SSAValue) -> SSAValue:
         """Provides a value the prologue cannot recompute: a variable or a spilled value."""
         if (slot := self.plan.slots.get(value)) is not None:
-            assert isinstance(value.type, MemRefType)
+            assert isa(value.type, MemRefType)
             index = self.seg.index
             if slot.global_name is None or index in slot.private_in:
                 local = self.builder.insert(slot.alloca.clone()).memref
@@ -343,7 +344,7 @@ class KernelBuilder:
         for kind, var in self.seg.scalar_reductions():
             slot = self.plan.slots[var]
             assert slot.global_name is not None
-            assert isinstance(var.type, MemRefType)
+            assert isa(var.type, MemRefType)
             cell = self._get_global(slot.global_name, var.type)
             cell.name_hint = var.name_hint
             red = start_reduction(
@@ -698,7 +699,7 @@ def _is_32_bit(value: SSAValue) -> bool:
     """A value known to fit in 32 bits, signed or unsigned."""
     if (known := known_int(value)) is not None:
         return -(2**31) <= known < 2**32
-    if isinstance(value.type, IntegerType) and value.type.width.data <= 32:
+    if isa(value.type, IntegerType) and value.type.width.data <= 32:
         return True
     owner = value.owner
     if isinstance(owner, arith.IndexCastOp | arith.ExtSIOp | arith.ExtUIOp):

@@ -51,6 +51,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
+from xdsl.utils.hints import isa
 
 from autogpu.dialects.agpu import ParallelForOp, ReductionKind
 from autogpu.dialects.agpu_combine import WARP_SIZE, ShuffleDownOp, ThreadFenceOp
@@ -103,7 +104,7 @@ def identity(kind: ReductionKind, element: Attribute) -> IntegerAttr | FloatAttr
             ReductionKind.LAND: 1.0,
         }.get(kind, 0.0)
         return FloatAttr(value, element)
-    assert isinstance(element, IntegerType)
+    assert isa(element, IntegerType)
     width = element.width.data
     value = {
         ReductionKind.MUL: 1,
@@ -125,7 +126,7 @@ def truth(builder: Builder, value: SSAValue) -> SSAValue:
     if isinstance(value.type, AnyFloat):
         zero = builder.insert(arith.ConstantOp(FloatAttr(0.0, value.type))).result
         return builder.insert(arith.CmpfOp(value, zero, "une")).result
-    assert isinstance(value.type, IntegerType)
+    assert isa(value.type, IntegerType)
     zero = builder.insert(arith.ConstantOp(IntegerAttr(0, value.type))).result
     return builder.insert(arith.CmpiOp(value, zero, "ne")).result
 
@@ -148,7 +149,7 @@ def normalise_logical_starts(fn: func.FuncOp) -> None:
                    for kind, var in loop.reduction_list if kind.is_logical}  # fmt: skip
         builder = Builder(InsertPoint.before(nest))
         for var in logical:
-            assert isinstance(var.type, MemRefType)
+            assert isa(var.type, MemRefType)
             if var.type.get_shape():
                 _normalise_section(builder, nest, var)
                 continue
@@ -175,7 +176,7 @@ def _normalise_section(builder: Builder, nest: ParallelForOp, array: SSAValue) -
     inner = Builder(InsertPoint.at_end(body))
     element = IndexArith(inner).add(lo, body.args[0])
     value = inner.insert(memref.LoadOp.get(array, [element])).res
-    assert isinstance(array.type, MemRefType)
+    assert isa(array.type, MemRefType)
     normal = from_truth(inner, truth(inner, value), array.type.element_type)
     inner.insert(memref.StoreOp.get(normal, array, [element]))
     zero, one = (builder.insert(arith.ConstantOp(IntegerAttr(v, IndexType()))).result
@@ -212,7 +213,7 @@ class Reduction:
 
     @property
     def element(self) -> Attribute:
-        assert isinstance(self.private.type, MemRefType)
+        assert isa(self.private.type, MemRefType)
         return self.private.type.element_type
 
     def combine(self, builder: Builder, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
@@ -234,7 +235,7 @@ def start_reduction(
     builder: Builder, kind: ReductionKind, global_memref: SSAValue, threads: int, name: str
 ) -> Reduction:
     """Allocates the private copy (set to the identity) and the block's shared array."""
-    assert isinstance(global_memref.type, MemRefType)
+    assert isa(global_memref.type, MemRefType)
     element = global_memref.type.element_type
     private = builder.insert(memref.AllocaOp.get(element, shape=[])).memref
     private.name_hint = f"{name}_private"

@@ -90,6 +90,7 @@ from xdsl.traits import RecursiveMemoryEffect
 from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.utils.exceptions import DiagnosticException
+from xdsl.utils.hints import isa
 
 from autogpu.passes.analysis.integers import constant_int
 from autogpu.passes.gpu_cache_shared.facts import (
@@ -348,7 +349,7 @@ class _KernelCaching:
             array = op.memref
             if not facts.is_argument(array):
                 continue
-            assert isinstance(array.type, MemRefType)
+            assert isa(array.type, MemRefType)
             if not isinstance(array.type.memory_space, NoneAttr):
                 continue
             if self.options.arrays and facts.array_name(array) not in self.options.arrays:

@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerType, String
 from xdsl.dialects.gpu import DimensionEnum
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.traits import is_side_effect_free
+from xdsl.utils.hints import isa
 
 from autogpu.dialects.signature import NAME, RESTRICT
 from autogpu.passes.analysis.integers import bit_width, constant_int
@@ -211,7 +212,7 @@ def _argument_attrs(kernel: gpu.FuncOp, value: SSAValue) -> dict[str, object]:
     if not (isinstance(value, BlockArgument) and value.block is kernel.body.blocks.first):
         return {}
     attrs = kernel.attributes.get("arg_attrs")
-    if isinstance(attrs, ArrayAttr) and value.index < len(attrs.data):
+    if isa(attrs, ArrayAttr) and value.index < len(attrs.data):
         entry = attrs.data[value.index]
         if isinstance(entry, DictionaryAttr):
             return dict(entry.data)

@@ -41,10 +41,11 @@ from xdsl.dialects import arith, gpu, memref, scf
 from xdsl.dialects.builtin import MemRefType
 from xdsl.dialects.gpu import DimensionAttr, DimensionEnum
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.utils.hints import isa
 
 from autogpu.passes.analysis.integers import bit_width, ceil_div, constant_int
 from autogpu.passes.analysis.loops import constant_trip_count
-from autogpu.passes.analysis.polynomial import Polynomial
+from autogpu.passes.analysis.polynomial import Polynomial, PolynomialKey
 from autogpu.passes.gpu_cache_shared.facts import DIMS, KernelFacts, ancestors, loop_name
 from autogpu.passes.gpu_cache_shared.materialize import Materializer
 
@@ -460,7 +461,7 @@ class AccessAnalysis:
             if access.type == first.type:
                 accesses.append(access)
         dims: list[Dim] = []
-        keys: dict[tuple, int] = {}
+        keys: dict[PolynomialKey, int] = {}
         members: list[dict[int, list[int]]] = []
         kept: list[Access] = []
         deltas: list[dict[int, int]] = []
@@ -660,9 +661,9 @@ def _uncast(value: SSAValue) -> SSAValue:
 def extents(group: Group, unknown: int | None = None) -> list[tuple[int, int]] | None:
     """(min delta, extent) of each dimension; variables without a static bound count as
     `unknown` values (None: then there is no static shape)."""
-    result = []
+    result: list[tuple[int, int]] = []
     for d in range(len(group.dims)):
-        lows, highs = [], []
+        lows, highs = list[int](), list[int]()
         for k, delta in enumerate(group.deltas):
             span = group.span(k, d, unknown)
             if span is None:
@@ -803,7 +804,7 @@ def thread_index(facts: KernelFacts, dim: DimensionEnum) -> SSAValue:
 
 
 def element_bytes(array: SSAValue) -> int:
-    assert isinstance(array.type, MemRefType)
+    assert isa(array.type, MemRefType)
     width = bit_width(array.type.element_type)
     if width is None:
         from xdsl.dialects.builtin import AnyFloat

@@ -15,6 +15,7 @@ from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
 from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.hints import isa
 
 from autogpu.passes.analysis.integers import (
     INDEX_WIDTH,
@@ -55,7 +56,7 @@ class Emitter:
     def const(self, value: int, type: Attribute = INDEX) -> SSAValue:
         width = bit_width(type)
         assert width is not None
-        assert isinstance(type, IntegerType | IndexType)
+        assert isa(type, IntegerType | IndexType)
         return self.insert(arith.ConstantOp(IntegerAttr(to_signed(value, width), type)))
 
     def cast(self, value: SSAValue, type: Attribute, name: str | None = None) -> SSAValue:
@@ -69,7 +70,7 @@ class Emitter:
         source, target = bit_width(value.type), bit_width(type)
         assert source is not None
         assert target is not None
-        assert isinstance(type, IntegerType)
+        assert isa(type, IntegerType)
         if target < source:
             return self.insert(arith.TruncIOp(value, type), name)
         return self.insert(arith.ExtSIOp(value, type), name)

@@ -31,6 +31,7 @@ from xdsl.dialects import gpu, memref, scf
 from xdsl.dialects.builtin import IndexType, MemRefType, StringAttr, UnitAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.hints import isa
 
 from autogpu.passes.analysis.integers import constant_int, is_unsigned
 from autogpu.passes.convert_agpu_to_gpu.reductions import SHARED_MEMORY_SPACE
@@ -139,7 +140,7 @@ def cache_group(
     `full_tiles`, unguarded where the block's tile is whole, each thread copying `copy_width`
     consecutive elements where `chunk_width` allows)."""
     array_type = group.array.type
-    assert isinstance(array_type, MemRefType)
+    assert isa(array_type, MemRefType)
     shared = memref.AllocaOp.get(
         array_type.element_type, shape=[group.storage], memory_space=SHARED_MEMORY_SPACE
     )

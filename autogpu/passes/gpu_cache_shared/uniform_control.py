@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, gpu, memref, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, UnitAttr, i1
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from autogpu.passes.analysis.loops import defined_inside
@@ -342,7 +342,7 @@ def _is_control_operand_user(user: Operation, value: SSAValue) -> bool:
     return isinstance(user, (scf.ForOp, scf.IfOp)) and contains_required(user)
 
 
-def _scalar(type) -> bool:
+def _scalar(type: Attribute) -> bool:
     from xdsl.dialects.builtin import AnyFloat, IntegerType
 
     return isinstance(type, (IntegerType, AnyFloat)) and not isinstance(type, MemRefType)
