@@ -116,7 +116,7 @@ def test_tolerance_grows_with_the_reduction_length():
 
 
 def matmul_c(A: np.ndarray, B: np.ndarray, C: np.ndarray, m: int, n: int, p: int) -> np.ndarray:
-    A, B, C = (x.astype(np.float64) for x in (A, B, C))
+    A, B, C = (x.astype(np.float64) for x in (A, B, C))  # pyright: ignore[reportConstantRedefinition]  # the C loops' names, as float64 copies
     for j in range(n):
         for i in range(m):
             for k in range(p):
@@ -196,7 +196,7 @@ def test_sgemm_peer_computes_the_column_major_product_in_place():
 def test_correlate_peer_on_the_unpadded_image_matches_the_padded_c_kernel(n: int, m: int, t: int):
     """The conv peer's convention (ndimage centre t // 2, zeros outside, row-major views of the
     column-major buffers) against the C loops on the kernel's own padded input."""
-    import scipy.ndimage
+    import scipy.ndimage  # pyright: ignore[reportMissingTypeStubs]  # SciPy ships no stubs
 
     s = {"n": n, "m": m, "t": t}
     arrays = CONV2D.inputs(s, RNG)
@@ -401,11 +401,11 @@ def test_bind_launches_follows_the_launch_description():
 
 
 def good_matmul(A: np.ndarray, B: np.ndarray, C: np.ndarray, m: int, n: int, p: int) -> None:
-    A += (B.reshape((m, p), order="F") @ C.reshape((p, n), order="F")).ravel(order="F")
+    A += (B.reshape((m, p), order="F") @ C.reshape((p, n), order="F")).ravel(order="F")  # pyright: ignore[reportConstantRedefinition]  # in place: A is the C kernel's output
 
 
 def wrong_matmul(A: np.ndarray, B: np.ndarray, C: np.ndarray, m: int, n: int, p: int) -> None:  # drops the last k term
-    A += (B.reshape((m, p), order="F")[:, :-1] @ C.reshape((p, n), order="F")[:-1]).ravel(order="F")
+    A += (B.reshape((m, p), order="F")[:, :-1] @ C.reshape((p, n), order="F")[:-1]).ravel(order="F")  # pyright: ignore[reportConstantRedefinition]  # in place: A is the C kernel's output
 
 
 def corrupting_matmul(A: np.ndarray, B: np.ndarray, C: np.ndarray, m: int, n: int, p: int) -> None:  # right result, but scribbles on its input
@@ -831,7 +831,7 @@ def test_gpu_peers_call_cublas_gemm_and_cupyx_correlate(monkeypatch: pytest.Monk
     thing: this checks their wiring; the layouts are checked above."""
     import types
 
-    import scipy.ndimage
+    import scipy.ndimage  # pyright: ignore[reportMissingTypeStubs]  # SciPy ships no stubs
 
     from benchmarks.peers import gpu_peer
 
