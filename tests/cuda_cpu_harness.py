@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
 )
+from xdsl.utils.hints import isa
 
 SHIM = r"""
 #include <math.h>
@@ -109,7 +110,7 @@ def _ctype(type: Any) -> Any:
         return ctypes.c_double
     if isinstance(type, IndexType):
         return ctypes.c_int64
-    if isinstance(type, IntegerType):
+    if isa(type, IntegerType):
         return {1: ctypes.c_bool, 8: ctypes.c_int8, 16: ctypes.c_int16, 32: ctypes.c_int32,
                 64: ctypes.c_int64}[type.width.data]  # fmt: skip
     raise TypeError(type)
@@ -127,7 +128,7 @@ def call_kernel(library: ctypes.CDLL, kernel: gpu.FuncOp, args: list[Any]) -> No
 
 def kernels_as_functions(module: ModuleOp) -> ModuleOp:
     """The module's kernels as C-level `func.func`s (same bodies), for the interpreter."""
-    functions = []
+    functions: list[func.FuncOp] = []
     for op in module.walk():
         if isinstance(op, gpu.FuncOp):
             region = op.body.clone()

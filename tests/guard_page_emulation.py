@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from autogpu.numeric import is_ndarray
+
 PAGE = mmap.PAGESIZE
 PROT_NONE = 0
 
@@ -53,7 +55,7 @@ class GuardedRunner:
         self.program = program
 
     def run(self, function: str, *args: Any) -> None:
-        copies = [guarded_copy(a) if isinstance(a, np.ndarray) else a for a in args]
+        copies = [guarded_copy(a) if is_ndarray(a) else a for a in args]
         self.program.run(function, *copies)
         for original, copy in zip(args, copies):
             if isinstance(original, np.ndarray):

@@ -275,7 +275,7 @@ extern "C" __global__ void math_kernel(int n, const float* x, float* out) {
 N = "(n + 255) / 256"
 
 
-def _fn(name: str, params, *launches):
+def _fn(name: str, params: list[dict[str, Any]], *launches: dict[str, Any]) -> dict[str, Any]:
     return function(name, params, *launches)
 
 

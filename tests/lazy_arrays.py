@@ -26,13 +26,13 @@ def run_on_windows(
     """Calls `run` with `scalars` and lazily mapped arrays (`(elements, windows)` each, random
     values in the windows, the same for every runner), returns every window afterwards."""
     rng = np.random.default_rng(seed)
-    buffers = []
+    buffers: list[np.ndarray] = []
     for count, windows in arrays:
         buffer = lazy_zeros(count)
         for lo, hi in windows:
             buffer[lo:hi] = rng.uniform(-1, 1, hi - lo).astype(np.float32)
         buffers.append(buffer)
-    named = dict(scalars)
+    named: dict[str, int | np.ndarray] = dict(scalars)
     named.update({name: buffer for name, buffer in zip(
         [n for n in order if n not in scalars], buffers)})
     run(*[named[n] for n in order])

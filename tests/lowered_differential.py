@@ -12,11 +12,13 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from pass_differential import example, parsed_c  # noqa: F401 (example: for the tests)
+from pass_differential import example as example  # re-exported: the tests import it from here
+from pass_differential import parsed_c
 from xdsl.dialects.builtin import ModuleOp
 
 from autogpu.api import run_pipeline
 from autogpu.interpreters import run_function
+from autogpu.numeric import is_ndarray
 from autogpu.runtime.cpu_exec import CpuProgram
 from autogpu.target.cuda_target import CudaProgram, emit_cuda
 from autogpu.testing import assert_same_outputs, compile_c_reference, copy_args, random_args
@@ -57,7 +59,7 @@ def cuda_of(source: str, pipeline: str) -> CudaProgram:
 def close_sums(actual: list[Any], expected: list[Any]) -> None:
     """A parallel reduction adds in another order: equal up to rounding."""
     for a, e in zip(actual, expected):
-        if isinstance(e, np.ndarray):
+        if is_ndarray(e):
             np.testing.assert_allclose(a, e, rtol=1e-4, atol=1e-4)
 
 
@@ -129,7 +131,7 @@ def agree_with_gcc(
 def one_translation_unit(programs: Sequence[CudaProgram]) -> str:
     """The sources of several programs as one CUDA file: each in its own namespace, its kernels
     (`extern "C"`, so namespaces do not separate them) renamed with the program's number."""
-    parts = []
+    parts: list[str] = []
     for number, program in enumerate(programs):
         source = program.source
         kernels = {entry["kernel"] for f in program.launch["functions"] for entry in f["launches"]}

@@ -25,7 +25,7 @@ def test_string_options_are_quoted_for_the_pipeline():
 
 @pytest.mark.parametrize("value", ["m=64,n=64", 'a "quoted" \\ path', "tab\tand\nnewline",
                                    ("k", "u")])
-def test_quoted_options_read_back_as_written(value):
+def test_quoted_options_read_back_as_written(value: str | tuple[str, ...]):
     [spec] = parse_pipeline(f"p{{x={option_value(value)}}}")
     assert spec.parameters["x"] == (value if isinstance(value, tuple) else (value,))
 
@@ -37,7 +37,7 @@ def test_quoted_options_read_back_as_written(value):
     ("missing.c", "no such C file: missing.c"),
     (Path("kernel.cu"), "kernel.cu is not a C file"),
 ])
-def test_a_path_that_is_not_an_existing_c_file_is_a_clear_error(given, message):
+def test_a_path_that_is_not_an_existing_c_file_is_a_clear_error(given: str | Path, message: str):
     with pytest.raises(CompileError, match=message.replace(".", r"\.")):
         autogpu.compile(given)
 

@@ -11,12 +11,15 @@ from __future__ import annotations
 import os
 import signal
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from autogpu.tuner.measure import Measurer, Outcome
 from autogpu.tuner.values import DeviceInfo
+
+if TYPE_CHECKING:
+    from autogpu.tuner.adapter import Artifact
 
 
 def synthetic_cost(config: Mapping[str, Any]) -> float:
@@ -29,7 +32,7 @@ def synthetic_cost(config: Mapping[str, Any]) -> float:
     return 1e-3 * (1.0 + 0.5 * b * b + 0.25 * u * u + c + 0.05 * b * u)
 
 
-def synthetic_compile(config: Mapping[str, Any], die: tuple = ()) -> dict[str, Any]:
+def synthetic_compile(config: Mapping[str, Any], die: tuple[int, ...] = ()) -> dict[str, Any]:
     if config.get("block_size") in die:  # the compile worker is killed (out of memory)
         os.kill(os.getpid(), signal.SIGKILL)
     if config.get("block_size") == 1024 and config.get("unroll", 1) == 8:
@@ -39,29 +42,30 @@ def synthetic_compile(config: Mapping[str, Any], die: tuple = ()) -> dict[str, A
 
 @dataclass
 class SyntheticCompiler:
-    fail_check: tuple = ()
-    die: tuple = ()  # block sizes whose compile worker gets SIGKILL
+    fail_check: tuple[int, ...] = ()
+    die: tuple[int, ...] = ()  # block sizes whose compile worker gets SIGKILL
 
-    def task(self, config):
+    def task(self, config: Mapping[str, Any]
+             ) -> tuple[Callable[..., dict[str, Any]], tuple[dict[str, Any], tuple[int, ...]]]:
         return synthetic_compile, (dict(config), self.die)
 
-    def check(self, config, artifact):
+    def check(self, config: Mapping[str, Any], artifact: dict[str, Any]) -> str | None:
         return "too much shared memory" if config.get("block_size") in self.fail_check else None
 
-    def to_record(self, artifact):
+    def to_record(self, artifact: dict[str, Any]) -> dict[str, Any]:
         return {"digest": str(sorted(artifact["config"].items()))}
 
 
 @dataclass
 class SyntheticMeasurer(Measurer):
     log: str | None = None  # a file that gets one line per measurement
-    wrong: tuple = ()  # block sizes whose output is "wrong"
-    hang: tuple = ()  # block sizes that never finish
-    crash: tuple = ()  # block sizes that kill the measurement process
+    wrong: tuple[int, ...] = ()  # block sizes whose output is "wrong"
+    hang: tuple[int, ...] = ()  # block sizes that never finish
+    crash: tuple[int, ...] = ()  # block sizes that kill the measurement process
     delay: float = 0.0
     interrupt_after: int | None = None  # raise KeyboardInterrupt at this measurement (Ctrl-C)
-    out_of_memory: tuple = ()  # block sizes the environment fails: an out-of-memory error...
-    killed: tuple = ()  # ... or SIGKILL for the measurement process (the OOM killer) ...
+    out_of_memory: tuple[int, ...] = ()  # block sizes the environment fails: an out-of-memory error...
+    killed: tuple[int, ...] = ()  # ... or SIGKILL for the measurement process (the OOM killer) ...
     environment_times: int = 1 << 30  # ... on their first this many attempts (counted in `log`)
     setups: int = field(default=0)
     measured: int = field(default=0)
@@ -72,7 +76,7 @@ class SyntheticMeasurer(Measurer):
         self.setups += 1
         return {"backend": "synthetic"}
 
-    def prepare(self):
+    def prepare(self) -> str | None:
         if self.reference is not None:
             return None
         if self.prepare_log:
@@ -81,11 +85,11 @@ class SyntheticMeasurer(Measurer):
         self.reference = "the reference outputs"
         return self.reference
 
-    def adopt(self, state):
+    def adopt(self, state: str | None) -> None:
         if state is not None:
             self.reference = state
 
-    def measure(self, config, artifact):
+    def measure(self, config: Mapping[str, Any], artifact: dict[str, Any]) -> Outcome:
         if self.interrupt_after is not None and self.measured == self.interrupt_after:
             raise KeyboardInterrupt
         self.measured += 1
@@ -126,7 +130,7 @@ def synthetic_candidates(block_sizes: tuple[int, ...] = (32, 64, 128, 256, 512, 
 # --- hooks for the real pipeline (test-only variant_hook of TuneOptions) -------------------------
 
 
-def corrupt_block_64(config, artifact):
+def corrupt_block_64(config: Mapping[str, Any], artifact: Artifact) -> Artifact:
     """Make the block_size=64 variant of saxpy compute a wrong y (off by one)."""
     import re
     from dataclasses import replace
@@ -138,7 +142,7 @@ def corrupt_block_64(config, artifact):
     return replace(artifact, cuda_source=source)
 
 
-def hang_block_128(config, artifact):
+def hang_block_128(config: Mapping[str, Any], artifact: Artifact) -> Artifact:
     """Make the block_size=128 variant of saxpy spin forever (on a volatile read of global
     memory, which no compiler may remove)."""
     from dataclasses import replace
@@ -151,7 +155,7 @@ def hang_block_128(config, artifact):
     return replace(artifact, cuda_source=source[:body] + spin + source[body:])
 
 
-def shrink_grid_block_64(config, artifact):
+def shrink_grid_block_64(config: Mapping[str, Any], artifact: Artifact) -> Artifact:
     """Launch the block_size=64 variant with one block along x, so most rows are never
     computed (a wrong result that only the user's host program can notice)."""
     import copy
@@ -166,7 +170,7 @@ def shrink_grid_block_64(config, artifact):
     return replace(artifact, launch=launch)
 
 
-def wrong_and_hang(config, artifact):
+def wrong_and_hang(config: Mapping[str, Any], artifact: Artifact) -> Artifact:
     return hang_block_128(config, corrupt_block_64(config, artifact))
 
 

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import types
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
@@ -22,7 +23,7 @@ from benchmarks import devices, run
 from benchmarks.devices import CpuDevice, Unavailable, bind_launches, build, missing_feature
 from benchmarks.peers import correlate_peer, numpy_gemm, sgemm_peer
 from benchmarks.problems import CONV2D, MATMUL
-from benchmarks.report import FAILED, OK, UNAVAILABLE, format_table, rows_from_json, to_json
+from benchmarks.report import FAILED, OK, UNAVAILABLE, Row, format_table, rows_from_json, to_json
 from benchmarks.roofline import Roofline, fp32_peak
 from benchmarks.runner import Runner, group_by_size
 from benchmarks.suites import MATMUL_VARIANTS, SUITES, Case, paper, sizes_of
@@ -34,7 +35,7 @@ RNG = np.random.default_rng(1)
 # --- suites -------------------------------------------------------------------------------------
 
 
-def names_at(cases, **sizes):
+def names_at(cases: list[Case], **sizes: int) -> list[str]:
     return [c.variant.name for c in cases if all(c.size_dict[k] == v for k, v in sizes.items())]
 
 
@@ -58,7 +59,7 @@ def test_quick_suite_has_the_same_variants_at_smaller_sizes():
 
 
 @pytest.mark.parametrize("quick", [False, True])
-def test_specialised_variants_are_compiled_for_their_cases_sizes(quick):
+def test_specialised_variants_are_compiled_for_their_cases_sizes(quick: bool):
     """A kernel specialised for other sizes would index out of bounds (which can kill the CUDA
     context for every later row), so each optimised variant names exactly its case's sizes."""
     from xdsl.utils.arg_spec import parse_pipeline
@@ -114,8 +115,8 @@ def test_tolerance_grows_with_the_reduction_length():
     assert CONV2D.tolerance({"n": 1, "m": 1, "t": 5}) < 1e-3
 
 
-def matmul_c(A, B, C, m, n, p):
-    A, B, C = (x.astype(np.float64) for x in (A, B, C))
+def matmul_c(A: np.ndarray, B: np.ndarray, C: np.ndarray, m: int, n: int, p: int) -> np.ndarray:
+    A, B, C = (x.astype(np.float64) for x in (A, B, C))  # pyright: ignore[reportConstantRedefinition]  # the C loops' names, as float64 copies
     for j in range(n):
         for i in range(m):
             for k in range(p):
@@ -123,7 +124,7 @@ def matmul_c(A, B, C, m, n, p):
     return A
 
 
-def conv2d_c(inp, tmpl, n, m, t):
+def conv2d_c(inp: np.ndarray, tmpl: np.ndarray, n: int, m: int, t: int) -> np.ndarray:
     inp, tmpl, out = inp.astype(np.float64), tmpl.astype(np.float64), np.zeros(n * m)
     pn = n + t - 1
     for j in range(m):
@@ -146,7 +147,7 @@ def test_matmul_inputs_and_reference_follow_the_c_loops():
 
 
 @pytest.mark.parametrize("n,m,t", [(4, 3, 3), (5, 2, 2), (3, 4, 1), (6, 5, 5)])
-def test_conv_inputs_and_reference_follow_the_c_loops(n, m, t):
+def test_conv_inputs_and_reference_follow_the_c_loops(n: int, m: int, t: int):
     s = {"n": n, "m": m, "t": t}
     arrays = CONV2D.inputs(s, RNG)
     assert arrays["in"].shape == ((n + t - 1) * (m + t - 1),)
@@ -192,10 +193,10 @@ def test_sgemm_peer_computes_the_column_major_product_in_place():
 
 
 @pytest.mark.parametrize("n,m,t", [(7, 4, 3), (5, 6, 5), (6, 5, 4), (9, 8, 11)])
-def test_correlate_peer_on_the_unpadded_image_matches_the_padded_c_kernel(n, m, t):
+def test_correlate_peer_on_the_unpadded_image_matches_the_padded_c_kernel(n: int, m: int, t: int):
     """The conv peer's convention (ndimage centre t // 2, zeros outside, row-major views of the
     column-major buffers) against the C loops on the kernel's own padded input."""
-    import scipy.ndimage
+    import scipy.ndimage  # pyright: ignore[reportMissingTypeStubs]  # SciPy ships no stubs
 
     s = {"n": n, "m": m, "t": t}
     arrays = CONV2D.inputs(s, RNG)
@@ -204,7 +205,7 @@ def test_correlate_peer_on_the_unpadded_image_matches_the_padded_c_kernel(n, m, 
     np.testing.assert_allclose(arrays["out"], expected, rtol=1e-5, atol=1e-6)
 
 
-def test_gpu_peer_reports_a_missing_library_clearly(monkeypatch):
+def test_gpu_peer_reports_a_missing_library_clearly(monkeypatch: pytest.MonkeyPatch):
     from benchmarks import peers
 
     monkeypatch.setitem(sys.modules, "torch", None)  # "import torch" raises ImportError
@@ -230,17 +231,17 @@ def test_tf32_is_off_in_the_environment():
 class FakeTimer:
     """Returns the next of `times` for each timed call, counting them."""
 
-    def __init__(self, *times):
+    def __init__(self, *times: float):
         self.times, self.calls = list(times), 0
 
-    def __call__(self, fn):
+    def __call__(self, fn: Callable[[], Any]) -> float:
         fn()
         self.calls += 1
         return self.times[(self.calls - 1) % len(self.times)]
 
 
 def test_measure_warms_up_then_takes_the_median():
-    calls = []
+    calls: list[int] = []
     timer = FakeTimer(5.0, 1.0, 3.0, 100.0, 2.0)
     timing = measure(lambda: calls.append(1), timer, warmup=2, reps=5)
     assert len(calls) == 7
@@ -283,20 +284,20 @@ def test_missing_feature_names_the_missing_pass_or_option():
         missing_feature("canonicalize{")
 
 
-def test_build_reports_unavailable_stages_and_keeps_compile_errors(monkeypatch):
+def test_build_reports_unavailable_stages_and_keeps_compile_errors(monkeypatch: pytest.MonkeyPatch):
     import autogpu
 
     with pytest.raises(Unavailable, match="no-such-pass"):
         build("matmul.c", "no-such-pass")
 
-    def missing_stage(*args, **kwargs):
+    def missing_stage(*args: object, **kwargs: object):
         raise ImportError("cannot import name 'emit_cuda'")
 
     monkeypatch.setattr(autogpu, "compile", missing_stage)
     with pytest.raises(Unavailable, match="not implemented yet: cannot import name 'emit_cuda'"):
         build("matmul.c", "canonicalize")
 
-    def bad(*args, **kwargs):
+    def bad(*args: object, **kwargs: object):
         raise CompileError("unsupported")
 
     monkeypatch.setattr(autogpu, "compile", bad)
@@ -317,29 +318,32 @@ MATMUL_PARAMS = [
 class FakeKernel:
     """An autogpu.Kernel stand-in: a launch description and a NumPy body for backend="cpu"."""
 
-    def __init__(self, body: Callable[..., None] | None = None, launches=None, configs=None,
-                 params=MATMUL_PARAMS):
+    def __init__(self, body: Callable[..., None] | None = None,
+                 launches: list[dict[str, Any]] | None = None,
+                 configs: list[dict[str, Any]] | None = None,
+                 params: list[dict[str, str]] = MATMUL_PARAMS):
         self.name, self.params, self.body = "matmul", params, body
-        self.launch = {"params": params, "launches": launches or []}
+        self.launch: dict[str, Any] = {"params": params, "launches": launches or []}
         self.configs = configs or []
         self.cuda_source: str | None = None  # the runner compares sources only where one is set
         self.timed_on: dict[str, Any] | None = None  # what the pycuda stand-in was timed on
 
-    def launch_config(self, **scalars):
+    def launch_config(self, **scalars: int) -> list[dict[str, Any]]:
         return [dict(c, kernel=e["kernel"]) for c, e in zip(self.configs, self.launch["launches"])]
 
-    def __call__(self, backend="cpu", **named):
+    def __call__(self, backend: str = "cpu", **named: Any) -> None:
         assert backend == "cpu"
         assert self.body is not None, "this fake kernel was made without a body"
         self.body(**named)
 
-    def program(self, backend):
+    def program(self, backend: str):
         """A pycuda executor stand-in: `time` runs the body once and reports 1.5 ms."""
         assert backend == "cuda"
         kernel = self
 
         class Program:
-            def time(self, name, args, named, repetitions, warmup, copies):
+            def time(self, name: str, args: tuple[Any, ...], named: dict[str, Any], repetitions: int,
+                     warmup: int, copies: bool) -> types.SimpleNamespace:
                 assert (name, args, repetitions, warmup, copies) == ("matmul", (), 3, 1, False)
                 kernel.timed_on = dict(named)
                 assert kernel.body is not None, "this fake kernel was made without a body"
@@ -361,16 +365,20 @@ def test_bind_launches_follows_the_launch_description():
         {"grid": [0, 1, 1], "block": [256, 1, 1], "shared": 0},  # empty: skipped
     ]
     kernel = FakeKernel(launches=launches, configs=configs)
-    issued, functions = [], {}
+    issued: list[tuple[str, tuple[int, ...], tuple[int, ...], tuple[Any, ...], int]] = []
+    functions: dict[str, Function] = {}
 
     class Function:
-        def __init__(self, name):
+        max_dynamic_shared_size_bytes: int  # set by bind_launches for more than 48 KiB
+
+        def __init__(self, name: str):
             self.name = name
 
-        def __call__(self, grid, block, args, shared_mem=0):
+        def __call__(self, grid: tuple[int, ...], block: tuple[int, ...], args: tuple[Any, ...],
+                     shared_mem: int = 0) -> None:
             issued.append((self.name, grid, block, args, shared_mem))
 
-    def get_function(name):
+    def get_function(name: str) -> Function:
         return functions.setdefault(name, Function(name))
 
     arrays = {"A": "dA", "B": "dB", "C": "dC"}
@@ -392,38 +400,38 @@ def test_bind_launches_follows_the_launch_description():
 # --- the runner: verify, then time, with fake kernels on the CPU device --------------------------
 
 
-def good_matmul(A, B, C, m, n, p):
-    A += (B.reshape((m, p), order="F") @ C.reshape((p, n), order="F")).ravel(order="F")
+def good_matmul(A: np.ndarray, B: np.ndarray, C: np.ndarray, m: int, n: int, p: int) -> None:
+    A += (B.reshape((m, p), order="F") @ C.reshape((p, n), order="F")).ravel(order="F")  # pyright: ignore[reportConstantRedefinition]  # in place: A is the C kernel's output
 
 
-def wrong_matmul(A, B, C, m, n, p):  # drops the last k term
-    A += (B.reshape((m, p), order="F")[:, :-1] @ C.reshape((p, n), order="F")[:-1]).ravel(order="F")
+def wrong_matmul(A: np.ndarray, B: np.ndarray, C: np.ndarray, m: int, n: int, p: int) -> None:  # drops the last k term
+    A += (B.reshape((m, p), order="F")[:, :-1] @ C.reshape((p, n), order="F")[:-1]).ravel(order="F")  # pyright: ignore[reportConstantRedefinition]  # in place: A is the C kernel's output
 
 
-def corrupting_matmul(A, B, C, m, n, p):  # right result, but scribbles on its input
+def corrupting_matmul(A: np.ndarray, B: np.ndarray, C: np.ndarray, m: int, n: int, p: int) -> None:  # right result, but scribbles on its input
     good_matmul(A, B, C, m, n, p)
     B[:] = 0
 
 
-def crashing_matmul(**_):
+def crashing_matmul(**_: object):
     raise RuntimeError("an illegal memory access was encountered\nmore text")
 
 
 SMALL = sizes_of(MATMUL, 12, 10, 9)
 
 
-def fake_cases(*names):
+def fake_cases(*names: str) -> list[Case]:
     """A case per name; "a|b" is pipeline-a with the fallback pipeline-b."""
     from benchmarks.suites import Variant
 
-    def variant(name):
+    def variant(name: str) -> Variant:
         first, *rest = name.split("|")
         return Variant(name, MATMUL, f"pipeline-{first}", "", tuple(f"pipeline-{r}" for r in rest))
 
     return [Case(variant(n), SMALL) for n in names]
 
 
-def fake_builder(example, pipeline):
+def fake_builder(example: str, pipeline: str) -> FakeKernel:
     name = pipeline.removeprefix("pipeline-")
     if name == "slow":
         import time
@@ -438,7 +446,8 @@ def fake_builder(example, pipeline):
     return FakeKernel(bodies[name])
 
 
-def run_fake(*names, timer=None, pycuda=False):
+def run_fake(*names: str, timer: FakeTimer | None = None, pycuda: bool = False
+             ) -> tuple[list[Row], FakeTimer]:
     timer = timer or FakeTimer(2.0)
     roof = Roofline(1e12, 1e11, "test", "test")
     device = CpuDevice(timer=timer)
@@ -519,7 +528,7 @@ def test_a_build_that_overruns_its_time_fails_the_row():
 
 
 def test_a_variant_that_compiles_to_an_earlier_ones_kernel_says_so():
-    def builder(example, pipeline):
+    def builder(example: str, pipeline: str) -> FakeKernel:
         kernel = FakeKernel(good_matmul)
         kernel.cuda_source = "same" if pipeline != "pipeline-c" else "other"
         return kernel
@@ -556,15 +565,15 @@ def test_pycuda_cross_check_times_and_verifies_through_the_executor():
 def test_the_pycuda_cross_check_runs_on_the_runners_own_device_arrays():
     """No host copies: the executor gets the arrays the runner launched on (CuPy on a GPU),
     reset to the inputs first."""
-    seen = []
+    seen: list[FakeKernel] = []
 
-    def builder(example, pipeline):
+    def builder(example: str, pipeline: str) -> FakeKernel:
         kernel = fake_builder(example, pipeline)
         seen.append(kernel)
         return kernel
 
     device = CpuDevice(timer=FakeTimer(2.0))
-    arrays_of_runs = []
+    arrays_of_runs: list[dict[str, Any]] = []
     load = device.load
     device.load = lambda kernel, arrays, sizes: (arrays_of_runs.append(arrays),
                                                  load(kernel, arrays, sizes))[1]
@@ -576,6 +585,7 @@ def test_the_pycuda_cross_check_runs_on_the_runners_own_device_arrays():
     assert rows[1].pycuda_rel_err is not None
     assert rows[1].pycuda_rel_err < 1e-6
     timed = seen[0].timed_on
+    assert timed is not None
     arrays = arrays_of_runs[0]
     assert all(timed[name] is arrays[name] for name in arrays)
 
@@ -598,7 +608,7 @@ def test_table_and_json_carry_the_same_rows():
     assert rows_from_json(document) == rows
 
 
-def cli(*args):
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "benchmarks.run", *args], capture_output=True,
                           text=True, cwd=ROOT, check=False)
 
@@ -624,10 +634,10 @@ def test_cli_help_and_usage_errors():
         in listing.stdout
 
 
-def test_cli_compile_only_builds_each_variant_once(monkeypatch, capsys):
-    calls = []
+def test_cli_compile_only_builds_each_variant_once(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
+    calls: list[str] = []
 
-    def builder(example, pipeline):
+    def builder(example: str, pipeline: str) -> FakeKernel:
         calls.append(pipeline)
         return fake_builder(example, pipeline)
 
@@ -649,14 +659,15 @@ def test_cli_compile_only_builds_each_variant_once(monkeypatch, capsys):
     assert lines[3].endswith("s  ok (fallback)")
 
 
-def test_cli_without_cupy_says_so(monkeypatch, capsys):
+def test_cli_without_cupy_says_so(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
     monkeypatch.setitem(sys.modules, "cupy", None)
     assert run.main(["--variant", "mm_0", "--quick"]) == 1
     assert "the cuda device needs CuPy" in capsys.readouterr().err
 
 
-def test_cli_runs_a_suite_on_the_cpu_device_and_writes_json(monkeypatch, tmp_path, capsys):
-    def tiny(quick):
+def test_cli_runs_a_suite_on_the_cpu_device_and_writes_json(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]):
+    def tiny(quick: bool) -> list[Case]:
         return fake_cases("good", "missing")
 
     monkeypatch.setitem(SUITES, "tiny", tiny)
@@ -676,7 +687,7 @@ def test_cli_runs_a_suite_on_the_cpu_device_and_writes_json(monkeypatch, tmp_pat
     assert run.main(["--suite", "tiny", "--device", "cpu"]) == 1  # a FAILED row
 
 
-def test_quick_paper_suite_on_the_gpu(tmp_path):
+def test_quick_paper_suite_on_the_gpu(tmp_path: Path):
     """The real thing, on the GPU machine: the peers must verify against the float64 reference
     (which checks their layouts), and no autogpu variant may be FAILED."""
     cupy = pytest.importorskip("cupy", reason="needs CuPy and a GPU: run on the GPU machine")
@@ -706,13 +717,13 @@ class FakeCupy:
 
     float32, float64 = np.float32, np.float64
     __version__ = "fake"
-    ones: Callable[..., Any]  # set by the tests that need them
-    empty_like: Callable[..., Any]
+    ones: Callable[[int, Any], Any]  # set by the tests that need them
+    empty_like: Callable[[Any], Any]
 
     def __init__(self):
         import types
 
-        self.log = []
+        self.log: list[str | tuple[Any, ...]] = []
         self.clock = iter(range(0, 1000, 4))  # an event records the next "time", 4 ms apart
 
         fake = self
@@ -735,19 +746,26 @@ class FakeCupy:
                 pass
 
         class RawModule:
-            def __init__(self, code, options, backend):
+            def __init__(self, code: str, options: tuple[str, ...], backend: str):
                 fake.log.append(("module", code, options, backend))
 
-            def get_function(self, name):
+            def get_function(self, name: str
+                             ) -> Callable[[tuple[int, ...], tuple[int, ...], tuple[Any, ...], int], None]:
                 return lambda grid, block, args, shared_mem=0: fake.log.append(
                     ("launch", name, grid, block, shared_mem))
 
+        def get_elapsed_time(a: Event, b: Event) -> float:
+            return float(b.t - a.t)
+
+        def get_device_properties(i: int) -> dict[str, bytes]:
+            return {"name": b"NVIDIA H100"}
+
         self.cuda = types.SimpleNamespace(
-            Event=Event, Device=Device, get_elapsed_time=lambda a, b: float(b.t - a.t),
-            runtime=types.SimpleNamespace(getDeviceProperties=lambda i: {"name": b"NVIDIA H100"}))
+            Event=Event, Device=Device, get_elapsed_time=get_elapsed_time,
+            runtime=types.SimpleNamespace(getDeviceProperties=get_device_properties))
         self.RawModule = RawModule
 
-    def asarray(self, a):
+    def asarray(self, a: np.ndarray) -> np.ndarray:
         return np.array(a)
 
 
@@ -769,14 +787,14 @@ def test_gpu_peak_and_copy_bandwidth_from_the_device():
     with pytest.raises(RuntimeError, match="--peak-tflops"):
         gpu_fp32_peak(fake)
 
-    copies = []
+    copies: list[int] = []
 
     class Buffer:
-        def __init__(self, n):
+        def __init__(self, n: int):
             self.nbytes = 4 * n
             self.data = self
 
-        def copy_from_device_async(self, src, size):
+        def copy_from_device_async(self, src: Buffer, size: int) -> None:
             copies.append(size)
 
     fake.ones = lambda n, dtype: Buffer(n)
@@ -787,7 +805,7 @@ def test_gpu_peak_and_copy_bandwidth_from_the_device():
     assert text == "cudaMemcpy D2D of 1024 MiB, median of 4"
 
 
-def test_cuda_device_compiles_the_kernel_source_and_launches_its_description(monkeypatch):
+def test_cuda_device_compiles_the_kernel_source_and_launches_its_description(monkeypatch: pytest.MonkeyPatch):
     fake = FakeCupy()
     monkeypatch.setitem(sys.modules, "cupy", fake)
     device = devices.CudaDevice(compiler="nvcc", options=("-lineinfo",))
@@ -808,12 +826,12 @@ def fake_module(name: str, **attributes: object) -> types.ModuleType:
     return module
 
 
-def test_gpu_peers_call_cublas_gemm_and_cupyx_correlate(monkeypatch):
+def test_gpu_peers_call_cublas_gemm_and_cupyx_correlate(monkeypatch: pytest.MonkeyPatch):
     """With NumPy/SciPy installed under CuPy's module names, the GPU peers compute the right
     thing: this checks their wiring; the layouts are checked above."""
     import types
 
-    import scipy.ndimage
+    import scipy.ndimage  # pyright: ignore[reportMissingTypeStubs]  # SciPy ships no stubs
 
     from benchmarks.peers import gpu_peer
 
@@ -857,7 +875,7 @@ def test_real_vanilla_kernels_verify_on_the_cpu_device():
 # --- the out-of-core suite ------------------------------------------------------------------
 
 
-def test_the_out_of_core_suite_is_run_by_benchmarks_run_with_a_matmul_row(capsys):
+def test_the_out_of_core_suite_is_run_by_benchmarks_run_with_a_matmul_row(capsys: pytest.CaptureFixture[str]):
     from benchmarks import out_of_core
     from benchmarks.run import main
 
@@ -889,7 +907,7 @@ def test_the_matmul_row_compiles_in_parts_and_in_core():
 def test_remap_suite_compares_flat_remapping_with_the_3d_mapping_at_the_issues_sizes():
     from benchmarks.suites import remap
 
-    def names_at(cases, **sizes):
+    def names_at(cases: list[Case], **sizes: int) -> list[str]:
         return [c.variant.name for c in cases if c.size_dict == sizes]
 
     cases = remap()
@@ -952,7 +970,8 @@ def test_launch_overhead_compares_t_steps_with_t_times_one():
     from benchmarks.remap import launch_overhead
     from benchmarks.report import Row
 
-    def row(variant, tsteps, ms, pycuda_ms=None, status=OK):
+    def row(variant: str, tsteps: int, ms: float | None, pycuda_ms: float | None = None,
+            status: str = OK) -> Row:
         return Row("jacobi_2d", variant, "", {"tsteps": tsteps, "n": 64}, None, status=status,
                    median_ms=ms, pycuda_ms=pycuda_ms)
 

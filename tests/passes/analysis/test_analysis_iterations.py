@@ -108,7 +108,7 @@ def test_nests_are_summed_and_reductions_accumulate():
 
 @pytest.mark.parametrize("loop", ["while (k < n) { a[i] += 1.0f; k++; }",
                                   "for (int j = 0; j < (int)a[0]; j++) a[i] += 1.0f;"])
-def test_what_does_not_evaluate_gives_none(loop):
+def test_what_does_not_evaluate_gives_none(loop: str):
     source = ("void f(float *a, int n) {\n#pragma omp parallel for\n"
               f"  for (int i = 0; i < n; i++) {{ int k = 0; {loop} }}\n}}\n")
     assert longest_accumulation(_function(source), {"n": 8}) is None

@@ -10,6 +10,7 @@ from paths import EXAMPLES
 from xdsl.dialects import func
 
 import autogpu
+from autogpu.api import Kernel
 from autogpu.dialects.signature import CSignature
 from autogpu.frontend import parse_c
 from autogpu.passes.analysis.extents import (
@@ -42,7 +43,7 @@ def extents(source: str, **sizes: int) -> dict[str, int | None]:
 
 # --- the examples --------------------------------------------------------------------------------
 @pytest.mark.parametrize("m, n, p", [(10, 12, 7), (1, 1, 1), (33, 5, 64)])
-def test_matmul(m, n, p):
+def test_matmul(m: int, n: int, p: int):
     assert touched_extents(example("matmul"), {"m": m, "n": n, "p": p}) == {
         "A": m * n,
         "B": m * p,
@@ -68,7 +69,7 @@ def test_missing_size_gives_none_for_the_arrays_that_need_it():
 
 
 @pytest.mark.parametrize("n, m, t", [(5, 6, 3), (16, 9, 1)])
-def test_conv2d(n, m, t):
+def test_conv2d(n: int, m: int, t: int):
     # `in` is the zero-padded (n + t - 1) x (m + t - 1) image: the window reaches its last element.
     assert touched_extents(example("conv2d"), {"n": n, "m": m, "t": t}) == {
         "out": n * m,
@@ -78,7 +79,7 @@ def test_conv2d(n, m, t):
 
 
 @pytest.mark.parametrize("n, m", [(5, 6), (3, 3), (40, 17)])
-def test_stencil2d_within_its_c99_extents(n, m):
+def test_stencil2d_within_its_c99_extents(n: int, m: int):
     function = example("stencil2d")
     ranges = touched_ranges(function, {"n": n, "m": m})
     # The interior sweep: in[i±1][j±1] for 1 <= i < n-1, 1 <= j < m-1.
@@ -267,11 +268,11 @@ def test_negative_index_is_reported_as_the_lower_bound():
 
 # --- the Python API ------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def matmul():
+def matmul() -> Kernel:
     return autogpu.compile(str(EXAMPLES / "matmul.c"), "autogpu-vanilla")
 
 
-def test_kernel_keeps_the_c_level_module(matmul):
+def test_kernel_keeps_the_c_level_module(matmul: Kernel):
     assert matmul.c_module is not None
     c_ops = {op.name for op in matmul.c_module.walk()}
     assert "agpu.parallel_for" in c_ops
@@ -279,7 +280,7 @@ def test_kernel_keeps_the_c_level_module(matmul):
     assert "gpu.launch_func" in {op.name for op in matmul.module.walk()}
 
 
-def test_too_small_array_raises_before_anything_runs(matmul):
+def test_too_small_array_raises_before_anything_runs(matmul: Kernel):
     a = np.zeros(100, np.float32)
     b = np.ones(70, np.float32)
     c = np.ones(84, np.float32)
@@ -293,12 +294,12 @@ def test_too_small_array_raises_before_anything_runs(matmul):
         matmul(np.zeros(120, np.float32), b, c[:83], m=10, n=12, p=7)
     with pytest.raises(KernelArgumentError, match="argument 'B'"):
         matmul((np.zeros(120, np.float32), b[:69], c, 10), {"n": 12, "p": 7})
-    assert matmul._programs == {}  # no executor was even built
+    assert matmul._programs == {}  # pyright: ignore[reportPrivateUsage]  # no executor was even built
     assert not a.any()
-    assert len(matmul._touched) == 1  # one analysis for the one sizes tuple
+    assert len(matmul._touched) == 1  # pyright: ignore[reportPrivateUsage]  # one analysis for the one sizes tuple
 
 
-def test_large_enough_arrays_run(matmul):
+def test_large_enough_arrays_run(matmul: Kernel):
     m, n, p = 4, 3, 5
     rng = np.random.default_rng(0)
     b = rng.uniform(-1, 1, m * p).astype(np.float32)

@@ -4,7 +4,8 @@ wrapping arithmetic of their type), structural atoms, aliasing under C's rules, 
 from __future__ import annotations
 
 from xdsl.dialects import memref, scf
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects.builtin import IndexType, ModuleOp
+from xdsl.ir import SSAValue
 from xdsl.parser import Parser
 
 from autogpu.context import make_context
@@ -54,9 +55,9 @@ func.func @f(%A: memref<?xf32> {agpu.name = "A"}, %B: memref<?xf32> {agpu.restri
 """
 
 
-def parse():
+def parse() -> tuple[ModuleOp, dict[str | None, SSAValue]]:
     module = Parser(make_context(), IR).parse_module()
-    values = {}
+    values: dict[str | None, SSAValue] = {}
     for op in module.walk():
         for r in op.results:
             if r.name_hint:
