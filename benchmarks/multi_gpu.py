@@ -124,6 +124,14 @@ def run_case(name: str, quick: bool, cluster: Any = None) -> dict[str, Any]:
     return report
 
 
+def _local_cluster(workers: int) -> Any:
+    """A Dask LocalCluster of `workers` processes of one thread, without a dashboard."""
+    from distributed import LocalCluster
+
+    return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                        dashboard_address=None)  # pyright: ignore[reportArgumentType] (None: no dashboard, as Dask documents)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="1/64 of the sizes")
@@ -134,14 +142,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     reports: list[dict[str, Any]] = []
     with contextlib.ExitStack() as stack:
-        cluster = None
+        cluster: Any = None
         if args.cluster:
-            from distributed import Client, LocalCluster
+            from distributed import Client
 
-            local = stack.enter_context(LocalCluster(
-                n_workers=args.cluster, threads_per_worker=1, processes=True,
-                dashboard_address=None))  # pyright: ignore[reportArgumentType] (None: no dashboard, as Dask documents)
-            cluster = stack.enter_context(Client(local))
+            cluster = stack.enter_context(Client(stack.enter_context(_local_cluster(args.cluster))))
         for name in args.case or ["stencil", "matmul"]:
             report = run_case(name, args.quick, cluster)
             reports.append(report)

@@ -194,8 +194,11 @@ class Runner:
                         new_row: Callable[..., Row], evaluate: Callable[..., Row]) -> list[Row]:
         """The problem's further peers (a device without `extra_peers` has none), checked and
         timed like the first; their vs_peer (the caller's) is against the first peer."""
-        rows = []
-        for make in getattr(self.device, "extra_peers", lambda name: [])(problem.name):
+        rows: list[Row] = []
+        no_peers: Callable[[str], list[Callable[[], Any]]] = lambda name: []  # noqa: E731 (a default)
+        extra_peers: Callable[[str], list[Callable[[], Any]]] = getattr(
+            self.device, "extra_peers", no_peers)
+        for make in extra_peers(problem.name):
             row = new_row("peer", None, is_peer=True)
             try:
                 peer = make()

@@ -553,7 +553,7 @@ def gemm(quick: bool = False) -> list[Case]:
 
     shapes = [(128, 128, 32), (67, 130, 33)] if quick else [
         (1024,) * 3, (2048,) * 3, (4096,) * 3, (8192,) * 3, (3000,) * 3, (4095, 4097, 1023)]
-    cases = []
+    cases: list[Case] = []
     for precision, best in (("s", SGEMM_BEST), ("d", DGEMM_BEST)):
         for layout in LAYOUTS:
             problem = GEMMS[f"{precision}gemm_{layout}"]
@@ -589,7 +589,7 @@ def conv(quick: bool = False) -> list[Case]:
     n = 96 if quick else 8192
     general = Variant("conv_tiled_general", CONV2D, tiled(tm=4, tn=4, cache_max_extent=11),
                       "16x16 threads of 4x4, sizes not compiled in (windows up to 11)")
-    cases = []
+    cases: list[Case] = []
     for t in (5, 7, 11):
         sizes = sizes_of(CONV2D, n, n, t)
         variants = [conv_variants(t, n)[f"conv{t}_autogpu"]]

@@ -207,11 +207,14 @@ def slow_compile(config: Mapping[str, Any], seconds: float) -> dict[str, Any]:
 class SlowCompiler:
     seconds: float = 1.0
 
-    def task(self, config):
+    def task(self, config: Mapping[str, Any]
+             ) -> tuple[Callable[[Mapping[str, Any], float], dict[str, Any]],
+                        tuple[dict[str, Any], float]]:
         return slow_compile, (dict(config), self.seconds)
 
-    def check(self, config, artifact):
+    def check(self, config: Mapping[str, Any], artifact: dict[str, Any]) -> str | None:
         return None
 
-    def to_record(self, artifact):
-        return {"digest": str(sorted(artifact["config"].items()))}
+    def to_record(self, artifact: dict[str, Any]) -> dict[str, Any]:
+        config: dict[str, Any] = artifact["config"]
+        return {"digest": str(sorted(config.items()))}

@@ -995,7 +995,7 @@ GEMM_INDICES = {"nn": ("i*k+l", "l*n+j", "i*n+j"), "tn": ("l*m+i", "l*n+j", "i*n
 
 @pytest.mark.parametrize("precision", ["s", "d"])
 @pytest.mark.parametrize("layout", sorted(GEMM_INDICES))
-def test_gemm_reference_and_cublas_views_follow_the_c_loops(layout, precision):
+def test_gemm_reference_and_cublas_views_follow_the_c_loops(layout: str, precision: str):
     """Each layout's reference and its cuBLAS call (addmm_ on .T views, on NumPy) against
     the C loops of examples/gemm/, transcribed; m, n, k all different."""
     from benchmarks.gemm import GEMMS, numpy_peer
