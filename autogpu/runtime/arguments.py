@@ -75,6 +75,8 @@ class LaunchEntry:
     args: tuple[str, ...]
     dynamic_shared_bytes: str
     part_nest: int | None = None  # agpu-out-of-core, several nests: the nest it runs
+    # OpenMP's num_teams(e)/thread_limit(e) of run-time value: (clause, e), checked at launch
+    launch_bounds: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -248,6 +250,7 @@ def parse_launch_description(launch: Mapping[str, Any]) -> dict[str, Function]:
                     args=args,
                     dynamic_shared_bytes=str(entry.get("dynamic_shared_bytes", "0")),
                     part_nest=_part_nest(entry.get("part_nest"), where),
+                    launch_bounds=_launch_bounds(entry.get("launch_bounds"), where),
                 )
             )
         parts = None
@@ -304,6 +307,19 @@ def _part_nest(value: Any, where: str) -> int | None:
     return value
 
 
+def _launch_bounds(value: Any, where: str) -> tuple[tuple[str, str], ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, Mapping) or not all(
+        clause in ("num_teams", "thread_limit") and isinstance(exprs, list)
+        for clause, exprs in value.items()
+    ):
+        raise LaunchDescriptionError(f"invalid launch description: 'launch_bounds' of {where} "
+                                     "must map num_teams/thread_limit to lists of expressions")
+    bounds: dict[str, list[Any]] = dict(value)
+    return tuple((clause, str(e)) for clause, exprs in bounds.items() for e in exprs)
+
+
 # --------------------------------------------------------------------------------------------
 # Launch configurations
 # --------------------------------------------------------------------------------------------
@@ -320,6 +336,7 @@ def launch_trace(call: BoundCall) -> list[Launch]:
         entry = call.function.launches[index]
         config = LaunchConfig(*_evaluate_launch(entry, env))
         check_launch_config(entry.kernel, config)
+        check_launch_bounds(entry, config, env)
         counters = {k: v for k, v in env.items() if k not in names}
         for arg in entry.args:
             if arg not in names and arg not in counters:
@@ -365,6 +382,32 @@ def check_launch_config(kernel: str, config: LaunchConfig) -> None:
         raise KernelLaunchError(
             f"{where}: negative dynamic shared memory ({config.dynamic_shared_bytes} bytes)"
         )
+
+
+def check_launch_bounds(entry: LaunchEntry, config: LaunchConfig,
+                        scalars: Mapping[str, Any]) -> None:  # fmt: skip
+    """OpenMP's `num_teams(e)` and `thread_limit(e)` (frontend/launch_bounds.py) must be
+    positive, and a team (a block) holds at most `thread_limit(e)` threads: a kernel compiled
+    for a larger block cannot honour the clause, so the call is refused before anything runs."""
+    threads = config.block[0] * config.block[1] * config.block[2]
+    for clause, expr in entry.launch_bounds:
+        try:
+            value = evaluate(expr, scalars)
+        except ValueError as e:
+            raise KernelLaunchError(f"launch of '{entry.kernel}': {clause}{_paren(expr)}: {e}"
+                                    ) from None  # fmt: skip
+        text = f"launch of '{entry.kernel}': {clause}{_paren(expr)} is {value}"
+        if value <= 0:
+            raise KernelLaunchError(f"{text}, but OpenMP requires a positive value")
+        if clause == "thread_limit" and threads > value:
+            raise KernelLaunchError(
+                f"{text}, but the kernel was compiled for blocks of {threads} threads: compile "
+                f"with a block of at most {value} threads (or tune it for these sizes)"
+            )
+
+
+def _paren(expr: str) -> str:
+    return expr if expr.startswith("(") and expr.endswith(")") else f"({expr})"
 
 
 # --------------------------------------------------------------------------------------------

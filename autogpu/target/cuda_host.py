@@ -210,6 +210,8 @@ def _launch(
     }
     if isinstance(nest := op.attributes.get("agpu.part_nest"), IntegerAttr):  # agpu-out-of-core
         entry["part_nest"] = nest.value.data
+    if isinstance(bounds := op.attributes.get("agpu.launch_bounds"), DictionaryAttr):
+        entry["launch_bounds"] = _plain(bounds)  # num_teams(e), thread_limit(e): checked at launch
     return entry
 
 

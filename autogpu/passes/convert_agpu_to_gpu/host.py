@@ -52,6 +52,10 @@ from autogpu.passes.convert_agpu_to_gpu.coverage import (
 )
 from autogpu.passes.convert_agpu_to_gpu.function_plan import HostFor, HostIf, HostStep, Segment
 from autogpu.passes.convert_agpu_to_gpu.kernel_builder import BlockShape, kernel_symbol
+from autogpu.passes.convert_agpu_to_gpu.launch_bounds import (
+    LAUNCH_BOUNDS,
+    launch_bound_expressions,
+)
 from autogpu.passes.utils.errors import PassError, describe_value, error_at
 from autogpu.passes.utils.index_arith import IndexArith, constant_value
 from autogpu.passes.utils.slices import SliceCloner, is_recomputable, slice_leaves
@@ -247,6 +251,8 @@ class HostBuilder:
         )
         if seg.mapping is not None and PART_NEST in seg.mapping.nest.attributes:
             launch.attributes[PART_NEST] = seg.mapping.nest.attributes[PART_NEST]  # out-of-core
+        if seg.mapping is not None and (bounds := launch_bound_expressions(seg.mapping.nest)):
+            launch.attributes[LAUNCH_BOUNDS] = bounds  # checked at launch
 
     def _bound(self, expr: str) -> SSAValue:
         """A launch bound the frontend recorded as an expression of the integer parameters
