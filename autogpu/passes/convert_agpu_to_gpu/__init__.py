@@ -93,8 +93,10 @@ class ConvertAgpuToGpuPass(DeclaredOptionsPass):
         "auto", doc="Where the partial results of an array reduction (`reduction(+: h[0:K])`) "
         "live: `registers` (a private array per thread, for a few elements), `shared` (a "
         "`__shared__` copy per block, merged with one atomic per element and block), `global` "
-        "(atomics on the array itself); `auto` picks by the section's size. A strategy that "
-        "cannot hold the section falls back to the next (array_reductions.py).",
+        "(atomics on the array itself), `partials` (a row per block of a scratch of the call, "
+        "combined in block order by a second kernel); `auto` picks by the section's size among "
+        "the first three. A strategy that cannot hold the section falls back to the next "
+        "(array_reductions.py).",
         check=one_of(*STRATEGIES), tuning=ARRAY_REDUCTION_TUNING)
     reduce_blocks: int = option(
         0, doc="The most blocks along x of a kernel with a scalar reduction: each thread then "
