@@ -158,7 +158,8 @@ class CudaDevice:
              ) -> Callable[[], None]:
         module = self.cupy.RawModule(code=kernel.cuda_source, options=self.options,
                                      backend=self.compiler)
-        return bind_launches(kernel, module.get_function, arrays, sizes, self.cupy.zeros)
+        return bind_launches(kernel, module.get_function, arrays, sizes,
+                             lambda n, dtype: self.cupy.zeros(n, dtype))
 
     def peer(self, problem: str) -> Peer:
         return gpu_peer(problem, self.gemm_peer)
