@@ -25,6 +25,7 @@ import numpy as np
 
 from autogpu.diagnostics import CompileError
 from autogpu.target.cuda_limits import SHARED_BYTES_PER_BLOCK
+from autogpu.target.launch import evaluate
 from autogpu.target.launch_steps import steps_of, trace
 from benchmarks.peers import Peer, cpu_peer, extra_gpu_peers, gpu_peer
 from benchmarks.roofline import Roofline, gpu_roofline
@@ -77,14 +78,21 @@ def build(example: str, pipeline: str) -> Any:
 
 
 def bind_launches(
-    kernel: Any, get_function: Callable[[str], Any], arrays: dict[str, Any], sizes: dict[str, int]
+    kernel: Any, get_function: Callable[[str], Any], arrays: dict[str, Any], sizes: dict[str, int],
+    zeros: Callable[[int, np.dtype], Any] = np.zeros,
 ) -> Callable[[], None]:
     """A callable issuing every launch of `kernel` on `arrays` (device buffers by parameter
     name) for the scalar `sizes`, as the launch description says. `get_function(name)` returns
-    a CuPy RawKernel-like callable `f(grid, block, args, shared_mem=...)`."""
+    a CuPy RawKernel-like callable `f(grid, block, args, shared_mem=...)`; `zeros(n, dtype)`
+    allocates the function's scratch buffers (zero-filled once, at binding, as the executors
+    fill them before the timed runs)."""
     params = {p["name"]: p for p in kernel.params}
     typed = {name: np.dtype(params[name]["dtype"]).type(v) for name, v in sizes.items()
              if name in params and params[name]["kind"] == "scalar"}
+    for scratch in kernel.launch.get("scratch", []):
+        elements = evaluate(scratch["elements"], typed)
+        arrays = {**arrays, scratch["name"]: zeros(elements, np.dtype(scratch["dtype"]))}
+        params[scratch["name"]] = {"kind": "array"}
     runs = trace(steps_of(kernel.launch), typed)  # a time loop's launches, T times
     calls: list[tuple[Any, tuple[int, ...], tuple[int, ...], tuple[Any, ...], int]] = []
     for (index, env), config in zip(runs, kernel.launch_config(**sizes), strict=True):
@@ -150,7 +158,8 @@ class CudaDevice:
              ) -> Callable[[], None]:
         module = self.cupy.RawModule(code=kernel.cuda_source, options=self.options,
                                      backend=self.compiler)
-        return bind_launches(kernel, module.get_function, arrays, sizes)
+        return bind_launches(kernel, module.get_function, arrays, sizes,
+                             lambda n, dtype: self.cupy.zeros(n, dtype))
 
     def peer(self, problem: str) -> Peer:
         return gpu_peer(problem, self.gemm_peer)

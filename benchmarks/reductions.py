@@ -97,6 +97,14 @@ HISTOGRAM_K = Reduction(
     reference=lambda xp, a, s: _f64(xp, a["hist"] + xp.bincount(a["data"], minlength=s["K"])),
     terms=lambda s: 1)
 """`histogram` with the bin count a parameter (`hist[0:K]`): dynamic shared memory."""
+HISTOGRAM_WIDE = Reduction(
+    "histogram_wide", "reductions/histogram_wide.c", "hist", ("n", "K"),
+    read_bytes=lambda s: 4 * s["n"] + 2 * 4 * s["K"], ops=lambda s: s["n"],
+    make_inputs=lambda s, rng: {"keys": rng.integers(0, s["K"], s["n"], dtype=np.int32),
+                                "hist": np.zeros(s["K"], np.int32)},
+    reference=lambda xp, a, s: _f64(xp, a["hist"] + xp.bincount(a["keys"], minlength=s["K"])),
+    terms=lambda s: 1)
+"""K bins beyond shared memory (`hist[0:K]` of int keys): per-block partials or global atomics."""
 COLSUM = Reduction(
     "colsum", "reductions/colsum.c", "out", ("n",),
     read_bytes=lambda s: 4 * s["n"] * s["n"] + 4 * s["n"], ops=lambda s: s["n"] * s["n"],
@@ -106,7 +114,8 @@ COLSUM = Reduction(
     terms=lambda s: s["n"])
 
 REDUCTIONS: dict[str, Reduction] = {
-    p.name: p for p in (SUM, DOT, MAX_INT, ALL_POSITIVE, HISTOGRAM, HISTOGRAM_K, COLSUM)}
+    p.name: p for p in (SUM, DOT, MAX_INT, ALL_POSITIVE, HISTOGRAM, HISTOGRAM_K, COLSUM,
+                        HISTOGRAM_WIDE)}
 
 
 def _torch_calls(torch: Any) -> dict[str, Callable[[dict[str, Any], dict[str, int]], Any]]:
@@ -136,13 +145,18 @@ def _torch_calls(torch: Any) -> dict[str, Callable[[dict[str, Any], dict[str, in
     def histogram_k(t: dict[str, Any], s: dict[str, int]) -> Callable[[], Any]:
         return lambda: t["hist"].add_(torch.bincount(t["data"], minlength=s["K"]))
 
+    def histogram_wide(t: dict[str, Any], s: dict[str, int]) -> Callable[[], Any]:
+        return lambda: t["hist"].add_(torch.bincount(t["keys"], minlength=s["K"]))
+
     return {"sum": sum_, "dot": dot, "max_int": max_int, "all_positive": all_positive,
-            "histogram": histogram, "colsum": colsum, "histogram_k": histogram_k}
+            "histogram": histogram, "colsum": colsum, "histogram_k": histogram_k,
+            "histogram_wide": histogram_wide}
 
 
 PEER_NAMES = {"sum": "torch.sum", "dot": "torch.dot", "max_int": "torch.amax",
               "all_positive": "torch.all(x > 0)", "histogram": "torch.bincount",
-              "colsum": "torch.sum(dim=0)", "histogram_k": "torch.bincount"}
+              "colsum": "torch.sum(dim=0)", "histogram_k": "torch.bincount",
+              "histogram_wide": "torch.bincount"}
 
 
 def torch_peer(problem: str) -> Peer:
@@ -173,6 +187,8 @@ def numpy_peer(problem: str) -> Peer:
             "colsum": lambda: np.sum(a["A"].reshape(s["n"], s["n"]), axis=0, out=a["out"]),
             "histogram_k": lambda: a["hist"].__iadd__(np.bincount(a["data"], minlength=s["K"])
                                                       .astype(np.int32)),
+            "histogram_wide": lambda: a["hist"].__iadd__(
+                np.bincount(a["keys"], minlength=s["K"]).astype(np.int32)),
         }
         return calls[problem]
 

@@ -453,6 +453,10 @@ HISTOGRAM_SHAPES = {
     "b256_u16_shared": dict(block_size=256, unroll_x=16, array_reduction="shared"),
     "b256_u8_global": dict(block_size=256, unroll_x=8, array_reduction="global"),
 }
+WIDE_HISTOGRAM_SHAPES = {
+    "b256_u8_partials": dict(block_size=256, unroll_x=8, array_reduction="partials"),
+    "b256_u8_global": dict(block_size=256, unroll_x=8, array_reduction="global"),
+}
 COLSUM_SHAPES = {
     "b128_k8": dict(block_size=128, unroll_serial=8),
     "b64_k16": dict(block_size=64, unroll_serial=16),
@@ -472,13 +476,15 @@ def reductions(quick: bool = False) -> list[Case]:
     """Reductions against PyTorch (benchmarks/reductions.py): sum, dot, int max and an `&&`
     all-check of 2^28 elements in every REDUCE_SHAPES shape and deterministic; a 256-bin
     histogram of 2^28 bytes (array reduction), also with the 256 bins a parameter K (dynamic
-    shared memory); column sums of a 16384² matrix."""
+    shared memory); column sums of a 16384² matrix; histograms of 2^26 int keys into 2^16 and
+    2^20 bins (beyond shared memory: per-block partials against global atomics)."""
     from benchmarks.reductions import (
         ALL_POSITIVE,
         COLSUM,
         DOT,
         HISTOGRAM,
         HISTOGRAM_K,
+        HISTOGRAM_WIDE,
         MAX_INT,
         SUM,
     )
@@ -499,6 +505,10 @@ def reductions(quick: bool = False) -> list[Case]:
                    sizes_of(COLSUM, side)) for name, options in COLSUM_SHAPES.items()]
     cases += [Case(Variant(f"histogram_k_{name}", HISTOGRAM_K, optimize(**options), name),
                    sizes_of(HISTOGRAM_K, n, 256)) for name, options in HISTOGRAM_SHAPES.items()]
+    keys = (1 << 16) if quick else (1 << 26)
+    cases += [Case(Variant(f"histogram_wide_k{bins}_{name}", HISTOGRAM_WIDE, optimize(**options),
+                           name), sizes_of(HISTOGRAM_WIDE, keys, bins))
+              for bins in (1 << 16, 1 << 20) for name, options in WIDE_HISTOGRAM_SHAPES.items()]
     return cases
 
 

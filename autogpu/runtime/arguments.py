@@ -68,6 +68,28 @@ class Param:
 
 
 @dataclass(frozen=True)
+class Scratch:
+    """A device buffer of one call that no parameter holds (the launch description's
+    `scratch`): `elements` of `dtype`, an expression of the scalar parameters; every executor
+    allocates it zero-filled when the call starts and frees it when the call ends, so that
+    launches of the call can pass it (per-block partial results that a later launch combines)
+    and nothing is left over across calls."""
+
+    name: str
+    dtype: np.dtype
+    elements: str
+
+    @property
+    def param(self) -> Param:
+        """The scratch as the array parameter a launch passes."""
+        return Param(self.name, "array", self.dtype, _ctype_of(self.dtype))
+
+
+def _ctype_of(dtype: np.dtype) -> str:
+    return next((name for name, c in C_TYPES.items() if np.dtype(c.dtype) == dtype), dtype.name)
+
+
+@dataclass(frozen=True)
 class LaunchEntry:
     """One kernel launch of a function: expressions over the scalar parameters."""
 
@@ -77,6 +99,8 @@ class LaunchEntry:
     args: tuple[str, ...]
     dynamic_shared_bytes: str
     part_nest: int | None = None  # agpu-out-of-core, several nests: the nest it runs
+    # OpenMP's num_teams(e)/thread_limit(e) of run-time value: (clause, e), checked at launch
+    launch_bounds: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -91,10 +115,11 @@ class Function:
     counters: tuple[Param, ...] = ()  # the loop counters of the host program, as scalars
     parts: Any = None  # agpu-out-of-core's footprints (runtime.parts_spec.PartsSpec, one per
     # nest), else None
+    scratch: tuple[Scratch, ...] = ()  # device buffers of each call (`Scratch`)
 
     def param(self, name: str) -> Param:
-        """A parameter, or a counter of the host program (what a launch may pass)."""
-        for p in (*self.params, *self.counters):
+        """A parameter, a counter of the host program or a scratch (what a launch may pass)."""
+        for p in (*self.params, *self.counters, *(s.param for s in self.scratch)):
             if p.name == name:
                 return p
         raise LaunchDescriptionError(f"function '{self.name}' has no parameter '{name}'")
@@ -145,6 +170,22 @@ class BoundCall:
     def host_arrays(self) -> dict[str, np.ndarray]:
         """The arrays by parameter name, each in host memory (raises for a device array)."""
         return {a.param.name: a.host for a in self.arrays()}
+
+    def scratch_elements(self) -> dict[str, int]:
+        """The elements of each scratch buffer of the call (its expression evaluated on the
+        scalar arguments, as launch sizes are)."""
+        scalars = {p.name: self.values[p.name] for p in self.function.params if not p.is_array}
+        sizes: dict[str, int] = {}
+        for scratch in self.function.scratch:
+            where = f"scratch '{scratch.name}' of '{self.function.name}'"
+            try:
+                sizes[scratch.name] = evaluate(scratch.elements, scalars)
+            except ValueError as e:
+                raise KernelLaunchError(f"{where}: {e}") from None
+            if sizes[scratch.name] < 0:
+                raise KernelLaunchError(f"{where}: {scratch.elements} is {sizes[scratch.name]} "
+                                        "elements")  # fmt: skip
+        return sizes
 
     def arrays(self) -> list[ArrayArgument]:
         arrays: list[ArrayArgument] = []
@@ -232,6 +273,8 @@ def parse_launch_description(launch: Mapping[str, Any]) -> dict[str, Function]:
             for var, ctype in counters(steps).items()
         )
         names |= {p.name for p in loop_counters}
+        scratch = _scratch(f.get("scratch", []), name, names)
+        names |= {s.name for s in scratch}
         launches: list[LaunchEntry] = []
         for i, entry in enumerate(_field(f, "launches", name)):
             where = f"launch {i} of '{name}'"
@@ -250,14 +293,18 @@ def parse_launch_description(launch: Mapping[str, Any]) -> dict[str, Function]:
                     args=args,
                     dynamic_shared_bytes=str(entry.get("dynamic_shared_bytes", "0")),
                     part_nest=_part_nest(entry.get("part_nest"), where),
+                    launch_bounds=_launch_bounds(entry.get("launch_bounds"), where),
                 )
             )
         parts = None
         if "parts" in f:
             parts = parse_parts(f["parts"], name)
+            if scratch:
+                raise LaunchDescriptionError(f"invalid launch description: '{name}' runs in "
+                                             "parts (out of core) and has scratch buffers")
         functions[name] = Function(
             name, params, tuple(launches), _requires(f, name, params), tuple(steps),
-            loop_counters, parts,
+            loop_counters, parts, scratch,
         )
     return functions
 
@@ -306,6 +353,36 @@ def _part_nest(value: Any, where: str) -> int | None:
     return value
 
 
+def _scratch(value: Any, function: str, taken: set[str]) -> tuple[Scratch, ...]:
+    where = f"invalid launch description: a scratch of '{function}'"
+    if not isinstance(value, list):
+        raise LaunchDescriptionError(f"{where} list must be a list")
+    scratch: list[Scratch] = []
+    for entry in value:
+        name = str(_field(entry, "name", where))
+        if name in taken or any(s.name == name for s in scratch):
+            raise LaunchDescriptionError(f"{where} is named '{name}', as another argument")
+        try:
+            dtype = np.dtype(_field(entry, "dtype", f"{where} '{name}'"))
+        except TypeError as e:
+            raise LaunchDescriptionError(f"{where} '{name}' has an unknown dtype: {e}") from None
+        scratch.append(Scratch(name, dtype, str(_field(entry, "elements", f"{where} '{name}'"))))
+    return tuple(scratch)
+
+
+def _launch_bounds(value: Any, where: str) -> tuple[tuple[str, str], ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, Mapping) or not all(
+        clause in ("num_teams", "thread_limit") and isinstance(exprs, list)
+        for clause, exprs in value.items()
+    ):
+        raise LaunchDescriptionError(f"invalid launch description: 'launch_bounds' of {where} "
+                                     "must map num_teams/thread_limit to lists of expressions")
+    bounds: dict[str, list[Any]] = dict(value)
+    return tuple((clause, str(e)) for clause, exprs in bounds.items() for e in exprs)
+
+
 # --------------------------------------------------------------------------------------------
 # Launch configurations
 # --------------------------------------------------------------------------------------------
@@ -315,13 +392,14 @@ def launch_trace(call: BoundCall) -> list[Launch]:
     checked (by `autogpu.target.launch`, the cuda target's own reading of the expressions)."""
     # NumPy scalars of the C types: a uint64 is `unsigned long long` to the evaluator
     scalars = {p.name: call.values[p.name] for p in call.function.params if not p.is_array}
-    names = {p.name for p in call.function.params}
+    names = {p.name for p in (*call.function.params, *(s.param for s in call.function.scratch))}
     launches: list[Launch] = []
 
     def launch(index: int, env: Mapping[str, Any]) -> None:
         entry = call.function.launches[index]
         config = LaunchConfig(*_evaluate_launch(entry, env))
         check_launch_config(entry.kernel, config)
+        check_launch_bounds(entry, config, env)
         counters = {k: v for k, v in env.items() if k not in names}
         for arg in entry.args:
             if arg not in names and arg not in counters:
@@ -367,6 +445,32 @@ def check_launch_config(kernel: str, config: LaunchConfig) -> None:
         raise KernelLaunchError(
             f"{where}: negative dynamic shared memory ({config.dynamic_shared_bytes} bytes)"
         )
+
+
+def check_launch_bounds(entry: LaunchEntry, config: LaunchConfig,
+                        scalars: Mapping[str, Any]) -> None:  # fmt: skip
+    """OpenMP's `num_teams(e)` and `thread_limit(e)` (frontend/launch_bounds.py) must be
+    positive, and a team (a block) holds at most `thread_limit(e)` threads: a kernel compiled
+    for a larger block cannot honour the clause, so the call is refused before anything runs."""
+    threads = config.block[0] * config.block[1] * config.block[2]
+    for clause, expr in entry.launch_bounds:
+        try:
+            value = evaluate(expr, scalars)
+        except ValueError as e:
+            raise KernelLaunchError(f"launch of '{entry.kernel}': {clause}{_paren(expr)}: {e}"
+                                    ) from None  # fmt: skip
+        text = f"launch of '{entry.kernel}': {clause}{_paren(expr)} is {value}"
+        if value <= 0:
+            raise KernelLaunchError(f"{text}, but OpenMP requires a positive value")
+        if clause == "thread_limit" and threads > value:
+            raise KernelLaunchError(
+                f"{text}, but the kernel was compiled for blocks of {threads} threads: compile "
+                f"with a block of at most {value} threads (or tune it for these sizes)"
+            )
+
+
+def _paren(expr: str) -> str:
+    return expr if expr.startswith("(") and expr.endswith(")") else f"({expr})"
 
 
 # --------------------------------------------------------------------------------------------

@@ -42,6 +42,8 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from autogpu.dialects.signature import BY_DTYPE
 from autogpu.runtime.arguments import (
     BoundCall,
@@ -400,7 +402,10 @@ class CpuProgram:
         them (its footprint names every array it does)."""
         if pointers is not None:
             pointers = {**{a.param.name: 0 for a in call.arrays()}, **pointers}
-        pointers = pointers or {}
+        # the call's scratch buffers, zero-filled, alive until the call returns
+        scratch = {name: np.zeros(elements, call.function.param(name).dtype)
+                   for name, elements in call.scratch_elements().items()}  # fmt: skip
+        pointers = {**(pointers or {}), **{name: a.ctypes.data for name, a in scratch.items()}}
         memory = HostMemory()
         buffers = {a.param.name: a.stage(memory, in_place=True) for a in call.arrays()
                    if a.param.name not in pointers}

@@ -421,8 +421,11 @@ class CudaProgram:
                 on_device = all(isinstance(a, DeviceArray) for a in call.arrays())
                 _wait_for_producers(call, caller, copies=not on_device)
                 self._launch_all(driver, call, configs, device, caller)
-                if on_device:
+                if on_device and not device.scratch:
                     return  # the caller's stream holds the launches; the host does not wait
+                if on_device:  # the scratch is freed below: its launches must be done
+                    self._synchronize(driver, call.function)
+                    return
                 self._synchronize(driver, call.function)
                 device.copy_back()
             finally:
@@ -471,6 +474,7 @@ class CudaProgram:
                     for r in range(warmup + repetitions):
                         start.record()
                         device.copy_in()
+                        device.clear_scratch()
                         self._launch_all(driver, call, configs, device)
                         device.copy_back(staging)
                         end.record()
@@ -526,7 +530,7 @@ class CudaProgram:
             if config.empty:
                 continue
             values = [
-                device.pointer(name) if name in device.arrays else launch.argument(name, call)
+                device.pointer(name) if device.holds(name) else launch.argument(name, call)
                 for name in entry.args
             ]
             try:
@@ -690,9 +694,14 @@ class _DeviceArrays:
     def __init__(self, memory: DeviceMemory, call: BoundCall):
         self.memory = memory
         self.buffers: dict[str, Buffer] = {}
+        self.scratch: dict[str, tuple[Any, int]] = {}  # the call's scratch: allocation, bytes
         try:
             for argument in call.arrays():
                 self.buffers[argument.param.name] = argument.stage(memory)
+            for name, elements in call.scratch_elements().items():
+                nbytes = elements * call.function.param(name).dtype.itemsize
+                self.scratch[name] = (memory.allocate(nbytes), nbytes)
+            self.clear_scratch()
         except BaseException:
             self.free()
             raise
@@ -701,8 +710,19 @@ class _DeviceArrays:
     def arrays(self) -> dict[str, Buffer]:
         return self.buffers
 
+    def holds(self, name: str) -> bool:
+        return name in self.buffers or name in self.scratch
+
     def pointer(self, name: str) -> int:
+        if name in self.scratch:
+            return int(self.scratch[name][0])
         return self.buffers[name].pointer
+
+    def clear_scratch(self) -> None:
+        """Scratch starts every run zero-filled (launch description: `scratch`)."""
+        for allocation, nbytes in self.scratch.values():
+            if nbytes:
+                self.memory.driver.memset_d8(allocation, 0, nbytes)
 
     def written(self) -> list[Buffer]:
         """The buffers the kernels may write (not const)."""
@@ -731,6 +751,7 @@ class _DeviceArrays:
         return copies
 
     def restore(self, snapshot: Mapping[str, Any]) -> None:
+        self.clear_scratch()
         for name, copy in snapshot.items():
             buffer = self.buffers[name]
             if buffer.nbytes:
@@ -740,3 +761,6 @@ class _DeviceArrays:
         for buffer in self.buffers.values():
             buffer.release()
         self.buffers = {}
+        for allocation, _ in self.scratch.values():
+            self.memory.release(allocation)
+        self.scratch = {}

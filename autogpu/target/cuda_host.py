@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from xdsl.dialects import func, gpu, scf
+from xdsl.dialects import func, gpu, memref, scf
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
@@ -89,6 +89,7 @@ def describe_host_function(
         return launch_sizes.as_signed(expression(value, user)).render()
 
     launches: list[dict[str, Any]] = []
+    scratch: list[dict[str, Any]] = []  # memref.alloc in the host function: per call
     control = False
 
     def steps_of(block: Block) -> list[dict[str, Any]]:
@@ -121,6 +122,18 @@ def describe_host_function(
                 orelse = steps_of(op.false_region.block) if op.false_region.blocks else []
                 steps.append({"if": {"cond": cond, "then": steps_of(op.true_region.block),
                                      "else": orelse}})
+            elif isinstance(op, memref.AllocOp):  # a scratch buffer of the call
+                if block is not function.body.block:
+                    raise fail(op, "a scratch buffer inside host control flow")
+                scratch_name = f"agpu_scratch{len(scratch)}"
+                while scratch_name in taken:
+                    scratch_name += "_"
+                taken.add(scratch_name)
+                counters[op.memref] = scratch_name
+                (elements,) = op.dynamic_sizes
+                scratch.append({"name": scratch_name,
+                                "dtype": of_ir(op.memref.type.element_type).dtype,
+                                "elements": signed(elements, op)})
             elif isinstance(op, func.ReturnOp):
                 if op.operands:
                     raise fail(op, "a host function must return nothing")
@@ -137,6 +150,8 @@ def describe_host_function(
         entry["steps"] = steps
     if required := requirements_of(function):  # agpu-specialize: the sizes compiled in
         entry["requires"] = required
+    if scratch:
+        entry["scratch"] = scratch
     if (parts := function.attributes.get("agpu.parts")) is not None:  # agpu-out-of-core
         entry["parts"] = _plain(parts)
     return entry
@@ -210,6 +225,8 @@ def _launch(
     }
     if isinstance(nest := op.attributes.get("agpu.part_nest"), IntegerAttr):  # agpu-out-of-core
         entry["part_nest"] = nest.value.data
+    if isinstance(bounds := op.attributes.get("agpu.launch_bounds"), DictionaryAttr):
+        entry["launch_bounds"] = _plain(bounds)  # num_teams(e), thread_limit(e): checked at launch
     return entry
 
 

@@ -165,8 +165,17 @@ def launcher(artifact: adapter.Artifact, config: Mapping[str, Any]) -> str:
                 f"  if (agpu_grid.x && agpu_grid.y && agpu_grid.z) {launch['kernel']}"
                 f"<<<agpu_grid, agpu_block, (size_t)({shared})>>>({', '.join(launch['args'])}); }}"]
 
+    # the call's scratch buffers (launch description: `scratch`), zero-filled, freed at the end
+    scratch = [(str(b["name"]), BY_DTYPE[b["dtype"]].name, _c_expr(b["elements"], scalars))
+               for b in entry.get("scratch", [])]  # fmt: skip
+    for name, ctype, elements in scratch:
+        size = f"(size_t)({elements}) * sizeof({ctype})"
+        lines += [f"  {ctype} *{name} = nullptr;",
+                  f"  cudaMalloc((void **)&{name}, {size} > 0 ? {size} : 1);",
+                  f"  cudaMemset({name}, 0, {size});"]
     # the host program: loops and ifs around the launches (launch_steps)
     lines += to_cxx(steps_of(entry), lambda e: _c_expr(e, scalars), one_launch)
+    lines += [f"  cudaFree({name});" for name, _, _ in scratch]
     lines += ["}", "#endif", "", "#ifdef __CUDACC__", *run_function(entry, params), "#endif", ""]
     return "\n".join(lines)
 

@@ -397,6 +397,27 @@ def test_bind_launches_follows_the_launch_description():
     assert not hasattr(functions["k0"], "max_dynamic_shared_size_bytes")
 
 
+def test_bind_launches_allocates_the_scratch_of_per_block_partials():
+    kernel = build("reductions/histogram_wide.c",
+                   "autogpu-vanilla{block_size=256 array_reduction=partials}")
+    issued = []
+    arrays = {"keys": "dkeys", "hist": "dhist"}
+    allocated = []
+
+    def zeros(n, dtype):
+        allocated.append((n, dtype))
+        return f"scratch of {n}"
+
+    launch = bind_launches(kernel, lambda name: lambda grid, block, args, shared_mem=0:
+                           issued.append((name, grid, args)), arrays, {"n": 1000, "K": 70000},
+                           zeros)  # fmt: skip
+    launch()
+    assert allocated == [(4 * 70000, np.dtype(np.int32))]  # 4 blocks of 256 rows
+    assert [(name, grid) for name, grid, _ in issued] == [
+        ("histogram_wide_kernel", (4, 1, 1)), ("histogram_wide_kernel_combine", (4, 1, 1))]
+    assert all(args[-1] == "scratch of 280000" for _, _, args in issued)
+
+
 # --- the runner: verify, then time, with fake kernels on the CPU device --------------------------
 
 

@@ -13,6 +13,7 @@ import autogpu
 from autogpu.diagnostics import CompileError
 from autogpu.dialects.agpu import ParallelForOp
 from autogpu.frontend import parse_c
+from autogpu.runtime.arguments import KernelLaunchError
 from autogpu.runtime.cpu_exec import CpuProgram
 from autogpu.testing.gcc_reference import compile_c_reference
 from autogpu.tuner.driver import TuneOptions, prepare
@@ -73,7 +74,7 @@ def test_num_teams_expressions_bound_the_grid_and_cover_every_iteration(pipeline
                          seed=5)  # fmt: skip
     reference = compile_c_reference(SCALE, "scale")
     rng = np.random.default_rng(0)
-    for n, teams in ((0, 0), (1, -7), (1000, 0), (1000, 3), (5000, 40), (777, 10**6)):
+    for n, teams in ((0, 0), (1, -1), (1000, 0), (1000, 3), (5000, 40), (777, 10**6)):
         x = rng.random(n, np.float32)
         expected, actual = np.zeros(n, np.float32), np.zeros(n, np.float32)
         reference(n, teams, x, expected)
@@ -92,3 +93,42 @@ def test_the_tuner_bounds_blocks_by_a_thread_limit_expression():
     assert prepared.thread_limit == 64
     assert max(int(c.get("block_size", 1)) * int(c.get("block_y", 1))
                for c in prepared.candidates) <= 64
+
+
+LIMITED = """
+void scale(int n, int teams, int lim, const float *x, float *y) {
+#pragma omp target teams distribute parallel for num_teams(teams - 1) thread_limit(lim * 2)
+  for (int i = 0; i < n; i++)
+    y[i] = 2 * x[i] + i;
+}
+"""
+
+
+@pytest.mark.parametrize(("teams", "lim", "message"), [
+    (1, 64, "num_teams(teams - 1) is 0, but OpenMP requires a positive value"),
+    (-5, 64, "num_teams(teams - 1) is -6, but OpenMP requires a positive value"),
+    (4, 0, "thread_limit(lim * 2) is 0, but OpenMP requires a positive value"),
+    (4, 32, "thread_limit(lim * 2) is 64, but the kernel was compiled for blocks of 128 "
+            "threads: compile with a block of at most 64 threads"),
+])  # fmt: skip
+def test_launch_bounds_that_forbid_the_launch_are_errors_at_launch(
+    teams: int, lim: int, message: str
+):
+    kernel = autogpu.compile(LIMITED, pipeline="autogpu-vanilla{block_size=128}")
+    program = CpuProgram(kernel.cuda_source, kernel.launch_description)
+    x, y = np.ones(10, np.float32), np.zeros(10, np.float32)
+    with pytest.raises(KernelLaunchError, match="launch of 'scale_kernel'") as info:
+        program.run("scale", 10, teams, lim, x, y)
+    assert message in str(info.value)
+    assert not y.any(), "nothing ran"
+
+
+def test_launch_bounds_that_allow_the_block_run_against_gcc():
+    kernel = autogpu.compile(LIMITED, pipeline="autogpu-vanilla{block_size=128}")
+    program = CpuProgram(kernel.cuda_source, kernel.launch_description, thread_order="random")
+    reference = compile_c_reference(LIMITED, "scale")
+    x = np.arange(1000, dtype=np.float32)
+    expected, actual = np.zeros(1000, np.float32), np.zeros(1000, np.float32)
+    reference(1000, 3, 64, x, expected)
+    program.run("scale", 1000, 3, 64, x, actual)  # 2 teams of at most 128 threads
+    np.testing.assert_array_equal(actual, expected)

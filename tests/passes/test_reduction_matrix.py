@@ -315,6 +315,7 @@ STRATEGY_PIPELINES = {
     "registers": "autogpu-vanilla{block_size=64 array_reduction=registers}",
     "shared": "autogpu-optimize{block_size=32 unroll_x=2 array_reduction=shared}",
     "global": "autogpu-vanilla{block_size=64 array_reduction=global}",
+    "partials": "autogpu-optimize{block_size=32 unroll_x=2 array_reduction=partials}",
 }
 
 
@@ -383,7 +384,7 @@ HISTOGRAMS = "\n".join(
 and 7 bins in registers, 256 in shared memory, 5000 in shared memory or (double) global."""
 
 
-@pytest.mark.parametrize("strategy", ["auto", "registers", "shared", "global"])
+@pytest.mark.parametrize("strategy", ["auto", "registers", "shared", "global", "partials"])
 @pytest.mark.parametrize("pipeline", PIPELINES[:2], ids=["vanilla", "optimize"])
 def test_histograms_match_gcc(pipeline, strategy):
     cuda = cuda_of(HISTOGRAMS, pipeline.replace("}", f" array_reduction={strategy}}}"))
@@ -427,7 +428,7 @@ void column_products(int m, int n, const long *A, long *cs) {
 fixed-size one (every strategy) and a product."""
 
 
-@pytest.mark.parametrize("strategy", ["auto", "registers", "shared", "global"])
+@pytest.mark.parametrize("strategy", ["auto", "registers", "shared", "global", "partials"])
 @pytest.mark.parametrize("pipeline", PIPELINES[:2], ids=["vanilla", "optimize"])
 def test_column_sums_match_gcc(pipeline, strategy):
     cuda = cuda_of(COLUMN_SUMS, pipeline.replace("}", f" array_reduction={strategy}}}"))
@@ -452,7 +453,7 @@ def test_array_reductions_compile_with_nvcc(op):
     sources = [cuda_of(array_source(op), p) for p in STRATEGY_PIPELINES.values()]
     if op == "+":
         sources += [cuda_of(HISTOGRAMS + COLUMN_SUMS, f"autogpu-vanilla{{array_reduction={s}}}")
-                    for s in ("registers", "shared", "global")]  # fmt: skip
+                    for s in ("registers", "shared", "global", "partials")]  # fmt: skip
     assert_compiles_with_nvcc(one_translation_unit(sources))
 
 
@@ -467,6 +468,7 @@ PARAMETER_PIPELINES = {
     "auto": "autogpu-vanilla{block_size=64}",
     "shared": "autogpu-optimize{block_size=32 unroll_x=2 array_reduction=shared}",
     "global": "autogpu-vanilla{block_size=64 array_reduction=global}",
+    "partials": "autogpu-vanilla{block_size=64 array_reduction=partials}",
 }
 
 

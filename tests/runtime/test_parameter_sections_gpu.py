@@ -25,7 +25,8 @@ void hist(int n, int K, const int *x, const double *w, double *h) {
 
 
 @needs_gpu
-@pytest.mark.parametrize("pipeline", ["autogpu-vanilla", "autogpu-optimize{unroll_x=4}"])
+@pytest.mark.parametrize("pipeline", ["autogpu-vanilla", "autogpu-optimize{unroll_x=4}",
+                                      "autogpu-vanilla{array_reduction=partials}"])
 @pytest.mark.parametrize("k", [1, 7, 4096, 4097, 100_000])
 def test_parameter_length_histogram_on_the_gpu(pipeline, k):
     rng = np.random.default_rng(k)

@@ -45,7 +45,8 @@ from autogpu.passes.utils.errors import PassError, error_at
 from autogpu.target.cuda_limits import MAX_BLOCK, MAX_THREADS_PER_BLOCK, MIN_BLOCKS_ATTR
 
 MAX_BLOCK_Z = MAX_BLOCK[2]
-ARRAY_REDUCTION_TUNING = "['auto', 'registers', 'shared', 'global'] if array_reductions else 'auto'"
+ARRAY_REDUCTION_TUNING = ("['auto', 'registers', 'shared', 'global', 'partials'] if "
+                          "array_reductions else 'auto'")
 """The tuner tries every strategy for a kernel with an array reduction, none for the others
 (`array_reductions` is in its environment: tuner/prepared.py)."""
 REDUCE_BLOCKS_TUNING = "[0, 264, 528, 1056, 2112] if scalar_reductions else 0"
@@ -93,8 +94,10 @@ class ConvertAgpuToGpuPass(DeclaredOptionsPass):
         "auto", doc="Where the partial results of an array reduction (`reduction(+: h[0:K])`) "
         "live: `registers` (a private array per thread, for a few elements), `shared` (a "
         "`__shared__` copy per block, merged with one atomic per element and block), `global` "
-        "(atomics on the array itself); `auto` picks by the section's size. A strategy that "
-        "cannot hold the section falls back to the next (array_reductions.py).",
+        "(atomics on the array itself), `partials` (a row per block of a scratch of the call, "
+        "combined in block order by a second kernel); `auto` picks by the section's size among "
+        "the first three. A strategy that cannot hold the section falls back to the next "
+        "(array_reductions.py).",
         check=one_of(*STRATEGIES), tuning=ARRAY_REDUCTION_TUNING)
     reduce_blocks: int = option(
         0, doc="The most blocks along x of a kernel with a scalar reduction: each thread then "
@@ -217,9 +220,21 @@ def _lower_function(
         kernels.add_ops(builder.globals)
         kernels.add_op(kernel)
         launched[seg.index] = (name, shape)
+        if seg.is_parallel and array_reduction == "partials" and seg.array_reductions():
+            combine = namer.fresh(f"{name}_combine")
+            threads = BlockShape(COMBINE_THREADS, 1, 1)
+            second = KernelBuilder(plan, seg, combine, threads, jam, array_reduction, grid,
+                                   namer.fresh).build_combine()
+            region_dce(second.body)
+            kernels.add_op(second)
+            host.combines[seg.index] = (combine, COMBINE_THREADS)
     host.build(plan.steps, launched)
     host.finish()
     region_dce(plan.func.body)
+
+
+COMBINE_THREADS = 256
+"""Threads per block of the kernel that combines per-block partials (array_reductions.py)."""
 
 
 def _shape_of(mapping: NestMapping, block: BlockShape) -> BlockShape:

@@ -14,9 +14,15 @@ correct parallel loop as it stands. A strategy moves those updates to a copy:
   with shared-memory atomics (CAS loops where CUDA has no atomic); after the loop (a barrier),
   the threads fold each element into `h[lo + j]` with one global atomic per element and block
   (integer elements still at the identity are skipped);
-- `global`: the atomics on `h` stay as they are.
-`auto` takes the first that fits in that order; an asked-for strategy that cannot hold the
-section falls back to the next one.
+- `global`: the atomics on `h` stay as they are;
+- `partials` (asked for; any length): each block's copy is its own row of a scratch buffer of
+  the call (`partials[block * len + j]`, docs/ir.md `scratch`), set to the identity by the
+  block, updated with global atomics that only the block's threads contend for; a second kernel
+  (`combine_partials`, launched on the same grid) folds the rows into `h[lo + j]` in block
+  order, one thread per element. The grid is bounded (`PARTIAL_ROWS`, grid-stride loops) so
+  that the scratch holds `rows * len` elements.
+`auto` takes the first of registers, shared and global that fits; an asked-for strategy that
+cannot hold the section falls back to the next one.
 
 A parameter-length section (`h[0:K]`, a whole `int h[K]`) gets the `shared` strategy in dynamic
 `__shared__` memory (`auto`, `registers` and `shared`; the first such section of a kernel, after
@@ -50,6 +56,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     i64,
 )
+from xdsl.dialects.gpu import DimensionEnum
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.hints import isa
@@ -60,13 +67,17 @@ from autogpu.passes.convert_agpu_to_gpu.coverage import known_int
 from autogpu.passes.convert_agpu_to_gpu.reductions import (
     ATOMIC_RMW_KIND,
     SHARED_MEMORY_SPACE,
+    combine_values,
     identity,
     rmw_kind,
 )
 from autogpu.passes.utils.index_arith import IndexArith
 from autogpu.target.cuda_atomics import ATOMIC_KINDS
 
-STRATEGIES = ("auto", "registers", "shared", "global")
+STRATEGIES = ("auto", "registers", "shared", "global", "partials")
+PARTIAL_ROWS = 264
+"""The most blocks along x of a kernel with per-block partials (2 waves of 132 SMs); y and z get
+one block row: the scratch has a row per block."""
 REGISTER_ELEMENTS = 8
 """`auto` keeps sections of at most this many elements in registers."""
 MAX_REGISTER_ELEMENTS = 64
@@ -92,8 +103,9 @@ class ArrayReduction:
     array: SSAValue  # the kernel's argument
     lo: SSAValue  # index
     length: SSAValue  # index
-    strategy: str  # "registers", "shared" or "global"
+    strategy: str  # "registers", "shared", "global" or "partials"
     shared: SSAValue | None = None  # the block's copy
+    row: SSAValue | None = None  # partials: the first element of the block's row in `shared`
     private: SSAValue | None = None  # the thread's copy (registers)
     fits: SSAValue | None = None  # i1: a dynamic copy holds the section (`K <= cap`)
 
@@ -117,6 +129,8 @@ def place_sections(asked: str, sections: list[tuple[int | None, int]]) -> list[P
     constant sections in order (as `choose_strategy`), then the first parameter-length one in
     dynamic shared memory with the budget they leave. The kernel and the host's launch size
     both ask this, so they agree."""
+    if asked == "partials":
+        return [Placement("partials") for _ in sections]
     placements: list[Placement] = []
     used = 0
     for length, size in sections:
@@ -129,6 +143,16 @@ def place_sections(asked: str, sections: list[tuple[int | None, int]]) -> list[P
             placements[k] = Placement("shared", (SHARED_BUDGET - used) // size)
             break
     return placements
+
+
+def partial_grid_limit(asked: str, sections: int, dim: DimensionEnum,
+                       limit: int | None) -> int | None:  # fmt: skip
+    """`limit` on the blocks along `dim`, bounded for a kernel with per-block partials (a row
+    of the scratch per block): `PARTIAL_ROWS` on x, one on y and z."""
+    if asked != "partials" or not sections:
+        return limit
+    bound = PARTIAL_ROWS if dim == DimensionEnum.X else 1
+    return bound if limit is None else min(limit, bound)
 
 
 def dynamic_shared_section(asked: str, sections: list[tuple[int | None, int]]
@@ -157,13 +181,26 @@ def choose_strategy(asked: str, length: int | None, element_bytes: int, used_byt
 
 def start_array_reductions(builder: Builder, sections: list[tuple[ReductionKind, SSAValue,
                            SSAValue, SSAValue]], asked: str, thread: Callable[[], SSAValue],
-                           threads: int) -> list[ArrayReduction]:  # fmt: skip
+                           threads: int, partials: Callable[[], tuple[list[SSAValue], SSAValue]]
+                           | None = None) -> list[ArrayReduction]:  # fmt: skip
     """Allocates each section's copies, set to the identity (`thread()` is the linear thread
-    index, made on demand); a barrier ends the shared copies' initialisation."""
+    index, made on demand; `partials()` the kernel's scratch buffers, one per section, and the
+    block's linear index); a barrier ends the copies' initialisation."""
     reductions = [ArrayReduction(kind, array, lo, length, "global")
                   for kind, array, lo, length in sections]  # fmt: skip
     placements = place_sections(
         asked, [(known_int(red.length), element_bytes(red.element)) for red in reductions])
+    if any(p.strategy == "partials" for p in placements):
+        assert partials is not None
+        buffers, block = partials()
+        for red, buffer in zip(reductions, buffers):
+            red.strategy, red.shared = "partials", buffer
+            red.row = IndexArith(builder).mul(block, red.length, "row")
+            _loop(builder, thread(), red.length, IndexArith(builder).const(threads),
+                  lambda body, j, red=red: _store_identity(
+                      body, red, red.shared, IndexArith(body).add(_row(red), j)))
+        builder.insert(gpu.BarrierOp())
+        return reductions
     for red, placement in zip(reductions, placements):
         red.strategy = placement.strategy
         if red.strategy == "global":
@@ -219,9 +256,9 @@ def finish_array_reductions(builder: Builder, reductions: list[ArrayReduction],
                             thread: Callable[[], SSAValue], threads: int) -> None:  # fmt: skip
     """Folds each thread's private copy into the block's, then (after a barrier) the block's
     into the array: one atomic per element and block. Every thread of the block runs this."""
-    copied = [red for red in reductions if red.shared is not None]
+    copied = [red for red in reductions if red.shared is not None and red.row is None]
     if not copied:
-        return
+        return  # (partials: the combine kernel folds the rows)
     for red in copied:
         private = red.private
         if private is not None:
@@ -247,7 +284,39 @@ def finish_array_reductions(builder: Builder, reductions: list[ArrayReduction],
         _block_loop(builder, thread(), count, threads, merge)
 
 
+def combine_partials(builder: Builder, sections: list[tuple[ReductionKind, SSAValue, SSAValue,
+                     SSAValue]], buffers: list[SSAValue], thread: SSAValue, threads: SSAValue,
+                     rows: SSAValue) -> None:  # fmt: skip
+    """The second kernel of `partials`: thread `thread` of `threads` (the grid's) folds, for
+    each element j it covers, `h[lo + j] op rows[0][j] op rows[1][j] ...` in row order and
+    stores it: a fixed order, whatever order the first kernel's blocks ran in."""
+    for (kind, array, lo, length), buffer in zip(sections, buffers):
+        red = ArrayReduction(kind, array, lo, length, "partials", buffer)
+
+        def element(body: Builder, j: SSAValue, red: ArrayReduction = red,
+                    buffer: SSAValue = buffer) -> None:  # fmt: skip
+            ix = IndexArith(body)
+            at = ix.add(red.lo, j)
+            total = body.insert(memref.LoadOp.get(red.array, [at])).res
+            block = Block(arg_types=[IndexType(), red.element])
+            block.args[0].name_hint, block.args[1].name_hint = "r", "total"
+            inner = Builder(InsertPoint.at_end(block))
+            ii = IndexArith(inner)
+            value = inner.insert(memref.LoadOp.get(
+                buffer, [ii.add(ii.mul(block.args[0], red.length), j)])).res  # fmt: skip
+            inner.insert(scf.YieldOp(combine_values(inner, red.kind, block.args[1], value)))
+            loop = body.insert(scf.ForOp(ix.const(0), rows, ix.const(1), [total], block))
+            body.insert(memref.StoreOp.get(loop.results[0], red.array, [at]))
+
+        _loop(builder, thread, length, threads, element)
+
+
 # ---- pieces -----------------------------------------------------------------------------------
+
+
+def _row(red: ArrayReduction) -> SSAValue:
+    assert red.row is not None
+    return red.row
 
 
 def element_bytes(element: Attribute) -> int:
@@ -350,6 +419,8 @@ def _update_copy(builder: Builder, op: memref.AtomicRMWOp | AtomicUpdateOp, red:
                  offset: SSAValue) -> None:  # fmt: skip
     """The update `op` makes, applied to the copy at `offset`: an atomic on the block's shared
     copy, a plain read-modify-write of the thread's private one."""
+    if red.row is not None:  # partials: the block's row
+        offset = IndexArith(builder).add(red.row, offset)
     if red.private is None:
         assert red.shared is not None
         if isinstance(op, memref.AtomicRMWOp):

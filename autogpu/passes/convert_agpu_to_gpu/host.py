@@ -32,8 +32,8 @@ from collections.abc import Generator, Mapping, Sequence
 from contextlib import contextmanager
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, func, gpu, scf
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, MemRefType, i32, i64
+from xdsl.dialects import arith, func, gpu, memref, scf
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, IntegerType, MemRefType, i32, i64
 from xdsl.dialects.gpu import DimensionEnum
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
@@ -44,6 +44,7 @@ from autogpu.passes.agpu_out_of_core import PART_NEST
 from autogpu.passes.convert_agpu_to_gpu.array_reductions import (
     dynamic_shared_section,
     element_bytes,
+    partial_grid_limit,
 )
 from autogpu.passes.convert_agpu_to_gpu.coverage import (
     ReductionGrid,
@@ -53,6 +54,10 @@ from autogpu.passes.convert_agpu_to_gpu.coverage import (
 )
 from autogpu.passes.convert_agpu_to_gpu.function_plan import HostFor, HostIf, HostStep, Segment
 from autogpu.passes.convert_agpu_to_gpu.kernel_builder import BlockShape, kernel_symbol
+from autogpu.passes.convert_agpu_to_gpu.launch_bounds import (
+    LAUNCH_BOUNDS,
+    launch_bound_expressions,
+)
 from autogpu.passes.utils.errors import PassError, describe_value, error_at
 from autogpu.passes.utils.index_arith import IndexArith, constant_value
 from autogpu.passes.utils.slices import SliceCloner, is_recomputable, slice_leaves
@@ -98,6 +103,8 @@ class HostBuilder:
         self.fn = fn
         self.grid = grid  # the grid limits of scalar reductions
         self.array_reduction = array_reduction  # where array reductions' copies live
+        # per segment with per-block partials: its combine kernel and that kernel's threads
+        self.combines: dict[int, tuple[str, int]] = {}
         old = fn.body.block
         self.block = Block(arg_types=old.arg_types)
         self.value_map: dict[SSAValue, SSAValue] = {}
@@ -228,7 +235,9 @@ class HostBuilder:
                     count = self.ix.ceildiv(count, step)
                 per_block = self.ix.const(block.on(dim) * level.unroll)
                 size = self.ix.max(self.ix.ceildiv(count, per_block), one)
-                limit = grid_limit(seg.mapping, dim, self.grid, bool(seg.scalar_reductions()))
+                limit = partial_grid_limit(
+                    self.array_reduction, len(seg.array_reductions()), dim,
+                    grid_limit(seg.mapping, dim, self.grid, bool(seg.scalar_reductions())))
                 if limit is not None:
                     size = self.ix.min(size, self.ix.const(limit))
                 if dim == DimensionEnum.X:
@@ -239,15 +248,41 @@ class HostBuilder:
                 grid[dim_index] = size
         sizes = [self.ix.const(n) for n in block.as_list()]
         host_args = [self.value_map[v] for v in seg.host_args]
+        scratch = self._partials_scratch(seg, grid)
         launch = self.builder.insert(
             gpu.LaunchFuncOp(
                 kernel_symbol(kernel_name), grid, sizes,
-                kernelOperands=[*self.block.args, *host_args],
+                kernelOperands=[*self.block.args, *host_args, *scratch],
                 dynamicSharedMemorySize=self._dynamic_shared_bytes(seg),
             )
         )
+        if scratch:  # the second pass, on the same grid (array_reductions.combine_partials)
+            combine, threads = self.combines[seg.index]
+            self.builder.insert(gpu.LaunchFuncOp(
+                kernel_symbol(combine), grid, [self.ix.const(n) for n in (threads, 1, 1)],
+                kernelOperands=[*self.block.args, *host_args, *scratch]))  # fmt: skip
         if seg.mapping is not None and PART_NEST in seg.mapping.nest.attributes:
             launch.attributes[PART_NEST] = seg.mapping.nest.attributes[PART_NEST]  # out-of-core
+        if seg.mapping is not None and (bounds := launch_bound_expressions(seg.mapping.nest)):
+            launch.attributes[LAUNCH_BOUNDS] = bounds  # checked at launch
+
+    def _partials_scratch(self, seg: Segment, grid: list[SSAValue]) -> list[SSAValue]:
+        """A scratch of `blocks * len` elements per reduced section of a kernel with per-block
+        partials (`memref.alloc`, the launch description's `scratch`); none for the others."""
+        if seg.mapping is None or seg.index not in self.combines:
+            return []
+        blocks = self.ix.mul(self.ix.mul(grid[0], grid[1]), grid[2])
+        scratch: list[SSAValue] = []
+        for _, var, _, length in seg.array_reductions():
+            assert isinstance(var.type, MemRefType)
+            count = self.ix.cast(self._host_value(
+                length, "the length of this reduced section", seg.mapping.nest))  # fmt: skip
+            elements = self.ix.mul(blocks, self.ix.max(count, self.ix.const(0)))
+            alloc = self.builder.insert(memref.AllocOp.get(
+                var.type.element_type, shape=[DYNAMIC_INDEX], dynamic_sizes=[elements]))
+            alloc.memref.name_hint = f"{var.name_hint or 'array'}_partials"
+            scratch.append(alloc.memref)
+        return scratch
 
     def _bound(self, expr: str) -> SSAValue:
         """A launch bound the frontend recorded as an expression of the integer parameters

@@ -53,8 +53,10 @@ from dataclasses import dataclass
 from xdsl.builder import Builder
 from xdsl.dialects import arith, gpu, memref, scf
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     ArrayAttr,
     DictionaryAttr,
+    FunctionType,
     IndexType,
     IntegerType,
     MemRefType,
@@ -63,7 +65,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
 )
 from xdsl.dialects.gpu import DimensionAttr, DimensionEnum
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.hints import isa
 
@@ -72,7 +74,9 @@ from autogpu.dialects.signature import CParameter
 from autogpu.passes.analysis.integers import ceil_div
 from autogpu.passes.analysis.nest_mapping import DIMS, Level
 from autogpu.passes.convert_agpu_to_gpu.array_reductions import (
+    combine_partials,
     finish_array_reductions,
+    partial_grid_limit,
     redirect_updates,
     start_array_reductions,
 )
@@ -271,6 +275,7 @@ class KernelBuilder:
             [(kind, self.value_map[var], self.cloner.get(lo), self.cloner.get(length))
              for kind, var, lo, length in self.seg.array_reductions()],
             self.array_reduction, self._linear_thread, self.block.threads,
+            lambda: (self._scratch_args(), self._linear_block()[0]),
         )  # fmt: skip
         dims = {
             level.dim: self._dim_index(level)
@@ -321,6 +326,10 @@ class KernelBuilder:
         flag = self.builder.insert(memref.AllocaOp.get(
             IntegerType(32), shape=[1], memory_space=SHARED_MEMORY_SPACE)).memref
         flag.name_hint = "last_block"
+        return DeterministicCombine(partials, done, flag, *self._linear_block())
+
+    def _linear_block(self) -> tuple[SSAValue, SSAValue]:
+        """This block's linear index `bx + gx * (by + gy * bz)` and the grid's block count."""
         ix = IndexArith(self.builder, nsw=True)  # below 2^31 * 65535^2 blocks: fits
         block = ix.const(0)
         blocks = ix.const(1)
@@ -329,7 +338,40 @@ class KernelBuilder:
             block = ix.add(ix.mul(block, grid), self._id(gpu.BlockIdOp, dim, "b"))
             blocks = ix.mul(blocks, grid)
         block.name_hint, blocks.name_hint = "block", "blocks"
-        return DeterministicCombine(partials, done, flag, block, blocks)
+        return block, blocks
+
+    def _scratch_args(self) -> list[SSAValue]:
+        """A kernel parameter per reduced section of the segment, after the others: the call's
+        scratch of per-block partial rows (`partials`, array_reductions.py)."""
+        entry = self.kernel.body.block
+        args: list[SSAValue] = []
+        existing = self.kernel.attributes.get("arg_attrs")
+        attrs: list[Attribute] = (list(existing.data) if isa(existing, ArrayAttr[Attribute])
+                                  else [DictionaryAttr({})] * len(entry.args))  # fmt: skip
+        for _, var, _, _ in self.seg.array_reductions():
+            assert isinstance(var.type, MemRefType)
+            element = var.type.element_type
+            arg = entry.insert_arg(MemRefType(element, [DYNAMIC_INDEX]), len(entry.args))
+            arg.name_hint = f"{var.name_hint or 'array'}_partials"
+            attrs.append(DictionaryAttr(CParameter(arg.name_hint, None, element, True)
+                                        .attributes()))  # fmt: skip
+            args.append(arg)
+        self.kernel.function_type = FunctionType.from_lists(list(entry.arg_types), [])
+        self.kernel.attributes["arg_attrs"] = ArrayAttr(attrs)
+        return args
+
+    def build_combine(self) -> gpu.FuncOp:
+        """The second kernel of `partials`: launched on the first's grid, it folds the blocks'
+        rows into each section in block order (array_reductions.combine_partials)."""
+        sections = [(kind, self.value_map[var], self.cloner.get(lo), self.cloner.get(length))
+                    for kind, var, lo, length in self.seg.array_reductions()]  # fmt: skip
+        buffers = self._scratch_args()
+        block, blocks = self._linear_block()
+        ix = IndexArith(self.builder, nsw=True)
+        threads = ix.const(self.block.threads)
+        thread = ix.add(ix.mul(block, threads), self._id(gpu.ThreadIdOp, DimensionEnum.X, "t"))
+        combine_partials(self.builder, sections, buffers, thread, ix.mul(blocks, threads), blocks)
+        return self._finish()
 
     def _add_global(self, base: str, memref_type: MemRefType) -> SSAValue:
         """A new `__device__` variable of this kernel, zero-initialised as CUDA's are."""
@@ -400,7 +442,9 @@ class KernelBuilder:
             _count(lb, ub, None if level.sparse else step),
             self.block.on(dim),
             level.unroll,
-            grid_limit(self.seg.mapping, dim, self.grid, bool(self.seg.scalar_reductions())),
+            partial_grid_limit(self.array_reduction, len(self.seg.array_reductions()), dim,
+                               grid_limit(self.seg.mapping, dim, self.grid,
+                                          bool(self.seg.scalar_reductions()))),
             level.blocked,
             dim == DimensionEnum.X and self.seg.mapping is not None
             and bool(teams_expressions(self.seg.mapping.nest)),

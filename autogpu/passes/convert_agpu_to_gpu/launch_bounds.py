@@ -8,19 +8,28 @@ one (tuner/prepared.py), and a plain compile shrinks the requested shape, z firs
 x, keeping x (the coalesced dimension) as wide as the limit allows. When the options were set
 by the user (not left at their defaults) a remark says so. (`num_teams(N)` bounds the grid:
 `coverage.grid_limit`.)
+
+A `num_teams(e)`/`thread_limit(e)` of the parameters has no value at compile time: the host
+launch carries it (`LAUNCH_BOUNDS`, the launch description's `launch_bounds`) and the executors
+check it at every launch, so that `e <= 0` or a compiled block larger than `thread_limit(e)` is
+an error naming the clause rather than a launch OpenMP forbids.
 """
 
 from __future__ import annotations
 
 import sys
 
-from xdsl.dialects.builtin import IntegerAttr
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, StringAttr
 
 from autogpu.diagnostics import CompileError, location_of
 from autogpu.dialects.agpu import ParallelForOp
 from autogpu.passes.convert_agpu_to_gpu.kernel_builder import BlockShape
 
 THREAD_LIMIT = "agpu.thread_limit"
+NUM_TEAMS = "agpu.num_teams"
+LAUNCH_BOUNDS = "agpu.launch_bounds"
+"""Attribute of a `gpu.launch_func`: `{num_teams = ["e", ...], thread_limit = [...]}`, the
+clauses of run-time value on its nest, which the executors check at launch."""
 
 
 def thread_limit(nest: ParallelForOp) -> int | None:
@@ -56,3 +65,16 @@ def bounded_block(shape: BlockShape, nest: ParallelForOp, explicit: bool) -> Blo
         )
         print(remark.format(), file=sys.stderr)
     return bounded
+
+
+def launch_bound_expressions(nest: ParallelForOp) -> DictionaryAttr | None:
+    """The `num_teams(e)`/`thread_limit(e)` expressions recorded on the loops of `nest` (string
+    attributes, frontend/launch_bounds.py), for its launch's `LAUNCH_BOUNDS`; None without."""
+    found: dict[str, list[StringAttr]] = {}
+    for op in nest.walk():
+        for clause, name in ((NUM_TEAMS, "num_teams"), (THREAD_LIMIT, "thread_limit")):
+            if isinstance(attr := op.attributes.get(clause), StringAttr):
+                found.setdefault(name, []).append(attr)
+    if not found:
+        return None
+    return DictionaryAttr({name: ArrayAttr(exprs) for name, exprs in found.items()})

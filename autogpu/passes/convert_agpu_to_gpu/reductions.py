@@ -217,18 +217,24 @@ class Reduction:
         return self.private.type.element_type
 
     def combine(self, builder: Builder, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
-        op_type, _ = _ops_for(self.kind, self.element)
-        if self.kind.is_logical:
-            flags = (truth(builder, lhs), truth(builder, rhs))
-            both = builder.insert(op_type(*flags)).results[0]  # pyright: ignore[reportCallIssue]
-            return from_truth(builder, both, self.element)
-        return builder.insert(op_type(lhs, rhs)).results[0]  # pyright: ignore[reportCallIssue]
+        return combine_values(builder, self.kind, lhs, rhs)
 
     def block_result(self, builder: Builder, total: SSAValue) -> SSAValue:
         """What the block folds into the variable: its total (0 or 1 for `&&`/`||`)."""
         if self.kind.is_logical:
             return from_truth(builder, truth(builder, total), self.element)
         return total
+
+
+def combine_values(builder: Builder, kind: ReductionKind, lhs: SSAValue, rhs: SSAValue
+                   ) -> SSAValue:  # fmt: skip
+    """Two partial results of `kind` combined (`&&`/`||`: their truth values, as 0 or 1)."""
+    op_type, _ = _ops_for(kind, lhs.type)
+    if kind.is_logical:
+        flags = (truth(builder, lhs), truth(builder, rhs))
+        both = builder.insert(op_type(*flags)).results[0]  # pyright: ignore[reportCallIssue]
+        return from_truth(builder, both, lhs.type)
+    return builder.insert(op_type(lhs, rhs)).results[0]  # pyright: ignore[reportCallIssue]
 
 
 def start_reduction(
