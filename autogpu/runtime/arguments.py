@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from autogpu.dialects.signature import C_TYPES, LEFT_OUT
-from autogpu.narrowing import is_mapping, is_sequence
+from autogpu.narrowing import is_list, is_mapping, is_sequence
 from autogpu.numeric import is_boolean, is_integer, is_ndarray, is_number
 from autogpu.runtime.array_arguments import ArrayArgument, array_argument
 from autogpu.runtime.array_views import LEGACY_STREAM, ArrayInterfaceError, array_view, is_array
@@ -355,7 +355,7 @@ def _part_nest(value: Any, where: str) -> int | None:
 
 def _scratch(value: Any, function: str, taken: set[str]) -> tuple[Scratch, ...]:
     where = f"invalid launch description: a scratch of '{function}'"
-    if not isinstance(value, list):
+    if not is_list(value):
         raise LaunchDescriptionError(f"{where} list must be a list")
     scratch: list[Scratch] = []
     for entry in value:
@@ -373,8 +373,8 @@ def _scratch(value: Any, function: str, taken: set[str]) -> tuple[Scratch, ...]:
 def _launch_bounds(value: Any, where: str) -> tuple[tuple[str, str], ...]:
     if value is None:
         return ()
-    if not isinstance(value, Mapping) or not all(
-        clause in ("num_teams", "thread_limit") and isinstance(exprs, list)
+    if not is_mapping(value) or not all(
+        clause in ("num_teams", "thread_limit") and is_list(exprs)
         for clause, exprs in value.items()
     ):
         raise LaunchDescriptionError(f"invalid launch description: 'launch_bounds' of {where} "

@@ -400,17 +400,21 @@ def test_bind_launches_follows_the_launch_description():
 def test_bind_launches_allocates_the_scratch_of_per_block_partials():
     kernel = build("reductions/histogram_wide.c",
                    "autogpu-vanilla{block_size=256 array_reduction=partials}")
-    issued = []
+    issued: list[tuple[str, tuple[int, ...], list[Any]]] = []
     arrays = {"keys": "dkeys", "hist": "dhist"}
-    allocated = []
+    allocated: list[tuple[int, np.dtype[Any]]] = []
 
-    def zeros(n, dtype):
+    def zeros(n: int, dtype: np.dtype[Any]) -> str:
         allocated.append((n, dtype))
         return f"scratch of {n}"
 
-    launch = bind_launches(kernel, lambda name: lambda grid, block, args, shared_mem=0:
-                           issued.append((name, grid, args)), arrays, {"n": 1000, "K": 70000},
-                           zeros)  # fmt: skip
+    def kernel_named(name: str) -> Callable[..., None]:
+        def launch(grid: tuple[int, ...], block: tuple[int, ...], args: list[Any],
+                   shared_mem: int = 0) -> None:
+            issued.append((name, grid, args))
+        return launch
+
+    launch = bind_launches(kernel, kernel_named, arrays, {"n": 1000, "K": 70000}, zeros)
     launch()
     assert allocated == [(4 * 70000, np.dtype(np.int32))]  # 4 blocks of 256 rows
     assert [(name, grid) for name, grid, _ in issued] == [

@@ -274,7 +274,7 @@ class HostBuilder:
         blocks = self.ix.mul(self.ix.mul(grid[0], grid[1]), grid[2])
         scratch: list[SSAValue] = []
         for _, var, _, length in seg.array_reductions():
-            assert isinstance(var.type, MemRefType)
+            assert isa(var.type, MemRefType)
             count = self.ix.cast(self._host_value(
                 length, "the length of this reduced section", seg.mapping.nest))  # fmt: skip
             elements = self.ix.mul(blocks, self.ix.max(count, self.ix.const(0)))

@@ -349,7 +349,7 @@ class KernelBuilder:
         attrs: list[Attribute] = (list(existing.data) if isa(existing, ArrayAttr[Attribute])
                                   else [DictionaryAttr({})] * len(entry.args))  # fmt: skip
         for _, var, _, _ in self.seg.array_reductions():
-            assert isinstance(var.type, MemRefType)
+            assert isa(var.type, MemRefType)
             element = var.type.element_type
             arg = entry.insert_arg(MemRefType(element, [DYNAMIC_INDEX]), len(entry.args))
             arg.name_hint = f"{var.name_hint or 'array'}_partials"
