@@ -213,6 +213,35 @@ def trace(steps: Sequence[Step], scalars: Mapping[str, Any]
     return iter(runs)
 
 
+def each_launch_once(steps: Sequence[Step], scalars: Mapping[str, Any]
+                     ) -> list[tuple[int, dict[str, Any]]]:
+    """Every launch of the program once, in program order, with the values in scope where it
+    stands (counters at their loops' lower bounds, values read back as 0): what a program that
+    reads the device may launch, for the checks made before it runs (`Kernel.launch_config`,
+    the tuner's resource check), its trip counts being known only as it runs."""
+    found: list[tuple[int, dict[str, Any]]] = []
+
+    def visit(steps: Sequence[Step], env: dict[str, Any]) -> None:
+        for step in steps:
+            if "launch" in step:
+                found.append((step["launch"], dict(env)))
+            elif "for" in step:
+                loop = step["for"]
+                make = np.dtype(C_TYPES[loop["ctype"]].dtype).type
+                visit(loop["body"], {**env, loop["var"]: make(evaluate(loop["lb"], env))})
+            elif "read" in step:
+                env[step["read"]["var"]] = 0
+            elif "while" in step:
+                visit(step["while"]["before"], env)
+                visit(step["while"]["body"], env)
+            else:
+                visit(step["if"]["then"], dict(env))
+                visit(step["if"].get("else", []), dict(env))
+
+    visit(steps, dict(scalars))
+    return found
+
+
 def to_cxx(
     steps: Sequence[Step], expression: Callable[[str], str],
     launch: Callable[[int], list[str]], indent: str = "  ",
