@@ -157,3 +157,52 @@ def test_a_program_that_reads_the_device_has_no_trace_ahead():
                                      np.zeros(1, np.float32)), {})
     with pytest.raises(KernelLaunchError, match="reads values the kernels compute"):
         launch_trace(call)
+
+
+def _gpu_unavailable() -> str | None:
+    from autogpu.runtime import cuda_exec
+
+    return cuda_exec.gpu_unavailable_reason()
+
+
+@pytest.mark.parametrize("pipeline", PIPELINES)
+def test_convergence_loops_on_the_gpu_match_gcc(pipeline):
+    """pycuda runs the same host program, reading each condition back from the device (nvcc
+    without fused multiply-adds: the same trips and bits as gcc)."""
+    if (why := _gpu_unavailable()) is not None:
+        pytest.skip(f"needs a CUDA GPU: {why}")
+    from lowered_differential import agree_with_gcc
+
+    from autogpu.runtime.cuda_exec import CudaProgram
+
+    for source, function, cases in (
+        (CONVERGE, "converge", [_converge(1000, 1e10), _converge(37, 3.0),
+                                _converge(37, 1e-2), _converge(1, 0.5)]),
+        (CAPPED, "capped", [{"T": T, "n": 5000, "tol": tol, "a": 5000, "b": 5000, "trips": 1}
+                            for T, tol in ((20, -1.0), (0, -1.0), (2000, 1e-3))]),
+        (ELEMENT_IF, "element_if", [{"tsteps": 9, "n": 1000, "x": 1000, "y": 1000}]),
+    ):
+        program = cuda_of(source, pipeline)
+        agree_with_gcc(CudaProgram(program.source, program.launch, fmad=False), source,
+                       function, cases)
+
+
+def test_timing_a_convergence_loop_leaves_one_runs_result():
+    """`CudaProgram.time` runs the whole program each repetition, reads included, on the
+    restored inputs: the arrays end up holding gcc's result of one call."""
+    if (why := _gpu_unavailable()) is not None:
+        pytest.skip(f"needs a CUDA GPU: {why}")
+    from lowered_differential import gcc_reference
+
+    from autogpu.runtime.cuda_exec import CudaProgram
+
+    program = cuda_of(CAPPED, "autogpu-optimize")
+    runner = CudaProgram(program.source, program.launch, fmad=False)
+    n, rng = 3000, np.random.default_rng(5)
+    a, b, trips = rng.uniform(-1, 1, n), np.zeros(n), np.zeros(1, np.int32)
+    expected = [500, n, 1e-4, a.copy(), b.copy(), trips.copy()]
+    gcc_reference(CAPPED, "capped")(*expected)
+    timing = runner.time("capped", (500, n, 1e-4, a, b, trips), repetitions=3, warmup=1)
+    assert len(timing.kernel_samples_s) == 3
+    assert 0 < trips[0] == expected[5][0]
+    np.testing.assert_array_equal(a, expected[3])
