@@ -163,17 +163,20 @@ class Kernel:
 
     def launch_config(self, **scalars: int) -> list[dict[str, Any]]:
         """Grid, block and dynamic shared memory of each launch the function runs (its host
-        program: a time loop of T steps lists its launches T times) for the given scalar sizes,
+        program: a time loop of T steps lists its launches T times; one that reads the device, a
+        convergence loop, each launch once) for the given scalar sizes,
         each read as its parameter's C type (an `unsigned long` of 5 is unsigned, not -5's
         neighbour)."""
         from autogpu.runtime.arguments import bind_scalars, find_function, parse_launch_description
         from autogpu.target.launch import launch_config
-        from autogpu.target.launch_steps import steps_of, trace
+        from autogpu.target.launch_steps import each_launch_once, has_reads, steps_of, trace
 
         function = find_function(parse_launch_description(self.launch_description), self.name)
         typed = bind_scalars(function, scalars)
         configs: list[dict[str, Any]] = []
-        for index, env in trace(steps_of(self.launch), typed):
+        steps = steps_of(self.launch)  # a program that reads the device: each launch once
+        runs = each_launch_once(steps, typed) if has_reads(steps) else trace(steps, typed)
+        for index, env in runs:
             entry = self.launch["launches"][index]
             grid, block, shared = launch_config(entry, env)
             configs.append({"kernel": entry["kernel"], "grid": grid, "block": block,

@@ -25,8 +25,8 @@ import numpy as np
 
 from autogpu.diagnostics import CompileError
 from autogpu.target.cuda_limits import SHARED_BYTES_PER_BLOCK
-from autogpu.target.launch import evaluate
-from autogpu.target.launch_steps import steps_of, trace
+from autogpu.target.launch import evaluate, launch_config
+from autogpu.target.launch_steps import has_reads, iterate_steps, steps_of, trace
 from benchmarks.peers import Peer, cpu_peer, extra_gpu_peers, gpu_peer
 from benchmarks.roofline import Roofline, gpu_roofline
 from benchmarks.timing import Timer, cuda_event_timer, wall_timer
@@ -80,12 +80,14 @@ def build(example: str, pipeline: str) -> Any:
 def bind_launches(
     kernel: Any, get_function: Callable[[str], Any], arrays: dict[str, Any], sizes: dict[str, int],
     zeros: Callable[[int, np.dtype], Any] = np.zeros,
+    read: Callable[[str, str], Any] | None = None,
 ) -> Callable[[], None]:
     """A callable issuing every launch of `kernel` on `arrays` (device buffers by parameter
     name) for the scalar `sizes`, as the launch description says. `get_function(name)` returns
     a CuPy RawKernel-like callable `f(grid, block, args, shared_mem=...)`; `zeros(n, dtype)`
     allocates the function's scratch buffers (zero-filled once, at binding, as the executors
-    fill them before the timed runs)."""
+    fill them before the timed runs); `read(variable, ctype)` a device variable's value, for a
+    host program that reads one back (a convergence loop: its launches are found as it runs)."""
     params = {p["name"]: p for p in kernel.params}
     typed = {name: np.dtype(params[name]["dtype"]).type(v) for name, v in sizes.items()
              if name in params and params[name]["kind"] == "scalar"}
@@ -93,6 +95,9 @@ def bind_launches(
         elements = evaluate(scratch["elements"], typed)
         arrays = {**arrays, scratch["name"]: zeros(elements, np.dtype(scratch["dtype"]))}
         params[scratch["name"]] = {"kind": "array"}
+    if has_reads(steps_of(kernel.launch)):
+        assert read is not None, "a host program that reads the device needs `read`"
+        return _bind_reading_program(kernel, get_function, arrays, typed, read)
     runs = trace(steps_of(kernel.launch), typed)  # a time loop's launches, T times
     calls: list[tuple[Any, tuple[int, ...], tuple[int, ...], tuple[Any, ...], int]] = []
     for (index, env), config in zip(runs, kernel.launch_config(**sizes), strict=True):
@@ -115,6 +120,30 @@ def bind_launches(
     def launch() -> None:
         for function, grid, block, args, shared in calls:
             function(grid, block, args, shared_mem=shared)
+
+    return launch
+
+
+def _bind_reading_program(
+    kernel: Any, get_function: Callable[[str], Any], arrays: dict[str, Any],
+    typed: dict[str, Any], read: Callable[[str, str], Any],
+) -> Callable[[], None]:
+    """`bind_launches` of a host program that reads the device: each launch's configuration
+    evaluated as the program reaches it, its reads between the launches."""
+    params = {p["name"]: p for p in kernel.params}
+
+    def launch() -> None:
+        for index, env in iterate_steps(steps_of(kernel.launch), typed, read):
+            entry = kernel.launch["launches"][index]
+            grid, block, shared = launch_config(entry, env)
+            if 0 in grid or 0 in block:
+                continue  # an empty launch: the C loop has no iterations
+            args = [arrays[name] if params.get(name, {}).get("kind") == "array" else env[name]
+                    for name in entry["args"]]
+            function = get_function(entry["kernel"])
+            if shared > DEFAULT_SHARED_LIMIT:
+                function.max_dynamic_shared_size_bytes = shared
+            function(grid, block, tuple(args), shared_mem=shared)
 
     return launch
 
@@ -158,8 +187,16 @@ class CudaDevice:
              ) -> Callable[[], None]:
         module = self.cupy.RawModule(code=kernel.cuda_source, options=self.options,
                                      backend=self.compiler)
+        cupy = self.cupy
+
+        def read(variable: str, ctype: str) -> Any:  # one scalar back: .get() waits for it
+            from autogpu.dialects.signature import C_TYPES
+
+            dtype = np.dtype(C_TYPES[ctype].dtype)
+            return cupy.ndarray((1,), dtype, module.get_global(variable)).get()[0]
+
         return bind_launches(kernel, module.get_function, arrays, sizes,
-                             lambda n, dtype: self.cupy.zeros(n, dtype))
+                             lambda n, dtype: cupy.zeros(n, dtype), read)
 
     def peer(self, problem: str) -> Peer:
         return gpu_peer(problem, self.gemm_peer)

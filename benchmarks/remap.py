@@ -11,7 +11,12 @@ reference that transcribes the C loops.
   `collapse(2)`): T steps of two 5-point sweeps in double, the same loop in PyTorch eager
   (slices). Its byte count is the sweeps' own DRAM traffic (each sweep reads one
   grid and writes the other), so "% of roofline" says how close each sweep runs to the copy
-  bandwidth; `launch_overhead` compares T steps with T times one step.
+  bandwidth; `launch_overhead` compares T steps with T times one step;
+- jacobi_2d_converge (examples/remap/jacobi_2d_converge.c): the same sweeps in a convergence
+  loop (`for (t = 0; t < maxsteps && diff > 1e-12; t++)`, `diff` a max reduction of the first
+  sweep), whose host program reads `diff`'s test back once per step; the tolerance is never
+  reached within the cap on random data, so every step runs. PyTorch eager runs the same loop,
+  reading its `diff` with `float()` (a sync per step, as the host read is).
 """
 
 from __future__ import annotations
@@ -140,11 +145,43 @@ def sweep(src: Any, dst: Any) -> None:
                              + src[:-2, 1:-1])
 
 
+class Jacobi2dConverge(Jacobi2d):
+    """Jacobi2d's steps until the largest change of a first sweep is at most 1e-12, at most
+    `maxsteps` of them: on random data every step runs, so the expected output is Jacobi2d's
+    at `maxsteps`, and `steps` holds the count."""
+
+    def __init__(self) -> None:
+        Problem.__init__(self, "jacobi_2d_converge", "remap/jacobi_2d_converge.c", "A",
+                         ("maxsteps", "n"))
+
+    @staticmethod
+    def _as_steps(sizes: dict[str, int]) -> dict[str, int]:
+        return {"tsteps": sizes["maxsteps"], "n": sizes["n"]}
+
+    def label(self, sizes: dict[str, int]) -> str:
+        return f"at most {sizes['maxsteps']} steps, {sizes['n']}^2"
+
+    def flops(self, sizes: dict[str, int]) -> int:
+        return super().flops(self._as_steps(sizes))
+
+    def min_bytes(self, sizes: dict[str, int]) -> int:
+        return super().min_bytes(self._as_steps(sizes))
+
+    def inputs(self, sizes: dict[str, int], rng: np.random.Generator) -> dict[str, np.ndarray]:
+        return {**super().inputs(self._as_steps(sizes), rng), "steps": np.zeros(1, np.int32)}
+
+    def reference(self, xp: Any, arrays: dict[str, Any], sizes: dict[str, int]) -> Any:
+        return super().reference(xp, arrays, self._as_steps(sizes))
+
+
+CONVERGE_TOLERANCE = 1e-12
 BMM4, SCALE5, JACOBI_2D = Bmm4(), Scale5(), Jacobi2d()
 JACOBI_2D_COLLAPSED = Jacobi2d("remap/jacobi_2d.c")  # the same function, sweeps collapse(2)
-REMAP: dict[str, Problem] = {p.name: p for p in (BMM4, SCALE5, JACOBI_2D)}
+JACOBI_2D_CONVERGE = Jacobi2dConverge()
+REMAP: dict[str, Problem] = {p.name: p for p in (BMM4, SCALE5, JACOBI_2D, JACOBI_2D_CONVERGE)}
 
-PEER_NAMES = {"bmm4": "torch.matmul", "scale5": "torch.addcmul", "jacobi_2d": "torch eager loop"}
+PEER_NAMES = {"bmm4": "torch.matmul", "scale5": "torch.addcmul", "jacobi_2d": "torch eager loop",
+              "jacobi_2d_converge": "torch eager loop, float(diff) per step"}
 
 
 def calls(lib: Any) -> dict[str, Callable[[dict[str, Any], dict[str, int]], Callable[[], Any]]]:
@@ -175,7 +212,21 @@ def calls(lib: Any) -> dict[str, Callable[[dict[str, Any], dict[str, int]], Call
 
         return loop
 
-    return {"bmm4": bmm4, "scale5": scale5, "jacobi_2d": jacobi_2d}
+    def jacobi_2d_converge(t: dict[str, Any], s: dict[str, int]) -> Callable[[], Any]:
+        a, b = (t[k].reshape(s["n"], s["n"]) for k in ("A", "B"))
+
+        def loop() -> None:
+            diff, step = float("inf"), 0
+            while step < s["maxsteps"] and diff > CONVERGE_TOLERANCE:
+                sweep(a, b)
+                diff = float(lib.abs(b[1:-1, 1:-1] - a[1:-1, 1:-1]).max())
+                sweep(b, a)
+                step += 1
+
+        return loop
+
+    return {"bmm4": bmm4, "scale5": scale5, "jacobi_2d": jacobi_2d,
+            "jacobi_2d_converge": jacobi_2d_converge}
 
 
 def torch_peer(problem: str) -> Peer:
@@ -202,13 +253,17 @@ def launch_overhead(rows: Sequence[Row]) -> list[str]:
     """For each Jacobi variant timed at T steps and at 1 step (same n): (whole - T x single) /
     whole, the share of the whole function's time that is not the sweeps' own (launch and
     host-program overhead), from the runner's times and, where present, pycuda's."""
+    def steps(row: Row) -> int:  # a convergence loop's rows run all their steps (see above)
+        return row.sizes["tsteps" if row.problem == "jacobi_2d" else "maxsteps"]
+
+    jacobis = ("jacobi_2d", "jacobi_2d_converge")
     single = {(r.variant, r.sizes["n"]): r for r in rows
-              if r.problem == "jacobi_2d" and r.status == OK and r.sizes["tsteps"] == 1}
+              if r.problem in jacobis and r.status == OK and steps(r) == 1}
     lines: list[str] = []
     for row in rows:
-        if row.problem != "jacobi_2d" or row.status != OK or row.sizes["tsteps"] <= 1:
+        if row.problem not in jacobis or row.status != OK or steps(row) <= 1:
             continue
-        t, one = row.sizes["tsteps"], single.get((row.variant, row.sizes["n"]))
+        t, one = steps(row), single.get((row.variant, row.sizes["n"]))
         if one is None:
             continue
         for how, whole, each in (("cupy", row.median_ms, one.median_ms),
@@ -216,7 +271,7 @@ def launch_overhead(rows: Sequence[Row]) -> list[str]:
             if whole is None or each is None:
                 continue
             share = (whole - t * each) / whole
-            lines.append(f"jacobi_2d {row.variant} n={row.sizes['n']} ({how}): whole "
+            lines.append(f"{row.problem} {row.variant} n={row.sizes['n']} ({how}): whole "
                          f"{whole:.3f} ms, {t} x single {t * each:.3f} ms, launch overhead "
                          f"{100 * share:.1f} %")
     return lines

@@ -543,6 +543,11 @@ def remap(quick: bool = False) -> list[Case]:
               Variant("jacobi_2d_collapse2", JACOBI_2D_COLLAPSED, optimize(),
                       "the same with the sweeps collapse(2)")]
     cases += [Case(v, sizes_of(JACOBI_2D, t, jacobi_n)) for t in (jacobi_t, 1) for v in jacobi]
+    from benchmarks.remap import JACOBI_2D_CONVERGE
+
+    converge = Variant("jacobi_2d_converge", JACOBI_2D_CONVERGE, optimize(),
+                       "a convergence loop: the host reads the max reduction's test per step")
+    cases += [Case(converge, sizes_of(JACOBI_2D_CONVERGE, t, jacobi_n)) for t in (jacobi_t, 1)]
     return cases
 
 

@@ -25,8 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func
+from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import (
+    AnyFloat,
     ArrayAttr,
     DictionaryAttr,
     FunctionType,
@@ -35,7 +36,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnitAttr,
 )
-from xdsl.ir import Attribute, BlockArgument, Operation
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from autogpu.dialects.agpu import ParallelForOp
 from autogpu.dialects.signature import CTYPE, NAME, of_ir
@@ -58,6 +59,37 @@ def _nests_of(fn: func.FuncOp) -> list[ParallelForOp]:
     time loop), in program order."""
     return [op for op in fn.body.walk() if isinstance(op, ParallelForOp)
             and not any(isinstance(a, ParallelForOp) for a in _ancestors(op, fn))]
+
+
+def _check_host_control(nest: ParallelForOp, fn: func.FuncOp) -> None:
+    """Refuses a nest under data-dependent host control (docs/ir.md, "Host control around
+    kernels"): the host would read back, between nest runs in parts, a condition computed from
+    data that lives in parts (`while (diff > tol)`, `if (x[0] > 0)`)."""
+    for parent in _ancestors(nest, fn):
+        if isinstance(parent, scf.WhileOp):
+            raise error_at(parent, "out-of-core: a parallel loop inside a 'while' loop (or a "
+                           "'for' whose condition reads data) does not run in parts: its "
+                           "condition is computed from data the parts hold (run it in-core)")
+        if isinstance(parent, scf.IfOp) and _from_data(parent.cond):
+            raise error_at(parent, "out-of-core: a parallel loop inside an 'if' whose "
+                           "condition reads data does not run in parts: the condition is "
+                           "computed from data the parts hold (run it in-core)")
+
+
+def _from_data(value: SSAValue) -> bool:
+    """Whether `value` is computed from memory or in floating point (a kernel computes it)."""
+    work, seen = [value], set[SSAValue]()
+    while work:
+        current = work.pop()
+        owner = current.owner
+        if current in seen or not isinstance(owner, Operation):
+            continue
+        seen.add(current)
+        if isinstance(owner, memref.LoadOp) or any(
+                isinstance(v.type, AnyFloat) for v in (*owner.operands, *owner.results)):
+            return True
+        work.extend(owner.operands)
+    return False
 
 
 def _ancestors(op: Operation, fn: func.FuncOp) -> list[Operation]:
@@ -143,6 +175,7 @@ class AgpuOutOfCorePass(DeclaredOptionsPass):
             nests = _nests_of(fn)
             specs: list[Attribute] = []
             for index, nest in enumerate(nests):
+                _check_host_control(nest, fn)
                 try:
                     footprints = nest_footprints(nest, fn)
                 except FootprintError as e:

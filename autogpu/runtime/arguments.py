@@ -12,7 +12,7 @@ each executor stages into its memory as the parameter's OpenMP `map` says.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,7 +41,14 @@ from autogpu.runtime.errors import (
 from autogpu.runtime.parts_spec import parse_parts
 from autogpu.target.cuda_limits import MAX_BLOCK, MAX_GRID, MAX_THREADS_PER_BLOCK
 from autogpu.target.launch import evaluate, launch_config
-from autogpu.target.launch_steps import check_steps, counters, run_steps, steps_of
+from autogpu.target.launch_steps import (
+    Reader,
+    check_steps,
+    counters,
+    has_reads,
+    iterate_steps,
+    steps_of,
+)
 from autogpu.target.requirements import violation
 
 
@@ -116,6 +123,12 @@ class Function:
     parts: Any = None  # agpu-out-of-core's footprints (runtime.parts_spec.PartsSpec, one per
     # nest), else None
     scratch: tuple[Scratch, ...] = ()  # device buffers of each call (`Scratch`)
+
+    @property
+    def reads_device(self) -> bool:
+        """Whether the host program reads what kernels computed (a convergence loop): its
+        launches are known only as it runs (`launches`), not ahead (`launch_trace`)."""
+        return has_reads(self.steps)
 
     def param(self, name: str) -> Param:
         """A parameter, a counter of the host program or a scratch (what a launch may pass)."""
@@ -389,13 +402,32 @@ def _launch_bounds(value: Any, where: str) -> tuple[tuple[str, str], ...]:
 def launch_trace(call: BoundCall) -> list[Launch]:
     """The launches the call runs, in order: the function's host program run on its scalar
     arguments (loops and ifs need no device data), each launch's configuration evaluated and
-    checked (by `autogpu.target.launch`, the cuda target's own reading of the expressions)."""
+    checked (by `autogpu.target.launch`, the cuda target's own reading of the expressions).
+    A program that reads device data has no trace ahead of running (KernelLaunchError): its
+    executors go through `launches` with a reader."""
+    if call.function.reads_device:
+        raise KernelLaunchError(
+            f"the host program of '{call.function.name}' reads values the kernels compute: "
+            "its launches are known only as it runs")
+    return list(launches(call))
+
+
+def launches(call: BoundCall, read: Reader | None = None) -> Iterator[Launch]:
+    """The launches the call runs, each yielded before the host program goes on (a `read`
+    step after it, through `read`, sees what the caller launched)."""
     # NumPy scalars of the C types: a uint64 is `unsigned long long` to the evaluator
     scalars = {p.name: call.values[p.name] for p in call.function.params if not p.is_array}
     names = {p.name for p in (*call.function.params, *(s.param for s in call.function.scratch))}
-    launches: list[Launch] = []
-
-    def launch(index: int, env: Mapping[str, Any]) -> None:
+    steps = call.function.steps or [{"launch": i} for i in range(len(call.function.launches))]
+    program = iterate_steps(steps, scalars, read)
+    while True:
+        try:
+            index, env = next(program)
+        except StopIteration:
+            return
+        except ValueError as e:  # a loop bound or condition that cannot be evaluated
+            raise KernelLaunchError(f"the host program of '{call.function.name}': {e}") \
+                from None
         entry = call.function.launches[index]
         config = LaunchConfig(*_evaluate_launch(entry, env))
         check_launch_config(entry.kernel, config)
@@ -406,14 +438,7 @@ def launch_trace(call: BoundCall) -> list[Launch]:
                 raise KernelLaunchError(
                     f"launch of '{entry.kernel}' passes '{arg}' outside the loop that defines it"
                 )
-        launches.append(Launch(entry, config, counters))
-
-    steps = call.function.steps or [{"launch": i} for i in range(len(call.function.launches))]
-    try:
-        run_steps(steps, scalars, launch)
-    except ValueError as e:  # a loop bound or condition that cannot be evaluated
-        raise KernelLaunchError(f"the host program of '{call.function.name}': {e}") from None
-    return launches
+        yield Launch(entry, config, counters)
 
 
 def _evaluate_launch(entry: LaunchEntry, scalars: Mapping[str, Any]) -> tuple[Any, Any, int]:

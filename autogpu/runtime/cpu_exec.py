@@ -44,7 +44,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from autogpu.dialects.signature import BY_DTYPE
+import numpy as np
+
+from autogpu.dialects.signature import BY_DTYPE, C_TYPES
 from autogpu.runtime.arguments import (
     BoundCall,
     Function,
@@ -59,9 +61,11 @@ from autogpu.runtime.arguments import (
     find_function,
     kernel_names,
     launch_trace,
+    launches,
     parse_launch_description,
 )
 from autogpu.runtime.array_arguments import Buffer, HostMemory
+from autogpu.target.launch_steps import reads as device_reads
 
 if TYPE_CHECKING:
     import numpy as np
@@ -172,9 +176,10 @@ def _poison_static_shared(source: str) -> str:
     return "".join(out)
 
 
-def prepare_source(cuda_source: str, kernels: Sequence[str]) -> str:
-    """The C++ translation unit: the header, the CUDA source (line numbers kept for errors) and a
-    C-linkage entry point and signature query per launched kernel."""
+def prepare_source(cuda_source: str, kernels: Sequence[str], reads: Sequence[str] = ()) -> str:
+    """The C++ translation unit: the header, the CUDA source (line numbers kept for errors), a
+    C-linkage entry point and signature query per launched kernel, and a copy-out per device
+    variable the host programs read back (`reads`: a convergence loop's condition)."""
     body = _REPLACED_INCLUDE.sub(lambda m: "// " + m.group(0).lstrip(), cuda_source)
     body = _poison_static_shared(_rewrite_extern_shared(body))
     wrappers = [f'#line 1 "<launch wrappers of {SOURCE_NAME}>"']
@@ -187,6 +192,11 @@ def prepare_source(cuda_source: str, kernels: Sequence[str]) -> str:
         wrappers.append(
             f'extern "C" __attribute__((visibility("default"))) int agpu_signature__{k}('
             f"char* out, unsigned long len) {{ return agpu::signature(&{k}, out, len); }}"
+        )
+    for variable in reads:
+        wrappers.append(
+            f'extern "C" __attribute__((visibility("default"))) void agpu_read__{variable}('
+            f"void* out) {{ __builtin_memcpy(out, &{variable}, sizeof({variable})); }}"
         )
     return "\n".join(
         ['#include "cpu_runtime.h"', f'#line 1 "{SOURCE_NAME}"', body, *wrappers, ""]
@@ -334,7 +344,8 @@ class CpuProgram:
         self.kept: Any = None  # runtime.parts.KeepHooks of the last call in parts (its copies)
         self.source = cuda_source
         kernels = kernel_names(self.functions)
-        self.cpp_source = prepare_source(cuda_source, kernels)
+        reads = {g: c for f in self.functions.values() for g, c in device_reads(f.steps).items()}
+        self.cpp_source = prepare_source(cuda_source, kernels, list(reads))
         try:
             self.library_path, self.compiled_now = compile_library(
                 self.cpp_source,
@@ -370,6 +381,19 @@ class CpuProgram:
         for function in self.functions.values():
             for entry in function.launches:
                 _check_signature(function, entry, self.kernel_signatures[entry.kernel])
+        self._reads: dict[str, Any] = {}
+        for variable in reads:
+            copy_out = getattr(library, f"agpu_read__{variable}")
+            copy_out.restype = None
+            copy_out.argtypes = [ctypes.c_void_p]
+            self._reads[variable] = copy_out
+
+    def _read(self, variable: str, ctype: str) -> Any:
+        """A device variable's value (the launches before it have run: they are
+        synchronous here)."""
+        holder = np.zeros(1, np.dtype(C_TYPES[ctype].dtype))
+        self._reads[variable](holder.ctypes.data)
+        return holder[0]
 
     def close(self) -> None:
         """Unloads the kernels now (not while another thread runs them); running the program
@@ -409,7 +433,9 @@ class CpuProgram:
         memory = HostMemory()
         buffers = {a.param.name: a.stage(memory, in_place=True) for a in call.arrays()
                    if a.param.name not in pointers}
-        for position, launch in enumerate(launch_trace(call)):
+        trace = launches(call, self._read) if call.function.reads_device \
+            else launch_trace(call)
+        for position, launch in enumerate(trace):
             if not launch.config.empty and (positions is None or position in positions):
                 self._launch(launch, call, buffers, pointers)
         for buffer in buffers.values():

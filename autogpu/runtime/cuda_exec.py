@@ -28,13 +28,13 @@ import functools
 import importlib
 import statistics
 import time
-from collections.abc import Generator, Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from autogpu.dialects.signature import BY_DTYPE
+from autogpu.dialects.signature import BY_DTYPE, C_TYPES
 from autogpu.runtime.arguments import (
     BoundCall,
     Function,
@@ -51,12 +51,13 @@ from autogpu.runtime.arguments import (
     find_function,
     kernel_names,
     launch_trace,
+    launches,
     parse_launch_description,
 )
 from autogpu.runtime.array_arguments import POISON_BYTE, Buffer, DeviceArray, Memory
 from autogpu.runtime.array_views import LEGACY_STREAM, ArrayView
 from autogpu.runtime.caller_stream import caller_stream
-from autogpu.runtime.driver_kernels import DriverError, DriverModule, libcuda
+from autogpu.runtime.driver_kernels import DriverError, DriverModule, error_text, libcuda
 from autogpu.target.cuda_limits import SHARED_BYTES_PER_BLOCK
 
 if TYPE_CHECKING:
@@ -413,14 +414,15 @@ class CudaProgram:
     def _run_call(self, call: BoundCall, caller: int = LEGACY_STREAM) -> None:
         """The call's launches on the caller's stream, after its producers' streams (and after
         the copies of NumPy arrays, on the legacy default stream)."""
-        configs = launch_trace(call)
+        configs = self._trace(call)
         with _on_device(self.device) as driver:
-            self._ready(driver, call, configs)
+            self._ready(driver, call, configs or ())
             device = _DeviceArrays(DeviceMemory(driver, self.device), call)
             try:
                 on_device = all(isinstance(a, DeviceArray) for a in call.arrays())
                 _wait_for_producers(call, caller, copies=not on_device)
-                self._launch_all(driver, call, configs, device, caller)
+                self._launch_all(driver, call, self._launches(driver, call, configs, caller),
+                                 device, caller)
                 if on_device and not device.scratch:
                     return  # the caller's stream holds the launches; the host does not wait
                 if on_device:  # the scratch is freed below: its launches must be done
@@ -430,6 +432,44 @@ class CudaProgram:
                 device.copy_back()
             finally:
                 device.free()
+
+    @staticmethod
+    def _trace(call: BoundCall) -> list[Launch] | None:
+        """The call's launches, listed ahead; None for a host program that reads values the
+        kernels compute (a convergence loop), whose launches are known only as it runs."""
+        return None if call.function.reads_device else launch_trace(call)
+
+    def _launches(self, driver: Any, call: BoundCall, configs: list[Launch] | None,
+                  stream: int = LEGACY_STREAM) -> Iterator[Launch]:
+        """`configs`, or the launches of a program that reads the device, each prepared as the
+        host program reaches it; a read waits for the stream and copies one scalar back."""
+        if configs is not None:
+            yield from configs
+            return
+        for launch in launches(call, lambda name, ctype: self._read(name, ctype, stream)):
+            self._ready(driver, call, [launch])
+            yield launch
+
+    def _read(self, variable: str, ctype: str, stream: int) -> Any:
+        """A `__device__` variable of the program's module (a condition a kernel computed),
+        after the launches on `stream` so far."""
+        cuda = libcuda()
+        address, size = ctypes.c_uint64(), ctypes.c_size_t()
+        holder = np.zeros(1, np.dtype(C_TYPES[ctype].dtype))
+        for call, status in (
+            ("cuModuleGetGlobal", lambda: cuda.cuModuleGetGlobal_v2(
+                ctypes.byref(address), ctypes.byref(size), self.module.handle,
+                variable.encode())),
+            ("cuStreamSynchronize", lambda: cuda.cuStreamSynchronize(ctypes.c_void_p(stream))),
+            ("cuMemcpyDtoH", lambda: cuda.cuMemcpyDtoH_v2(
+                ctypes.c_void_p(holder.ctypes.data), address, ctypes.c_size_t(holder.nbytes))),
+        ):
+            code = status()
+            if code != 0:
+                raise KernelLaunchError(
+                    f"reading the device variable '{variable}' ({call}): {error_text(code)} "
+                    "(a kernel before it may have failed)")
+        return holder[0]
 
     def time(
         self,
@@ -450,9 +490,9 @@ class CudaProgram:
         if function.parts is not None:  # agpu-out-of-core: the whole pipeline of parts
             return self._time_parts(function, args, named or {}, repetitions, warmup)
         call = bind_arguments(function, args, named or {})
-        configs = launch_trace(call)
+        configs = self._trace(call)
         with _on_device(self.device) as driver:
-            self._ready(driver, call, configs)
+            self._ready(driver, call, configs or ())
             device = _DeviceArrays(DeviceMemory(driver, self.device), call)
             pristine: dict[str, Any] = {}
             start, end = driver.Event(), driver.Event()
@@ -463,7 +503,8 @@ class CudaProgram:
                 for r in range(warmup + repetitions):
                     device.restore(pristine)
                     start.record()
-                    self._launch_all(driver, call, configs, device)
+                    self._launch_all(driver, call, self._launches(driver, call, configs),
+                                     device)
                     end.record()
                     self._synchronize(driver, call.function, end)
                     if r >= warmup:
@@ -475,14 +516,15 @@ class CudaProgram:
                         start.record()
                         device.copy_in()
                         device.clear_scratch()
-                        self._launch_all(driver, call, configs, device)
+                        self._launch_all(driver, call, self._launches(driver, call, configs),
+                                         device)
                         device.copy_back(staging)
                         end.record()
                         self._synchronize(driver, call.function, end)
                         if r >= warmup:
                             copy_samples.append(start.time_till(end) / 1000)
                 device.restore(pristine)
-                self._launch_all(driver, call, configs, device)
+                self._launch_all(driver, call, self._launches(driver, call, configs), device)
                 self._synchronize(driver, call.function)
                 device.copy_back()
             finally:
@@ -521,7 +563,7 @@ class CudaProgram:
         self,
         driver: Any,
         call: BoundCall,
-        configs: Sequence[Launch],
+        configs: Iterable[Launch],
         device: _DeviceArrays,
         stream: int = LEGACY_STREAM,
     ) -> None:

@@ -1,8 +1,10 @@
 """Host functions → the launch description (docs/ir.md, "The launch description").
 
 A host `func.func` may only compute launch sizes from its scalar parameters with integer arith
-and issue `gpu.launch_func`s, inside `scf.for` and `scf.if` (the host program, printed as
-`steps` where there is one); each grid/block/shared-memory operand, loop bound and condition is
+and issue `gpu.launch_func`s, inside `scf.for`, `scf.if` and `scf.while` (the host program,
+printed as `steps` where there is one), and read back integer device variables of the
+`gpu.module` (`memref.load` of `memref.get_global @kernels::@v`: a `read` step, whose value
+conditions may use); each grid/block/shared-memory operand, loop bound and condition is
 printed as a C integer expression over the parameter names and loop counters by walking its SSA
 chain back to constants and arguments.
 The expressions use only literals, names, `+ - * / %`, unary minus, parentheses, `min`, `max`
@@ -53,10 +55,18 @@ def describe_host_function(
     counters: dict[SSAValue, str] = {}  # the counters of host loops, by their names
     taken = set(names)
 
+    def fresh(base: str) -> str:
+        var, k = base, 0
+        while var in taken:
+            k += 1
+            var = f"{base}_{k}"
+        taken.add(var)
+        return var
+
     def expression(value: SSAValue, user: Operation) -> Size:
+        if value in counters:  # a host loop's counter, or a value read back
+            return launch_sizes.parameter(counters[value], _width(value), False)
         if isinstance(value, BlockArgument):
-            if value in counters:
-                return launch_sizes.parameter(counters[value], _width(value), False)
             if value.owner is not function.body.block:
                 raise fail(user, "a block argument that is no parameter or loop counter")
             index = value.index
@@ -104,11 +114,7 @@ def describe_host_function(
                 if op.iter_args:
                     raise fail(op, "a host loop cannot carry values")
                 iv = op.body.block.args[0]
-                var, k = iv.name_hint or "iv", 0
-                while var in taken:
-                    k += 1
-                    var = f"{iv.name_hint or 'iv'}_{k}"
-                taken.add(var)
+                var = fresh(iv.name_hint or "iv")
                 counters[iv] = var
                 steps.append({"for": {
                     "var": var, "ctype": of_ir(iv.type).name,
@@ -134,6 +140,31 @@ def describe_host_function(
                 scratch.append({"name": scratch_name,
                                 "dtype": of_ir(op.memref.type.element_type).dtype,
                                 "elements": signed(elements, op)})
+            elif isinstance(op, scf.WhileOp):
+                control = True
+                if op.arguments or op.results:
+                    raise fail(op, "a host 'while' cannot carry values")
+                condition = op.before_region.block.last_op
+                assert isinstance(condition, scf.ConditionOp)
+                before = steps_of(op.before_region.block)
+                cond = expression(condition.condition, condition).expr.render()
+                steps.append({"while": {"before": before, "cond": cond,
+                                        "body": steps_of(op.after_region.block)}})
+            elif isinstance(op, memref.LoadOp) and isinstance(op.memref.owner,
+                                                               memref.GetGlobalOp):
+                control = True
+                ref = op.memref.owner.name_
+                if op.indices or ref.root_reference.data != "kernels" \
+                        or len(ref.nested_references.data) != 1:
+                    raise fail(op, "a host read of something other than a scalar device "
+                                   "variable of @kernels")
+                var = fresh(op.res.name_hint or "value")
+                counters[op.res] = var
+                steps.append({"read": {"var": var,
+                                       "global": ref.nested_references.data[0].data,
+                                       "ctype": of_ir(op.res.type).name}})
+            elif isinstance(op, memref.GetGlobalOp | scf.ConditionOp):
+                pass
             elif isinstance(op, func.ReturnOp):
                 if op.operands:
                     raise fail(op, "a host function must return nothing")

@@ -348,7 +348,7 @@ def launch_config(artifact: Artifact, scalars: Mapping[str, SizeValue]) -> list[
     from autogpu.runtime.arguments import bind_scalars, parse_launch_description
     from autogpu.target.launch import evaluate as evaluate_expression
     from autogpu.target.launch import launch_config as evaluate
-    from autogpu.target.launch_steps import steps_of, trace
+    from autogpu.target.launch_steps import each_launch_once, has_reads, steps_of, trace
 
     (function,) = parse_launch_description({"functions": [artifact.entry]}).values()
     names = {p.name for p in function.params if not p.is_array}
@@ -357,7 +357,9 @@ def launch_config(artifact: Artifact, scalars: Mapping[str, SizeValue]) -> list[
         typed = bind_scalars(function, {**typed, spec.lo: evaluate_expression(spec.lb, typed),
                                         spec.hi: evaluate_expression(spec.ub, typed)})
     configs: list[LaunchConfig] = []
-    for index, env in trace(steps_of(artifact.entry), typed):
+    steps = steps_of(artifact.entry)  # a program that reads the device: each launch once
+    runs = each_launch_once(steps, typed) if has_reads(steps) else trace(steps, typed)
+    for index, env in runs:
         entry = artifact.entry["launches"][index]
         grid, block, shared = evaluate(entry, env)
         configs.append({"kernel": entry["kernel"], "grid": list(grid), "block": list(block),

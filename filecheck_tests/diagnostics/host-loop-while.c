@@ -1,6 +1,6 @@
-// RUN: not autogpu-opt %s -p autogpu-optimize -t cuda 2>&1 | filecheck --strict-whitespace %s
-// A convergence loop around kernels: its condition reads data that the kernels compute, which
-// the host does not copy back (refused, at the loop).
+// RUN: not autogpu-opt %s -p agpu-out-of-core,autogpu-optimize -t cuda 2>&1 | filecheck --strict-whitespace %s
+// A convergence loop around kernels runs in-core (the host reads its condition back each
+// trip); in parts it is refused, at the loop: the parts hold the data the condition reads.
 void f(int n, float *x, float *err) {
   while (err[0] > 0.5f) {
 #pragma omp parallel for
@@ -11,6 +11,6 @@ void f(int n, float *x, float *err) {
 }
 
 // CHECK-NOT: Traceback
-// CHECK: {{^.*}}host-loop-while.c:5:3: error: a parallel loop inside a 'while' (or non-canonical 'for') loop: the host runs loops around kernels, and it can only run counted 'for' loops whose bounds it computes from scalar parameters (a condition on data the kernels compute, such as a convergence test, is not supported yet)
+// CHECK: {{^.*}}host-loop-while.c:5:3: error: out-of-core: a parallel loop inside a 'while' loop (or a 'for' whose condition reads data) does not run in parts: its condition is computed from data the parts hold (run it in-core)
 // CHECK-NEXT: {{^  while \(err\[0\] > 0.5f\) \{$}}
 // CHECK-NEXT: {{^ {2}\^$}}

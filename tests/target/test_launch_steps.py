@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from autogpu.runtime.arguments import LaunchDescriptionError, parse_launch_description
-from autogpu.target.launch_steps import check_steps, steps_of, trace
+from autogpu.target.launch_steps import check_steps, iterate_steps, steps_of, to_cxx, trace
 
 
 def _loop(
@@ -53,7 +53,12 @@ MALFORMED: list[tuple[Any, str]] = [
     ({"launch": 0}, "must be a list"),
     ([{"launch": 2}], "names no launch"),
     ([{"launch": 0, "if": {}}], "one of launch, for, if"),
-    ([{"while": {}}], "one of launch, for, if"),
+    ([{"repeat": {}}], "one of launch, for, if, while, read"),
+    ([{"while": {"cond": "1", "body": []}}], "'while' step has no before"),
+    ([{"read": {"var": "c", "global": "g", "ctype": "float"}}], "not an integer type"),
+    ([{"read": {"var": "n", "global": "g", "ctype": "int"}}], "'n' is already a name"),
+    ([{"read": {"var": "c", "global": "g[0]", "ctype": "int"}}], "names no device variable"),
+    ([{"read": {"var": "c", "ctype": "int"}}], "'read' step has no global"),
     ([_loop("n", "0", "1", "1", [])], "'n' is already a name"),
     ([_loop("t", "0", "1", "1", [_loop("t", "0", "1", "1", [])])], "'t' is already a name"),
     ([_loop("t", "0", "1", "1", [], ctype="double")], "not an integer type"),
@@ -79,3 +84,44 @@ def test_a_launch_may_pass_a_counter_but_no_unknown_name():
     del function["steps"]
     with pytest.raises(LaunchDescriptionError, match="passes 't', which is not a parameter"):
         parse_launch_description({"functions": [function]})
+
+
+def test_a_while_reads_the_device_after_the_launches_before_it():
+    """`while` runs `before`, tests, runs `body`; a `read` sees what the launches yielded
+    before it did (here a counter the consumer keeps, as a kernel would on the device)."""
+    steps = [{"launch": 0},
+             {"while": {"before": [{"launch": 1},
+                                   {"read": {"var": "go", "global": "g", "ctype": "bool"}}],
+                        "cond": "go && n > 0", "body": [{"launch": 2}]}}]  # fmt: skip
+    device = {"count": 0}
+    order: list[object] = []
+
+    def read(variable: str, ctype: str) -> object:
+        assert (variable, ctype) == ("g", "bool")
+        order.append("read")
+        return np.bool_(device["count"] < 3)
+
+    for index, env in iterate_steps(steps, {"n": np.int32(1)}, read):
+        order.append(index)
+        if index == 1:
+            device["count"] += 1
+        if index == 2:
+            assert env["go"] == 1
+    assert order == [0, 1, "read", 2, 1, "read", 2, 1, "read"]
+
+
+def test_a_program_that_reads_needs_a_reader():
+    steps = [{"read": {"var": "go", "global": "g", "ctype": "int"}},
+             {"if": {"cond": "go", "then": [{"launch": 0}]}}]
+    with pytest.raises(ValueError, match="reads the device variable 'g'"):
+        list(iterate_steps(steps, {}))
+
+
+def test_the_cxx_program_reads_with_cuda_memcpy_from_symbol():
+    steps = [{"while": {"before": [{"launch": 0},
+                                   {"read": {"var": "go", "global": "f_go", "ctype": "bool"}}],
+                        "cond": "go", "body": [{"launch": 1}]}}]  # fmt: skip
+    lines = to_cxx(steps, lambda e: e, lambda i: [f"launch{i}();"])
+    assert lines == ["  for (;;) {", "    launch0();",
+                     "    bool go; cudaMemcpyFromSymbol(&go, f_go, sizeof(bool));",
+                     "    if (!(go)) break;", "    launch1();", "  }"]

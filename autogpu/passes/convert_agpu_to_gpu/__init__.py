@@ -206,7 +206,7 @@ def _lower_function(
             kernels.add_op(_device_global(slot.global_name, slot.value.type, slot.alloca))
     for spill in plan.spills.values():
         kernels.add_op(_device_global(spill.global_name, MemRefType(spill.value.type, []), None))
-    host = HostBuilder(plan.func, grid, array_reduction)
+    host = HostBuilder(plan.func, grid, array_reduction, plan.host_reads)
     single = len(plan.segments) == 1
     launched: dict[int, tuple[str, BlockShape]] = {}
     for seg in plan.segments:

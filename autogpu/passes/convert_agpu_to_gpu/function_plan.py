@@ -11,8 +11,11 @@ on the host: the function is a tree of *host steps* (`HostFor`, `HostIf`, segmen
 read into segments the same way. The counter of a host loop is a *host value*: a kernel that
 uses it (directly, or through pure code it recomputes) takes it as an extra argument after the
 C parameters. The host computes loop bounds and conditions from the scalar parameters and host
-values only; one that depends on memory (a convergence test reading an array, a `while` loop)
-is refused with its location.
+values. A condition that depends on memory or floating point (a convergence test `while (diff >
+tol)`, `if (x[0] > 0)`: *data-dependent control*, `HostWhile` and `HostIf`) is computed by the
+serial kernel of the code before it, which stores it in a device variable (a spill, listed in
+`FunctionPlan.host_reads`); the host reads that one value back between launches. The data stays
+on the device.
 
 Variables (function-level `memref.alloca` slots) used by one segment only become locals of its
 kernel. Those shared by several launches, and reduction variables, live in module-level device
@@ -52,7 +55,12 @@ from autogpu.dialects.signature import CType, of_ir
 from autogpu.passes.analysis.nest_mapping import NestMapping, map_nest
 from autogpu.passes.convert_agpu_to_gpu.constant_tables import Table, take_tables
 from autogpu.passes.utils.errors import PassError, describe_value, error_at
-from autogpu.passes.utils.slices import external_operands, is_pure, slice_leaves
+from autogpu.passes.utils.slices import (
+    external_operands,
+    is_pure,
+    is_recomputable,
+    slice_leaves,
+)
 
 
 @dataclass
@@ -149,14 +157,27 @@ class HostFor:
 
 @dataclass
 class HostIf:
-    """A serial `scf.if` around kernels, its condition computed by the host."""
+    """A serial `scf.if` around kernels, its condition computed by the host (or by a kernel
+    and read back: `FunctionPlan.host_reads`)."""
 
     op: scf.IfOp
     then: list[HostStep]
     orelse: list[HostStep]
 
 
-HostStep = Segment | HostFor | HostIf
+@dataclass
+class HostWhile:
+    """A serial `scf.while` around kernels (a convergence loop): `before` computes `cond`
+    (usually in a serial kernel, whose result the host reads back), `body` runs while it
+    holds."""
+
+    op: scf.WhileOp
+    before: list[HostStep]
+    cond: SSAValue
+    body: list[HostStep]
+
+
+HostStep = Segment | HostFor | HostIf | HostWhile
 
 
 @dataclass
@@ -167,6 +188,8 @@ class FunctionPlan:
     spills: dict[SSAValue, Spill]
     steps: list[HostStep] = field(default_factory=list[HostStep])
     host_values: dict[SSAValue, HostValue] = field(default_factory=dict[SSAValue, HostValue])
+    host_reads: dict[SSAValue, str] = field(default_factory=dict[SSAValue, str])
+    """Conditions a kernel computes and the host reads back: value -> its device variable."""
 
 
 class SymbolNamer:
@@ -216,6 +239,16 @@ def plan_function(fn: func.FuncOp, namer: SymbolNamer) -> FunctionPlan:
             if leaf not in spills:
                 _check_spillable(leaf, owner)
                 spills[leaf] = Spill(leaf, producer, namer.fresh(_global_base(fn, leaf)))
+    host_reads: dict[SSAValue, str] = {}
+    for cond in reader.device_conditions:
+        owner = cond.owner
+        producer = owner_segment.get(owner) if isinstance(owner, Operation) else None
+        if producer is None:
+            continue  # no kernel computes it: the host builder says why it cannot
+        if cond not in spills:
+            name = namer.fresh(f"{fn.sym_name.data}_{cond.name_hint or 'cond'}")
+            spills[cond] = Spill(cond, producer, name)
+        host_reads[cond] = spills[cond].global_name
 
     for seg in segments:
         for kind, var in seg.reductions():
@@ -234,7 +267,7 @@ def plan_function(fn: func.FuncOp, namer: SymbolNamer) -> FunctionPlan:
         ):
             slot.global_name = namer.fresh(_global_base(fn, slot.value))
         _plan_privatization(slot, segments)
-    return FunctionPlan(fn, segments, slots, spills, steps, host_values)
+    return FunctionPlan(fn, segments, slots, spills, steps, host_values, host_reads)
 
 
 def _outlives_launches(slot: Slot, segments: list[Segment]) -> bool:
@@ -270,7 +303,7 @@ def _remove_dead_slots(body: Block) -> None:
     assigned (e.g. the exit value of a loop counter declared outside its loop), so they cost
     no single-thread launch."""
     for op in list(body.ops):
-        if isinstance(op, scf.ForOp | scf.IfOp) and _contains_parallel(op):
+        if isinstance(op, scf.ForOp | scf.IfOp | scf.WhileOp) and _contains_parallel(op):
             for region in op.regions:
                 for block in region.blocks:
                     _remove_dead_slots(block)
@@ -293,16 +326,21 @@ class _StepReader:
         self.segments: list[Segment] = []
         self.slots: dict[SSAValue, Slot] = {}
         self.host_values: dict[SSAValue, HostValue] = {}
+        self.device_conditions: list[SSAValue] = []  # computed by kernels, read by the host
         # host loop counters are named apart from the parameters
         self.counter_names = SymbolNamer({arg.name_hint for arg in fn.body.block.args
                                           if arg.name_hint})  # fmt: skip
 
-    def read(self, ops: list[Operation], depth: int) -> list[HostStep]:
+    def read(self, ops: list[Operation], depth: int, keep: SSAValue | None = None
+             ) -> list[HostStep]:
+        """The steps of `ops`; `keep`, a condition the host reads back, is computed by a
+        kernel even where the code computing it is pure (`while (tol < 1.0f)`)."""
         steps: list[HostStep] = []
         pending: list[Operation] = []
 
-        def flush() -> None:
-            if any(not is_pure(op) for op in pending):
+        def flush(keep: SSAValue | None = None) -> None:
+            kept = keep is not None and keep.owner in pending
+            if kept or any(not is_pure(op) for op in pending):
                 seg = Segment(len(self.segments), list(pending), depth=depth)
                 self.segments.append(seg)
                 steps.append(seg)
@@ -317,12 +355,34 @@ class _StepReader:
                 self.segments.append(seg)
                 steps.append(seg)
             elif _contains_parallel(op):
-                flush()
+                cond = op.cond if isinstance(op, scf.IfOp) else None
+                flush(cond if cond is not None and self._on_device(cond) else None)
                 steps.append(self._host_control(op, depth))
             else:
                 pending.append(op)
-        flush()
+        flush(keep)
         return steps
+
+    def _on_device(self, cond: SSAValue) -> bool:
+        """Whether a host condition needs a kernel: it reads memory (a variable, an array
+        element) or computes in floating point, which the launch language cannot."""
+        _, leaves = slice_leaves([cond], is_leaf=lambda v: v in self.host_values)
+        on_device = any(isinstance(leaf.owner, Operation) and not is_recomputable(leaf.owner)
+                        for leaf in leaves)  # fmt: skip
+        seen: set[SSAValue] = set()
+        work = [cond]
+        while work and not on_device:
+            value = work.pop()
+            owner = value.owner
+            if value in seen or not isinstance(owner, Operation):
+                continue
+            seen.add(value)
+            if any(isinstance(v.type, AnyFloat) for v in (*owner.operands, *owner.results)):
+                on_device = True
+            work.extend(owner.operands)
+        if on_device:
+            self.device_conditions.append(cond)
+        return on_device
 
     def _host_control(self, op: Operation, depth: int) -> HostStep:
         if isinstance(op, scf.ForOp):
@@ -340,19 +400,34 @@ class _StepReader:
                 self.read(_region_ops(op.false_region), depth),
             )
         if isinstance(op, scf.WhileOp):
-            raise error_at(
-                op,
-                "a parallel loop inside a 'while' (or non-canonical 'for') loop: the host runs "
-                "loops around kernels, and it can only run counted 'for' loops whose bounds "
-                "it computes from scalar parameters (a condition on data the kernels compute, "
-                "such as a convergence test, is not supported yet)",
-            )
+            return self._host_while(op, depth)
         inner = next(i for i in op.walk() if isinstance(i, ParallelForOp))
         raise error_at(
             inner,
             f"a parallel loop inside {op.name} cannot be launched from the host: only serial "
             "'for' loops and 'if's around parallel loops run on the host",
         )
+
+
+    def _host_while(self, op: scf.WhileOp, depth: int) -> HostWhile:
+        """A `while` (or a `for` the frontend cannot count) around kernels: the frontend keeps
+        its variables in memory, so it carries no values."""
+        if op.arguments or op.results or op.before_region.block.args \
+                or op.after_region.block.args:
+            raise error_at(op, "a 'while' loop around parallel loops cannot carry values")
+        condition = op.before_region.block.last_op
+        assert isinstance(condition, scf.ConditionOp)
+        if condition.args:
+            raise error_at(op, "a 'while' loop around parallel loops cannot carry values")
+        cond = condition.condition
+        before_ops = [o for o in op.before_region.block.ops if o is not condition]
+        if any(_contains_parallel(o) for o in before_ops):
+            inner = next(i for o in before_ops for i in o.walk() if isinstance(i, ParallelForOp))
+            raise error_at(inner, "a parallel loop in the condition of a 'while' loop cannot "
+                                  "be launched from the host")
+        keep = cond if self._on_device(cond) else None
+        before = self.read(before_ops, depth + 1, keep)
+        return HostWhile(op, before, cond, self.read(_region_ops(op.after_region), depth + 1))
 
 
 def _contains_parallel(op: Operation) -> bool:

@@ -21,6 +21,11 @@ A kernel keeping a parameter-length reduced section in dynamic shared memory
 (array_reductions.py) gets `K * sizeof(T) * (K <= cap)` dynamic shared bytes: its copy where it
 fits, none where the kernel falls back to the array's atomics.
 
+A condition a kernel computed (`FunctionPlan.host_reads`: a convergence test) is read back from
+its device variable where the host needs it (`memref.get_global @kernels::@v` and a
+`memref.load` in the host function: a `read` step of the launch description), after the
+launches before it.
+
 The `max(., 1)` keeps the launch valid (CUDA rejects an empty grid) when a loop has no
 iterations; its threads then all fail their guards.
 """
@@ -33,7 +38,15 @@ from contextlib import contextmanager
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, func, gpu, memref, scf
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, IntegerType, MemRefType, i32, i64
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    SymbolRefAttr,
+    i32,
+    i64,
+)
 from xdsl.dialects.gpu import DimensionEnum
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
@@ -52,7 +65,13 @@ from autogpu.passes.convert_agpu_to_gpu.coverage import (
     known_int,
     teams_expressions,
 )
-from autogpu.passes.convert_agpu_to_gpu.function_plan import HostFor, HostIf, HostStep, Segment
+from autogpu.passes.convert_agpu_to_gpu.function_plan import (
+    HostFor,
+    HostIf,
+    HostStep,
+    HostWhile,
+    Segment,
+)
 from autogpu.passes.convert_agpu_to_gpu.kernel_builder import BlockShape, kernel_symbol
 from autogpu.passes.convert_agpu_to_gpu.launch_bounds import (
     LAUNCH_BOUNDS,
@@ -99,8 +118,10 @@ class HostBuilder:
     """Builds the host function from the plan's host steps, then replaces its body."""
 
     def __init__(self, fn: func.FuncOp, grid: ReductionGrid = ReductionGrid(),
-                 array_reduction: str = "auto"):  # fmt: skip
+                 array_reduction: str = "auto",
+                 reads: Mapping[SSAValue, str] | None = None):  # fmt: skip
         self.fn = fn
+        self.reads = reads or {}  # conditions kernels compute: value -> device variable
         self.grid = grid  # the grid limits of scalar reductions
         self.array_reduction = array_reduction  # where array reductions' copies live
         # per segment with per-block partials: its combine kernel and that kernel's threads
@@ -131,7 +152,8 @@ class HostBuilder:
         else:
             why = (
                 "the host, which runs it, knows only the scalar parameters and the counters of "
-                "the loops it runs (a condition on data that kernels compute is not supported yet)"
+                "the loops it runs (it reads back from the device only the condition of an 'if' "
+                "or a 'while' loop, computed by code before it in the same block)"
             )
         raise error_at(
             where, f"{what} {depend} on {describe_value(value)}, which is computed from memory: "
@@ -184,6 +206,8 @@ class HostBuilder:
                 self.launch(step, *kernels[step.index])
             elif isinstance(step, HostFor):
                 self._for(step, kernels)
+            elif isinstance(step, HostWhile):
+                self._while(step, kernels)
             else:
                 self._if(step, kernels)
 
@@ -203,8 +227,35 @@ class HostBuilder:
             self.build(step.body, kernels)
             self.builder.insert(scf.YieldOp())
 
+    def _read_back(self, value: SSAValue) -> None:
+        """Maps a condition a kernel computed to its value read from the device variable."""
+        if value not in self.reads:
+            return
+        assert isinstance(value.type, IntegerType)
+        cell = self.builder.insert(memref.GetGlobalOp(
+            SymbolRefAttr("kernels", [self.reads[value]]), MemRefType(value.type, []))).memref
+        loaded = self.builder.insert(memref.LoadOp.get(cell, [])).res
+        loaded.name_hint = value.name_hint or "cond"
+        self.value_map[value] = loaded
+
+    def _while(self, step: HostWhile, kernels: Mapping[int, tuple[str, BlockShape]]) -> None:
+        op = step.op
+        before, after = Block(), Block()
+        loop = self.builder.insert(scf.WhileOp([], [], Region(before), Region(after)))
+        loop.location = op.location
+        with self._scope(before):
+            self.build(step.before, kernels)
+            self._read_back(step.cond)
+            cond = self._host_value(step.cond, "the condition of this 'while' around kernels",
+                                    op)
+            self.builder.insert(scf.ConditionOp(cond))
+        with self._scope(after):
+            self.build(step.body, kernels)
+            self.builder.insert(scf.YieldOp())
+
     def _if(self, step: HostIf, kernels: Mapping[int, tuple[str, BlockShape]]) -> None:
         op = step.op
+        self._read_back(op.cond)
         cond = self._host_value(op.cond, "the condition of this 'if' around kernels", op)
         then, orelse = Block(), Block()
         branches = [(then, step.then)] + ([(orelse, step.orelse)] if step.orelse else [])

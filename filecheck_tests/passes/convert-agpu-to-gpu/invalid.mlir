@@ -24,11 +24,32 @@ func.func @parallel_in_serial_loop_bound_from_memory(%A: memref<?xi32>, %n: i32)
 
 // -----
 
-func.func @parallel_in_while(%A: memref<?xi32>, %n: i32) {
+func.func @parallel_in_carrying_while(%A: memref<?xi32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = scf.while (%k = %c0) : (i32) -> (i32) {
+    %go = arith.cmpi slt, %k, %n : i32
+    scf.condition(%go) %k : i32
+  } do {
+  ^bb0(%k2: i32):
+    agpu.parallel_for %i = %c0 to %n step %c1 : i32 {
+    }
+    %next = arith.addi %k2, %c1 : i32
+    scf.yield %next : i32
+  }
+  func.return
+}
+// CHECK: a 'while' loop around parallel loops cannot carry values
+
+// -----
+
+func.func @parallel_in_while_condition(%A: memref<?xi32>, %n: i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %z = arith.constant 0 : index
   scf.while () : () -> () {
+    agpu.parallel_for %i = %c0 to %n step %c1 : i32 {
+    }
     %v = memref.load %A[%z] : memref<?xi32>
     %go = arith.cmpi slt, %v, %n : i32
     scf.condition(%go)
@@ -39,7 +60,28 @@ func.func @parallel_in_while(%A: memref<?xi32>, %n: i32) {
   }
   func.return
 }
-// CHECK: a parallel loop inside a 'while' (or non-canonical 'for') loop: the host runs loops around kernels
+// CHECK: a parallel loop in the condition of a 'while' loop cannot be launched from the host
+
+// -----
+
+func.func @if_on_a_float_parameter(%n: i32, %tol: f32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %half = arith.constant 5.000000e-01 : f32
+  scf.for %t = %c0 to %n step %c1 : i32 {
+    agpu.parallel_for %i = %c0 to %n step %c1 : i32 {
+    }
+  }
+  %big = arith.cmpf ogt, %tol, %half : f32
+  scf.for %t = %c0 to %n step %c1 : i32 {
+    scf.if %big {
+      agpu.parallel_for %i = %c0 to %n step %c1 : i32 {
+      }
+    }
+  }
+  func.return
+}
+// CHECK: the condition of this 'if' around kernels is computed with arith.cmpf
 
 // -----
 
@@ -199,7 +241,7 @@ func.func @loop_carried(%a: memref<?xf32>, %n: i32) {
   }
   func.return
 }
-// CHECK: iterations of the parallel loop over 'i' conflict: 'a[i]' written here by the iteration with i = 1 is read as 'a[im1]' (line 196:5) by the iteration with i = 2; the loop is not parallel
+// CHECK: iterations of the parallel loop over 'i' conflict: 'a[i]' written here by the iteration with i = 1 is read as 'a[im1]' (line 238:5) by the iteration with i = 2; the loop is not parallel
 
 // -----
 
