@@ -44,8 +44,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-import numpy as np
-
 from autogpu.dialects.signature import BY_DTYPE, C_TYPES
 from autogpu.runtime.arguments import (
     BoundCall,

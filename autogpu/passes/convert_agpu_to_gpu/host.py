@@ -231,7 +231,7 @@ class HostBuilder:
         """Maps a condition a kernel computed to its value read from the device variable."""
         if value not in self.reads:
             return
-        assert isinstance(value.type, IntegerType)
+        assert isa(value.type, IntegerType)
         cell = self.builder.insert(memref.GetGlobalOp(
             SymbolRefAttr("kernels", [self.reads[value]]), MemRefType(value.type, []))).memref
         loaded = self.builder.insert(memref.LoadOp.get(cell, [])).res
