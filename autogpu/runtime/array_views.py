@@ -120,7 +120,7 @@ def _cai_view(cai: Any) -> ArrayView:
 
 # dlpack.h's field types, from the one table of C types
 _INT32, _UINT8, _UINT16 = (C_TYPES[t].ctypes for t in ("int", "unsigned char", "unsigned short"))
-_INT64: type[ctypes.c_int64] = C_TYPES["long long"].ctypes  # the table's ctypes.c_int64
+_INT64: type[ctypes.c_longlong] = C_TYPES["long long"].ctypes  # the table's 64-bit integer
 _UINT64 = C_TYPES["unsigned long long"].ctypes
 
 

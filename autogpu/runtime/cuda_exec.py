@@ -454,7 +454,7 @@ class CudaProgram:
         """A `__device__` variable of the program's module (a condition a kernel computed),
         after the launches on `stream` so far."""
         cuda = libcuda()
-        address, size = ctypes.c_uint64(), ctypes.c_size_t()
+        address, size = ctypes.c_void_p(), ctypes.c_size_t()  # a CUdeviceptr: 64 bits
         holder = np.zeros(1, np.dtype(C_TYPES[ctype].dtype))
         for call, status in (
             ("cuModuleGetGlobal", lambda: cuda.cuModuleGetGlobal_v2(
