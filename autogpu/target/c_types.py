@@ -120,8 +120,8 @@ def float_literal(value: float, ctype: str) -> Expr:
     if np.isnan(value):
         nan = Literal(f"__builtin_nan{f}(\"\")", ctype)
         return Unary("-", nan, ctype) if np.signbit(value) else nan
-    if np.isinf(value):
-        inf = Literal(f"__builtin_huge_val{f}()", ctype)
+    if np.isinf(value):  # a division, not __builtin_huge_val: NVRTC knows no such builtin
+        inf = Literal(f"(1.0{f} / 0.0{f})", ctype)
         return Unary("-", inf, ctype) if value < 0 else inf
     text = _shortest_float32(value) if ctype == "float" else repr(float(value))
     if not any(c in text for c in ".en"):

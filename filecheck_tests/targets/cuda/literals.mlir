@@ -85,8 +85,8 @@ builtin.module attributes {gpu.container_module} {
 // CHECK-NEXT:    f[0] = 1e+30f;
 // CHECK-NEXT:    f[0] = 1.0f;
 // CHECK-NEXT:    f[0] = -0.0f;
-// CHECK-NEXT:    f[0] = __builtin_huge_valf();
-// CHECK-NEXT:    f[0] = -__builtin_huge_valf();
+// CHECK-NEXT:    f[0] = (1.0f / 0.0f);
+// CHECK-NEXT:    f[0] = -(1.0f / 0.0f);
 // CHECK-NEXT:    f[0] = __builtin_nanf("");
 // CHECK-NEXT:    f[0] = 1e-45f;
 // CHECK-NEXT:    f[0] = 3.4028235e+38f;
@@ -95,7 +95,7 @@ builtin.module attributes {gpu.container_module} {
 // CHECK-NEXT:    d[0] = 2.0;
 // CHECK-NEXT:    d[0] = 1e+300;
 // CHECK-NEXT:    d[0] = 5e-324;
-// CHECK-NEXT:    d[0] = -__builtin_huge_val();
+// CHECK-NEXT:    d[0] = -(1.0 / 0.0);
 // CHECK-NEXT:    d[0] = -1.25;
 // CHECK-NEXT:    i[0] = 42;
 // CHECK-NEXT:    i[0] = -2147483647 - 1;
