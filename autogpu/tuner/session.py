@@ -337,7 +337,13 @@ class Session:
     def _submit(self, pending: _Pending) -> _Pending:
         """(Re)start compiling a pending variant in the pool."""
         fn, args = self.compiler.task(pending.config)
-        pending.future = self.pool.submit(fn, args)
+        try:
+            pending.future = self.pool.submit(fn, args)
+        except cf.process.BrokenProcessPool:
+            # Another compilation killed its worker since the last poll (its own future says
+            # so, and is retried from there): this one goes to a fresh pool.
+            self.pool.kill()
+            pending.future = self.pool.submit(fn, args)
         pending.submitted, pending.generation = time.monotonic(), self.pool.generation
         return pending
 
