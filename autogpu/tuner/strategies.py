@@ -52,6 +52,7 @@ class Strategy:
     is known at once) proposes the very same variants."""
 
     name = "base"
+    learns = False  # whether results steer the proposals (then `window` applies)
 
     def __init__(self, candidates: Sequence[Mapping[str, Any]], seed: int = 0):
         self.candidates = [dict(c) for c in candidates]
@@ -61,6 +62,8 @@ class Strategy:
         self.results: dict[str, float | None] = {}
         self.window: int | None = None
         self.proposed: list[dict[str, Any]] = []  # every ask not forgotten, in order
+        self._proposed_keys: list[str] = []  # their canonical keys
+        self._caught_up = 0  # proposals [0, this) are learned (a forgotten one never is)
         self.learned: dict[str, float | None] = {}  # the results fed to `_learn`, in order
 
     @property
@@ -81,37 +84,40 @@ class Strategy:
         """Drop a pending ask without a result (it will be proposed again)."""
         key = canonical(config)
         self.pending.discard(key)
-        self.proposed = [c for c in self.proposed if canonical(c) != key]
+        if key in self._proposed_keys:
+            index = self._proposed_keys.index(key)
+            del self.proposed[index], self._proposed_keys[index]
 
     @property
     def waiting(self) -> bool:
         """Whether the next proposal waits for a result still outstanding (not exhausted)."""
-        return self.window is not None and any(
-            canonical(c) not in self.results for c in self._settled())
+        return self.learns and self.remaining > 0 and any(
+            key not in self.results
+            for key in self._proposed_keys[self._caught_up:self._settled()])
 
     def settle(self) -> None:
         """Learn every result told so far, in proposal order (the run is over: nothing is
         proposed after this, but a shared study still hears of them)."""
-        for config in self.proposed:
-            key = canonical(config)
+        for config, key in zip(self.proposed, self._proposed_keys):
             if key in self.results:
                 self._learn_once(config, self.results[key])
 
     def _catch_up(self) -> bool:
         """Learn the results of the proposals before the window, in proposal order; False
         while one of them is still outstanding."""
-        for config in self._settled():
-            key = canonical(config)
+        while self._caught_up < self._settled():
+            key = self._proposed_keys[self._caught_up]
             if key not in self.results:
                 return False
-            self._learn_once(config, self.results[key])
+            self._learn_once(self.proposed[self._caught_up], self.results[key])
+            self._caught_up += 1
         return True
 
-    def _settled(self) -> list[dict[str, Any]]:
-        """The proposals whose results the next proposal may depend on."""
+    def _settled(self) -> int:
+        """How many proposals (the first ones) the next proposal depends on."""
         if self.window is None:
-            return []
-        return self.proposed[:max(0, len(self.proposed) - self.window)]
+            return 0
+        return max(0, len(self.proposed) - self.window)
 
     def _learn_once(self, config: Mapping[str, Any], value: float | None) -> None:
         key = canonical(config)
@@ -123,8 +129,10 @@ class Strategy:
         """Update the model with one result (strategies that learn override this)."""
 
     def _take(self, config: dict[str, Any]) -> dict[str, Any]:
-        self.pending.add(canonical(config))
+        key = canonical(config)
+        self.pending.add(key)
         self.proposed.append(dict(config))
+        self._proposed_keys.append(key)
         return dict(config)
 
 
@@ -168,6 +176,7 @@ class Linear(Strategy):
     and never proposed again."""
 
     name = "linear"
+    learns = True
 
     def __init__(self, candidates: Sequence[Mapping[str, Any]], seed: int = 0, *,
                  startup: int = 8, ridge: float = 3.0):
@@ -210,6 +219,7 @@ class Model(Strategy):
     """Optuna's samplers over the valid configurations (TPE by default)."""
 
     name = "model"
+    learns = True
     max_proposals = 30  # sampler proposals tried before enqueueing an unseen configuration
 
     def __init__(self, candidates: Sequence[Mapping[str, Any]], seed: int = 0, *,
