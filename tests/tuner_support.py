@@ -218,3 +218,37 @@ class SlowCompiler:
     def to_record(self, artifact: dict[str, Any]) -> dict[str, Any]:
         config: dict[str, Any] = artifact["config"]
         return {"digest": str(sorted(config.items()))}
+
+
+def jittery_compile(config: Mapping[str, Any], seconds: float, log: str) -> dict[str, Any]:
+    """A compilation of `seconds`, logged in `log` (one line per compilation, any process)."""
+    time.sleep(seconds)
+    with open(log, "a") as f:
+        f.write(f"{sorted(config.items())}\n")
+    return synthetic_compile(config)
+
+
+@dataclass
+class JitteryCompiler:
+    """Compilations of random length (drawn from `jitter_seed` and the configuration), so a
+    pool of several workers finishes them out of order, in a different order for each seed;
+    each compilation is logged in `log`."""
+
+    log: str
+    jitter_seed: int = 0
+    longest: float = 0.04
+
+    def task(self, config: Mapping[str, Any]
+             ) -> tuple[Callable[..., dict[str, Any]], tuple[dict[str, Any], float, str]]:
+        import random
+
+        seconds = random.Random(f"{self.jitter_seed} {sorted(config.items())}").uniform(
+            0, self.longest)
+        return jittery_compile, (dict(config), seconds, self.log)
+
+    def check(self, config: Mapping[str, Any], artifact: dict[str, Any]) -> str | None:
+        return None
+
+    def to_record(self, artifact: dict[str, Any]) -> dict[str, Any]:
+        config: dict[str, Any] = artifact["config"]
+        return {"digest": str(sorted(config.items()))}

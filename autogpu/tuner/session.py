@@ -246,6 +246,9 @@ class Session:
         self.time_limit = time_limit
         self.jobs = jobs
         self.lookahead = lookahead if lookahead is not None else max(1, jobs) + 1
+        # Asks outstanding when the next is made, were compilations to finish in order: an
+        # adaptive strategy learns in proposal order with this lag (strategies.Strategy).
+        strategy.window = self.lookahead - 1
         self.progress = progress
         self.poll_interval = poll_interval
         self.pool = CompilePool(jobs, compile_timeout, start_method)
@@ -315,7 +318,7 @@ class Session:
         while self._may_ask():
             config = self.strategy.ask()
             if config is None:
-                self._exhausted = True
+                self._exhausted = not self.strategy.waiting
                 return
             if not self.counter.reserve(config, self.budget):
                 self.strategy.forget(config)  # another worker took the last of the budget
@@ -334,7 +337,13 @@ class Session:
     def _submit(self, pending: _Pending) -> _Pending:
         """(Re)start compiling a pending variant in the pool."""
         fn, args = self.compiler.task(pending.config)
-        pending.future = self.pool.submit(fn, args)
+        try:
+            pending.future = self.pool.submit(fn, args)
+        except cf.process.BrokenProcessPool:
+            # Another compilation killed its worker since the last poll (its own future says
+            # so, and is retried from there): this one goes to a fresh pool.
+            self.pool.kill()
+            pending.future = self.pool.submit(fn, args)
         pending.submitted, pending.generation = time.monotonic(), self.pool.generation
         return pending
 
@@ -480,6 +489,7 @@ class Session:
         self._compiling.clear()
         self._ready.clear()
         self._deferred.clear()
+        self.strategy.settle()
         self.pool.close()
         try:
             self.cache.release_all()

@@ -3,7 +3,9 @@
 Every strategy works on the list of *valid* configurations (the space after its restrictions)
 through `ask()` (the next configuration, or None when there is nothing left) and
 `tell(config, seconds_or_None)`. Several asks may be outstanding at once: the tuner compiles
-ahead while the GPU measures. A strategy never proposes the same configuration twice.
+ahead while the GPU measures. A strategy never proposes the same configuration twice. The
+adaptive ones (linear, model) learn the results in the order they proposed them, with a fixed
+lag (`Strategy.window`), so that a re-run answered from the cache replays the same proposals.
 
 - `exhaustive`: every configuration, in enumeration order (the AutoGPU paper's tuner);
 - `random`: every configuration, in a random order (without replacement);
@@ -38,9 +40,19 @@ MODEL_STRATEGIES = ("model", "tpe", "gp")
 
 
 class Strategy:
-    """Base class: bookkeeping of the candidates, the pending and the finished ones."""
+    """Base class: bookkeeping of the candidates, the pending and the finished ones.
+
+    An adaptive strategy learns from results through `_learn`. With `window` None it learns
+    each result when it is told (a replay against a table asks and tells in turn). The session
+    sets `window` to the number of asks it may leave outstanding: the strategy then learns the
+    results in *proposal* order (a reorder buffer), and its k-th proposal sees exactly the
+    results of proposals 0 .. k-1-window, waiting (`waiting`) while one of those is still
+    outstanding. So its proposals are a function of the seed and the results alone, not of
+    which compilation finished first, and a re-run answered from the cache (where every result
+    is known at once) proposes the very same variants."""
 
     name = "base"
+    learns = False  # whether results steer the proposals (then `window` applies)
 
     def __init__(self, candidates: Sequence[Mapping[str, Any]], seed: int = 0):
         self.candidates = [dict(c) for c in candidates]
@@ -48,6 +60,11 @@ class Strategy:
         self.seed = seed
         self.pending: set[str] = set()
         self.results: dict[str, float | None] = {}
+        self.window: int | None = None
+        self.proposed: list[dict[str, Any]] = []  # every ask not forgotten, in order
+        self._proposed_keys: list[str] = []  # their canonical keys
+        self._caught_up = 0  # proposals [0, this) are learned (a forgotten one never is)
+        self.learned: dict[str, float | None] = {}  # the results fed to `_learn`, in order
 
     @property
     def remaining(self) -> int:
@@ -60,13 +77,62 @@ class Strategy:
         key = canonical(config)
         self.pending.discard(key)
         self.results[key] = value
+        if self.window is None:
+            self._learn_once(config, value)
 
     def forget(self, config: Mapping[str, Any]) -> None:
         """Drop a pending ask without a result (it will be proposed again)."""
-        self.pending.discard(canonical(config))
+        key = canonical(config)
+        self.pending.discard(key)
+        if key in self._proposed_keys:
+            index = self._proposed_keys.index(key)
+            del self.proposed[index], self._proposed_keys[index]
+
+    @property
+    def waiting(self) -> bool:
+        """Whether the next proposal waits for a result still outstanding (not exhausted)."""
+        return self.learns and self.remaining > 0 and any(
+            key not in self.results
+            for key in self._proposed_keys[self._caught_up:self._settled()])
+
+    def settle(self) -> None:
+        """Learn every result told so far, in proposal order (the run is over: nothing is
+        proposed after this, but a shared study still hears of them)."""
+        for config, key in zip(self.proposed, self._proposed_keys):
+            if key in self.results:
+                self._learn_once(config, self.results[key])
+
+    def _catch_up(self) -> bool:
+        """Learn the results of the proposals before the window, in proposal order; False
+        while one of them is still outstanding."""
+        while self._caught_up < self._settled():
+            key = self._proposed_keys[self._caught_up]
+            if key not in self.results:
+                return False
+            self._learn_once(self.proposed[self._caught_up], self.results[key])
+            self._caught_up += 1
+        return True
+
+    def _settled(self) -> int:
+        """How many proposals (the first ones) the next proposal depends on."""
+        if self.window is None:
+            return 0
+        return max(0, len(self.proposed) - self.window)
+
+    def _learn_once(self, config: Mapping[str, Any], value: float | None) -> None:
+        key = canonical(config)
+        if key not in self.learned:
+            self.learned[key] = value
+            self._learn(config, value)
+
+    def _learn(self, config: Mapping[str, Any], value: float | None) -> None:
+        """Update the model with one result (strategies that learn override this)."""
 
     def _take(self, config: dict[str, Any]) -> dict[str, Any]:
-        self.pending.add(canonical(config))
+        key = canonical(config)
+        self.pending.add(key)
+        self.proposed.append(dict(config))
+        self._proposed_keys.append(key)
         return dict(config)
 
 
@@ -110,6 +176,7 @@ class Linear(Strategy):
     and never proposed again."""
 
     name = "linear"
+    learns = True
 
     def __init__(self, candidates: Sequence[Mapping[str, Any]], seed: int = 0, *,
                  startup: int = 8, ridge: float = 3.0):
@@ -131,7 +198,7 @@ class Linear(Strategy):
         return key not in self.pending and key not in self.results
 
     def ask(self) -> dict[str, Any] | None:
-        if self.remaining <= 0:
+        if self.remaining <= 0 or not self._catch_up():
             return None
         if len(self._times) < self.startup:
             index = next((i for i in self._order if self._free(i)), None)
@@ -142,8 +209,7 @@ class Linear(Strategy):
         draw[taken] = self._np.inf
         return self._take(self.candidates[int(self._np.argmin(draw))])
 
-    def tell(self, config: Mapping[str, Any], value: float | None) -> None:
-        super().tell(config, value)
+    def _learn(self, config: Mapping[str, Any], value: float | None) -> None:
         index = self.keys.get(canonical(config))
         if index is not None and value is not None and value > 0 and math.isfinite(value):
             self._times[index] = math.log(value)
@@ -153,6 +219,7 @@ class Model(Strategy):
     """Optuna's samplers over the valid configurations (TPE by default)."""
 
     name = "model"
+    learns = True
     max_proposals = 30  # sampler proposals tried before enqueueing an unseen configuration
 
     def __init__(self, candidates: Sequence[Mapping[str, Any]], seed: int = 0, *,
@@ -275,7 +342,7 @@ class Model(Strategy):
         return params
 
     def ask(self) -> dict[str, Any] | None:
-        if self.remaining <= 0:
+        if self.remaining <= 0 or not self._catch_up():
             return None
         done, running = self._elsewhere()
         # Fewer proposals once most of the space is known: the sampler then mostly repeats.
@@ -289,14 +356,14 @@ class Model(Strategy):
             if key not in self.keys:  # violates a restriction: never evaluated
                 self._skip(trial)
                 continue
-            if key in self.results:  # known: answer from memory
-                self._skip(trial, self.results[key])
+            if key in self.learned:  # known: answer from memory
+                self._skip(trial, self.learned[key])
                 continue
             if key in done:  # another tuner measured it (shared study)
-                self.results[key] = done[key]
+                self.results[key] = self.learned[key] = done[key]
                 self._skip(trial, done[key])
                 continue
-            if key in self.pending or key in running:
+            if key in self.pending or key in self.results or key in running:  # in the window
                 self._skip(trial)
                 continue
             self._trials.setdefault(key, []).append(trial)
@@ -318,9 +385,8 @@ class Model(Strategy):
         self._trials.setdefault(canonical(config), []).append(trial)
         return self._take(config)
 
-    def tell(self, config: Mapping[str, Any], value: float | None) -> None:
+    def _learn(self, config: Mapping[str, Any], value: float | None) -> None:
         key = canonical(config)
-        super().tell(config, value)
         trials = self._trials.get(key)
         if not trials:
             return

@@ -216,3 +216,25 @@ def test_a_killed_compile_worker_is_not_the_variants_verdict(cache: Cache):
         assert f"each of {ENVIRONMENT_ATTEMPTS} attempts" in e.reason
     assert {canonical(r.params) for r in cache.records(ctx)} == \
         {canonical(c) for c in candidates if c["block_size"] != 512}
+
+
+def test_a_variant_submitted_after_a_worker_died_goes_to_a_fresh_pool(cache: Cache):
+    """A compilation killed its worker and broke the pool before the session polled it: the
+    next submission must not raise, but start a fresh pool (it raced, now and then, in the
+    killed-worker test above)."""
+    import concurrent.futures as cf
+
+    from autogpu.tuner.session import _Pending  # pyright: ignore[reportPrivateUsage] (the submission step on its own)
+
+    ctx = cache.register_context({"kernel": "synthetic"})
+    session = Session(make_strategy("exhaustive", CANDIDATES), SyntheticCompiler(die=(512,)),
+                      Local(SyntheticMeasurer()), cache, ctx, jobs=1, start_method="fork")
+    try:
+        dying = session._submit(_Pending({"block_size": 512, "unroll": 2}))  # pyright: ignore[reportPrivateUsage] (see above)
+        cf.wait([dying.future], timeout=30)
+        with pytest.raises(cf.process.BrokenProcessPool):
+            dying.future.result()
+        fine = session._submit(_Pending({"block_size": 64, "unroll": 2}))  # pyright: ignore[reportPrivateUsage] (see above)
+        assert fine.future.result(timeout=30)[0] == "ok"
+    finally:
+        session.pool.close()
