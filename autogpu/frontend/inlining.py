@@ -239,6 +239,9 @@ class Inliner:
         params = [p for p in helper.declarator.params or []
                   if not (p.type.base is None and not p.declarator.pointers)]  # fmt: skip
         name = helper.declarator.name
+        for param in params:  # inlining runs before sema, which refuses this in a kernel
+            if param.declarator.name is None:
+                raise self.error("parameter needs a name", param.pos)
         if len(params) != len(call.args):
             raise self.error(
                 f"'{name}' takes {len(params)} argument{'s' if len(params) != 1 else ''}, got "
@@ -255,9 +258,9 @@ class Inliner:
                         "index it there: pointer arithmetic and addresses are not supported",
                         arg.pos,
                     )
-                result.append((d.name, None))
+                result.append((d.identifier, None))
             else:
-                result.append((d.name, param.type))
+                result.append((d.identifier, param.type))
         return result
 
     def as_expression(self, helper: ast.FunctionDef):
