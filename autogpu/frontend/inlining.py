@@ -25,6 +25,7 @@ import copy
 import dataclasses
 import itertools
 from collections.abc import Callable, Iterator
+from typing import cast
 
 from autogpu.frontend import ast
 
@@ -37,7 +38,8 @@ def _children(node: ast.Node) -> Iterator[ast.Node]:
         if isinstance(value, ast.Node):
             yield value
         elif isinstance(value, list):
-            yield from (v for v in value if isinstance(v, ast.Node))
+            items = cast("list[object]", value)
+            yield from (v for v in items if isinstance(v, ast.Node))
 
 
 def walk(node: ast.Node) -> Iterator[ast.Node]:
@@ -57,7 +59,8 @@ def _map(node: ast.Node, fn: Callable[[ast.Node], ast.Node]) -> ast.Node:
         if isinstance(value, ast.Node):
             setattr(node, f.name, _map(value, fn))
         elif isinstance(value, list):
-            setattr(node, f.name, [_map(v, fn) if isinstance(v, ast.Node) else v for v in value])
+            items = cast("list[object]", value)
+            setattr(node, f.name, [_map(v, fn) if isinstance(v, ast.Node) else v for v in items])
     return fn(node)
 
 
@@ -239,13 +242,16 @@ class Inliner:
         params = [p for p in helper.declarator.params or []
                   if not (p.type.base is None and not p.declarator.pointers)]  # fmt: skip
         name = helper.declarator.name
+        for param in params:  # inlining runs before sema, which refuses this in a kernel
+            if param.declarator.name is None:
+                raise self.error("parameter needs a name", param.pos)
         if len(params) != len(call.args):
             raise self.error(
                 f"'{name}' takes {len(params)} argument{'s' if len(params) != 1 else ''}, got "
                 f"{len(call.args)}",
                 call.pos,
             )
-        result = []
+        result: list[tuple[str, ast.TypeName | None]] = []
         for param, arg in zip(params, call.args):
             d = param.declarator
             if d.pointers or d.arrays:
@@ -255,16 +261,18 @@ class Inliner:
                         "index it there: pointer arithmetic and addresses are not supported",
                         arg.pos,
                     )
-                result.append((d.name, None))
+                result.append((d.identifier, None))
             else:
-                result.append((d.name, param.type))
+                result.append((d.identifier, param.type))
         return result
 
-    def as_expression(self, helper: ast.FunctionDef):
+    def as_expression(
+        self, helper: ast.FunctionDef
+    ) -> tuple[list[tuple[str, ast.TypeName, ast.Expr]], ast.Expr] | None:
         """(bindings, result) when `helper`'s body is declarations with initializers and a
         return (or an if/else of returns); else None."""
         items = list(helper.body.items)
-        bindings = []
+        bindings: list[tuple[str, ast.TypeName, ast.Expr]] = []
         while items and isinstance(decl := items[0], ast.Decl):
             items.pop(0)
             for d in decl.declarators:
@@ -272,11 +280,13 @@ class Inliner:
                 if (d.init is None or isinstance(d.init, ast.BraceInit) or declarator.arrays
                         or declarator.pointers or declarator.params is not None):  # fmt: skip
                     return None
-                bindings.append((declarator.name, decl.type, d.init))
+                bindings.append((declarator.identifier, decl.type, d.init))
         result = _returned(items)
         return None if result is None else (bindings, result)
 
-    def instantiate(self, call: ast.Call, helper: ast.FunctionDef):
+    def instantiate(
+        self, call: ast.Call, helper: ast.FunctionDef
+    ) -> tuple[list[ast.Decl], ast.Block, str]:
         """A fresh copy of `helper`'s body for `call`: the declarations of its parameters, the
         body with every parameter and local renamed, and the name of the local that receives
         its value (for a helper with a value)."""
@@ -284,7 +294,7 @@ class Inliner:
         name = helper.declarator.name
         params = self.parameters(helper, call)
         body = copy.deepcopy(helper.body)
-        declared = {d.declarator.name for n in walk(body) if isinstance(n, ast.Decl)
+        declared = {d.declarator.identifier for n in walk(body) if isinstance(n, ast.Decl)
                     for d in n.declarators}  # fmt: skip
         renamed = {n: f"{n}_{name}{number}" for n in declared | {p for p, _ in params}}
         arrays: dict[str, str] = {}
@@ -328,7 +338,9 @@ class Inliner:
         ]
         return prologue, body, result
 
-    def declaration(self, type_name: ast.TypeName, name: str, init, pos: ast.Pos) -> ast.Decl:
+    def declaration(
+        self, type_name: ast.TypeName, name: str, init: ast.Expr | None, pos: ast.Pos
+    ) -> ast.Decl:
         scalar = ast.TypeName(type_name.pos, type_name.base, type_name.spelling)
         declarator = ast.InitDeclarator(pos, ast.Declarator(pos, name), init)
         return ast.Decl(pos, scalar, [declarator])

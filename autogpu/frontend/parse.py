@@ -7,11 +7,14 @@ the user's (line, column), mapped back through macro substitution.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
+from typing import cast
 
-from lark import Lark, Token, v_args
+from lark import Lark, Token, v_args  # pyright: ignore[reportUnknownVariableType]  # lark types its wrapper parameter as a bare Callable
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
+from lark.tree import Meta
 from lark.visitors import Transformer_NonRecursive
 
 from autogpu.diagnostics import CompileError, located
@@ -26,12 +29,16 @@ from autogpu.frontend.types import (
     LONG,
     ULONG,
     LiteralError,
+    Scalar,
     float_literal,
     int_literal,
     scalar_of,
 )
 
 GRAMMAR = Path(__file__).with_name("c.lark")
+
+# An error at a (line, column) of the preprocessed text, located in the user's source.
+Error = Callable[[str, int, int], CompileError]
 
 # Keywords and common extensions outside the subset, each with what to do instead. They are
 # lexed as names and rejected as soon as the lexer meets them.
@@ -102,14 +109,14 @@ def parse_text(pre: Preprocessed, source: str, filename: str) -> ast.Translation
         return located(message, filename, source, line, column)
 
     try:
-        tree = _parser().parse(pre.text)
+        tree = _parser().parse(pre.text)  # pyright: ignore[reportUnknownMemberType]  # lark's LarkInput holds a TextSlice without its parameter
     except _Keyword as e:
         line, column = _token_position(pre.text, e.token)
         raise error(UNSUPPORTED_KEYWORDS[e.token.value], line, column) from None
     except UnexpectedInput as e:
         raise _syntax_error(e, pre, error) from None
     try:
-        return _ToAst(pre, error).transform(tree)
+        return _to_ast(pre, error).transform(tree)
     except VisitError as e:
         if isinstance(e.orig_exc, CompileError):
             raise e.orig_exc from None
@@ -129,15 +136,16 @@ def _describe(token: Token) -> str:
     return f"'{token.value}'"
 
 
-def _syntax_error(e: UnexpectedInput, pre: Preprocessed, error) -> CompileError:
+def _syntax_error(e: UnexpectedInput, pre: Preprocessed, error: Error) -> CompileError:
     if isinstance(e, UnexpectedCharacters):
-        char = pre.text[e.pos_in_stream]
+        position = cast(int, e.pos_in_stream)  # pyright: ignore[reportUnknownMemberType]  # lark leaves it untyped (the lexer's position)
+        char = pre.text[position]
         if char in "\"'":
-            message, back = _literal_refusal(pre.text[: e.pos_in_stream], char)
+            message, back = _literal_refusal(pre.text[:position], char)
             return error(message, e.line, e.column - back)
         return error(f"unexpected character '{char}'", e.line, e.column)
     assert isinstance(e, UnexpectedToken)
-    token = e.token
+    token = cast(Token, e.token)  # pyright: ignore[reportUnknownMemberType]  # lark leaves it untyped
     previous = _previous_token(pre.text, token)
     line, column = _token_position(pre.text, token)
     expected = set(e.expected)
@@ -148,7 +156,7 @@ def _syntax_error(e: UnexpectedInput, pre: Preprocessed, error) -> CompileError:
     ):
         kind = "integer" if previous.type == "INT_LIT" else "floating"
         return error(f"invalid suffix '{token.value}' on {kind} literal '{previous.value}'",
-                     token.line, token.column)  # fmt: skip
+                     *_place(token))  # fmt: skip
     unknown_type = None
     if token.type == "NAME" and previous is not None and previous.type == "NAME":
         unknown_type = previous
@@ -160,22 +168,18 @@ def _syntax_error(e: UnexpectedInput, pre: Preprocessed, error) -> CompileError:
             "char, short, int, long (signed or unsigned), float, double and the names of "
             "<stdbool.h>, <stddef.h> and <stdint.h> (bool, size_t, ptrdiff_t, int8_t ... "
             "uint64_t, intptr_t, uintptr_t)",
-            unknown_type.line,
-            unknown_type.column,
+            *_place(unknown_type),
         )
     terminals = {t.name: t.pattern.value for t in _parser().terminals}
     if token.type == "$END" and previous is not None:
         closer = "'}'" if "RBRACE" in expected else "more input"
-        end = previous.end_column if previous.end_column is not None else previous.column
-        return error(f"expected {closer} at end of input", previous.end_line or previous.line,
-                     end)  # fmt: skip
+        return error(f"expected {closer} at end of input", *_end(previous))
     for closer in _CLOSERS:
         if closer in expected and not (_EXPRESSION_STARTS & expected and closer != "SEMICOLON"):
             what = f"expected '{terminals[closer]}' before {_describe(token)}"
             if previous is not None and closer in ("SEMICOLON", "RPAR"):
                 # Like clang: point just after the token the ';' or ')' should follow.
-                end = previous.end_column if previous.end_column is not None else previous.column
-                return error(what, previous.end_line or previous.line, end)
+                return error(what, *_end(previous))
             return error(what, line, column)
     if _EXPRESSION_STARTS <= expected:
         return error(f"expected an expression before {_describe(token)}", line, column)
@@ -200,6 +204,22 @@ def _literal_refusal(before: str, quote: str) -> tuple[str, int]:
             "parameters or #define constants)"), 0
 
 
+def _place(where: Meta | Token) -> tuple[int, int]:
+    """Where the parser put a rule or a token. Lark types a token's place optional (a token
+    made up without one); the tokens met here come from the lexer, which always sets it."""
+    line, column = where.line, where.column
+    assert line is not None, where
+    assert column is not None, where
+    return line, column
+
+
+def _end(token: Token) -> tuple[int, int]:
+    """Where `token` ends (lark's end column is the one just after it), or where it starts
+    where lark does not say."""
+    line, column = _place(token)
+    return token.end_line or line, token.end_column if token.end_column is not None else column
+
+
 def _token_position(text: str, token: Token) -> tuple[int, int]:
     if token.type != "$END" and token.line is not None and token.column is not None:
         return token.line, token.column
@@ -210,7 +230,7 @@ def _token_position(text: str, token: Token) -> tuple[int, int]:
 def _next_token(text: str, token: Token) -> str | None:
     """The type of the token after `token`."""
     try:
-        tokens = _parser().lex(text[token.end_pos :])
+        tokens = _parser().lex(text[token.end_pos :])  # pyright: ignore[reportUnknownMemberType]  # lark's TextOrSlice holds a TextSlice without its parameter
         return next(iter(tokens)).type
     except (UnexpectedInput, _Keyword, StopIteration):
         return None
@@ -221,14 +241,14 @@ def _previous_token(text: str, token: Token) -> Token | None:
     end = len(text) if token.type == "$END" else token.start_pos
     previous = None
     try:
-        for t in _parser().lex(text[:end]):
+        for t in _parser().lex(text[:end]):  # pyright: ignore[reportUnknownMemberType]  # lark's TextOrSlice holds a TextSlice without its parameter
             previous = t
     except (UnexpectedInput, _Keyword):
         return None
     return previous
 
 
-def _scalar(spelling: str):
+def _scalar(spelling: str) -> Scalar:
     """The frontend's arithmetic type of a C spelling (the signature table says what it is)."""
     t = c_type(spelling)
     assert t is not None, spelling
@@ -252,46 +272,62 @@ _MATH_CONSTANTS = {"NAN": (float("nan"), FLOAT), "INFINITY": (float("inf"), FLOA
                    "HUGE_VALF": (float("inf"), FLOAT), "HUGE_VAL": (float("inf"), DOUBLE)}
 
 
-@v_args(meta=True)
-class _ToAst(Transformer_NonRecursive):
-    def __init__(self, pre: Preprocessed, error):
+_AstTransformer = Transformer_NonRecursive[Token, ast.TranslationUnit]
+
+
+def _to_ast(pre: Preprocessed, error: Error) -> _AstTransformer:
+    # v_args's annotations lose the class they decorate (they return `Callable | type`)
+    return cast("_AstTransformer", _ToAst(pre, error))
+
+
+@v_args(meta=True, inline=True)
+class _ToAst(_AstTransformer):
+    """Each callback takes a rule's children as its parameters (lark's `inline`), so that
+    their annotations say what c.lark gives each rule: tokens, AST nodes, or None for an
+    absent `[optional]` part (`maybe_placeholders`)."""
+
+    def __init__(self, pre: Preprocessed, error: Error):
         super().__init__()
         self.pre = pre
         self.error = error
 
-    def pos(self, meta_or_token) -> ast.Pos:
-        return self.pre.original(meta_or_token.line, meta_or_token.column)
+    def pos(self, meta_or_token: Meta | Token) -> ast.Pos:
+        return self.pre.original(*_place(meta_or_token))
+
+    def fail(self, message: str, token: Token) -> CompileError:
+        """The error `message` at `token`, which the parser placed in the preprocessed text."""
+        return self.error(message, *_place(token))
 
     # ---- top level
-    def start(self, meta, items):
-        return ast.TranslationUnit((1, 1), items)
+    def start(self, meta: Meta, *items: ast.FunctionDef | ast.Decl) -> ast.TranslationUnit:
+        return ast.TranslationUnit((1, 1), list(items))
 
-    def function_def(self, meta, children):
-        specs, declarator, body = children
+    def function_def(self, meta: Meta, specs: ast.TypeName, declarator: ast.Declarator,
+                     body: ast.Block) -> ast.FunctionDef:  # fmt: skip
         return ast.FunctionDef(self.pos(meta), specs, declarator, body)
 
-    def declaration(self, meta, children):
-        specs, *declarators = children
+    def declaration(self, meta: Meta, specs: ast.TypeName,
+                    *declarators: ast.InitDeclarator | None) -> ast.Decl:  # fmt: skip
         return ast.Decl(self.pos(meta), specs, [d for d in declarators if d is not None])
 
-    def init_declarator(self, meta, children):
-        declarator, init = children
+    def init_declarator(self, meta: Meta, declarator: ast.Declarator,
+                        init: ast.Expr | ast.BraceInit | None) -> ast.InitDeclarator:  # fmt: skip
         return ast.InitDeclarator(self.pos(meta), declarator, init)
 
-    def brace_init(self, meta, children):
+    def brace_init(self, meta: Meta, *children: ast.Expr | ast.BraceInit | None) -> ast.BraceInit:
         return ast.BraceInit(self.pos(meta), [c for c in children if c is not None])
 
     # ---- types
-    def type_spec(self, meta, children):
-        return children[0]
+    def type_spec(self, meta: Meta, word: Token) -> Token:
+        return word
 
-    def qualifier(self, meta, children):
-        return children[0]
+    def qualifier(self, meta: Meta, word: Token) -> Token:
+        return word
 
-    def storage(self, meta, children):
-        return children[0]
+    def storage(self, meta: Meta, word: Token) -> Token:
+        return word
 
-    def decl_specs(self, meta, tokens: list[Token]):
+    def decl_specs(self, meta: Meta, *tokens: Token) -> ast.TypeName:
         words = [t for t in tokens if t.value in _SPEC_WORDS]
         storage = [t for t in tokens if t.value in _STORAGE_WORDS]
         quals = [t for t in tokens if t.value not in _SPEC_WORDS and t.value not in _STORAGE_WORDS]
@@ -304,7 +340,7 @@ class _ToAst(Transformer_NonRecursive):
                 type_name.inline_pos = self.pos(s)
         for q in quals:
             if q.value == "volatile":
-                raise self.error(_VOLATILE, q.line, q.column)
+                raise self.fail(_VOLATILE, q)
             if q.value == "const":
                 type_name.const = True
             else:
@@ -312,15 +348,15 @@ class _ToAst(Transformer_NonRecursive):
                 type_name.restrict_pos = self.pos(q)
         return type_name
 
-    def base_type(self, words: list[Token], pos: ast.Pos):
+    def base_type(self, words: list[Token], pos: ast.Pos) -> tuple[Scalar | None, str]:
         names = [w.value for w in words]
         if not words:
             raise self.error("missing type specifier (implicit int is not supported)", *pos)
         counts = {n: names.count(n) for n in set(names)}
         first = words[0]
 
-        def bad(what: str):
-            return self.error(what, first.line, first.column)
+        def bad(what: str) -> CompileError:
+            return self.fail(what, first)
 
         if counts.get("long", 0) > 2 or any(c > 1 for n, c in counts.items() if n != "long"):
             raise bad(f"invalid type '{' '.join(names)}'")
@@ -352,10 +388,10 @@ class _ToAst(Transformer_NonRecursive):
             return (ULONG, "unsigned long") if unsigned else (LONG, "long")
         return (_scalar("unsigned"), "unsigned") if unsigned else (INT, "int")
 
-    def pointer(self, meta, children):
-        return self._qualifiers(meta, children[1:])
+    def pointer(self, meta: Meta, star: Token, *quals: Token) -> ast.Pointer:
+        return self._qualifiers(meta, quals)
 
-    def _qualifiers(self, meta, quals) -> ast.Pointer:
+    def _qualifiers(self, meta: Meta, quals: Sequence[Token]) -> ast.Pointer:
         """An `ast.Pointer` at `meta` carrying the qualifier tokens `quals` (const, restrict;
         volatile is rejected)."""
         p = ast.Pointer(self.pos(meta))
@@ -363,19 +399,20 @@ class _ToAst(Transformer_NonRecursive):
             if q.value == "const":
                 p.const = True
             elif q.value == "volatile":
-                raise self.error(_VOLATILE, q.line, q.column)
+                raise self.fail(_VOLATILE, q)
             else:
                 p.restrict = True
         return p
 
-    def type_name(self, meta, children):
-        specs, *pointers = children
+    def type_name(self, meta: Meta, specs: ast.TypeName, *pointers: ast.Pointer) -> ast.TypeName:
         specs.pointers = len(pointers)
         return specs
 
     # ---- declarators
-    def declarator(self, meta, children):
-        *pointers, inner = children
+    def declarator(self, meta: Meta, *children: ast.Pointer | ast.Declarator) -> ast.Declarator:
+        *leading, inner = children  # pointer* direct_declarator
+        assert isinstance(inner, ast.Declarator)
+        pointers = [p for p in leading if isinstance(p, ast.Pointer)]
         if pointers and (inner.arrays or inner.params is not None) and not inner.function_pointer:
             if inner.arrays:
                 raise self.error(
@@ -385,109 +422,97 @@ class _ToAst(Transformer_NonRecursive):
         inner.pos = self.pos(meta)
         return inner
 
-    def name_declarator(self, meta, children):
-        (name,) = children
+    def name_declarator(self, meta: Meta, name: Token) -> ast.Declarator:
         return ast.Declarator(self.pos(name), name.value)
 
-    def paren_declarator(self, meta, children):
-        (inner,) = children
+    def paren_declarator(self, meta: Meta, inner: ast.Declarator) -> ast.Declarator:
         inner.parenthesized_pointer = bool(inner.pointers)
         return inner
 
-    def array_declarator(self, meta, children):
-        inner, *quals, size = children
+    def array_declarator(self, meta: Meta, inner: ast.Declarator,
+                         *rest: Token | ast.Expr | None) -> ast.Declarator:  # fmt: skip
+        *quals, size = rest  # qualifier* [assign_expr]
+        assert not isinstance(size, Token), "an expression is a node, never a token"
         if inner.parenthesized_pointer:
             inner.pointer_to_array = True
         if inner.params is not None:
             raise self.error("functions cannot return arrays", meta.line, meta.column)
         inner.arrays.append(size)
-        inner.array_quals.append(self._qualifiers(meta, quals))
+        inner.array_quals.append(self._qualifiers(meta, [q for q in quals if isinstance(q, Token)]))
         return inner
 
-    def function_declarator(self, meta, children):
-        inner, *params = children
+    def function_declarator(self, meta: Meta, inner: ast.Declarator,
+                            *params: ast.Param | None) -> ast.Declarator:  # fmt: skip
         if inner.parenthesized_pointer:
             inner.function_pointer = True
         inner.params = [p for p in params if p is not None]
         return inner
 
-    def param(self, meta, children):
-        specs, declarator = children
+    def param(self, meta: Meta, specs: ast.TypeName, declarator: ast.Declarator) -> ast.Param:
         return ast.Param(self.pos(meta), specs, declarator)
 
-    def abstract_param(self, meta, children):
-        specs, *pointers = children
-        return ast.Param(self.pos(meta), specs, ast.Declarator(self.pos(meta), None, pointers))
+    def abstract_param(self, meta: Meta, specs: ast.TypeName, *pointers: ast.Pointer) -> ast.Param:
+        declarator = ast.Declarator(self.pos(meta), None, list(pointers))
+        return ast.Param(self.pos(meta), specs, declarator)
 
     # ---- statements
-    def compound_stmt(self, meta, items):
-        block = ast.Block(self.pos(meta), items)
+    def compound_stmt(self, meta: Meta, *items: ast.Stmt) -> ast.Block:
+        block = ast.Block(self.pos(meta), list(items))
         block.end = self.pre.original(meta.end_line, max(meta.end_column - 1, 1))
         return block
 
-    def expr_stmt(self, meta, children):
-        (expr,) = children
+    def expr_stmt(self, meta: Meta, expr: ast.Expr | None) -> ast.ExprStmt:
         return ast.ExprStmt(self.pos(meta), expr)
 
-    def if_stmt(self, meta, children):
-        cond, then, *otherwise = children  # lark leaves no placeholder for a missing else
-        return ast.If(self.pos(meta), cond, then, otherwise[0] if otherwise else None)
+    def if_stmt(self, meta: Meta, cond: ast.Expr, then: ast.Stmt,
+                otherwise: ast.Stmt | None = None) -> ast.If:  # fmt: skip
+        # lark leaves no placeholder for a missing else
+        return ast.If(self.pos(meta), cond, then, otherwise)
 
-    def while_stmt(self, meta, children):
-        cond, body = children
+    def while_stmt(self, meta: Meta, cond: ast.Expr, body: ast.Stmt) -> ast.While:
         return ast.While(self.pos(meta), cond, body)
 
-    def do_stmt(self, meta, children):
-        body, cond = children
+    def do_stmt(self, meta: Meta, body: ast.Stmt, cond: ast.Expr) -> ast.DoWhile:
         return ast.DoWhile(self.pos(meta), body, cond)
 
-    def for_stmt(self, meta, children):
-        init, cond, step, body = children
+    def for_stmt(self, meta: Meta, init: ast.Decl | ast.ExprStmt, cond: ast.Expr | None,
+                 step: ast.Expr | None, body: ast.Stmt) -> ast.For:  # fmt: skip
         return ast.For(self.pos(meta), init, cond, step, body)
 
-    def return_stmt(self, meta, children):
-        (value,) = children
+    def return_stmt(self, meta: Meta, value: ast.Expr | None) -> ast.Return:
         return ast.Return(self.pos(meta), value)
 
-    def labeled_stmt(self, meta, children):
-        label, stmt = children
+    def labeled_stmt(self, meta: Meta, label: Token, stmt: ast.Stmt) -> ast.Labeled:
         return ast.Labeled(self.pos(label), label.value, stmt)
 
     # ---- expressions
-    def comma(self, meta, children):
-        lhs, rhs = children
+    def comma(self, meta: Meta, lhs: ast.Expr, rhs: ast.Expr) -> ast.Comma:
         items = lhs.items if isinstance(lhs, ast.Comma) else [lhs]
         return ast.Comma(self.pos(meta), [*items, rhs])
 
-    def assign(self, meta, children):
-        target, op, value = children
+    def assign(self, meta: Meta, target: ast.Expr, op: Token, value: ast.Expr) -> ast.Assign:
         return ast.Assign(self.pos(op), op.value, target, value)
 
-    def assign_op(self, meta, children):
-        return children[0]
+    def assign_op(self, meta: Meta, op: Token) -> Token:
+        return op
 
-    def conditional(self, meta, children):
-        cond, then, otherwise = children
+    def conditional(self, meta: Meta, cond: ast.Expr, then: ast.Expr,
+                    otherwise: ast.Expr) -> ast.Conditional:  # fmt: skip
         return ast.Conditional(self.pos(meta), cond, then, otherwise)
 
-    def binary(self, meta, children):
-        lhs, op, rhs = children
+    def binary(self, meta: Meta, lhs: ast.Expr, op: Token, rhs: ast.Expr) -> ast.Binary:
         return ast.Binary(self.pos(op), op.value, lhs, rhs)
 
-    def cast(self, meta, children):
-        to, operand = children
+    def cast(self, meta: Meta, to: ast.TypeName, operand: ast.Expr) -> ast.Cast:
         return ast.Cast(self.pos(meta), to, operand)
 
-    def pre_incdec(self, meta, children):
-        op, target = children
+    def pre_incdec(self, meta: Meta, op: Token, target: ast.Expr) -> ast.IncDec:
         return ast.IncDec(self.pos(op), op.value, True, target)
 
-    def post_incdec(self, meta, children):
-        target, op = children
+    def post_incdec(self, meta: Meta, target: ast.Expr, op: Token) -> ast.IncDec:
         return ast.IncDec(self.pos(op), op.value, False, target)
 
-    def unary(self, meta, children):
-        op, operand = children
+    def unary(self, meta: Meta, op: Token, operand: ast.Expr) -> ast.Expr:
         if op.value == "*" and isinstance(operand, ast.Name):
             # `*p` on a pointer parameter is `p[0]` (a scalar result: `*sum = s`); sema rejects
             # it on anything but an array, as it does `x[0]`.
@@ -495,16 +520,13 @@ class _ToAst(Transformer_NonRecursive):
             return ast.Index(self.pos(op), operand, zero)
         return ast.Unary(self.pos(op), op.value, operand)
 
-    def index(self, meta, children):
-        base, index = children
+    def index(self, meta: Meta, base: ast.Expr, index: ast.Expr) -> ast.Index:
         return ast.Index(self.pos(meta), base, index)
 
-    def call(self, meta, children):
-        callee, *args = children
+    def call(self, meta: Meta, callee: ast.Expr, *args: ast.Expr | None) -> ast.Call:
         return ast.Call(self.pos(meta), callee, [a for a in args if a is not None])
 
-    def name(self, meta, children):
-        (token,) = children
+    def name(self, meta: Meta, token: Token) -> ast.Expr:
         if token.value in _BOOL_CONSTANTS:
             value = _BOOL_CONSTANTS[token.value]
             return ast.IntLit(self.pos(token), value, INT, str(value))
@@ -513,17 +535,13 @@ class _ToAst(Transformer_NonRecursive):
             return ast.FloatLit(self.pos(token), number, ctype, token.value)
         return ast.Name(self.pos(token), token.value)
 
-    def int_lit(self, meta, children):
-        (token,) = children
+    def int_lit(self, meta: Meta, token: Token) -> ast.IntLit:
         try:
             value, ctype = int_literal(token.value)
         except LiteralError as e:
-            raise self.error(str(e), token.line, token.column) from None
+            raise self.fail(str(e), token) from None
         return ast.IntLit(self.pos(token), value, ctype, token.value)
 
-    def float_lit(self, meta, children):
-        (token,) = children
+    def float_lit(self, meta: Meta, token: Token) -> ast.FloatLit:
         value, ctype, long_double = float_literal(token.value)
         return ast.FloatLit(self.pos(token), value, ctype, token.value, long_double)
-
-

@@ -103,7 +103,8 @@ def section_of(sema: Sema, var: Var, brackets: list[tuple[str, int]],
             f"{len(extents)} dimension{'s' if len(extents) > 1 else ''}",
             column(brackets[len(extents)][1]),
         )
-    rows: tuple[tuple[Factor, ...], tuple[Factor, ...]] | None = None
+    lo_row: list[Factor] = []
+    length_row: list[Factor] = []
     for dim, extent in enumerate(extents):
         if dim >= len(brackets):
             bounds = _whole(sema, var, extent, where)
@@ -116,13 +117,15 @@ def section_of(sema: Sema, var: Var, brackets: list[tuple[str, int]],
                     "dimension, a section must take whole rows ('[:]' or '[0:extent]')",
                     column(offset),
                 )
-        if rows is None:
-            rows = ((bounds[0],), (bounds[1],))
+        if dim == 0:
+            lo_row.append(bounds[0])
+            length_row.append(bounds[1])
         else:
             size = _factor_of(sema, var, extent, where)
-            rows = ((*rows[0], size), (*rows[1], size))
-    assert rows is not None
-    return Section(*rows)
+            lo_row.append(size)
+            length_row.append(size)
+    assert lo_row
+    return Section(tuple(lo_row), tuple(length_row))
 
 
 def _whole(sema: Sema, var: Var, extent: str | int | None,
