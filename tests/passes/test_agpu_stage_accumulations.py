@@ -88,7 +88,8 @@ def test_matmul_called_with_aliasing_arguments():
     ("saxpy.c", "saxpy", [{"n": 17, "a": 0.5, "x": 17, "y": 17}]),
     ("dot.c", "dot", [{"x": 9, "y": 9, "result": 1, "n": 9}]),
 ])
-def test_examples_without_array_accumulations_unchanged(name: str, function: str, cases: list[dict[str, Any]]):
+def test_examples_without_array_accumulations_unchanged(name: str, function: str,
+                                                        cases: list[dict[str, Any]]):
     """conv2d accumulates into a local `sum` (a register already): nothing to stage."""
     before = module_of(example(name))
     after = transformed(before, STAGE_NO_ALIAS)

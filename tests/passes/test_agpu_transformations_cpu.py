@@ -14,6 +14,7 @@ from pass_differential import example, module_of
 
 import autogpu
 from autogpu.interpreters import run_function
+from autogpu.numeric import is_ndarray
 from autogpu.testing import copy_args, random_args
 
 PIPELINE = (
@@ -49,10 +50,9 @@ def test_chain_lowered_matches_interpreter(name: str, function: str, cases: list
     before = module_of(source)
     for sizes in cases:
         args = random_args(before, sizes, seed=3, function=function)
-        expected: list[np.ndarray | float]  # what the interpreter leaves: arrays and scalars
         expected, actual = copy_args(args), copy_args(args)
         run_function(before, function, expected)
         kernel.program("cpu").run(function, *actual)
         for a, e in zip(actual, expected):
-            if isinstance(e, np.ndarray):
+            if is_ndarray(e):
                 assert np.array_equal(a.view(np.uint8), e.view(np.uint8))

@@ -67,7 +67,8 @@ CONFIGS: list[tuple[str, str, str, str, list[dict[str, Any]], dict[str, Any]]] =
     "name, function, pipeline, cases, options",
     [pytest.param(*config[1:], id=config[0]) for config in CONFIGS],
 )
-def test_optimized_matches_gcc(name: str, function: str, pipeline: str, cases: list[dict[str, Any]], options: dict[str, Any]):
+def test_optimized_matches_gcc(name: str, function: str, pipeline: str,
+                               cases: list[dict[str, Any]], options: dict[str, Any]):
     check_against_gcc(example(name), function, pipeline, cases, **options)
 
 

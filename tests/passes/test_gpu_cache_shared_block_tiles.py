@@ -209,7 +209,8 @@ def test_a_window_along_the_loop_is_not_strip_mined(capfd: pytest.CaptureFixture
 
 @pytest.mark.parametrize("case", [c for c in CASES if c[0].startswith("full-")],
                          ids=[c[0] for c in CASES if c[0].startswith("full-")])
-def test_whole_tile_copies_never_read_past_an_array(case: tuple[str, str, str, str, list[dict[str, int]]]):
+def test_whole_tile_copies_never_read_past_an_array(
+        case: tuple[str, str, str, str, list[dict[str, int]]]):
     """The unguarded copy runs only where every element of the tile is one the loads read:
     with each array ending at an unreadable page, the ragged sizes (a block or a k-tile one
     short of whole, tiles larger than the problem, k = 0) still match gcc, instead of the

@@ -50,7 +50,8 @@ def shared_bytes(program: CudaProgram) -> tuple[str, int]:
 
 @pytest.mark.parametrize("source, function, spec, tiles", [c[1:] for c in CASES],
                          ids=[c[0] for c in CASES])
-def test_tiles_beyond_48_kib_are_dynamic_and_match_gcc(source: str, function: str, spec: str, tiles: int):
+def test_tiles_beyond_48_kib_are_dynamic_and_match_gcc(source: str, function: str, spec: str,
+                                                       tiles: int):
     program = emit_cuda(transformed(source, spec))
     assert tiles > SHARED_BYTES_PER_BLOCK
     assert shared_bytes(program) == (str(tiles), 0)

@@ -95,7 +95,8 @@ CASES = [
 
 @pytest.mark.parametrize("source, function, spec, cases", [c[1:] for c in CASES],
                          ids=[c[0] for c in CASES])
-def test_narrowed_kernels_match_gcc(source: str, function: str, spec: str, cases: list[dict[str, int]]):
+def test_narrowed_kernels_match_gcc(source: str, function: str, spec: str,
+                                    cases: list[dict[str, int]]):
     assert "narrow_indices=true" in spec
     check_against_gcc(source, function, spec, cases)
 
@@ -175,7 +176,8 @@ BIG_CASES = [
 
 @pytest.mark.parametrize("source, function, spec, case", [c[1:] for c in BIG_CASES],
                          ids=[c[0] for c in BIG_CASES])
-def test_offsets_past_2_pow_31_and_2_pow_32(source: str, function: str, spec: str, case: WindowedCase):
+def test_offsets_past_2_pow_31_and_2_pow_32(source: str, function: str, spec: str,
+                                            case: WindowedCase):
     scalars, arrays, order = case
     program = cuda_of(source, spec)
     runner = CpuProgram(program.source, program.launch, threads=2)

@@ -108,7 +108,8 @@ CONFIGS: list[tuple[str, str, str, str, list[dict[str, Any]], dict[str, Any]]] =
     "source, function, pipeline, cases, options",
     [pytest.param(*config[1:], id=config[0]) for config in CONFIGS],
 )
-def test_optimized_guards_match_gcc(source: str, function: str, pipeline: str, cases: list[dict[str, Any]], options: dict[str, Any]):
+def test_optimized_guards_match_gcc(source: str, function: str, pipeline: str,
+                                    cases: list[dict[str, Any]], options: dict[str, Any]):
     check_against_gcc(source, function, pipeline, cases, **options)
 
 

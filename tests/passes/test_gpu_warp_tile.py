@@ -130,7 +130,9 @@ NO_GPU = cuda_exec.gpu_unavailable_reason()
 @pytest.mark.parametrize("source, function, shape", [
     (COLUMN_MAJOR, "matmul", colmajor), (ROW_MAJOR, "gemm_nn", sizes),
     (TRANSPOSED, "gemm_tt", sizes)], ids=["column-major", "row-major", "transposed"])
-def test_warp_tiled_128x128x16_on_the_gpu(source: str, function: str, shape: Callable[[int, int, int], dict[str, int]], warp_x: int):
+def test_warp_tiled_128x128x16_on_the_gpu(source: str, function: str,
+                                          shape: Callable[[int, int, int], dict[str, int]],
+                                          warp_x: int):
     """autogpu-tiled's 128x128x16 tiles of 8x8 in warp tiles, double-buffered, on the GPU:
     0, 1, 2 and many tiles along k, whole and ragged blocks, against gcc."""
     spec = tiled("block_size=16 block_y=16", 8, 8, 16,

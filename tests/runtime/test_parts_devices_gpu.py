@@ -28,7 +28,8 @@ needs_two_gpus = pytest.mark.skipif(NO_TWO_GPUS is not None,
 JACOBI_2D = (EXAMPLES / "omp" / "jacobi_2d.c").read_text()
 
 
-def _run(source: str, name: str, args: list[np.ndarray | int], budget: int) -> cuda_exec.CudaProgram:
+def _run(source: str, name: str, args: list[np.ndarray | int],
+         budget: int) -> cuda_exec.CudaProgram:
     expected = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
     compile_c_reference(source, name)(*expected)
     kernel = autogpu.compile(source, pipeline="agpu-out-of-core,autogpu-optimize")
