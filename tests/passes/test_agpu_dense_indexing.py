@@ -6,9 +6,13 @@ what is computed)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import numpy as np
 import pytest
 from pass_differential import check_equivalent, example, module_of, transformed
+from xdsl.dialects.builtin import ModuleOp
 
 import autogpu
 from autogpu.diagnostics import CompileError
@@ -38,12 +42,12 @@ func.func @f(%n: i32, %s: i32) {
 STEPS = [1, 2, 32, 63, 64, 1000, None]  # None: the runtime step %s
 
 
-def decisions(module) -> list[Indexing]:
+def decisions(module: ModuleOp) -> list[Indexing]:
     return [op.indexing.data for op in module.walk() if isinstance(op, ParallelForOp)]
 
 
 @pytest.mark.parametrize("threshold", [1, 2, 33, 64, 65, 1000, 1001])
-def test_rule(threshold):
+def test_rule(threshold: int):
     after = transformed(module_of(LOOPS_IR), AgpuDenseIndexingPass(threshold=threshold))
     expected = [
         Indexing.DENSE if step is None or step >= threshold else Indexing.SPARSE for step in STEPS
@@ -52,7 +56,7 @@ def test_rule(threshold):
 
 
 @pytest.mark.parametrize("mode", ["dense", "sparse"])
-def test_forced_modes(mode):
+def test_forced_modes(mode: str):
     after = transformed(module_of(LOOPS_IR), AgpuDenseIndexingPass(mode=mode))
     assert decisions(after) == [Indexing(mode)] * len(STEPS)
 
@@ -69,7 +73,7 @@ def test_idempotent_and_only_indexing_changes():
     ({"threshold": -5}, "threshold must be at least 1, got -5"),
     ({"mode": "packed"}, "mode must be one of auto, dense, sparse; got 'packed'"),
 ])
-def test_invalid_options(options, message):
+def test_invalid_options(options: dict[str, Any], message: str):
     with pytest.raises(CompileError, match=message):
         AgpuDenseIndexingPass(**options)
 
@@ -91,7 +95,7 @@ void strided(float *restrict y, const float *restrict x, int n, int s) {
 
 
 @pytest.fixture(autouse=True, scope="module")
-def private_cache(tmp_path_factory):
+def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("AUTOGPU_CACHE", str(tmp_path_factory.mktemp("cache")))
         yield
@@ -99,7 +103,7 @@ def private_cache(tmp_path_factory):
 
 # Each case builds the CPU emulation of a kernel (seconds): sparse, dense, and a runtime step.
 @pytest.mark.parametrize("step, mode", [("3", "auto"), ("100", "auto"), ("s", "dense")])
-def test_lowered_kernel_matches_interpreter(step, mode):
+def test_lowered_kernel_matches_interpreter(step: str, mode: str):
     source = STRIDED.replace("STEP", step)
     kernel = autogpu.compile(source, pipeline=f"agpu-dense-indexing{{mode={mode}}},autogpu-vanilla")
     dense = mode == "dense" or (mode == "auto" and step in ("100", "s"))

@@ -33,8 +33,8 @@ from autogpu.dialects.agpu import ParallelForOp
 from autogpu.interpreters import run_function
 from autogpu.passes.agpu_flatten_nest import (
     AgpuFlattenNestPass,
-    _decompose_versioned,
-    _triangle_row,
+    _decompose_versioned,  # pyright: ignore[reportPrivateUsage]  # the index arithmetic under test
+    _triangle_row,  # pyright: ignore[reportPrivateUsage]  # the index arithmetic under test
 )
 from autogpu.passes.utils.typed_arith import TypedArith
 from autogpu.runtime.cpu_exec import CpuProgram
@@ -135,7 +135,7 @@ void deep(int a, int n, int m, float *y) {
 """
 
 
-def five(a, b, c, d, e):
+def five(a: int, b: int, c: int, d: int, e: int) -> dict[str, int]:
     size = max(a * b * c * d * e, 1)
     return {"a": a, "b": b, "c": c, "d": d, "e": e, "x": size, "y": size}
 
@@ -175,7 +175,7 @@ def flat_loops(module: ModuleOp) -> list[ParallelForOp]:
     (FIVE, FIVE_CASES), (STRIDED, STRIDED_CASES), (SUM4, SUM4_CASES),
     (STENCIL4, STENCIL_CASES), (TRIANGLES, TRI_CASES), (TRIANGLE_DEEP, DEEP_CASES),
 ], ids=["five", "strided", "sum4", "stencil4", "triangles", "triangle-deep"])
-def test_the_flat_loop_computes_what_the_nest_does(source, cases):
+def test_the_flat_loop_computes_what_the_nest_does(source: str, cases: list[dict[str, int]]):
     before = module_of(source)
     after = transformed(before, AgpuFlattenNestPass(min_depth=2))
     nests = [op for op in before.walk() if isinstance(op, ParallelForOp)
@@ -210,29 +210,29 @@ def test_bad_options_are_located_errors():
 # Down to CUDA, on the CPU emulation, against gcc
 # ---------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("pipeline", PIPELINES)
-def test_five_deep_against_gcc(pipeline):
+def test_five_deep_against_gcc(pipeline: str):
     check_against_gcc(FIVE, "five", pipeline, FIVE_CASES)
 
 
 @pytest.mark.parametrize("pipeline", PIPELINES[:3])
-def test_strided_against_gcc(pipeline):
+def test_strided_against_gcc(pipeline: str):
     check_against_gcc(STRIDED, "strided", pipeline, STRIDED_CASES)
 
 
 @pytest.mark.parametrize("pipeline", PIPELINES)
-def test_reductions_over_the_flattened_loops(pipeline):
+def test_reductions_over_the_flattened_loops(pipeline: str):
     check_against_gcc(SUM4, "sum4", pipeline, SUM4_CASES, compare=close_sums)
 
 
 @pytest.mark.parametrize("pipeline", PIPELINES)
-def test_a_batched_stencil_staged_cached_and_unrolled(pipeline):
+def test_a_batched_stencil_staged_cached_and_unrolled(pipeline: str):
     check_against_gcc(STENCIL4, "batched", pipeline, STENCIL_CASES)
 
 
 @pytest.mark.parametrize("pipeline", [f"{FLATTEN},autogpu-vanilla",
                                       "autogpu-optimize{flatten=true flatten_min_depth=2 "
                                       "unroll_x=2 unroll_serial=2}"])
-def test_triangles_against_gcc(pipeline):
+def test_triangles_against_gcc(pipeline: str):
     check_against_gcc(TRIANGLES, "tri", pipeline, TRI_CASES)
     check_against_gcc(TRIANGLE_DEEP, "deep", pipeline, DEEP_CASES)
 
@@ -299,7 +299,7 @@ def _starts(s: int, first: int) -> int:
 def _edge_cases() -> list[tuple[int, int]]:
     """Indices at row boundaries (and one off) of triangles whose totals lie near 2^31, 2^32,
     2^53 and 2^62, with first rows of 1 iteration and of many."""
-    cases = []
+    cases: list[tuple[int, int]] = []
     for total_bits in (31, 32, 53, 62):
         for first in (1, 2, 1000, 2**20 + 7):
             rows = math.isqrt(2 * 2**total_bits)  # total about 2^total_bits
@@ -361,7 +361,7 @@ def _decompose_function() -> ModuleOp:
 def _split_cases() -> list[tuple[int, int, int, int]]:
     """(L, total, n1, n2): the last indices of totals just at 2^31 (the 32-bit branch, whose
     largest index is 2^31 - 1) and just above it and near 2^62 (the 64-bit branch)."""
-    cases = []
+    cases: list[tuple[int, int, int, int]] = []
     for n1, n2 in ((2, 2**15), (3, 5), (1, 7), (65537, 1)):
         for total in (2**31 - 2**31 % (n1 * n2), 2**31 + n1 * n2, 2**62 - 2**62 % (n1 * n2)):
             cases += [(flat, total, n1, n2) for flat in (0, 1, total // 2 + 3, total - 1)]

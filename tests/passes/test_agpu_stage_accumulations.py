@@ -5,9 +5,12 @@ not vacuous; the aliasing cases show why the legality rules exist."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from pass_differential import check_equivalent, example, module_of, run_both, transformed
+from xdsl.dialects.builtin import ModuleOp
 
 from autogpu.diagnostics import CompileError
 from autogpu.interpreters import run_function
@@ -17,7 +20,7 @@ STAGE = AgpuStageAccumulationsPass()
 STAGE_NO_ALIAS = AgpuStageAccumulationsPass(assume_no_alias=True)
 
 
-def slots(module) -> list[str]:
+def slots(module: ModuleOp) -> list[str | None]:
     """Names of the staging slots in a module."""
     return [
         op.results[0].name_hint
@@ -26,7 +29,7 @@ def slots(module) -> list[str]:
     ]
 
 
-def matmul(m, n, p):
+def matmul(m: int, n: int, p: int) -> dict[str, int]:
     return {"m": m, "n": n, "p": p, "A": m * n, "B": m * p, "C": p * n}
 
 
@@ -66,7 +69,7 @@ def test_matmul_called_with_aliasing_arguments():
     a = rng.uniform(-1, 1, m * n).astype(np.float32)
     c = rng.uniform(-1, 1, p * n).astype(np.float32)
 
-    def run(module):
+    def run(module: ModuleOp) -> np.ndarray:
         a_copy = a.copy()
         run_function(module, "matmul", [a_copy, a_copy, c.copy(), m, n, p])
         return a_copy
@@ -85,7 +88,8 @@ def test_matmul_called_with_aliasing_arguments():
     ("saxpy.c", "saxpy", [{"n": 17, "a": 0.5, "x": 17, "y": 17}]),
     ("dot.c", "dot", [{"x": 9, "y": 9, "result": 1, "n": 9}]),
 ])
-def test_examples_without_array_accumulations_unchanged(name, function, cases):
+def test_examples_without_array_accumulations_unchanged(name: str, function: str,
+                                                        cases: list[dict[str, Any]]):
     """conv2d accumulates into a local `sum` (a register already): nothing to stage."""
     before = module_of(example(name))
     after = transformed(before, STAGE_NO_ALIAS)
@@ -137,7 +141,7 @@ void f(float *restrict out, const float *x, int n) {
 
 
 @pytest.mark.parametrize("name", sorted(SNIPPETS))
-def test_snippet(name):
+def test_snippet(name: str):
     source, expected_slots, cases = SNIPPETS[name]
     before = module_of(source)
     after = transformed(before, STAGE)

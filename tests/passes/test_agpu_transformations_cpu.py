@@ -6,12 +6,15 @@ unsigned trip counts — survive lowering and printing)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pytest
 from pass_differential import example, module_of
 
 import autogpu
 from autogpu.interpreters import run_function
+from autogpu.numeric import is_ndarray
 from autogpu.testing import copy_args, random_args
 
 PIPELINE = (
@@ -21,18 +24,18 @@ PIPELINE = (
 
 
 @pytest.fixture(autouse=True, scope="module")
-def private_cache(tmp_path_factory):
+def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("AUTOGPU_CACHE", str(tmp_path_factory.mktemp("cache")))
         yield
 
 
-def conv2d(n, m, t):
+def conv2d(n: int, m: int, t: int) -> dict[str, int]:
     padded = max(n + t - 1, 0) * max(m + t - 1, 0)
     return {"n": n, "m": m, "t": t, "out": n * m, "in": max(padded, 1), "tmpl": max(t * t, 1)}
 
 
-def matmul(m, n, p):
+def matmul(m: int, n: int, p: int) -> dict[str, int]:
     return {"m": m, "n": n, "p": p, "A": m * n, "B": max(m * p, 1), "C": max(p * n, 1)}
 
 
@@ -40,7 +43,7 @@ def matmul(m, n, p):
     ("matmul.c", "matmul", [matmul(5, 3, 7), matmul(33, 2, 9), matmul(2, 2, 0), matmul(4, 1, 1)]),
     ("conv2d.c", "conv2d", [conv2d(6, 5, 4), conv2d(3, 3, 1), conv2d(2, 2, 0)]),
 ])
-def test_chain_lowered_matches_interpreter(name, function, cases):
+def test_chain_lowered_matches_interpreter(name: str, function: str, cases: list[dict[str, int]]):
     source = example(name)
     kernel = autogpu.compile(source, pipeline=PIPELINE)
     assert "_acc" in kernel.cuda_source or function == "conv2d"  # conv2d sums into a local
@@ -51,5 +54,5 @@ def test_chain_lowered_matches_interpreter(name, function, cases):
         run_function(before, function, expected)
         kernel.program("cpu").run(function, *actual)
         for a, e in zip(actual, expected):
-            if isinstance(e, np.ndarray):
+            if is_ndarray(e):
                 assert np.array_equal(a.view(np.uint8), e.view(np.uint8))

@@ -7,6 +7,8 @@ of 0 and 1. Every emitted kernel is compiled by nvcc."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from lowered_differential import (
     STATS,
@@ -24,6 +26,7 @@ from lowered_differential import (
 from pass_differential import module_of, transformed
 from paths import EXAMPLES
 from xdsl.dialects import gpu, memref, scf
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.gpu import DimensionAttr, DimensionEnum
 from xdsl.passes import PassPipeline
 
@@ -55,7 +58,7 @@ STAGE = "agpu-stage-accumulations{assume_no_alias=true}"
         (dict(x=True), "invalid factor x=True: expected an integer"),
     ],
 )
-def test_invalid_factors(options, message):
+def test_invalid_factors(options: dict[str, Any], message: str):
     with pytest.raises(CompileError, match=message):
         AgpuUnrollParallelPass(**options)
 
@@ -94,7 +97,7 @@ def test_options_from_a_pipeline_spec():
     assert unroll.factors() == {DimensionEnum.X: 2, DimensionEnum.Y: 8}
 
 
-def unrolls(module) -> list[int]:
+def unrolls(module: ModuleOp) -> list[int]:
     return [op.unroll.value.data for op in module.walk() if isinstance(op, ParallelForOp)]
 
 
@@ -112,7 +115,7 @@ def test_factors_follow_the_mapping():
     assert unrolls(module) == [4, 1]
 
 
-def _tile(module) -> scf.IfOp | gpu.FuncOp:
+def _tile(module: ModuleOp) -> scf.IfOp | gpu.FuncOp:
     """The jammed tile: the then-branch of the full-tile test, or the kernel without one."""
     (kernel,) = [op for op in module.walk() if isinstance(op, gpu.FuncOp)]
     tests = [op for op in kernel.walk() if isinstance(op, scf.IfOp) and op.false_region.blocks]
@@ -120,7 +123,7 @@ def _tile(module) -> scf.IfOp | gpu.FuncOp:
 
 
 @pytest.mark.parametrize("sizes", ["", 'agpu-specialize{sizes="m=2048,n=2048,p=2048"},'])
-def test_jammed_matmul_shares_loads(sizes):
+def test_jammed_matmul_shares_loads(sizes: str):
     """mm_autogpu: per k, 2 loads of B (one per i), 8 of C (one per j), 16 accumulators; at
     2048 there is no test at all."""
     module = lowered(
@@ -220,7 +223,7 @@ void strided(float *a, int lo, int n) {
 """
 
 # (id, source, function, pipeline, cases, options of check_against_gcc)
-CONFIGS = [
+CONFIGS: list[tuple[str, str, str, str, list[dict[str, Any]], dict[str, Any]]] = [
     ("matmul-staged-x2-y8", example("matmul.c"), "matmul",
      vanilla("x=2 y=8", stage=True),
      # tiles of 32 x 8: exact, ragged on both, on one each, single element, empty k loop
@@ -271,7 +274,8 @@ CONFIGS = [
     "source, function, pipeline, cases, options",
     [pytest.param(*config[1:], id=config[0]) for config in CONFIGS],
 )
-def test_unrolled_matches_gcc(source, function, pipeline, cases, options):
+def test_unrolled_matches_gcc(source: str, function: str, pipeline: str,
+                              cases: list[dict[str, Any]], options: dict[str, Any]):
     check_against_gcc(source, function, pipeline, cases, **options)
 
 

@@ -5,6 +5,8 @@ compiles with nvcc; its options are checked."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from lowered_differential import (
     check_against_gcc,
@@ -36,7 +38,7 @@ MM_AUTOGPU = dict(block_size=32, unroll_x=2, unroll_y=4, unroll_serial=4, unroll
 RAGGED_MATMUL = [matmul(67, 19, 41), matmul(64, 16, 32), matmul(1, 1, 1), matmul(5, 3, 0)]
 
 # (id, example, function, pipeline, cases, options of check_against_gcc)
-CONFIGS = [
+CONFIGS: list[tuple[str, str, str, str, list[dict[str, Any]], dict[str, Any]]] = [
     ("mm_1", "matmul.c", "matmul", optimize(cache=False, block_size=32), RAGGED_MATMUL, {}),
     ("mm_2", "matmul.c", "matmul", optimize(block_size=32), RAGGED_MATMUL, {}),
     ("mm_autogpu", "matmul.c", "matmul", optimize(**MM_AUTOGPU), RAGGED_MATMUL, {}),
@@ -65,7 +67,8 @@ CONFIGS = [
     "name, function, pipeline, cases, options",
     [pytest.param(*config[1:], id=config[0]) for config in CONFIGS],
 )
-def test_optimized_matches_gcc(name, function, pipeline, cases, options):
+def test_optimized_matches_gcc(name: str, function: str, pipeline: str,
+                               cases: list[dict[str, Any]], options: dict[str, Any]):
     check_against_gcc(example(name), function, pipeline, cases, **options)
 
 
@@ -88,7 +91,7 @@ def test_specialised_kernel_refuses_other_sizes():
         (dict(block_size=512, block_y=4), "1024"),
     ],
 )
-def test_invalid_options_are_clear_errors(options, message):
+def test_invalid_options_are_clear_errors(options: dict[str, Any], message: str):
     with pytest.raises(CompileError, match=message):
         AutogpuOptimizePipeline(**options)
 
@@ -101,6 +104,6 @@ def test_invalid_options_are_clear_errors(options, message):
         (optimize(sizes="q=3"), "q"),
     ],
 )
-def test_invalid_sub_pass_options_are_clear_errors(pipeline, message):
+def test_invalid_sub_pass_options_are_clear_errors(pipeline: str, message: str):
     with pytest.raises(CompileError, match=message):
         cuda_of(example("matmul.c"), pipeline)

@@ -7,6 +7,7 @@ block and thread order, sizes that divide nothing, windows shorter than the boun
 
 from __future__ import annotations
 
+import pytest
 from lowered_differential import agree_with_gcc
 from paths import ROOT
 from test_gpu_cache_shared_block_tiles import shared_arrays, transformed
@@ -22,7 +23,7 @@ def conv_sizes(n: int, m: int, t: int) -> dict[str, int]:
             "tmpl": max(t * t, 1)}
 
 
-def test_the_threads_windows_fold_into_one_halo_tile(capfd):
+def test_the_threads_windows_fold_into_one_halo_tile(capfd: pytest.CaptureFixture[str]):
     module = transformed(CONV2D, "autogpu-tiled{block_size=4 block_y=4 tm=2 tn=3 "
                                  "cache_max_extent=5 cache_remarks=true}")
     assert "'in' cached (halo) in __shared__ in_sh[192] (extents 12x16" in capfd.readouterr().err

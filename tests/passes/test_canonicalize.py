@@ -8,7 +8,9 @@ import io
 
 import pytest
 from paths import EXAMPLES
-from xdsl.pattern_rewriter import PatternRewriteWalker
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriterListener, PatternRewriteWalker
 from xdsl.printer import Printer
 from xdsl.transforms.canonicalize import CanonicalizePass
 from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
@@ -35,13 +37,13 @@ def deep_nest(depth: int) -> str:
     return "\n".join(lines)
 
 
-def _lowered(source: str):
+def _lowered(source: str) -> ModuleOp:
     module = parse_c(source, "k.c")
     ConvertAgpuToGpuPass().apply(make_context(), module)
     return module
 
 
-def _canonical_text(module, canonicalize) -> str:
+def _canonical_text(module: ModuleOp, canonicalize: ModulePass) -> str:
     ctx = make_context()
     canonicalize.apply(ctx, module)
     CommonSubexpressionElimination().apply(ctx, module)
@@ -56,7 +58,7 @@ def _canonical_text(module, canonicalize) -> str:
     pytest.param(deep_nest(12), id="nest-12"),
     pytest.param(deep_nest(30), id="nest-30"),
 ])
-def test_same_output_as_xdsl_canonicalize(source):
+def test_same_output_as_xdsl_canonicalize(source: str):
     ours = _canonical_text(_lowered(source), HoistingCanonicalizePass())
     theirs = _canonical_text(_lowered(source), CanonicalizePass())
     # xDSL's canonicalize drops `overflow<nsw>` where it moves a constant operand to the right;
@@ -64,13 +66,13 @@ def test_same_output_as_xdsl_canonicalize(source):
     assert ours.replace(" overflow<nsw>", "") == theirs.replace(" overflow<nsw>", "")
 
 
-def test_a_deep_nest_is_canonicalized_in_one_sweep(monkeypatch):
+def test_a_deep_nest_is_canonicalized_in_one_sweep(monkeypatch: pytest.MonkeyPatch):
     """xDSL's driver sweeps the worklist until nothing changes: one sweep that finds nothing
     more to do after the first, instead of one per level of the nest."""
-    sweeps = []
-    real = PatternRewriteWalker._process_worklist
+    sweeps: list[int] = []
+    real = PatternRewriteWalker._process_worklist  # pyright: ignore[reportPrivateUsage]  # the sweep counted
 
-    def counted(self, listener):
+    def counted(self: PatternRewriteWalker, listener: PatternRewriterListener) -> bool:
         sweeps.append(1)
         return real(self, listener)
 

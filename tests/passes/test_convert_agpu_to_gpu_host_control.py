@@ -88,12 +88,12 @@ void element_if(int tsteps, int n, float *x, float *y) {
 """An `if` on an array element that a kernel of an earlier step writes."""
 
 
-def _converge(n, tol):
+def _converge(n: int, tol: float) -> dict[str, int | float]:
     return {"n": n, "tol": tol, "a": max(n, 1), "b": max(n, 1), "trips": 1, "last": 1}
 
 
 @pytest.mark.parametrize("pipeline", PIPELINES)
-def test_convergence_loop_matches_gcc(pipeline):
+def test_convergence_loop_matches_gcc(pipeline: str):
     """0 trips (tol above the start value), 1 (tol above any first difference of values in
     [-1, 1]), many (tol 1e-2 on 13 and 37 points: hundreds of trips), n = 0, 1, 2 (no
     iteration: diff stays 0 after the first trip)."""
@@ -103,7 +103,7 @@ def test_convergence_loop_matches_gcc(pipeline):
 
 
 @pytest.mark.parametrize("pipeline", PIPELINES)
-def test_capped_loop_matches_gcc(pipeline):
+def test_capped_loop_matches_gcc(pipeline: str):
     """A tolerance of -1 is never reached (diff >= 0): the cap ends the loop, after T trips;
     T = 0; a tolerance reached before the cap."""
     cases = [{"T": T, "n": n, "tol": tol, "a": max(n, 1), "b": max(n, 1), "trips": 1}
@@ -112,7 +112,7 @@ def test_capped_loop_matches_gcc(pipeline):
 
 
 @pytest.mark.parametrize("pipeline", PIPELINES)
-def test_if_on_an_array_element_matches_gcc(pipeline):
+def test_if_on_an_array_element_matches_gcc(pipeline: str):
     cases = [{"tsteps": t, "n": n, "x": max(n, 1), "y": max(n, 1)}
              for t in (0, 1, 9) for n in (37, 1)]
     check_against_gcc(ELEMENT_IF, "element_if", pipeline, cases)
@@ -131,7 +131,7 @@ def test_the_host_reads_one_condition_per_trip(monkeypatch: pytest.MonkeyPatch):
     assert "__device__ bool converge_cond;" in program.source
     runner = CpuProgram(program.source, program.launch, threads=1)
     launched: list[str] = []
-    run = CpuProgram._launch  # counts the launches the host program runs
+    run = CpuProgram._launch  # pyright: ignore[reportPrivateUsage]  # counts the launches the host program runs
 
     def counted(self: CpuProgram, launch: Any, *args: Any) -> None:
         launched.append(launch.entry.kernel)
@@ -166,7 +166,7 @@ def _gpu_unavailable() -> str | None:
 
 
 @pytest.mark.parametrize("pipeline", PIPELINES)
-def test_convergence_loops_on_the_gpu_match_gcc(pipeline):
+def test_convergence_loops_on_the_gpu_match_gcc(pipeline: str):
     """pycuda runs the same host program, reading each condition back from the device (nvcc
     without fused multiply-adds: the same trips and bits as gcc)."""
     if (why := _gpu_unavailable()) is not None:
@@ -204,5 +204,6 @@ def test_timing_a_convergence_loop_leaves_one_runs_result():
     gcc_reference(CAPPED, "capped")(*expected)
     timing = runner.time("capped", (500, n, 1e-4, a, b, trips), repetitions=3, warmup=1)
     assert len(timing.kernel_samples_s) == 3
+    assert isinstance(expected[5], np.ndarray)
     assert 0 < trips[0] == expected[5][0]
     np.testing.assert_array_equal(a, expected[3])

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from lowered_differential import check_against_gcc, cuda_of
 
+from autogpu.numeric import is_ndarray
 from autogpu.runtime.arguments import (
     KernelLaunchError,
     bind_arguments,
@@ -113,19 +114,19 @@ void nested(int tsteps, int m, int n, float *x) {
 depending on the counters."""
 
 
-def _jacobi_1d(t, n):
+def _jacobi_1d(t: int, n: int) -> dict[str, int]:
     return {"tsteps": t, "n": n, "A": max(n, 1), "B": max(n, 1)}
 
 
 @pytest.mark.parametrize("pipeline", PIPELINES)
-def test_jacobi_1d_matches_gcc(pipeline):
+def test_jacobi_1d_matches_gcc(pipeline: str):
     cases = [_jacobi_1d(t, n) for t in STEPS for n in (37, 3, 1, 300)]
     check_against_gcc(JACOBI_1D, "jacobi_1d", pipeline, cases)
 
 
 @pytest.mark.parametrize("pipeline", [*PIPELINES, "autogpu-optimize{unroll_serial=4 cache=true}",
                                       "autogpu-optimize{unroll_serial=16}"])
-def test_jacobi_2d_matches_gcc(pipeline):
+def test_jacobi_2d_matches_gcc(pipeline: str):
     """Also with serial unrolling, which unrolls loops inside kernels, never the time loop
     that launches them (the tuner found it emitting host code the launch language lacks)."""
     cases = [{"tsteps": t, "n": n, "A": max(n * n, 1), "B": max(n * n, 1)}
@@ -134,21 +135,21 @@ def test_jacobi_2d_matches_gcc(pipeline):
 
 
 @pytest.mark.parametrize("pipeline", PIPELINES)
-def test_alternating_if_matches_gcc(pipeline):
+def test_alternating_if_matches_gcc(pipeline: str):
     cases = [{"tsteps": t, "n": n, "x": max(n, 1), "y": max(n, 1)}
              for t in STEPS for n in (37, 1, 0)]
     check_against_gcc(ALTERNATING, "alternating", pipeline, cases)
 
 
 @pytest.mark.parametrize("pipeline", PIPELINES)
-def test_serial_kernel_between_nests_matches_gcc(pipeline):
+def test_serial_kernel_between_nests_matches_gcc(pipeline: str):
     cases = [{"tsteps": t, "n": n, "A": n, "B": n, "trace": max(t, 1), "count": 1}
              for t in STEPS for n in (37, 1)]
     check_against_gcc(SERIAL_BETWEEN, "serial_between", pipeline, cases)
 
 
 @pytest.mark.parametrize("pipeline", PIPELINES)
-def test_nested_host_loops_match_gcc(pipeline):
+def test_nested_host_loops_match_gcc(pipeline: str):
     cases = [{"tsteps": t, "m": m, "n": n, "x": max(n, 1)}
              for t in STEPS for m, n in ((7, 37), (1, 5), (0, 3))]
     check_against_gcc(NESTED, "nested", pipeline, cases)
@@ -196,7 +197,7 @@ def _gpu_unavailable() -> str | None:
 
 
 @pytest.mark.parametrize("pipeline", PIPELINES)
-def test_time_loops_on_the_gpu_match_gcc(pipeline):
+def test_time_loops_on_the_gpu_match_gcc(pipeline: str):
     """pycuda runs the same host program: jacobi-2d and the alternating update against gcc
     (within rounding: nvcc contracts a * b + c into fused multiply-adds)."""
     if (why := _gpu_unavailable()) is not None:
@@ -205,9 +206,9 @@ def test_time_loops_on_the_gpu_match_gcc(pipeline):
 
     from autogpu.runtime.cuda_exec import CudaProgram
 
-    def close(actual, expected):
+    def close(actual: list[Any], expected: list[Any]):
         for a, e in zip(actual, expected):
-            if isinstance(e, np.ndarray):
+            if is_ndarray(e):
                 np.testing.assert_allclose(a, e, rtol=1e-5, atol=1e-6)
 
     for source, function, cases in (
@@ -223,7 +224,8 @@ def test_time_loops_on_the_gpu_match_gcc(pipeline):
                        compare=close)
 
 
-def test_timing_a_time_loop_launches_every_step_and_leaves_one_runs_result(monkeypatch):
+def test_timing_a_time_loop_launches_every_step_and_leaves_one_runs_result(
+        monkeypatch: pytest.MonkeyPatch):
     """`CudaProgram.time` (what the benchmarks' --pycuda rows and the Jacobi launch overhead
     use) times the whole function: 2T launches per repetition, with and without the copies, the
     outputs restored before each, so the arrays end up holding gcc's result of one call."""

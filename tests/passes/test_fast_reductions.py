@@ -77,7 +77,7 @@ def unsigned_inputs(n: int) -> np.ndarray:
 
 @pytest.mark.parametrize("pipeline", list(PIPELINES))
 @pytest.mark.parametrize("n", SIZES)
-def test_integer_reductions_match_gcc(pipeline, n):
+def test_integer_reductions_match_gcc(pipeline: str, n: int):
     """Sum (wrapping past INT_MAX), unsigned max (values above INT_MAX) and `&&`, three
     clauses on one loop, bit for bit."""
     x = unsigned_inputs(n)
@@ -89,7 +89,7 @@ def test_integer_reductions_match_gcc(pipeline, n):
 
 @pytest.mark.parametrize("pipeline", list(PIPELINES))
 @pytest.mark.parametrize("n", SIZES)
-def test_float_sum_matches_gcc(pipeline, n):
+def test_float_sum_matches_gcc(pipeline: str, n: int):
     """Integer-valued floats: every order of the sum is exact, so bitwise equal."""
     x = np.random.default_rng(n).integers(-1000, 1000, n).astype(np.float32)
     expected, out = np.zeros(1, np.float32), np.zeros(1, np.float32)
@@ -100,7 +100,7 @@ def test_float_sum_matches_gcc(pipeline, n):
 
 @pytest.mark.parametrize("pipeline", ["warps", "grid_stride", "deterministic_strided"])
 @pytest.mark.parametrize("n, m", [(0, 3), (1, 1), (33, 70), (200, 300)])
-def test_2d_nest_min_matches_gcc(pipeline, n, m):
+def test_2d_nest_min_matches_gcc(pipeline: str, n: int, m: int):
     """A reduction over a 2D nest: the y grid-stride loop and (deterministic) the partials of
     a 2D grid."""
     x = np.random.default_rng(n + m).standard_normal(n * m)
@@ -112,12 +112,12 @@ def test_2d_nest_min_matches_gcc(pipeline, n, m):
 
 @pytest.mark.parametrize("pipeline", ["deterministic", "deterministic_strided",
                                       "deterministic_tree"])
-def test_deterministic_sum_is_bitwise_identical_in_every_block_order(pipeline):
+def test_deterministic_sum_is_bitwise_identical_in_every_block_order(pipeline: str):
     """Random floats (rounding depends on the order): the same bits whatever order the blocks
     run and finish in, also with blocks on two OS threads at once."""
     n = 100003
     x = np.random.default_rng(5).standard_normal(n).astype(np.float32)
-    results = set()
+    results: set[bytes] = set()
     for order, seed in ORDERS:
         for threads in (1, 2):
             out = np.zeros(1, np.float32)
@@ -133,7 +133,7 @@ def test_atomic_sum_depends_on_the_block_order():
     """The check above has teeth: with one atomic per block, the orders give other roundings."""
     n = 100003
     x = np.random.default_rng(5).standard_normal(n).astype(np.float32)
-    results = set()
+    results: set[bytes] = set()
     for order, seed in ORDERS:
         out = np.zeros(1, np.float32)
         program("warps", order, seed).run("fsum", n, x.copy(), out)
@@ -142,7 +142,7 @@ def test_atomic_sum_depends_on_the_block_order():
 
 
 @pytest.mark.parametrize("pipeline", list(PIPELINES))
-def test_reductions_compile_with_nvcc(pipeline):
+def test_reductions_compile_with_nvcc(pipeline: str):
     assert_compiles_with_nvcc(cuda_of(SOURCE, PIPELINES[pipeline]).source)
 
 
@@ -162,7 +162,7 @@ def test_deterministic_sum_on_the_gpu_is_bitwise_identical_run_to_run():
         kernel = autogpu.compile(SOURCE, function="fsum", pipeline="autogpu-optimize",
                                  block_size=256, unroll_x=8, reduce_blocks=1056,
                                  deterministic=deterministic)
-        results = set()
+        results: set[bytes] = set()
         for _ in range(5):
             out = np.zeros(1, np.float32)
             kernel.program("cuda").run("fsum", n, x, out)

@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from guard_page_emulation import run_guarded
@@ -34,6 +35,9 @@ from autogpu.dialects.agpu_vector import VectorLoadOp, VectorStoreOp
 from autogpu.runtime.cpu_exec import CpuProgram
 from autogpu.target.cuda_target import emit_cuda
 from autogpu.testing.nvcc import assert_compiles_with_nvcc
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def tiled(threads: str = "block_size=4 block_y=4", tm: int = 4, tn: int = 4, bk: int = 4,
@@ -71,14 +75,14 @@ def vector_ops(module: ModuleOp) -> tuple[int, int]:
 
 @pytest.mark.parametrize("source, function, spec, cases", [c[1:] for c in CASES],
                          ids=[c[0] for c in CASES])
-def test_matches_gcc(source, function, spec, cases):
+def test_matches_gcc(source: str, function: str, spec: str, cases: list[dict[str, int]]):
     program = emit_cuda(transformed(source, spec))
     cpu = CpuProgram(program.source, program.launch, threads=1, thread_order="random")
     agree_with_gcc(cpu, source, function, cases)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
-def test_fragments_and_copies_are_vectors(case):
+def test_fragments_and_copies_are_vectors(case: tuple[str, str, str, str, list[dict[str, int]]]):
     """Every case reads its fragments with vector loads; those whose tile keeps the array's
     fastest dimension fastest also copy it with vector stores."""
     name, source, _, spec, _ = case
@@ -89,7 +93,7 @@ def test_fragments_and_copies_are_vectors(case):
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
-def test_whole_tile_copies_never_read_past_an_array(case):
+def test_whole_tile_copies_never_read_past_an_array(case: tuple[str, str, str, str, list[dict[str, int]]]):
     """The chunked copy of a whole tile reads only elements the loads read: with each array
     ending at an unreadable page, ragged sizes still match gcc."""
     _, source, function, spec, cases = case
@@ -116,7 +120,7 @@ def test_nvcc_compiles():
     assert_compiles_with_nvcc(one_translation_unit(programs))
 
 
-def misaligned(array):
+def misaligned(array: np.ndarray) -> np.ndarray:
     """`array`'s values in a buffer one element past a 16-byte boundary (a view, not a copy):
     every vector access of it is misaligned unless its index is too."""
     import numpy as np
@@ -137,7 +141,7 @@ CHECKED = tiled(more="vector_global_loads=true")
 """Also the copies' global loads as float4, their alignment tested at run time."""
 
 
-def run_misaligned(source: str, launch, shape: tuple[int, int, int]) -> None:
+def run_misaligned(source: str, launch: dict[str, Any], shape: tuple[int, int, int]) -> None:
     """Runs matmul.c's kernel `source` on the CPU emulation, every array one element off a
     16-byte boundary, and compares with gcc's serial build."""
     from lowered_differential import gcc_reference, parsed_c
@@ -154,7 +158,7 @@ def run_misaligned(source: str, launch, shape: tuple[int, int, int]) -> None:
 
 
 @pytest.mark.parametrize("shape", [(32, 48, 16), (33, 31, 9)], ids=["whole", "ragged"])
-def test_misaligned_base_pointers_take_the_scalar_fallback(shape):
+def test_misaligned_base_pointers_take_the_scalar_fallback(shape: tuple[int, int, int]):
     """The copies' global vector loads test their address at run time: with every array one
     element off a 16-byte boundary, the kernel reads element by element and still matches gcc,
     no access going through a misaligned vector (which would trap here, as it faults on a
@@ -164,7 +168,7 @@ def test_misaligned_base_pointers_take_the_scalar_fallback(shape):
     run_misaligned(program.source, program.launch, shape)
 
 
-def test_an_unchecked_misaligned_vector_traps(tmp_path):
+def test_an_unchecked_misaligned_vector_traps(tmp_path: Path):
     """The control of the test above: the same kernel without the run-time test traps (in a
     child process) on the misaligned arrays."""
     program = emit_cuda(transformed(COLUMN_MAJOR, CHECKED))
@@ -186,7 +190,7 @@ def test_an_unchecked_misaligned_vector_traps(tmp_path):
     assert result.returncode == -signal.SIGILL, result.stdout + result.stderr  # the trap
 
 
-def test_a_window_of_blocked_replicas_is_cached_whole(capfd):
+def test_a_window_of_blocked_replicas_is_cached_whole(capfd: pytest.CaptureFixture[str]):
     """conv1d's `in[i + k]` with blocked replicas (autogpu-tiled's default): i = 8 * tx + r,
     so the replicas and the window along k (extent 8 + 16 - 1) overlap the next thread's
     (stride 8): the threads' dimension folds into the window's and each k-tile holds the

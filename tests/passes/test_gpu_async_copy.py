@@ -9,6 +9,8 @@ compiles the `cp.async` of every kernel."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from guard_page_emulation import run_guarded
 from lowered_differential import agree_with_gcc, one_translation_unit
@@ -53,7 +55,7 @@ CASES = [
 
 @pytest.mark.parametrize("source, function, spec, cases", [c[1:] for c in CASES],
                          ids=[c[0] for c in CASES])
-def test_matches_gcc(source, function, spec, cases):
+def test_matches_gcc(source: str, function: str, spec: str, cases: list[dict[str, int]]):
     module = transformed(source, spec)
     # (tiles of sizes compiled in, all whole, are filled unversioned: they keep their copy)
     assert any(isinstance(op, AsyncCopyOp) for op in module.walk()) or "sizes=" in spec
@@ -63,7 +65,7 @@ def test_matches_gcc(source, function, spec, cases):
 
 
 @pytest.mark.parametrize("case", CASES[:3], ids=[c[0] for c in CASES[:3]])
-def test_never_reads_past_an_array(case):
+def test_never_reads_past_an_array(case: tuple[str, str, str, str, list[dict[str, int]]]):
     _, source, function, spec, cases = case
     run_guarded({"source": source, "function": function, "pipeline": spec, "cases": cases})
 
@@ -100,7 +102,8 @@ NO_GPU = cuda_exec.gpu_unavailable_reason()
 @pytest.mark.parametrize("source, function, shape", [
     (COLUMN_MAJOR, "matmul", colmajor), (ROW_MAJOR, "gemm_nn", sizes),
     (TRANSPOSED, "gemm_tt", sizes)], ids=["column-major", "row-major", "transposed"])
-def test_async_copies_128x128x16_on_the_gpu(source, function, shape):
+def test_async_copies_128x128x16_on_the_gpu(source: str, function: str,
+                                            shape: Callable[[int, int, int], dict[str, int]]):
     """128x128x16 tiles of 8x8 with cp.async copies and warp tiles on the GPU: 0, 1, 2 and
     many tiles along k, whole and ragged blocks, against gcc."""
     spec = tiled("block_size=16 block_y=16", 8, 8, 16,

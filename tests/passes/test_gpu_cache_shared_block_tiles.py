@@ -109,19 +109,20 @@ def transformed(source: str, spec: str) -> ModuleOp:
 
 
 def shared_arrays(module: ModuleOp) -> dict[str, tuple[int, ...]]:
-    found = {}
+    found: dict[str, tuple[int, ...]] = {}
     for op in module.walk():
         if isinstance(op, memref.AllocaOp):
             space = op.memref.type.memory_space
             assert isinstance(op.memref.type, MemRefType)
             if isinstance(space, IntegerAttr) and space.value.data == 3:
+                assert op.memref.name_hint is not None  # the pass names its tiles
                 found[op.memref.name_hint] = tuple(op.memref.type.get_shape())
     return found
 
 
 @pytest.mark.parametrize("source, function, spec, cases", [c[1:] for c in CASES],
                          ids=[c[0] for c in CASES])
-def test_matches_gcc(source, function, spec, cases):
+def test_matches_gcc(source: str, function: str, spec: str, cases: list[dict[str, int]]):
     program = emit_cuda(transformed(source, spec))
     cpu = CpuProgram(program.source, program.launch, threads=1, thread_order="random")
     agree_with_gcc(cpu, source, function, cases)
@@ -188,7 +189,7 @@ void conv1d(const float *in, const float *w, float *out, int n, int t) {
 """
 
 
-def test_a_window_along_the_loop_is_not_strip_mined(capfd):
+def test_a_window_along_the_loop_is_not_strip_mined(capfd: pytest.CaptureFixture[str]):
     """`in[i + k]`: the threads' windows overlap along k, so a k-tile of it would cut the
     window (and t is unknown): autogpu-tiled leaves it in global memory and says why; the
     template `w` still gets its k-tiles (of the default bk, 16). The kernel stays right.
@@ -208,7 +209,8 @@ def test_a_window_along_the_loop_is_not_strip_mined(capfd):
 
 @pytest.mark.parametrize("case", [c for c in CASES if c[0].startswith("full-")],
                          ids=[c[0] for c in CASES if c[0].startswith("full-")])
-def test_whole_tile_copies_never_read_past_an_array(case):
+def test_whole_tile_copies_never_read_past_an_array(
+        case: tuple[str, str, str, str, list[dict[str, int]]]):
     """The unguarded copy runs only where every element of the tile is one the loads read:
     with each array ending at an unreadable page, the ragged sizes (a block or a k-tile one
     short of whole, tiles larger than the problem, k = 0) still match gcc, instead of the

@@ -50,7 +50,8 @@ def shared_bytes(program: CudaProgram) -> tuple[str, int]:
 
 @pytest.mark.parametrize("source, function, spec, tiles", [c[1:] for c in CASES],
                          ids=[c[0] for c in CASES])
-def test_tiles_beyond_48_kib_are_dynamic_and_match_gcc(source, function, spec, tiles):
+def test_tiles_beyond_48_kib_are_dynamic_and_match_gcc(source: str, function: str, spec: str,
+                                                       tiles: int):
     program = emit_cuda(transformed(source, spec))
     assert tiles > SHARED_BYTES_PER_BLOCK
     assert shared_bytes(program) == (str(tiles), 0)
@@ -134,7 +135,7 @@ NO_GPU = cuda_exec.gpu_unavailable_reason()
 
 @pytest.mark.skipif(NO_GPU is not None, reason=f"needs a CUDA GPU: {NO_GPU}")
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
-def test_beyond_48_kib_on_the_gpu(case):
+def test_beyond_48_kib_on_the_gpu(case: tuple[str, str, str, str, int]):
     """pycuda's launches: the executor raises the kernel's dynamic shared limit."""
     _, source, function, spec, _ = case
     program = emit_cuda(transformed(source, spec))

@@ -95,7 +95,8 @@ CASES = [
 
 @pytest.mark.parametrize("source, function, spec, cases", [c[1:] for c in CASES],
                          ids=[c[0] for c in CASES])
-def test_narrowed_kernels_match_gcc(source, function, spec, cases):
+def test_narrowed_kernels_match_gcc(source: str, function: str, spec: str,
+                                    cases: list[dict[str, int]]):
     assert "narrow_indices=true" in spec
     check_against_gcc(source, function, spec, cases)
 
@@ -138,7 +139,11 @@ def test_off_by_default_in_autogpu_optimize_and_on_in_autogpu_tiled():
 # --- offsets and strides past 2^31 and 2^32 -----------------------------------------------------
 
 
-def gemm_at(off: int, m: int, n: int, p: int):
+WindowedCase = tuple[dict[str, int], list[tuple[int, list[tuple[int, int]]]], list[str]]
+"""A call's scalars, its arrays (length, windows that may be touched) and parameter order."""
+
+
+def gemm_at(off: int, m: int, n: int, p: int) -> WindowedCase:
     scalars = {"off": off, "m": m, "n": n, "p": p}
     pad = 8  # elements either side, which nothing may write
     arrays = [(off + size + pad, [(off - pad, off + size + pad)])
@@ -146,14 +151,14 @@ def gemm_at(off: int, m: int, n: int, p: int):
     return scalars, arrays, ["off", "A", "B", "C", "m", "n", "p"]
 
 
-def rows(n: int, m: int, stride: int):
+def rows(n: int, m: int, stride: int) -> WindowedCase:
     scalars = {"n": n, "m": m, "stride": stride}
     windows = [(i * stride, i * stride + m + 4) for i in range(n)]
     count = (n - 1) * stride + m + 4
     return scalars, [(count, windows), (count, windows)], ["n", "m", "stride", "x", "y"]
 
 
-def blur(n: int, off: int):
+def blur(n: int, off: int) -> WindowedCase:
     scalars = {"n": n, "off": off}
     windows = [(off, off + n + 4)]
     return scalars, [(off + n + 4, windows)] * 2, ["n", "off", "in", "out"]
@@ -171,7 +176,8 @@ BIG_CASES = [
 
 @pytest.mark.parametrize("source, function, spec, case", [c[1:] for c in BIG_CASES],
                          ids=[c[0] for c in BIG_CASES])
-def test_offsets_past_2_pow_31_and_2_pow_32(source, function, spec, case):
+def test_offsets_past_2_pow_31_and_2_pow_32(source: str, function: str, spec: str,
+                                            case: WindowedCase):
     scalars, arrays, order = case
     program = cuda_of(source, spec)
     runner = CpuProgram(program.source, program.launch, threads=2)
@@ -192,7 +198,7 @@ NO_GPU = cuda_exec.gpu_unavailable_reason()
 @pytest.mark.skipif(NO_GPU is not None, reason=f"needs a CUDA GPU: {NO_GPU}")
 @pytest.mark.parametrize("spec", ["autogpu-tiled{narrow_indices=true}",
                                   "autogpu-tiled{min_blocks=2 narrow_indices=true}"])
-def test_gpu_matches_gcc(spec):
+def test_gpu_matches_gcc(spec: str):
     """The default tiles at a size that divides nothing, on a real GPU."""
     from lowered_differential import agree_with_gcc
 

@@ -4,6 +4,8 @@ reductions with barriers included); and where the guards end up."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from lowered_differential import (
     check_against_gcc,
@@ -18,6 +20,7 @@ from lowered_differential import (
 )
 from pass_differential import check_equivalent, module_of, transformed
 from xdsl.dialects import gpu, scf
+from xdsl.dialects.builtin import ModuleOp
 
 from autogpu.passes.gpu_optimize_guards import GpuOptimizeGuardsPass
 from autogpu.testing.nvcc import assert_compiles_with_nvcc
@@ -40,11 +43,11 @@ void guarded(float *a, float *b, const float *c, int n, int m, int p) {
 """
 
 
-def guarded(n, m, p):
+def guarded(n: int, m: int, p: int) -> dict[str, int]:
     return {"n": n, "m": m, "p": p, "a": max(m, 1), "b": max(m, 1), "c": max(m, p, 1)}
 
 
-def ifs_inside_loops(module) -> int:
+def ifs_inside_loops(module: ModuleOp) -> int:
     """How many `scf.if`s run inside some `scf.for`."""
     return len(
         {
@@ -82,7 +85,7 @@ def test_lowered_x_guard_leaves_the_grid_stride_loop():
 
 STAGE = "agpu-stage-accumulations{assume_no_alias=true}"
 
-CONFIGS = [
+CONFIGS: list[tuple[str, str, str, str, list[dict[str, Any]], dict[str, Any]]] = [
     ("matmul", example("matmul.c"), "matmul",
      f"{STAGE},autogpu-vanilla{{block_size=16}},gpu-optimize-guards",
      [matmul(37, 5, 3), matmul(1, 1, 1), matmul(16, 3, 0)], {}),
@@ -105,7 +108,8 @@ CONFIGS = [
     "source, function, pipeline, cases, options",
     [pytest.param(*config[1:], id=config[0]) for config in CONFIGS],
 )
-def test_optimized_guards_match_gcc(source, function, pipeline, cases, options):
+def test_optimized_guards_match_gcc(source: str, function: str, pipeline: str,
+                                    cases: list[dict[str, Any]], options: dict[str, Any]):
     check_against_gcc(source, function, pipeline, cases, **options)
 
 

@@ -7,6 +7,8 @@ ending at an unreadable page; one barrier per tile; nvcc compiles every kernel."
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import TypeGuard
 
 import pytest
 from guard_page_emulation import run_guarded
@@ -23,6 +25,8 @@ from test_gpu_cache_shared_block_tiles import (
     transformed,
 )
 from xdsl.dialects import gpu, scf
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 
 from autogpu.context import make_context
 from autogpu.passes.gpu_pipeline_tiles import GpuPipelineTilesPass
@@ -55,12 +59,12 @@ CASES = [
 ]  # fmt: skip
 
 
-def synchronising(op) -> bool:
+def synchronising(op: Operation) -> TypeGuard[scf.ForOp]:
     return isinstance(op, scf.ForOp) and any(isinstance(inner, gpu.BarrierOp)
                                              for inner in op.body.block.ops)
 
 
-def tile_loops(module) -> list[scf.ForOp]:
+def tile_loops(module: ModuleOp) -> list[scf.ForOp]:
     """The innermost loops whose body holds a barrier: the loops over tiles (the prologue's
     barrier sits in the loop around them)."""
     return [op for op in module.walk() if synchronising(op)
@@ -69,7 +73,7 @@ def tile_loops(module) -> list[scf.ForOp]:
 
 @pytest.mark.parametrize("source, function, spec, cases", [c[1:] for c in CASES],
                          ids=[c[0] for c in CASES])
-def test_matches_gcc(source, function, spec, cases):
+def test_matches_gcc(source: str, function: str, spec: str, cases: list[dict[str, int]]):
     program = emit_cuda(transformed(source, spec))
     cpu = CpuProgram(program.source, program.launch, threads=1, thread_order="random")
     agree_with_gcc(cpu, source, function, cases)
@@ -80,7 +84,7 @@ LOOPED = [case for case in CASES if case[0] != "specialised"]
 
 
 @pytest.mark.parametrize("case", LOOPED, ids=[c[0] for c in LOOPED])
-def test_one_barrier_per_tile(case):
+def test_one_barrier_per_tile(case: tuple[str, str, str, str, list[dict[str, int]]]):
     """Every loop over tiles ends in its only barrier (two before)."""
     _, source, _, spec, _ = case
     single = tile_loops(transformed(source, spec.replace(STAGES, "stages=1")))
@@ -96,7 +100,7 @@ def test_one_barrier_per_tile(case):
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
-def test_never_reads_past_an_array(case):
+def test_never_reads_past_an_array(case: tuple[str, str, str, str, list[dict[str, int]]]):
     """The next tile's loads are guarded as the copy's were: with each array ending at an
     unreadable page, ragged sizes still match gcc."""
     _, source, function, spec, cases = case
@@ -175,7 +179,8 @@ NO_GPU = cuda_exec.gpu_unavailable_reason()
 @pytest.mark.parametrize("source, function, shape", [
     (COLUMN_MAJOR, "matmul", colmajor), (ROW_MAJOR, "gemm_nn", sizes),
     (TRANSPOSED, "gemm_tt", sizes)], ids=["column-major", "row-major", "transposed"])
-def test_double_buffered_128x128x16_on_the_gpu(source, function, shape):
+def test_double_buffered_128x128x16_on_the_gpu(source: str, function: str,
+                                               shape: Callable[[int, int, int], dict[str, int]]):
     """autogpu-tiled's 128x128x16 tiles of 8x8, double-buffered, on the GPU: 0, 1, 2 and
     many tiles along k, whole and ragged blocks, against gcc."""
     spec = tiled("block_size=16 block_y=16", 8, 8, 16, f"min_blocks=2 {STAGES}")

@@ -61,7 +61,7 @@ def blocks(pipeline: str) -> list[list[int]]:
 
 
 @pytest.mark.parametrize("pipeline", PIPELINES)
-def test_no_grid_exceeds_num_teams(pipeline):
+def test_no_grid_exceeds_num_teams(pipeline: str):
     kernel = autogpu.compile(SOURCE, function="k", pipeline=pipeline)
     grids = [math.prod(launch["grid"]) for launch in kernel.launch_config(n=100000, m=300)
              if list(launch["block"]) != [1, 1, 1]]  # fmt: skip
@@ -70,14 +70,14 @@ def test_no_grid_exceeds_num_teams(pipeline):
 
 
 @pytest.mark.parametrize("pipeline", PIPELINES)
-def test_no_block_exceeds_thread_limit(pipeline):
+def test_no_block_exceeds_thread_limit(pipeline: str):
     threads = [math.prod(block) for block in blocks(pipeline)]
     assert len(threads) == len(LIMITS), threads
     assert all(t <= n for t, n in zip(threads, LIMITS)), threads
 
 
 @pytest.mark.parametrize("pipeline", PIPELINES)
-def test_bounded_blocks_match_gcc(pipeline):
+def test_bounded_blocks_match_gcc(pipeline: str):
     cases = [{"n": n, "m": m, "x": n, "y": n * m, "A": n * m, "B": m * m, "C": n * m,
               "out": 1} for n, m in ((1, 1), (67, 5), (130, 9))]  # fmt: skip
     check_against_gcc(SOURCE, "k", pipeline, cases, compare=close_sums, seeds=1)
@@ -85,7 +85,7 @@ def test_bounded_blocks_match_gcc(pipeline):
                                                      for n in (0, 1, 1000)], seeds=1)
 
 
-def test_explicit_block_options_beyond_the_limit_get_a_remark(capfd):
+def test_explicit_block_options_beyond_the_limit_get_a_remark(capfd: pytest.CaptureFixture[str]):
     _ = autogpu.compile(SOURCE, "autogpu-vanilla", "k", block_size=128).cuda_source
     remarks = capfd.readouterr().err
     assert ("remark: the block options ask for 128x1x1 = 128 threads, but this loop's "

@@ -63,21 +63,25 @@ def _library_array(module: str, stream: int | None = None) -> Any:
 
 
 @pytest.fixture
-def fake_cupy(monkeypatch):
+def fake_cupy(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     current = {"ptr": 0x5000}
+
+    def device(device: int) -> contextlib.nullcontext[None]:
+        return contextlib.nullcontext()
+
     cuda = types.SimpleNamespace(
         get_current_stream=lambda: CupyLikeStream(current["ptr"]),
-        Device=lambda device: contextlib.nullcontext(),
+        Device=device,
     )
     monkeypatch.setitem(sys.modules, "cupy", types.SimpleNamespace(cuda=cuda))
     return current
 
 
 @pytest.fixture
-def fake_torch(monkeypatch):
+def fake_torch(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     asked: list[Any] = []
 
-    def current_stream(device=None):
+    def current_stream(device: int | None = None) -> TorchLikeStream:
         asked.append(device)
         return TorchLikeStream(0x6000)
 
@@ -87,7 +91,7 @@ def fake_torch(monkeypatch):
     return asked
 
 
-def test_cupy_arrays_follow_cupys_current_stream(fake_cupy):
+def test_cupy_arrays_follow_cupys_current_stream(fake_cupy: dict[str, int]):
     call = [_library_array("cupy._core.core", stream=0x77),
             FakeCudaArray(100, pointer=0x7F0000100000)]
     assert caller_stream(call) == 0x5000  # not the array interface's stream
@@ -95,13 +99,13 @@ def test_cupy_arrays_follow_cupys_current_stream(fake_cupy):
     assert caller_stream(call) == LEGACY_STREAM
 
 
-def test_torch_tensors_follow_torchs_current_stream(fake_torch):
+def test_torch_tensors_follow_torchs_current_stream(fake_torch: list[Any]):
     call = [_library_array("torch"), FakeCudaArray(100, pointer=0x7F0000100000)]
     assert caller_stream(call) == 0x6000
     assert fake_torch == [None]  # the array's device (a CUDA array interface gives none)
 
 
-def test_a_library_not_imported_is_not_asked(monkeypatch):
+def test_a_library_not_imported_is_not_asked(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.delitem(sys.modules, "cupy", raising=False)
     call = [_library_array("cupy._core.core", stream=0x77),
             FakeCudaArray(100, pointer=0x7F0000100000)]
@@ -141,16 +145,23 @@ def test_dlpack_producers_are_asked_on_the_callers_stream():
     assert x.streams[-1] == LEGACY_STREAM
 
 
-def test_a_dlpack_library_array_names_its_device(fake_torch):
+def test_a_dlpack_library_array_names_its_device(fake_torch: list[Any]):
     """torch is asked for the current stream of the tensor's own device (DLPack names it)."""
+
+    def on_cuda_device_3(self: object) -> tuple[int, int]:
+        return (2, 3)
+
     tensor_type = type("Tensor", (FakeDLPackCudaArray,), {"__module__": "torch",
-                                                          "__dlpack_device__": lambda s: (2, 3)})
+                                                          "__dlpack_device__": on_cuda_device_3})
     assert caller_stream([tensor_type(np.ones(4, np.float32))]) == 0x6000
     assert fake_torch == [3]
 
 
-def test_host_dlpack_objects_are_not_device_arrays(fake_torch):
+def test_host_dlpack_objects_are_not_device_arrays(fake_torch: list[Any]):
+    def on_the_host(self: object) -> tuple[int, int]:
+        return (1, 0)
+
     host_type = type("Tensor", (FakeDLPackCudaArray,), {"__module__": "torch",
-                                                        "__dlpack_device__": lambda s: (1, 0)})
+                                                        "__dlpack_device__": on_the_host})
     assert caller_stream([host_type(np.ones(4, np.float32))]) == LEGACY_STREAM
     assert fake_torch == []

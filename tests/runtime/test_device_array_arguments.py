@@ -83,7 +83,7 @@ def test_dlpack_arrays_are_asked_for_the_launch_stream():
     (FakeDLPackCudaArray(np.ones((10, 20), np.float32)[:, :10]),
      "argument 'y' of saxpy() is not C-contiguous"),
 ])
-def test_device_arrays_are_checked_like_numpy_arrays(y, message):
+def test_device_arrays_are_checked_like_numpy_arrays(y: object, message: str):
     with pytest.raises(KernelArgumentError) as e:
         bind(100, 2.0, FakeCudaArray(100), y)
     assert message in str(e.value)

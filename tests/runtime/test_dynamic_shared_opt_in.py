@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from autogpu.runtime.arguments import LaunchConfig
-from autogpu.runtime.cuda_exec import _check_resources
+from autogpu.runtime.cuda_exec import _check_resources  # pyright: ignore[reportPrivateUsage]  # the check under test
 from autogpu.runtime.errors import KernelLaunchError
 
 ATTRIBUTES = SimpleNamespace(MAX_THREADS_PER_BLOCK=1, NUM_REGS=4, SHARED_SIZE_BYTES=5,
@@ -33,11 +33,16 @@ class Kernel:
         self.set[attribute] = value
 
 
+def _opt_in(attribute: int) -> int:
+    """The H100's opt-in maximum, whatever device attribute is asked."""
+    return H100_OPT_IN
+
+
 DRIVER = SimpleNamespace(
     function_attribute=ATTRIBUTES,
     device_attribute=SimpleNamespace(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN=99),
     Context=SimpleNamespace(get_device=lambda: SimpleNamespace(
-        get_attribute=lambda attribute: H100_OPT_IN)))
+        get_attribute=_opt_in)))
 
 
 @pytest.mark.parametrize("static, dynamic, raised", [
@@ -46,7 +51,7 @@ DRIVER = SimpleNamespace(
     (10 * 1024, 38 * 1024, False),  # exactly 48 KiB: no opt-in
     (0, 0, False),
 ])
-def test_the_dynamic_limit_is_raised_past_48_kib_in_all(static, dynamic, raised):
+def test_the_dynamic_limit_is_raised_past_48_kib_in_all(static: int, dynamic: int, raised: bool):
     kernel = Kernel(static)
     _check_resources(DRIVER, kernel, "k", LaunchConfig((1, 1, 1), (256, 1, 1), dynamic))
     expected = {ATTRIBUTES.MAX_DYNAMIC_SHARED_SIZE_BYTES: dynamic} if raised else {}

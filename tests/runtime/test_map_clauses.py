@@ -97,7 +97,7 @@ def test_a_target_data_region_governs_the_maps_of_its_constructs():
     "map(to: a[0:n])\n  for (int i = 0; i < n; i++) b[i] = a[i];\n"
     "#pragma omp parallel for\n  for (int i = 0; i < n; i++) a[i] = b[i] + 1;\n}",
 ])
-def test_without_maps_every_array_goes_both_ways(source):
+def test_without_maps_every_array_goes_both_ways(source: str):
     assert "agpu.maps" not in str(parse_c(source))
     kernel = autogpu.compile(source)
     assert all("map" not in p for p in kernel.params)

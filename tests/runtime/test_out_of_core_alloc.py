@@ -5,6 +5,8 @@ element unwritten would show in the result; every result must be gcc's."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pytest
@@ -41,7 +43,7 @@ void relu(int n, int m, const float x[n][m], float y[n][m]) {
 
 
 def _program(source: str, budget: int | None, pipeline: str = "autogpu-optimize",
-             edit=None) -> CpuProgram:
+             edit: Callable[[dict[str, Any]], None] | None = None) -> CpuProgram:
     kernel = autogpu.compile(source, pipeline=f"agpu-out-of-core,{pipeline}")
     description = kernel.launch_description
     if edit is not None:
@@ -50,7 +52,7 @@ def _program(source: str, budget: int | None, pipeline: str = "autogpu-optimize"
     return CpuProgram(kernel.cuda_source, description, memory_budget=budget)
 
 
-def _expected(source: str, name: str, args: list) -> list:
+def _expected(source: str, name: str, args: Sequence[np.ndarray | int]) -> list[np.ndarray | int]:
     expected = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
     compile_c_reference(source, name)(*expected)
     return expected
@@ -62,7 +64,7 @@ def _copied_in(program: CpuProgram, name: str) -> set[bool]:
 
 @pytest.mark.parametrize("pipeline", ["autogpu-optimize", "autogpu-tiled"])
 @pytest.mark.parametrize("n", [0, 1, 300])
-def test_a_matmul_in_parts_allocates_c_and_matches_gcc(pipeline, n):
+def test_a_matmul_in_parts_allocates_c_and_matches_gcc(pipeline: str, n: int):
     m, p = 37, 19
     rng = np.random.default_rng(n)
     a, b = rng.random((n, p), np.float32), rng.random((p, m), np.float32)
@@ -82,7 +84,7 @@ def test_a_matmul_in_parts_allocates_c_and_matches_gcc(pipeline, n):
 
 
 @pytest.mark.parametrize("n", [1, 2, 29])
-def test_three_dimensional_rows_written_whole_are_allocated(n):
+def test_three_dimensional_rows_written_whole_are_allocated(n: int):
     p, q = 5, 3
     rng = np.random.default_rng(n)
     args = [n, p, q, rng.random((n, p, q)), rng.random((n, p, q))]
@@ -111,7 +113,7 @@ def test_the_emulation_shows_an_allocation_the_kernel_does_not_fill():
     """The proof matters: were `y` of the conditional store allocated, the emulation's poisoned
     buffer would reach the result where the `if` is false."""
 
-    def allocate_y(description: dict) -> None:
+    def allocate_y(description: dict[str, Any]) -> None:
         for function in description["functions"]:
             for array in function["parts"]["arrays"]:
                 if array["name"] == "y":

@@ -26,7 +26,7 @@ MM2 = (EXAMPLES / "omp" / "mm2.c").read_text()
 MATMUL = (EXAMPLES / "matmul_rows.c").read_text()
 
 
-def _run(source: str, name: str, args: list, budget: int | None, pipeline: str,
+def _run(source: str, name: str, args: list[np.ndarray | float], budget: int | None, pipeline: str,
          exact: bool = True) -> CpuProgram:
     expected = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
     compile_c_reference(source, name)(*expected)
@@ -44,7 +44,7 @@ def _run(source: str, name: str, args: list, budget: int | None, pipeline: str,
 
 @pytest.mark.parametrize("pipeline", ["autogpu-vanilla", "autogpu-optimize"])
 @pytest.mark.parametrize(("steps", "n"), [(0, 23), (1, 5), (3, 23), (2, 40)])
-def test_a_time_loop_of_two_stencils_in_parts_matches_gcc(pipeline, steps, n):
+def test_a_time_loop_of_two_stencils_in_parts_matches_gcc(pipeline: str, steps: int, n: int):
     rng = np.random.default_rng(steps * 100 + n)
     a, b = rng.random((n, n)), rng.random((n, n))
     budget = SLOTS * 8 * n * 7  # 5 rows computed per part, 2 of halo
@@ -80,7 +80,7 @@ def test_everything_fits_one_whole_call_runs_in_core():
 
 
 @pytest.mark.parametrize("pipeline", ["autogpu-optimize", "autogpu-tiled"])
-def test_a_matmul_in_parts_of_whole_row_tiles_matches_gcc(pipeline):
+def test_a_matmul_in_parts_of_whole_row_tiles_matches_gcc(pipeline: str):
     n, m, p = 600, 37, 19
     rng = np.random.default_rng(5)
     a, b = rng.random((n, p), np.float32), rng.random((p, m), np.float32)
@@ -166,12 +166,12 @@ def test_on_the_gpu_time_loops_register_once_and_time_covers_the_pipeline():
     np.testing.assert_array_equal(b, expected[1])
     assert len(gpu.last_plans) == 2 * steps
     assert len(gpu.last_plan.parts) >= 3
-    assert gpu._pins.registrations == 2  # A and B, once for 6 pipelines
+    assert gpu._pins.registrations == 2  # pyright: ignore[reportPrivateUsage]  # A and B, once for 6 pipelines
     timing = gpu.time("jacobi_2d", [steps, n, *inputs], repetitions=2, warmup=1)
-    assert gpu._pins.registrations == 4  # the two new arrays, once for 3 calls
+    assert gpu._pins.registrations == 4  # pyright: ignore[reportPrivateUsage]  # the two new arrays, once for 3 calls
     assert timing.kernel_s > 0
     assert timing.with_copies_s == timing.kernel_s
     np.testing.assert_array_equal(inputs[0], expected[0])  # restored before each call
     np.testing.assert_array_equal(inputs[1], expected[1])
     gpu.close()
-    assert gpu._pins is None
+    assert gpu._pins is None  # pyright: ignore[reportPrivateUsage]  # close() unpins

@@ -28,7 +28,7 @@ void hist(int n, int K, const int *x, const double *w, double *h) {
 @pytest.mark.parametrize("pipeline", ["autogpu-vanilla", "autogpu-optimize{unroll_x=4}",
                                       "autogpu-vanilla{array_reduction=partials}"])
 @pytest.mark.parametrize("k", [1, 7, 4096, 4097, 100_000])
-def test_parameter_length_histogram_on_the_gpu(pipeline, k):
+def test_parameter_length_histogram_on_the_gpu(pipeline: str, k: int):
     rng = np.random.default_rng(k)
     n = 1_000_003
     x = rng.integers(-(2**31), 2**31, n, dtype=np.int64).astype(np.int32)

@@ -5,6 +5,9 @@ gcc's."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -24,7 +27,7 @@ MM2 = (EXAMPLES / "omp" / "mm2.c").read_text()
 
 
 @pytest.fixture(scope="module")
-def cluster():
+def cluster() -> Iterator[Any]:  # a distributed.LocalCluster (untyped)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as local:
         yield local
@@ -34,7 +37,7 @@ NO_GPU = cuda_exec.gpu_unavailable_reason()
 needs_gpu = pytest.mark.skipif(NO_GPU is not None, reason=f"needs a CUDA GPU: {NO_GPU}")
 
 
-def _run(cluster, source: str, name: str, args: list, budget: int,
+def _run(cluster: Any, source: str, name: str, args: list[np.ndarray | float], budget: int,
          program_class: type[CpuProgram | cuda_exec.CudaProgram] = CpuProgram):
     expected = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
     compile_c_reference(source, name)(*expected)
@@ -53,7 +56,7 @@ def _run(cluster, source: str, name: str, args: list, budget: int,
     return program
 
 
-def test_a_stencil_on_a_local_cluster_matches_gcc(cluster):
+def test_a_stencil_on_a_local_cluster_matches_gcc(cluster: Any):
     n, m = 61, 17
     rng = np.random.default_rng(3)
     program = _run(cluster, STENCIL, "jacobi", [n, m, rng.random((n, m)), rng.random((n, m))],
@@ -63,7 +66,7 @@ def test_a_stencil_on_a_local_cluster_matches_gcc(cluster):
     assert (n - 2) % plan.rows  # an uneven last part
 
 
-def test_a_time_loop_on_a_local_cluster_matches_gcc(cluster):
+def test_a_time_loop_on_a_local_cluster_matches_gcc(cluster: Any):
     n = 23
     rng = np.random.default_rng(4)
     program = _run(cluster, JACOBI_2D, "jacobi_2d", [2, n, rng.random((n, n)),
@@ -71,7 +74,7 @@ def test_a_time_loop_on_a_local_cluster_matches_gcc(cluster):
     assert len(program.last_plans) == 4
 
 
-def test_two_nests_with_resident_matrices_on_a_local_cluster_match_gcc(cluster):
+def test_two_nests_with_resident_matrices_on_a_local_cluster_match_gcc(cluster: Any):
     ni, nj, nk, nl = 37, 11, 13, 9
     rng = np.random.default_rng(5)
     arrays = [rng.random(shape) for shape in ((ni, nj), (ni, nk), (nk, nj), (nj, nl), (ni, nl))]
@@ -81,7 +84,7 @@ def test_two_nests_with_resident_matrices_on_a_local_cluster_match_gcc(cluster):
 
 
 @needs_gpu
-def test_gpu_workers_run_a_stencil_and_resident_matrices_on_a_local_cluster(cluster):
+def test_gpu_workers_run_a_stencil_and_resident_matrices_on_a_local_cluster(cluster: Any):
     """`CudaProgram(cluster=)`: each worker builds the program on its own GPU (worker i takes
     device i mod count) and runs its parts there; the caller's call is the one-GPU call."""
     n, m = 61, 17

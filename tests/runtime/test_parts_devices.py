@@ -31,7 +31,7 @@ void jacobi(long n, long m, const double in[n][m], double out[n][m]) {
 """
 
 
-def _run(source: str, name: str, args: list, budget: int, devices: int,
+def _run(source: str, name: str, args: list[np.ndarray | float], budget: int, devices: int,
          pipeline: str = "autogpu-optimize") -> CpuProgram:
     expected = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
     compile_c_reference(source, name)(*expected)
@@ -53,7 +53,7 @@ def _each_part_once(program: CpuProgram) -> None:
 
 @pytest.mark.parametrize("devices", [2, 3])
 @pytest.mark.parametrize("pipeline", ["autogpu-vanilla", "autogpu-optimize"])
-def test_a_stencil_over_emulated_devices_matches_gcc(devices, pipeline):
+def test_a_stencil_over_emulated_devices_matches_gcc(devices: int, pipeline: str):
     n, m = 61, 17
     rng = np.random.default_rng(devices)
     a, out = rng.random((n, m)), rng.random((n, m))
@@ -72,7 +72,7 @@ def test_a_stencil_over_emulated_devices_matches_gcc(devices, pipeline):
 
 
 @pytest.mark.parametrize(("steps", "n"), [(0, 23), (3, 40), (2, 23)])
-def test_a_time_loop_of_two_nests_over_emulated_devices_matches_gcc(steps, n):
+def test_a_time_loop_of_two_nests_over_emulated_devices_matches_gcc(steps: int, n: int):
     rng = np.random.default_rng(steps * 10 + n)
     a, b = rng.random((n, n)), rng.random((n, n))
     budget = SLOTS * 8 * n * 5
@@ -151,7 +151,7 @@ def test_an_error_in_one_lane_stops_the_others_and_is_raised():
     ("01", "a device count or a list"),
     ([0, 2], "there is no device 2: there are 2"),
 ])
-def test_bad_devices_are_refused_clearly(devices, message):
+def test_bad_devices_are_refused_clearly(devices: object, message: str):
     with pytest.raises(ValueError, match=message):
         check_devices(devices, 2)
 

@@ -18,7 +18,7 @@ def _two_gpus() -> str | None:
     reason = cuda_exec.gpu_unavailable_reason()
     if reason is not None:
         return reason
-    count = cuda_exec._driver().Device.count()
+    count = cuda_exec._driver().Device.count()  # pyright: ignore[reportPrivateUsage]  # the driver the executor uses
     return None if count >= 2 else f"there is {count} GPU"
 
 
@@ -28,7 +28,8 @@ needs_two_gpus = pytest.mark.skipif(NO_TWO_GPUS is not None,
 JACOBI_2D = (EXAMPLES / "omp" / "jacobi_2d.c").read_text()
 
 
-def _run(source: str, name: str, args: list, budget: int) -> cuda_exec.CudaProgram:
+def _run(source: str, name: str, args: list[np.ndarray | int],
+         budget: int) -> cuda_exec.CudaProgram:
     expected = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
     compile_c_reference(source, name)(*expected)
     kernel = autogpu.compile(source, pipeline="agpu-out-of-core,autogpu-optimize")
