@@ -50,14 +50,24 @@ def tiled(threads: str = "block_size=4 block_y=4", tm: int = 4, tn: int = 4, bk:
 ODD = [(17, 65, 130), (65, 17, 1), (1, 1, 1), (130, 3, 17), (9, 5, 0), (3, 2, 7), (0, 4, 3),
        (32, 32, 8), (33, 31, 9), (16, 48, 12), (48, 16, 4)]
 
+def layout_cases(more: str = "") -> list[tuple[str, str, str, str, list[dict[str, int]]]]:
+    """(id, source, function, pipeline, sizes) of the five layouts every fragment option is
+    checked on against gcc: row-major, transposed, column-major, double, int; `more` is added
+    to each pipeline's options."""
+    return [
+        ("row-major", ROW_MAJOR, "gemm_nn", tiled(more=more), [sizes(*s) for s in ODD]),
+        ("transposed", TRANSPOSED, "gemm_tt", tiled(more=more), [sizes(*s) for s in ODD]),
+        ("column-major", COLUMN_MAJOR, "matmul", tiled(more=more), [colmajor(*s) for s in ODD]),
+        ("double-nt", DOUBLE, "dgemm_nt", tiled(tm=2, tn=4, more=more),
+         [sizes(*s) for s in ODD]),
+        ("int-tn", INTEGER, "igemm_tn", tiled("block_size=8 block_y=2", 4, 2, 8, more),
+         [sizes(*s) for s in ODD]),
+    ]
+
+
 CASES = [
     # (id, source, function, pipeline, sizes)
-    ("row-major", ROW_MAJOR, "gemm_nn", tiled(), [sizes(*s) for s in ODD]),
-    ("transposed", TRANSPOSED, "gemm_tt", tiled(), [sizes(*s) for s in ODD]),
-    ("column-major", COLUMN_MAJOR, "matmul", tiled(), [colmajor(*s) for s in ODD]),
-    ("double-nt", DOUBLE, "dgemm_nt", tiled(tm=2, tn=4), [sizes(*s) for s in ODD]),
-    ("int-tn", INTEGER, "igemm_tn", tiled("block_size=8 block_y=2", 4, 2, 8),
-     [sizes(*s) for s in ODD]),
+    *layout_cases(),
     ("width-2", COLUMN_MAJOR, "matmul", tiled(more="").replace("vector_width=4", "vector_width=2")
      .replace("cache_copy_width=4", "cache_copy_width=2"), [colmajor(*s) for s in ODD]),
     ("global-loads", COLUMN_MAJOR, "matmul", tiled(more="vector_global_loads=true"),

@@ -14,11 +14,9 @@ from collections.abc import Callable
 import pytest
 from guard_page_emulation import run_guarded
 from lowered_differential import agree_with_gcc, one_translation_unit
-from test_gemm_fragments import ODD, tiled
+from test_gemm_fragments import ODD, layout_cases, tiled
 from test_gpu_cache_shared_block_tiles import (
     COLUMN_MAJOR,
-    DOUBLE,
-    INTEGER,
     ROW_MAJOR,
     TRANSPOSED,
     colmajor,
@@ -36,12 +34,7 @@ ASYNC = "stages=2 async_copy=true"
 
 CASES = [
     # (id, source, function, pipeline, sizes)
-    ("row-major", ROW_MAJOR, "gemm_nn", tiled(more=ASYNC), [sizes(*s) for s in ODD]),
-    ("transposed", TRANSPOSED, "gemm_tt", tiled(more=ASYNC), [sizes(*s) for s in ODD]),
-    ("column-major", COLUMN_MAJOR, "matmul", tiled(more=ASYNC), [colmajor(*s) for s in ODD]),
-    ("double-nt", DOUBLE, "dgemm_nt", tiled(tm=2, tn=4, more=ASYNC), [sizes(*s) for s in ODD]),
-    ("int-tn", INTEGER, "igemm_tn", tiled("block_size=8 block_y=2", 4, 2, 8, ASYNC),
-     [sizes(*s) for s in ODD]),
+    *layout_cases(ASYNC),
     ("swizzled-warps", COLUMN_MAJOR, "matmul",
      tiled("block_size=8 block_y=8", 4, 2, 4, f"{ASYNC} swizzle=true warp_x=8"),
      [colmajor(*s) for s in ODD]),

@@ -13,11 +13,10 @@ from typing import TypeGuard
 import pytest
 from guard_page_emulation import run_guarded
 from lowered_differential import agree_with_gcc, one_translation_unit
-from test_gemm_fragments import ODD, tiled
+from test_gemm_fragments import ODD, layout_cases, tiled
 from test_gpu_cache_shared_block_tiles import (
     COLUMN_MAJOR,
     DOUBLE,
-    INTEGER,
     ROW_MAJOR,
     TRANSPOSED,
     colmajor,
@@ -39,12 +38,7 @@ STAGES = "stages=2"
 
 CASES = [
     # (id, source, function, pipeline, sizes)
-    ("row-major", ROW_MAJOR, "gemm_nn", tiled(more=STAGES), [sizes(*s) for s in ODD]),
-    ("transposed", TRANSPOSED, "gemm_tt", tiled(more=STAGES), [sizes(*s) for s in ODD]),
-    ("column-major", COLUMN_MAJOR, "matmul", tiled(more=STAGES), [colmajor(*s) for s in ODD]),
-    ("double-nt", DOUBLE, "dgemm_nt", tiled(tm=2, tn=4, more=STAGES), [sizes(*s) for s in ODD]),
-    ("int-tn", INTEGER, "igemm_tn", tiled("block_size=8 block_y=2", 4, 2, 8, STAGES),
-     [sizes(*s) for s in ODD]),
+    *layout_cases(STAGES),
     ("guarded-copies", COLUMN_MAJOR, "matmul", tiled(more=f"{STAGES} cache_full_tiles=false"),
      [colmajor(*s) for s in ODD]),
     ("cyclic-scalar", ROW_MAJOR, "gemm_nn",

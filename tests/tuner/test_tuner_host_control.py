@@ -11,26 +11,7 @@ import pytest
 
 from autogpu.tuner.adapter import Artifact
 from autogpu.tuner.host_program import launcher
-
-CAPPED = """
-#include <math.h>
-void capped(int T, int n, double tol, double *a, double *b, int *trips) {
-  double diff = 1e30;
-  int t;
-  for (t = 0; t < T && diff > tol; t++) {
-    diff = 0.0;
-#pragma omp parallel for reduction(max: diff)
-    for (int i = 1; i < n - 1; i++) {
-      b[i] = (a[i - 1] + a[i] + a[i + 1]) / 3.0;
-      diff = fmax(diff, fabs(b[i] - a[i]));
-    }
-#pragma omp parallel for
-    for (int i = 1; i < n - 1; i++)
-      a[i] = b[i];
-  }
-  trips[0] = t;
-}
-"""
+from tests.passes.test_convert_agpu_to_gpu_host_control import CAPPED
 
 
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
