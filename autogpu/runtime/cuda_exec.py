@@ -384,13 +384,14 @@ class CudaProgram:
         trace = launch_trace(call)
         configs = [trace[p] for p in positions]
         with _on_device(self.device) as driver:
+            memory = DeviceMemory(driver, self.device)
             allocations: list[Any] = []
 
             def upload(array: np.ndarray) -> int:
-                allocations.append(driver.mem_alloc(max(array.nbytes, 1)))
+                allocations.append(memory.allocate(array.nbytes))
                 if array.nbytes:
-                    driver.memcpy_htod(allocations[-1], np.ascontiguousarray(array))
-                return int(allocations[-1])
+                    memory.upload(allocations[-1], np.ascontiguousarray(array))
+                return memory.pointer(allocations[-1])
 
             try:
                 pointers = {name: upload(array) for name, array in whole.items()}
@@ -402,14 +403,14 @@ class CudaProgram:
                 for name, first, buffer, written in slices:
                     if written is not None and written[1] > written[0]:
                         lo, hi = written[0] - first, written[1] - first
-                        driver.memcpy_dtoh(buffer[lo:hi], starts[name] + lo * buffer.itemsize)
+                        memory.download(buffer[lo:hi], starts[name] + lo * buffer.itemsize)
             except driver.Error as e:
                 raise KernelLaunchError(
                     f"a part of '{call.function.name}' failed on a cluster worker's GPU: {e}"
                 ) from None
             finally:
                 for allocation in allocations:
-                    allocation.free()
+                    memory.release(allocation)
 
     def _run_call(self, call: BoundCall, caller: int = LEGACY_STREAM) -> None:
         """The call's launches on the caller's stream, after its producers' streams (and after
